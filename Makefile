@@ -1,0 +1,54 @@
+# Signet: two commands do all set-up.
+#   make demo   runs the embedded default (SQLite in ./signet-data, a generated key, demo clients)
+#   make test   installs what is missing, builds, and runs every test
+#   make bench  runs the benchmarks and prints their figures
+SHELL := /bin/bash
+SWIFT ?= swift
+# Debian packages the build, the tests and the benchmarks need.
+DEB_PACKAGES := pkg-config libssl-dev libsqlite3-dev libpq-dev libmicrohttpd-dev libsodium-dev \
+                postgresql nginx-light wrk openssl
+PY_TOOLS := jwcrypto==1.5.6
+VENV := .build/pytools
+SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+
+.PHONY: all deps pydeps build release test demo bench clean check-imports
+
+all: build
+
+deps:
+	@missing=""; for p in $(DEB_PACKAGES); do \
+	  dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "install ok installed" || missing="$$missing $$p"; \
+	done; \
+	if [ -n "$$missing" ]; then \
+	  echo "==> installing Debian packages:$$missing"; \
+	  $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get update -qq && \
+	  $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $$missing >/dev/null; \
+	fi
+
+pydeps:
+	@if [ ! -x $(VENV)/bin/python ] || ! $(VENV)/bin/python -c 'import jwcrypto' 2>/dev/null; then \
+	  echo "==> installing Python test tools into $(VENV)"; \
+	  python3 -m venv $(VENV) && $(VENV)/bin/pip install -q $(PY_TOOLS); \
+	fi
+
+build: deps
+	$(SWIFT) build
+
+release: deps
+	$(SWIFT) build -c release --product signet
+
+check-imports:
+	@scripts/check-imports.sh
+
+test: deps pydeps check-imports
+	SIGNET_PYTHON=$(CURDIR)/$(VENV)/bin/python scripts/run-tests.sh
+
+demo: release
+	.build/release/signet serve --data ./signet-data --demo
+
+bench: deps
+	$(SWIFT) build -c release --product signet --product SignetBench
+	scripts/bench.sh
+
+clean:
+	rm -rf .build signet-data

@@ -1,0 +1,45 @@
+// swift-tools-version: 6.0
+// Signet: an OpenID Connect provider for native apps, and the Swift kit apps and APIs use with it.
+// Only the toolchain's own modules and C libraries from Debian packages; no outside Swift package.
+import PackageDescription
+
+let package = Package(
+    name: "Signet",
+    products: [
+        .executable(name: "signet", targets: ["signet"]),
+        .library(name: "SignetJOSE", targets: ["SignetJOSE"]),
+    ],
+    targets: [
+        // C libraries from Debian packages.
+        .systemLibrary(name: "CLibCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
+        .systemLibrary(name: "CSodium", pkgConfig: "libsodium", providers: [.apt(["libsodium-dev"])]),
+        .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
+        .systemLibrary(name: "CLibPQ", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
+        .systemLibrary(name: "CMicroHTTPD", pkgConfig: "libmicrohttpd", providers: [.apt(["libmicrohttpd-dev"])]),
+        // Fixed-argument wrappers for variadic C functions and macros.
+        .target(name: "CSignetShims", dependencies: ["CLibCrypto", "CSQLite", "CMicroHTTPD"]),
+
+        .target(name: "SignetCrypto", dependencies: ["CLibCrypto", "CSodium", "CSignetShims"]),
+        .target(name: "SignetJOSE", dependencies: ["SignetCrypto"]),
+        .target(name: "SignetWire", dependencies: ["SignetCrypto"]),
+        .target(name: "SignetStore", dependencies: ["SignetWire"]),
+        .target(name: "SignetSQLite", dependencies: ["SignetStore", "CSQLite", "CSignetShims"]),
+        .target(name: "SignetCore", dependencies: ["SignetWire", "SignetJOSE", "SignetStore"]),
+        .target(name: "SignetHTTP", dependencies: ["CMicroHTTPD", "CSignetShims"]),
+        .target(name: "SignetServer", dependencies: ["SignetCore", "SignetHTTP", "SignetStore", "SignetSQLite"]),
+        .target(name: "SignetCLI", dependencies: ["SignetServer", "SignetSQLite", "SignetCore"]),
+        .executableTarget(name: "signet", dependencies: ["SignetCLI"]),
+        .target(name: "SignetTesting", dependencies: ["SignetServer", "SignetHTTP", "SignetSQLite"]),
+
+        .executableTarget(name: "SignetBench", dependencies: ["SignetCrypto", "SignetJOSE", "SignetHTTP", "SignetServer"],
+                          path: "bench/SignetBench"),
+
+        .testTarget(name: "SignetCryptoTests", dependencies: ["SignetCrypto"]),
+        .testTarget(name: "SignetJOSETests", dependencies: ["SignetJOSE"]),
+        .testTarget(name: "SignetWireTests", dependencies: ["SignetWire"]),
+        .testTarget(name: "SignetHTTPTests", dependencies: ["SignetHTTP"]),
+        .testTarget(name: "SignetStoreTests", dependencies: ["SignetStore", "SignetSQLite"]),
+        .testTarget(name: "SignetCoreTests", dependencies: ["SignetCore"]),
+        .testTarget(name: "SignetServerTests", dependencies: ["SignetTesting", "SignetServer", "SignetCLI"]),
+    ]
+)

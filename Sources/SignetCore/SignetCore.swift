@@ -1,0 +1,1 @@
+// SignetCore: filled in by its owner.

@@ -1,0 +1,1 @@
+// SignetCrypto: filled in by its owner.

@@ -1,0 +1,1 @@
+// SignetHTTP: filled in by its owner.

@@ -1,0 +1,1 @@
+// SignetJOSE: filled in by its owner.

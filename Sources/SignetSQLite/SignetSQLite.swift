@@ -1,0 +1,1 @@
+// SignetSQLite: filled in by its owner.

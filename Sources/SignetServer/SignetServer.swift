@@ -1,0 +1,1 @@
+// SignetServer: filled in by its owner.

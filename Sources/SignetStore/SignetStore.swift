@@ -1,0 +1,1 @@
+// SignetStore: filled in by its owner.

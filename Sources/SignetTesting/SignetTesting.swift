@@ -1,0 +1,1 @@
+// SignetTesting: filled in by its owner.

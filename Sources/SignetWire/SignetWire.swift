@@ -1,0 +1,1 @@
+// SignetWire: filled in by its owner.

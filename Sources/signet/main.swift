@@ -1,0 +1,3 @@
+import Foundation
+import SignetCLI
+exit(await SignetCommandLine.main(Array(CommandLine.arguments.dropFirst())))

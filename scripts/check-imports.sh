@@ -1,0 +1,25 @@
+#!/usr/bin/env bash
+# Checks each target's `import` lines against the layering table in docs/architecture.md.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+toolchain="Foundation FoundationNetworking FoundationEssentials Dispatch Synchronization Glibc Musl os"
+declare -A allowed=(
+  [SignetCrypto]="CLibCrypto CSodium CSignetShims"
+  [SignetJOSE]="SignetCrypto"
+  [SignetWire]="SignetCrypto"
+  [SignetStore]="SignetWire SignetCrypto"
+  [SignetSQLite]="SignetStore SignetWire SignetCrypto CSQLite CSignetShims"
+  [SignetCore]="SignetWire SignetJOSE SignetStore SignetCrypto"
+  [SignetHTTP]="CMicroHTTPD CSignetShims"
+  [SignetServer]="SignetCore SignetHTTP SignetStore SignetSQLite SignetWire SignetJOSE SignetCrypto"
+)
+status=0
+for target in "${!allowed[@]}"; do
+  dir="Sources/$target"; [ -d "$dir" ] || continue
+  while IFS=: read -r file _ line; do
+    mod=$(echo "$line" | sed -E 's/^[[:space:]]*(@[A-Za-z_]+(\([^)]*\))?[[:space:]]+)*import[[:space:]]+(class |struct |enum |func |protocol )?([A-Za-z_]+).*/\4/')
+    case " $toolchain ${allowed[$target]} " in *" $mod "*) ;; *) echo "$file: $target may not import $mod"; status=1;; esac
+  done < <(grep -HnE '^[[:space:]]*(@[A-Za-z_]+(\([^)]*\))?[[:space:]]+)*import[[:space:]]' -r "$dir" --include='*.swift' || true)
+done
+[ $status = 0 ] && echo "imports follow the layering table"
+exit $status
