@@ -1,1 +1,0 @@
-// SignetWire: filled in by its owner.
