@@ -1,0 +1,115 @@
+import Foundation
+
+/// Everything `signet serve` needs to run, read from `signet.json` or taken from the defaults.
+public struct SignetConfiguration: Sendable {
+    /// The issuer identifier (no trailing slash).
+    public var issuer: String
+    /// Addresses to listen on.
+    public var listen: [String]
+    /// The data folder.
+    public var dataDirectory: String
+    /// Where the master key is.
+    public var masterKey: SecretReference
+    /// Storage settings.
+    public var database: Database
+    /// HTTP limits and TLS.
+    public var http: HTTP
+    /// Lifetimes in seconds.
+    public var lifetimes: Lifetimes
+    /// Signing key policy.
+    public var keys: Keys
+    /// Password hashing cost.
+    public var passwords: Passwords
+
+    /// Storage settings.
+    public struct Database: Sendable {
+        /// `sqlite`.
+        public var driver: String = Settings.databaseDriver.defaultValue
+        /// SQLite file, relative to the data folder.
+        public var path: String = Settings.databasePath.defaultValue
+    }
+
+    /// HTTP limits and TLS.
+    public struct HTTP: Sendable {
+        /// Largest body.
+        public var maxBodyBytes = Settings.maxBodyBytes.defaultValue
+        /// Largest head.
+        public var maxHeaderBytes = Settings.maxHeaderBytes.defaultValue
+        /// Connection limit per listener.
+        public var connectionLimit = Settings.connectionLimit.defaultValue
+        /// Idle timeout.
+        public var connectionTimeoutSeconds = Settings.connectionTimeout.defaultValue
+        /// Worker threads; 0 = cores.
+        public var threads = Settings.threads.defaultValue
+        /// TLS certificate path.
+        public var tlsCertificateFile: String? = Settings.tlsCertificate.defaultValue
+        /// TLS private key.
+        public var tlsPrivateKey: SecretReference?
+    }
+
+    /// Lifetimes in seconds.
+    public struct Lifetimes: Sendable {
+        /// Pending authorization request.
+        public var authorizationRequest = Settings.authorizationRequestLifetime.defaultValue
+        /// Authorization code.
+        public var authorizationCode = Settings.authorizationCodeLifetime.defaultValue
+        /// Access token.
+        public var accessToken = Settings.accessTokenLifetime.defaultValue
+        /// ID token.
+        public var idToken = Settings.idTokenLifetime.defaultValue
+        /// Refresh token, idle.
+        public var refreshToken = Settings.refreshTokenLifetime.defaultValue
+        /// Refresh family, absolute.
+        public var refreshFamily = Settings.refreshFamilyLifetime.defaultValue
+        /// Rotation grace window.
+        public var refreshGrace = Settings.refreshGrace.defaultValue
+        /// SSO session idle.
+        public var sessionIdle = Settings.sessionIdle.defaultValue
+        /// SSO session absolute.
+        public var sessionAbsolute = Settings.sessionAbsolute.defaultValue
+    }
+
+    /// Signing key policy.
+    public struct Keys: Sendable {
+        /// Access token algorithm.
+        public var accessTokenAlgorithm = Settings.accessTokenAlgorithm.defaultValue
+        /// Default ID token algorithm.
+        public var idTokenAlgorithm = Settings.idTokenAlgorithm.defaultValue
+        /// Pre-publication before a rotated key signs.
+        public var prepublishSeconds = Settings.keyPrepublish.defaultValue
+    }
+
+    /// Password hashing cost.
+    public struct Passwords: Sendable {
+        /// Argon2id passes.
+        public var opsLimit = Settings.argonOps.defaultValue
+        /// Argon2id memory in KiB.
+        public var memoryKiB = Settings.argonMemory.defaultValue
+    }
+
+    /// The embedded default: every setting at its default.
+    public static var defaults: SignetConfiguration {
+        // The defaults are valid by construction; the fallback only keeps this total.
+        (try? SignetConfiguration(parsing: Data("{}".utf8))) ?? SignetConfiguration(uncheckedDefaults: ())
+    }
+
+    init(uncheckedDefaults: Void) {
+        issuer = Settings.issuer.defaultValue
+        listen = Settings.listen.defaultValue
+        dataDirectory = Settings.dataDirectory.defaultValue
+        masterKey = .file("master.key")
+        database = Database()
+        http = HTTP()
+        lifetimes = Lifetimes()
+        keys = Keys()
+        passwords = Passwords()
+    }
+
+    /// The absolute path of the SQLite database.
+    public var databaseFilePath: String {
+        database.path.hasPrefix("/") ? database.path : (dataDirectory as NSString).appendingPathComponent(database.path)
+    }
+
+    /// The longest time a token signed now may stay valid: how long a retired key stays published.
+    public var longestSignedTokenLifetime: Int { max(lifetimes.accessToken, lifetimes.idToken) }
+}

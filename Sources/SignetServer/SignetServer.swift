@@ -1,1 +1,0 @@
-// SignetServer: filled in by its owner.
