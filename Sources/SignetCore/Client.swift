@@ -1,0 +1,104 @@
+import SignetCrypto
+import SignetStore
+import SignetWire
+
+/// A registered client, with every field parsed into its type.
+public struct Client: Sendable {
+    /// `client_id`.
+    public let id: String
+    /// Shown on consent pages.
+    public let name: String
+    /// Public clients (native apps) have no secret and must use PKCE.
+    public let isPublic: Bool
+    /// Keyed hash of the secret, for confidential clients.
+    public let secretHash: [UInt8]?
+    /// How the client authenticates at the token endpoint.
+    public let authenticationMethod: ClientAuthenticationMethod
+    /// Registered redirect URIs.
+    public let redirectURIs: [RedirectURI]
+    /// Registered post-logout redirect URIs.
+    public let postLogoutRedirectURIs: [RedirectURI]
+    /// The most the client may ask for.
+    public let allowedScope: Scope
+    /// Grant types the client may use.
+    public let grantTypes: Set<GrantType>
+    /// First-party clients skip the consent page.
+    public let isFirstParty: Bool
+    /// ID token signature algorithm.
+    public let idTokenAlgorithm: SignatureAlgorithm
+    /// Per-client access token lifetime, seconds.
+    public let accessTokenLifetime: Int?
+    /// Per-client refresh token lifetime, seconds.
+    public let refreshTokenLifetime: Int?
+    /// Per-client ID token lifetime, seconds.
+    public let idTokenLifetime: Int?
+    /// May use the headless native API.
+    public let allowsHeadless: Bool
+
+    /// Parses a stored record. A record that no longer passes the rules is refused, not trusted.
+    public init(record: ClientRecord) throws(ClientValidationError) {
+        id = record.id
+        name = record.name
+        isPublic = record.isPublic
+        secretHash = record.secretHash
+        guard let method = ClientAuthenticationMethod(rawValue: record.tokenEndpointAuthMethod) else {
+            throw ClientValidationError("unknown token endpoint authentication method \(record.tokenEndpointAuthMethod)")
+        }
+        guard (method == .none) == record.isPublic else {
+            throw ClientValidationError("public clients use \"none\"; confidential clients need a secret method")
+        }
+        guard record.isPublic || record.secretHash != nil else { throw ClientValidationError("a confidential client needs a secret") }
+        authenticationMethod = method
+        do {
+            redirectURIs = try record.redirectURIs.map(RedirectURI.init(registering:))
+            postLogoutRedirectURIs = try record.postLogoutRedirectURIs.map(RedirectURI.init(registering:))
+        } catch {
+            throw ClientValidationError("redirect URI \(error.message)")
+        }
+        do { allowedScope = try Scope(parsing: record.allowedScopes.joined(separator: " ")) } catch {
+            throw ClientValidationError("allowed scopes contain an invalid character")
+        }
+        var grants = Set<GrantType>()
+        for name in record.grantTypes {
+            guard let grant = GrantType(rawValue: name) else { throw ClientValidationError("unknown grant type \(name)") }
+            grants.insert(grant)
+        }
+        if record.isPublic && grants.contains(.clientCredentials) {
+            throw ClientValidationError("public clients cannot use client_credentials")
+        }
+        if grants.contains(.authorizationCode) && redirectURIs.isEmpty {
+            throw ClientValidationError("authorization_code needs at least one redirect URI")
+        }
+        grantTypes = grants
+        isFirstParty = record.firstParty
+        guard let algorithm = SignatureAlgorithm(rawValue: record.idTokenAlgorithm) else {
+            throw ClientValidationError("unknown ID token algorithm \(record.idTokenAlgorithm)")
+        }
+        idTokenAlgorithm = algorithm
+        accessTokenLifetime = record.accessTokenLifetime
+        refreshTokenLifetime = record.refreshTokenLifetime
+        idTokenLifetime = record.idTokenLifetime
+        allowsHeadless = record.allowHeadless
+    }
+
+    /// The registered redirect URI that `requested` matches (RFC 8252 §7.3 for loopback), if any.
+    public func redirectURI(matching requested: String) -> RedirectURI? {
+        redirectURIs.first { $0.matches(requested) }
+    }
+
+    /// True when a consent is never remembered for this client: RFC 8252 §8.6, a client that is not
+    /// first-party and can receive codes at a private-use scheme cannot be identified reliably.
+    public var mustAlwaysAskConsent: Bool {
+        !isFirstParty && redirectURIs.contains { $0.kind == .privateUseScheme }
+    }
+}
+
+/// Why a client registration was refused.
+public struct ClientValidationError: Error, Sendable, CustomStringConvertible {
+    /// What is wrong.
+    public let message: String
+    /// Creates the error.
+    public init(_ message: String) { self.message = message }
+    /// The message.
+    public var description: String { message }
+}

@@ -1,0 +1,67 @@
+import Foundation
+import SignetCrypto
+import SignetStore
+import Synchronization
+
+/// Looks clients up, with a node-local cache that the database invalidates: when the store's
+/// client generation moves (a client added, changed or removed by the CLI or another node), the
+/// cache is dropped. The generation is checked at most once per `recheckInterval`.
+public final class ClientRegistry: Sendable {
+    private struct Cache: Sendable {
+        var generation: Int64 = -1
+        var checkedAt: UInt64 = 0
+        var clients: [String: Client] = [:]
+        var missing: Set<String> = []
+    }
+
+    private let store: any ClientStore
+    private let secretKey: [UInt8]
+    private let recheckNanoseconds: UInt64
+    private let cache = Mutex(Cache())
+
+    /// Creates the registry. `secretKey` keys the hash client secrets are stored under.
+    /// The recheck uses the monotonic clock: it is a cache policy, not a rule with a deadline.
+    public init(store: any ClientStore, secretKey: [UInt8], recheckInterval: TimeInterval = 1) {
+        self.store = store
+        self.secretKey = secretKey
+        self.recheckNanoseconds = UInt64(max(0, recheckInterval) * 1_000_000_000)
+    }
+
+    /// The client with this id, or nil when it is unknown or its record is no longer valid.
+    public func client(id: String) throws -> Client? {
+        try refreshIfStale()
+        if let hit = cache.withLock({ $0.clients[id] }) { return hit }
+        if cache.withLock({ $0.missing.contains(id) }) { return nil }
+        guard let record = try store.client(id: id), let client = try? Client(record: record) else {
+            cache.withLock { $0.missing.insert(id) }
+            return nil
+        }
+        cache.withLock { $0.clients[id] = client }
+        return client
+    }
+
+    /// The keyed hash a client secret is stored under. Secrets are generated with 256 bits of
+    /// entropy, so a fast keyed hash protects them; a password hash would cost 100× per grant.
+    public func hashSecret(_ secret: String) -> [UInt8] {
+        HMAC.sha256(key: secretKey, message: Array("client-secret:".utf8) + Array(secret.utf8))
+    }
+
+    /// True when `secret` is the client's secret (constant-time comparison).
+    public func verifySecret(_ secret: String, for client: Client) -> Bool {
+        guard let stored = client.secretHash else { return false }
+        return constantTimeEquals(hashSecret(secret), stored)
+    }
+
+    private func refreshIfStale() throws {
+        let now = DispatchTime.now().uptimeNanoseconds
+        guard cache.withLock({ $0.checkedAt == 0 || now &- $0.checkedAt >= recheckNanoseconds }) else { return }
+        let generation = try store.clientsGeneration()
+        cache.withLock { cache in
+            if cache.generation != generation {
+                cache = Cache(generation: generation, checkedAt: now)
+            } else {
+                cache.checkedAt = now
+            }
+        }
+    }
+}

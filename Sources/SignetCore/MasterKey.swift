@@ -1,0 +1,63 @@
+import Foundation
+import SignetCrypto
+
+/// The 32-byte root secret of a Signet installation.
+///
+/// It is never used directly: purpose-bound subkeys are derived with HMAC-SHA-256, one to encrypt
+/// signing keys at rest and one to key the hashes under which tokens are stored.
+public struct MasterKey: Sendable, CustomStringConvertible {
+    private let bytes: [UInt8]
+
+    /// Accepts 32 raw bytes, 64 hex digits or base64 of 32 bytes (surrounding whitespace ignored).
+    public init(material: [UInt8]) throws(CryptoError) {
+        if material.count == 32 {
+            bytes = material
+            return
+        }
+        let text = String(decoding: material, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        if text.count == 64, let decoded = MasterKey.hex(text) {
+            bytes = decoded
+        } else if let data = Data(base64Encoded: text), data.count == 32 {
+            bytes = [UInt8](data)
+        } else {
+            throw CryptoError("the master key must be 32 bytes: 64 hex digits or base64")
+        }
+    }
+
+    /// A new random key, as the 64 hex digits to store.
+    public static func generateHex(random: some RandomSource) -> String {
+        random.bytes(32).map { String(format: "%02x", $0) }.joined()
+    }
+
+    /// The key that encrypts signing keys at rest (AES-256-GCM).
+    public var keyEncryptionKey: [UInt8] { HMAC.sha256(key: bytes, message: Array("signet/v1/key-encryption".utf8)) }
+
+    /// The key of the HMAC under which codes, tokens, sessions and nonces are stored.
+    public var tokenHashKey: [UInt8] { HMAC.sha256(key: bytes, message: Array("signet/v1/token-hash".utf8)) }
+
+    /// The key that derives a rotated refresh token's successor from the presented token.
+    public var refreshDerivationKey: [UInt8] { HMAC.sha256(key: bytes, message: Array("signet/v1/refresh-successor".utf8)) }
+
+    /// The key that signs CSRF tokens and other short-lived browser values.
+    public var browserKey: [UInt8] { HMAC.sha256(key: bytes, message: Array("signet/v1/browser".utf8)) }
+
+    /// Redacted.
+    public var description: String { "MasterKey(<redacted>)" }
+
+    private static func hex(_ text: String) -> [UInt8]? {
+        var result: [UInt8] = []
+        result.reserveCapacity(text.utf8.count / 2)
+        var high: UInt8?
+        for byte in text.utf8 {
+            let nibble: UInt8
+            switch byte {
+            case 0x30...0x39: nibble = byte - 0x30
+            case 0x61...0x66: nibble = byte - 0x61 + 10
+            case 0x41...0x46: nibble = byte - 0x41 + 10
+            default: return nil
+            }
+            if let h = high { result.append(h << 4 | nibble); high = nil } else { high = nibble }
+        }
+        return high == nil ? result : nil
+    }
+}

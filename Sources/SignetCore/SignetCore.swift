@@ -1,1 +1,0 @@
-// SignetCore: filled in by its owner.

@@ -1,0 +1,178 @@
+import Foundation
+import SignetCrypto
+import SignetJOSE
+import SignetStore
+import Synchronization
+
+/// The signing keys of this node: decrypted once, refreshed when the database says they changed.
+///
+/// Life cycle of a key: created and published in the JWKS at once; signs from `activatesAt`
+/// (rotation sets this in the future, so caches see the key before any token carries its `kid`);
+/// stops signing at `retiredAt`; stays published until `removeAfter`, which is at least the
+/// longest lifetime of anything it signed.
+public final class SigningKeyRing: Sendable {
+    /// One decrypted key.
+    struct Entry: Sendable {
+        let record: SigningKeyRecord
+        let algorithm: SignatureAlgorithm
+        let signer: JWSSigner
+        let verificationKey: VerificationKey
+    }
+
+    /// What this node currently knows.
+    struct Snapshot: Sendable {
+        var generation: Int64 = -1
+        var entries: [Entry] = []
+        var jwks: [UInt8] = Array(#"{"keys":[]}"#.utf8)
+        var jwksValidUntil: Date = .distantPast
+    }
+
+    private let store: any SigningKeyStore
+    private let encryptionKey: [UInt8]
+    private let clock: any Clock
+    private let state = Mutex(Snapshot())
+
+    /// How long a retired key stays published: the longest lifetime of a token it signed.
+    public let retentionSeconds: Int
+
+    /// Creates the ring; call `reload()` (or `ensureSigningKeys`) before use.
+    public init(store: any SigningKeyStore, encryptionKey: [UInt8], clock: any Clock, retentionSeconds: Int) {
+        self.store = store
+        self.encryptionKey = encryptionKey
+        self.clock = clock
+        self.retentionSeconds = retentionSeconds
+    }
+
+    /// Re-reads the keys if the store's generation moved (keys rotated or retired by another
+    /// process or node). Cheap when nothing changed.
+    public func reload() throws {
+        let generation = try store.keysGeneration()
+        if state.withLock({ $0.generation == generation }) { return }
+        var entries: [Entry] = []
+        for record in try store.allKeys() {
+            entries.append(try decrypt(record))
+        }
+        entries.sort { $0.record.activatesAt > $1.record.activatesAt }
+        let snapshot = buildSnapshot(generation: generation, entries: entries)
+        state.withLock { $0 = snapshot }
+    }
+
+    /// Makes sure each algorithm has a key that can sign now, creating one active at once where
+    /// none does (first start, or after every key of an algorithm was retired).
+    @discardableResult
+    public func ensureSigningKeys(_ algorithms: [SignatureAlgorithm]) throws -> [SigningKeyRecord] {
+        try reload()
+        let now = clock.now
+        var created: [SigningKeyRecord] = []
+        for algorithm in algorithms where !state.withLock({ $0.entries.contains { $0.algorithm == algorithm && $0.record.canSign(at: now) } }) {
+            created.append(try createKey(algorithm, activatesAt: now))
+        }
+        if !created.isEmpty { try reload() }
+        return created
+    }
+
+    /// Rotates an algorithm's key: the new key is published now and signs after `prepublish`
+    /// seconds; the keys it replaces stop signing then and stay published for `retentionSeconds`.
+    public func rotate(_ algorithm: SignatureAlgorithm, prepublishSeconds: Int) throws -> SigningKeyRecord {
+        try reload()
+        let now = clock.now
+        let activation = now.addingTimeInterval(TimeInterval(prepublishSeconds))
+        let replaced = state.withLock { $0.entries.filter { $0.algorithm == algorithm && $0.record.retiredAt == nil } }
+        let record = try createKey(algorithm, activatesAt: activation)
+        for entry in replaced {
+            try store.retireKey(id: entry.record.id, retiredAt: max(activation, entry.record.activatesAt),
+                                removeAfter: activation.addingTimeInterval(TimeInterval(retentionSeconds)))
+        }
+        try reload()
+        return record
+    }
+
+    /// Stops a key signing now; it stays published for `retentionSeconds`. If it was the last
+    /// key of its algorithm able to sign, a replacement is created at once.
+    public func retire(keyID: String) throws -> SigningKeyRecord? {
+        try reload()
+        let now = clock.now
+        guard let entry = state.withLock({ $0.entries.first { $0.record.id == keyID } }) else {
+            throw StoreError.notFound
+        }
+        try store.retireKey(id: keyID, retiredAt: now, removeAfter: now.addingTimeInterval(TimeInterval(retentionSeconds)))
+        try reload()
+        return try ensureSigningKeys([entry.algorithm]).first
+    }
+
+    /// Every stored key, newest activation first.
+    public func records() throws -> [SigningKeyRecord] {
+        try reload()
+        return state.withLock { $0.entries.map(\.record) }
+    }
+
+    /// The signer for an algorithm: the newest key of that algorithm that may sign now.
+    public func signer(for algorithm: SignatureAlgorithm) throws(OAuthSigningError) -> JWSSigner {
+        let now = clock.now
+        guard let entry = state.withLock({ $0.entries.first { $0.algorithm == algorithm && $0.record.canSign(at: now) } }) else {
+            throw OAuthSigningError(algorithm: algorithm)
+        }
+        return entry.signer
+    }
+
+    /// The keys a verifier of Signet's own tokens should trust (every published key).
+    public var verificationKeys: [VerificationKey] {
+        let now = clock.now
+        return state.withLock { $0.entries.filter { $0.record.isPublished(at: now) }.map(\.verificationKey) }
+    }
+
+    /// The JWKS document (RFC 7517): every published key, deterministic bytes.
+    public var jwksDocument: [UInt8] {
+        let now = clock.now
+        if let current = state.withLock({ now < $0.jwksValidUntil ? $0.jwks : nil }) { return current }
+        return state.withLock { snapshot in
+            snapshot = buildSnapshot(generation: snapshot.generation, entries: snapshot.entries)
+            return snapshot.jwks
+        }
+    }
+
+    private func buildSnapshot(generation: Int64, entries: [Entry]) -> Snapshot {
+        let now = clock.now
+        let published = entries.filter { $0.record.isPublished(at: now) }.sorted { $0.record.createdAt < $1.record.createdAt }
+        let body = published.map(\.record.publicJWK).joined(separator: ",")
+        let nextRemoval = entries.compactMap(\.record.removeAfter).filter { $0 > now }.min() ?? .distantFuture
+        return Snapshot(generation: generation, entries: entries, jwks: Array(#"{"keys":["#.utf8) + Array(body.utf8) + Array("]}".utf8),
+                        jwksValidUntil: nextRemoval)
+    }
+
+    private func createKey(_ algorithm: SignatureAlgorithm, activatesAt: Date) throws -> SigningKeyRecord {
+        let keyType: KeyType = switch algorithm {
+        case .rs256, .ps256: .rsa(bits: 2048)
+        case .es256: .p256
+        case .edDSA: .ed25519
+        }
+        let key = try PrivateKey.generate(keyType)
+        let unnamed = try JWK(publicKey: key.publicKey, keyID: nil, algorithm: algorithm)
+        let keyID = unnamed.thumbprint()
+        let jwk = try JWK(publicKey: key.publicKey, keyID: keyID, algorithm: algorithm)
+        let sealed = try AESGCM.seal(key.pkcs8DER, key: encryptionKey, associatedData: Array(keyID.utf8))
+        let record = SigningKeyRecord(id: keyID, algorithm: algorithm.rawValue, encryptedPrivateKey: sealed,
+                                      publicJWK: jwk.jsonString, createdAt: clock.now, activatesAt: activatesAt)
+        try store.insertKey(record)
+        return record
+    }
+
+    private func decrypt(_ record: SigningKeyRecord) throws -> Entry {
+        guard let algorithm = SignatureAlgorithm(rawValue: record.algorithm) else {
+            throw CryptoError("key \(record.id) has an unknown algorithm")
+        }
+        let der = try AESGCM.open(record.encryptedPrivateKey, key: encryptionKey, associatedData: Array(record.id.utf8))
+        let key = try PrivateKey(pkcs8DER: der)
+        return Entry(record: record, algorithm: algorithm,
+                     signer: try JWSSigner(key: key, keyID: record.id, algorithm: algorithm),
+                     verificationKey: VerificationKey(keyID: record.id, algorithm: algorithm, publicKey: key.publicKey))
+    }
+}
+
+/// No key can sign for an algorithm right now.
+public struct OAuthSigningError: Error, Sendable, CustomStringConvertible {
+    /// The algorithm without a usable key.
+    public let algorithm: SignatureAlgorithm
+    /// Message for the log.
+    public var description: String { "no active signing key for \(algorithm.rawValue)" }
+}

@@ -1,0 +1,41 @@
+/// The parameters of one request (query or form), in order, as received.
+///
+/// This is the boundary type between HTTP and OAuth logic: endpoints read each parameter at most
+/// once through `single`, which refuses a repeated parameter (RFC 6749 §3.1: "Request and
+/// response parameters MUST NOT be included more than once").
+public struct RequestParameters: Sendable {
+    /// The name-value pairs, in order.
+    public let pairs: [(name: String, value: String)]
+
+    /// Creates the parameters from pairs.
+    public init(_ pairs: [(name: String, value: String)]) { self.pairs = pairs }
+
+    /// The value of a parameter given at most once; an empty value counts as absent
+    /// (RFC 6749 §3.1). A repeated parameter is `invalid_request`.
+    public func single(_ name: String) throws(OAuthError) -> String? {
+        var found: String?
+        for pair in pairs where pair.name == name {
+            guard found == nil else { throw OAuthError.invalidRequest("The \(name) parameter is repeated.") }
+            found = pair.value
+        }
+        return found?.isEmpty == true ? nil : found
+    }
+
+    /// Like `single`, but the parameter is required.
+    public func required(_ name: String) throws(OAuthError) -> String {
+        guard let value = try single(name) else { throw OAuthError.invalidRequest("The \(name) parameter is missing.") }
+        return value
+    }
+
+    /// True when the parameter appears at all.
+    public func contains(_ name: String) -> Bool { pairs.contains { $0.name == name } }
+
+    /// Every name that appears more than once.
+    public var repeatedNames: [String] {
+        var seen = Set<String>(), repeated: [String] = []
+        for pair in pairs where !seen.insert(pair.name).inserted && !repeated.contains(pair.name) {
+            repeated.append(pair.name)
+        }
+        return repeated
+    }
+}
