@@ -28,13 +28,14 @@ final class SQLiteConnection: @unchecked Sendable {
     /// IMMEDIATE takes the write lock up front, so a read-then-write transaction never fails
     /// half-way with `SQLITE_BUSY` (snapshot) and other writers wait through `busy_timeout`.
     func immediateTransaction<T>(_ body: () throws -> T) throws -> T {
-        try execute("BEGIN IMMEDIATE")
+        // Prepared (and cached) like any statement: these run on every write transaction.
+        try run("BEGIN IMMEDIATE")
         do {
             let result = try body()
-            try execute("COMMIT")
+            try run("COMMIT")
             return result
         } catch {
-            try? execute("ROLLBACK")
+            if sqlite3_get_autocommit(handle) == 0 { _ = try? run("ROLLBACK") }
             throw error
         }
     }

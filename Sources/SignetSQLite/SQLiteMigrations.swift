@@ -130,7 +130,7 @@ enum SQLiteMigrations {
         expires_at     INTEGER NOT NULL,
         rotated_at     INTEGER,
         successor_hash BLOB
-    );
+    ) WITHOUT ROWID;
     CREATE INDEX refresh_tokens_grant ON refresh_tokens (grant_id);
 
     CREATE TABLE sessions (
@@ -143,7 +143,7 @@ enum SQLiteMigrations {
         auth_time           INTEGER NOT NULL,
         amr                 TEXT NOT NULL,
         ended_at            INTEGER
-    );
+    ) WITHOUT ROWID;
     CREATE INDEX sessions_user ON sessions (user_id);
     CREATE INDEX sessions_expires ON sessions (absolute_expires_at);
 
@@ -161,7 +161,7 @@ enum SQLiteMigrations {
         created_at  INTEGER NOT NULL,
         expires_at  INTEGER NOT NULL,
         consumed_at INTEGER
-    );
+    ) WITHOUT ROWID;
     CREATE INDEX nonces_expires ON nonces (expires_at);
 
     CREATE TABLE audit_log (

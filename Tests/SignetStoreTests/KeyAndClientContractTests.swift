@@ -73,3 +73,36 @@ struct KeyAndClientContractTests {
         #expect(!client.description.contains("secret-"))
     }
 }
+
+@Suite("Contract: value round trips")
+struct RoundTripContractTests {
+    @Test(arguments: Backend.allCases)
+    func emptyValuesStayEmptyAndNilStaysNil(_ backend: Backend) throws {
+        let store = try backend.make().clients
+        var client = Fixture.client("")
+        client.name = ""
+        client.secretHash = []
+        client.secretSalt = nil
+        client.redirectURIs = []
+        client.allowedScopes = [""]
+        client.extra = ""
+        try store.upsertClient(client)
+        #expect(try store.client(id: "") == client)
+    }
+
+    @Test(arguments: Backend.allCases)
+    func unicodeAndSubsecondTimesRoundTrip(_ backend: Backend) throws {
+        let store = try backend.make().users
+        let moment = t0.addingTimeInterval(0.123456)
+        var user = Fixture.user("ü-1", email: "zoë@exämple.com")
+        user.name = "Zoë \u{1F600} O'Brien; DROP TABLE users;--"
+        user.createdAt = moment
+        user.disabledAt = moment
+        try store.insertUser(user)
+        let read = try #require(try store.user(id: "ü-1"))
+        #expect(read.name == user.name)
+        #expect(read.email == "zoë@exämple.com")
+        #expect(abs(read.createdAt.timeIntervalSince(moment)) < 0.000_001)
+        #expect(try store.allUsers().count == 1)
+    }
+}
