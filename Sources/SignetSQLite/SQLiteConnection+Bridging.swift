@@ -6,9 +6,11 @@ import SignetStore
 extension SQLiteConnection {
     /// Opens (creating if needed) the database at `path` and applies the per-connection settings:
     /// `busy_timeout`, `foreign_keys=ON`, `synchronous=NORMAL`. WAL is set once by the caller.
-    static func open(path: String, busyTimeoutMilliseconds: Int32 = 5000) throws -> SQLiteConnection {
+    /// A `readOnly` connection refuses writes, so a read path can never change data by mistake.
+    static func open(path: String, readOnly: Bool = false, busyTimeoutMilliseconds: Int32 = 5000) throws -> SQLiteConnection {
         var db: OpaquePointer?
-        let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX
+        let access = readOnly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE
+        let flags = access | SQLITE_OPEN_NOMUTEX
         let rc = sqlite3_open_v2(path, &db, flags, nil)
         guard let handle = db else { throw StoreError.backend("sqlite3_open_v2 failed (\(rc))") }
         let connection = SQLiteConnection(handle: handle)   // closes the handle on every path below

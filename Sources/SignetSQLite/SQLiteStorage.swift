@@ -152,7 +152,7 @@ public final class SQLiteStorage: SignetStorage, Sendable {
 
     /// Runs `body` on a read connection from the pool (opening one if none is idle).
     func read<T>(_ body: (SQLiteConnection) throws -> T) throws -> T {
-        let db = try idleReaders.withLock { $0.popLast() } ?? SQLiteConnection.open(path: path)
+        let db = try idleReaders.withLock { $0.popLast() } ?? SQLiteConnection.open(path: path, readOnly: true)
         defer {
             idleReaders.withLock { idle in
                 if idle.count < maxIdleReaders { idle.append(db) }

@@ -84,7 +84,7 @@ struct SQLiteStorageTests {
         try withDirectory { directory in
             try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
             let file = directory + "/plain-file"
-            FileManager.default.createFile(atPath: file, contents: Data(repeating: 0x78, count: 4_096))
+            _ = FileManager.default.createFile(atPath: file, contents: Data(repeating: 0x78, count: 4_096))
             do {
                 _ = try SQLiteStorage(path: file + "/db.sqlite3")
                 Issue.record("expected an error")
