@@ -1,0 +1,86 @@
+import CSQLite
+import CSignetShims
+import Foundation
+import SignetStore
+
+extension SQLiteConnection {
+    /// Opens (creating if needed) the database at `path` and applies the per-connection settings:
+    /// `busy_timeout`, `foreign_keys=ON`, `synchronous=NORMAL`. WAL is set once by the caller.
+    /// A `readOnly` connection refuses writes, so a read path can never change data by mistake.
+    static func open(path: String, readOnly: Bool = false, busyTimeoutMilliseconds: Int32 = 5000) throws -> SQLiteConnection {
+        var db: OpaquePointer?
+        let access = readOnly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE
+        let flags = access | SQLITE_OPEN_NOMUTEX
+        let rc = sqlite3_open_v2(path, &db, flags, nil)
+        guard let handle = db else { throw StoreError.backend("sqlite3_open_v2 failed (\(rc))") }
+        let connection = SQLiteConnection(handle: handle)   // closes the handle on every path below
+        guard rc == SQLITE_OK else { throw connection.error(rc) }
+        sqlite3_extended_result_codes(handle, 1)
+        sqlite3_busy_timeout(handle, busyTimeoutMilliseconds)
+        try connection.execute("PRAGMA foreign_keys = ON")
+        try connection.execute("PRAGMA synchronous = NORMAL")
+        return connection
+    }
+
+    /// Runs one or more SQL statements without parameters (pragmas, DDL, transaction control).
+    func execute(_ sql: String) throws {
+        var message: UnsafeMutablePointer<CChar>?
+        let rc = sqlite3_exec(handle, sql, nil, nil, &message)
+        defer { sqlite3_free(message) }
+        guard rc == SQLITE_OK else {
+            let text = message.map { String(cString: $0) } ?? String(cString: sqlite3_errstr(rc))
+            throw Self.storeError(code: rc, message: text)
+        }
+    }
+
+    /// Runs `sql` with `binds` through the cached prepared statement, decoding every row.
+    ///
+    /// Always steps to `SQLITE_DONE` (so an autocommit `… RETURNING` write commits) and resets the
+    /// statement afterwards, even when decoding throws.
+    func query<T>(_ sql: String, _ binds: [any SQLiteBindable], _ decode: (SQLiteRow) throws -> T) throws -> [T] {
+        let statement = try prepared(sql)
+        defer {
+            sqlite3_reset(statement)
+            sqlite3_clear_bindings(statement)
+        }
+        for (offset, value) in binds.enumerated() {
+            let rc = value.bind(to: statement, at: Int32(offset + 1))
+            guard rc == SQLITE_OK else { throw error(rc) }
+        }
+        var rows: [T] = []
+        while true {
+            let rc = sqlite3_step(statement)
+            if rc == SQLITE_ROW {
+                rows.append(try decode(SQLiteRow(statement: statement)))
+            } else if rc == SQLITE_DONE {
+                return rows
+            } else {
+                throw error(rc)
+            }
+        }
+    }
+
+    /// The cached statement for `sql`, preparing it on first use.
+    private func prepared(_ sql: String) throws -> OpaquePointer {
+        if let statement = statements[sql] { return statement }
+        var statement: OpaquePointer?
+        let rc = sqlite3_prepare_v3(handle, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &statement, nil)
+        guard rc == SQLITE_OK, let statement else { throw error(rc) }
+        statements[sql] = statement
+        return statement
+    }
+
+    /// The store error for result code `rc`, with the connection's message (no bound values in it).
+    func error(_ rc: Int32) -> StoreError {
+        Self.storeError(code: sqlite3_extended_errcode(handle), message: String(cString: sqlite3_errmsg(handle)))
+    }
+
+    /// Maps uniqueness violations to `.duplicate`, missing parents to `.notFound`, the rest to `.backend`.
+    static func storeError(code: Int32, message: String) -> StoreError {
+        switch code {
+        case signet_sqlite_constraint_unique(), signet_sqlite_constraint_primarykey(): .duplicate
+        case signet_sqlite_constraint_foreignkey(): .notFound
+        default: .backend("sqlite \(code): \(message)")
+        }
+    }
+}

@@ -1,1 +1,0 @@
-// SignetSQLite: filled in by its owner.

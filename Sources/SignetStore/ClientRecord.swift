@@ -1,0 +1,78 @@
+import Foundation
+
+/// A registered OAuth client.
+public struct ClientRecord: Sendable, Equatable {
+    /// The `client_id`.
+    public var id: String
+    /// Human-readable name shown on consent pages.
+    public var name: String
+    /// Keyed hash of the client secret; nil for public clients.
+    public var secretHash: [UInt8]?
+    /// Salt or key id used for `secretHash`, if the hashing scheme has one.
+    public var secretSalt: [UInt8]?
+    /// Whether the client is public (no secret, PKCE required).
+    public var isPublic: Bool
+    /// Whether the client is first-party (consent may be skipped).
+    public var firstParty: Bool
+    /// Registered redirect URIs, exact strings.
+    public var redirectURIs: [String]
+    /// Registered post-logout redirect URIs, exact strings.
+    public var postLogoutRedirectURIs: [String]
+    /// Scopes the client may request.
+    public var allowedScopes: [String]
+    /// Grant types the client may use.
+    public var grantTypes: [String]
+    /// `token_endpoint_auth_method`: `none`, `client_secret_basic` or `client_secret_post`.
+    public var tokenEndpointAuthMethod: String
+    /// JWS algorithm for ID tokens issued to this client.
+    public var idTokenAlgorithm: String
+    /// Access-token lifetime in seconds; nil for the server default.
+    public var accessTokenLifetime: Int?
+    /// Refresh-token (family) lifetime in seconds; nil for the server default.
+    public var refreshTokenLifetime: Int?
+    /// ID-token lifetime in seconds; nil for the server default.
+    public var idTokenLifetime: Int?
+    /// Whether the headless JSON sign-in API may be used with this client.
+    public var allowHeadless: Bool
+    /// When the client was registered.
+    public var createdAt: Date
+    /// When the client was last changed.
+    public var updatedAt: Date
+    /// A JSON object for settings added after this schema; `{}` when empty.
+    public var extra: String
+
+    /// Creates a record.
+    public init(id: String, name: String, secretHash: [UInt8]? = nil, secretSalt: [UInt8]? = nil,
+                isPublic: Bool, firstParty: Bool = false, redirectURIs: [String] = [],
+                postLogoutRedirectURIs: [String] = [], allowedScopes: [String] = [],
+                grantTypes: [String] = [], tokenEndpointAuthMethod: String, idTokenAlgorithm: String = "RS256",
+                accessTokenLifetime: Int? = nil, refreshTokenLifetime: Int? = nil, idTokenLifetime: Int? = nil,
+                allowHeadless: Bool = false, createdAt: Date, updatedAt: Date, extra: String = "{}") {
+        self.id = id
+        self.name = name
+        self.secretHash = secretHash
+        self.secretSalt = secretSalt
+        self.isPublic = isPublic
+        self.firstParty = firstParty
+        self.redirectURIs = redirectURIs
+        self.postLogoutRedirectURIs = postLogoutRedirectURIs
+        self.allowedScopes = allowedScopes
+        self.grantTypes = grantTypes
+        self.tokenEndpointAuthMethod = tokenEndpointAuthMethod
+        self.idTokenAlgorithm = idTokenAlgorithm
+        self.accessTokenLifetime = accessTokenLifetime
+        self.refreshTokenLifetime = refreshTokenLifetime
+        self.idTokenLifetime = idTokenLifetime
+        self.allowHeadless = allowHeadless
+        self.createdAt = createdAt
+        self.updatedAt = updatedAt
+        self.extra = extra
+    }
+}
+
+extension ClientRecord: CustomStringConvertible {
+    /// Describes the client without its secret hash.
+    public var description: String {
+        "ClientRecord(id: \(id), name: \(name), isPublic: \(isPublic), secretHash: \(secretHash == nil ? "nil" : "<redacted>"))"
+    }
+}

@@ -1,0 +1,49 @@
+import Foundation
+
+/// A grant family: everything issued from one authorization (its code, access and refresh tokens).
+public struct GrantRecord: Sendable, Equatable {
+    /// Family id; also the code's `grantID`, and carried by access tokens so they can be checked.
+    public var grantID: String
+    /// The client the grant belongs to.
+    public var clientID: String
+    /// The user (`sub`).
+    public var userID: String
+    /// Granted scope, space separated; refreshes may narrow it, never widen it.
+    public var scope: String
+    /// When the grant was made.
+    public var createdAt: Date
+    /// When the family ends no matter how often it is refreshed.
+    public var absoluteExpiresAt: Date
+    /// When the family was revoked, or nil.
+    public var revokedAt: Date?
+    /// Why the family was revoked (`code_replay`, `refresh_token_reuse`, `user_disabled`, ...).
+    public var revokeReason: String?
+    /// The SSO session the grant came from, if any.
+    public var sessionID: String?
+    /// When the user authenticated (`auth_time`).
+    public var authTime: Date
+    /// Anything else needed to issue tokens, as JSON; opaque to the store.
+    public var payload: String
+
+    /// Creates a record.
+    public init(grantID: String, clientID: String, userID: String, scope: String, createdAt: Date,
+                absoluteExpiresAt: Date, revokedAt: Date? = nil, revokeReason: String? = nil,
+                sessionID: String? = nil, authTime: Date, payload: String = "{}") {
+        self.grantID = grantID
+        self.clientID = clientID
+        self.userID = userID
+        self.scope = scope
+        self.createdAt = createdAt
+        self.absoluteExpiresAt = absoluteExpiresAt
+        self.revokedAt = revokedAt
+        self.revokeReason = revokeReason
+        self.sessionID = sessionID
+        self.authTime = authTime
+        self.payload = payload
+    }
+
+    /// Whether tokens of this family are valid at `now`.
+    public func isActive(at now: Date) -> Bool {
+        revokedAt == nil && now < absoluteExpiresAt
+    }
+}

@@ -1,0 +1,60 @@
+import Foundation
+
+/// Grant families and their rotating refresh tokens (RFC 9700 §4.14.2).
+///
+/// A family is created when a code is redeemed; every token issued from it carries its id, so
+/// revoking the family (code replay, refresh-token reuse, sign-out, disabled user) invalidates all
+/// of them at once, including self-contained access tokens checked with `isGrantActive`.
+public protocol RefreshTokenStore: Sendable {
+    /// Stores a new family. Throws `.duplicate` if the id exists (including a family revoked by
+    /// `revokeGrant(issuedFrom:reason:now:)` before it was created: the code was replayed).
+    func createGrant(_ grant: GrantRecord) throws
+
+    /// The family with this id, or nil.
+    func grant(id: String) throws -> GrantRecord?
+
+    /// Whether the family exists, is not revoked and `now < absoluteExpiresAt`. Cheap.
+    func isGrantActive(id: String, now: Date) throws -> Bool
+
+    /// Stores the first refresh token of a family. Throws `.duplicate` if the hash exists and
+    /// `.notFound` if the family does not.
+    func insertRefreshToken(_ token: RefreshTokenRecord) throws
+
+    /// The token with this hash, whatever its state, or nil.
+    func refreshToken(hash: [UInt8]) throws -> RefreshTokenRecord?
+
+    /// Presents a refresh token, in one transaction:
+    /// - unknown hash: `.notFound`; another client's token: `.clientMismatch`; nothing changes.
+    /// - family revoked: `.revoked`; family past its absolute lifetime: `.expired`.
+    /// - token live (never rotated) but `now >= expiresAt`: `.expired`.
+    /// - token live: marks it rotated at `now` with `successorHash`, stores the successor (same family
+    ///   and scope, parent = the presented token, expiry clamped to the family's absolute expiry),
+    ///   and returns `.rotated`.
+    /// - token rotated at most `graceSeconds` ago and its successor is still live: `.graceRetry`
+    ///   with the stored successor; nothing is written, so there is never a second live chain. The
+    ///   caller derives the successor deterministically from the presented token (for example an
+    ///   HMAC of it), so it can hand out the same token string again; it must check that
+    ///   `rotation.successor.tokenHash == successorHash` before doing so.
+    /// - any other rotated token: reuse. Revokes the family (reason `refresh_token_reuse`) in the
+    ///   same transaction and returns `.reuseDetected` with the revoked grant.
+    /// Of concurrent calls for one live token, exactly one gets `.rotated`.
+    func rotateRefreshToken(tokenHash: [UInt8], clientID: String, successorHash: [UInt8],
+                            successorExpiresAt: Date, now: Date, graceSeconds: Int) throws -> RotationResult
+
+    /// Revokes the family; returns true if this call revoked it, false if it was unknown or
+    /// already revoked (the first revocation time and reason are kept).
+    @discardableResult
+    func revokeGrant(id: String, reason: String, now: Date) throws -> Bool
+
+    /// RFC 6749 §4.1.2: revokes the family of a replayed code. If the family does not exist yet
+    /// (the first redemption is still in flight), stores it revoked so that `createGrant` fails.
+    func revokeGrant(issuedFrom code: AuthorizationCodeRecord, reason: String, now: Date) throws
+
+    /// Revokes every active family of a user; returns how many.
+    @discardableResult
+    func revokeGrants(userID: String, reason: String, now: Date) throws -> Int
+
+    /// Revokes every active family started from an SSO session; returns how many.
+    @discardableResult
+    func revokeGrants(sessionID: String, reason: String, now: Date) throws -> Int
+}

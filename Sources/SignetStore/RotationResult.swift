@@ -1,0 +1,36 @@
+/// What a rotation hands back on success: the family, the token presented and its successor.
+public struct Rotation: Sendable, Equatable {
+    /// The grant family (active).
+    public var grant: GrantRecord
+    /// The token that was presented, now marked rotated.
+    public var presented: RefreshTokenRecord
+    /// The family's live token: the one to hand to the client.
+    public var successor: RefreshTokenRecord
+
+    /// Creates a value.
+    public init(grant: GrantRecord, presented: RefreshTokenRecord, successor: RefreshTokenRecord) {
+        self.grant = grant
+        self.presented = presented
+        self.successor = successor
+    }
+}
+
+/// The outcome of presenting a refresh token.
+public enum RotationResult: Sendable, Equatable {
+    /// The token was live; it is now rotated and the successor is stored.
+    case rotated(Rotation)
+    /// The token was rotated moments ago (within the grace window) and its successor is still the
+    /// live token: a retry. Nothing was written; hand out the same successor again.
+    case graceRetry(Rotation)
+    /// The token was rotated outside the grace window, or its successor was rotated too: reuse.
+    /// The whole family was revoked in the same transaction; the grant is returned revoked.
+    case reuseDetected(GrantRecord)
+    /// The family was revoked before this call.
+    case revoked
+    /// The family's absolute lifetime, or this live token's lifetime, has passed.
+    case expired
+    /// The token belongs to another client. Nothing was written.
+    case clientMismatch
+    /// No token has this hash.
+    case notFound
+}

@@ -1,1 +1,0 @@
-// SignetStore: filled in by its owner.

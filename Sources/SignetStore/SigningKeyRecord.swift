@@ -1,0 +1,54 @@
+import Foundation
+
+/// A signing key as stored: the private key encrypted under the master key, the public JWK in clear.
+///
+/// Life cycle: published from `createdAt`; signs from `activatesAt` until `retiredAt`; published
+/// until `removeAfter`, after which it may be deleted.
+public struct SigningKeyRecord: Sendable, Equatable {
+    /// Key id (`kid`), unique.
+    public var id: String
+    /// JWS algorithm pinned to the key: `RS256`, `PS256`, `ES256` or `EdDSA`.
+    public var algorithm: String
+    /// Private key, encrypted by the caller under the master key (AEAD output).
+    public var encryptedPrivateKey: [UInt8]
+    /// Public key as a JWK JSON object.
+    public var publicJWK: String
+    /// When the key was created (and first published).
+    public var createdAt: Date
+    /// When the key may start signing; before that it is only published.
+    public var activatesAt: Date
+    /// When the key stopped signing, or nil while it may sign.
+    public var retiredAt: Date?
+    /// When the key is unpublished and may be deleted, or nil to keep it.
+    public var removeAfter: Date?
+
+    /// Creates a record.
+    public init(id: String, algorithm: String, encryptedPrivateKey: [UInt8], publicJWK: String,
+                createdAt: Date, activatesAt: Date, retiredAt: Date? = nil, removeAfter: Date? = nil) {
+        self.id = id
+        self.algorithm = algorithm
+        self.encryptedPrivateKey = encryptedPrivateKey
+        self.publicJWK = publicJWK
+        self.createdAt = createdAt
+        self.activatesAt = activatesAt
+        self.retiredAt = retiredAt
+        self.removeAfter = removeAfter
+    }
+
+    /// Whether the key may sign at `now`.
+    public func canSign(at now: Date) -> Bool {
+        activatesAt <= now && retiredAt.map { now < $0 } ?? true
+    }
+
+    /// Whether the key belongs in the JWKS at `now`.
+    public func isPublished(at now: Date) -> Bool {
+        removeAfter.map { now < $0 } ?? true
+    }
+}
+
+extension SigningKeyRecord: CustomStringConvertible {
+    /// Describes the key without its private material.
+    public var description: String {
+        "SigningKeyRecord(id: \(id), algorithm: \(algorithm), encryptedPrivateKey: <redacted>)"
+    }
+}

@@ -1,0 +1,37 @@
+import Foundation
+
+/// Local accounts and their links to upstream identities.
+public protocol UserStore: Sendable {
+    /// Stores a new user; the email is lowercased. Throws `.duplicate` if the id or the email is taken.
+    func insertUser(_ user: UserRecord) throws
+
+    /// The user with this id, or nil.
+    func user(id: String) throws -> UserRecord?
+
+    /// The user with this email (compared lowercased), or nil.
+    func user(email: String) throws -> UserRecord?
+
+    /// Every user, ordered by email.
+    func allUsers() throws -> [UserRecord]
+
+    /// Replaces the password hash (nil removes the password). Throws `.notFound` for an unknown id.
+    func setPassword(userID: String, passwordHash: String?, now: Date) throws
+
+    /// Disables the user at `disabledAt`, or enables it when nil. Throws `.notFound` for an unknown id.
+    /// Ending sessions and revoking grants is the caller's job (`SessionStore`, `RefreshTokenStore`).
+    func setDisabled(userID: String, disabledAt: Date?, now: Date) throws
+
+    /// Replaces the profile claims and email-verified flag. Throws `.notFound` for an unknown id.
+    func updateProfile(userID: String, name: String?, givenName: String?, familyName: String?,
+                       emailVerified: Bool, now: Date) throws
+
+    /// Links an upstream identity to a user. Throws `.duplicate` if (connection, issuer, subject) is
+    /// already linked, `.notFound` if the user does not exist.
+    func insertFederatedIdentity(_ identity: FederatedIdentityRecord) throws
+
+    /// The link for (connection, issuer, subject), or nil.
+    func federatedIdentity(connectionID: String, issuer: String, subject: String) throws -> FederatedIdentityRecord?
+
+    /// Every link of a user, oldest first.
+    func federatedIdentities(userID: String) throws -> [FederatedIdentityRecord]
+}

@@ -1,0 +1,168 @@
+import Foundation
+import SignetStore
+import Testing
+
+@Suite("Contract: grant families and refresh rotation")
+struct RefreshTokenContractTests {
+    /// A store holding grant `g` (client `app`) with live token `rt-0`.
+    func family(_ backend: Backend, lifetime: Double = 86_400) throws -> any SignetStorage {
+        let storage = try backend.make()
+        try storage.refreshTokens.createGrant(Fixture.grant("g", lifetime: lifetime))
+        try storage.refreshTokens.insertRefreshToken(Fixture.token("rt-0", grant: "g"))
+        return storage
+    }
+
+    func rotate(_ store: any RefreshTokenStore, _ presented: String, to successor: String, at seconds: Double,
+                client: String = "app", grace: Int = 30) throws -> RotationResult {
+        try store.rotateRefreshToken(tokenHash: hash(presented), clientID: client, successorHash: hash(successor),
+                                     successorExpiresAt: t0.addingTimeInterval(seconds + 3_600),
+                                     now: t0.addingTimeInterval(seconds), graceSeconds: grace)
+    }
+
+    @Test(arguments: Backend.allCases)
+    func grantsAndTokens(_ backend: Backend) throws {
+        let store = try family(backend).refreshTokens
+        #expect(throws: StoreError.duplicate) { try store.createGrant(Fixture.grant("g")) }
+        #expect(throws: StoreError.duplicate) { try store.insertRefreshToken(Fixture.token("rt-0", grant: "g")) }
+        #expect(throws: StoreError.notFound) { try store.insertRefreshToken(Fixture.token("rt-x", grant: "ghost")) }
+        #expect(try store.grant(id: "g") == Fixture.grant("g"))
+        #expect(try store.grant(id: "ghost") == nil)
+        #expect(try store.refreshToken(hash: hash("rt-0")) == Fixture.token("rt-0", grant: "g"))
+        #expect(try store.refreshToken(hash: hash("rt-x")) == nil)
+        #expect(try store.isGrantActive(id: "g", now: t0))
+        #expect(try store.isGrantActive(id: "g", now: t0.addingTimeInterval(86_399)))
+        #expect(try !store.isGrantActive(id: "g", now: t0.addingTimeInterval(86_400)))
+        #expect(try !store.isGrantActive(id: "ghost", now: t0))
+    }
+
+    @Test(arguments: Backend.allCases)
+    func normalRotationChain(_ backend: Backend) throws {
+        let store = try family(backend).refreshTokens
+        guard case .rotated(let first) = try rotate(store, "rt-0", to: "rt-1", at: 10) else {
+            Issue.record("expected .rotated")
+            return
+        }
+        #expect(first.grant.grantID == "g")
+        #expect(first.presented.rotatedAt == t0.addingTimeInterval(10))
+        #expect(first.presented.successorHash == hash("rt-1"))
+        #expect(first.successor == RefreshTokenRecord(
+            tokenHash: hash("rt-1"), grantID: "g", parentHash: hash("rt-0"), scope: "openid offline_access",
+            createdAt: t0.addingTimeInterval(10), expiresAt: t0.addingTimeInterval(3_610)))
+        #expect(try store.refreshToken(hash: hash("rt-0")) == first.presented)
+        #expect(try store.refreshToken(hash: hash("rt-1")) == first.successor)
+
+        guard case .rotated(let second) = try rotate(store, "rt-1", to: "rt-2", at: 100) else {
+            Issue.record("expected .rotated")
+            return
+        }
+        #expect(second.successor.parentHash == hash("rt-1"))
+        #expect(try store.isGrantActive(id: "g", now: t0.addingTimeInterval(100)))
+    }
+
+    @Test(arguments: Backend.allCases)
+    func graceRetryReturnsSameSuccessorWithoutSecondChain(_ backend: Backend) throws {
+        let store = try family(backend).refreshTokens
+        guard case .rotated(let first) = try rotate(store, "rt-0", to: "rt-1", at: 10) else {
+            Issue.record("expected .rotated")
+            return
+        }
+        guard case .graceRetry(let retry) = try rotate(store, "rt-0", to: "rt-1", at: 40) else {   // 30 s later
+            Issue.record("expected .graceRetry")
+            return
+        }
+        #expect(retry.successor == first.successor)
+        #expect(retry.presented == first.presented)
+        #expect(try store.refreshToken(hash: hash("rt-1"))?.rotatedAt == nil)
+        // The successor chain goes on normally.
+        guard case .rotated = try rotate(store, "rt-1", to: "rt-2", at: 41) else {
+            Issue.record("expected .rotated")
+            return
+        }
+    }
+
+    @Test(arguments: Backend.allCases)
+    func reuseAfterGraceRevokesFamily(_ backend: Backend) throws {
+        let store = try family(backend).refreshTokens
+        _ = try rotate(store, "rt-0", to: "rt-1", at: 10)
+        guard case .reuseDetected(let grant) = try rotate(store, "rt-0", to: "rt-1", at: 41) else {
+            Issue.record("expected .reuseDetected")
+            return
+        }
+        #expect(grant.revokedAt == t0.addingTimeInterval(41))
+        #expect(grant.revokeReason == RevokeReason.refreshTokenReuse)
+        #expect(try store.grant(id: "g") == grant)
+        #expect(try !store.isGrantActive(id: "g", now: t0.addingTimeInterval(41)))
+        // The live token of the family is dead too.
+        #expect(try rotate(store, "rt-1", to: "rt-2", at: 42) == .revoked)
+    }
+
+    @Test(arguments: Backend.allCases)
+    func reuseOfOlderAncestorWithinGraceRevokesFamily(_ backend: Backend) throws {
+        let store = try family(backend).refreshTokens
+        _ = try rotate(store, "rt-0", to: "rt-1", at: 10)
+        _ = try rotate(store, "rt-1", to: "rt-2", at: 11)
+        // rt-0 was rotated 2 s ago, but its successor rt-1 is no longer live: not a retry.
+        guard case .reuseDetected = try rotate(store, "rt-0", to: "rt-1", at: 12) else {
+            Issue.record("expected .reuseDetected")
+            return
+        }
+        #expect(try !store.isGrantActive(id: "g", now: t0.addingTimeInterval(12)))
+    }
+
+    @Test(arguments: Backend.allCases)
+    func refusals(_ backend: Backend) throws {
+        let store = try family(backend, lifetime: 1_000).refreshTokens
+        #expect(try rotate(store, "unknown", to: "x", at: 1) == .notFound)
+        #expect(try rotate(store, "rt-0", to: "x", at: 1, client: "other-app") == .clientMismatch)
+        #expect(try store.refreshToken(hash: hash("rt-0"))?.rotatedAt == nil)
+        #expect(try rotate(store, "rt-0", to: "x", at: 1_000) == .expired)   // family's absolute expiry
+        #expect(try store.refreshToken(hash: hash("x")) == nil)
+
+        // A successor's expiry is clamped to the family's absolute expiry.
+        guard case .rotated(let rotation) = try rotate(store, "rt-0", to: "rt-1", at: 900) else {
+            Issue.record("expected .rotated")
+            return
+        }
+        #expect(rotation.successor.expiresAt == t0.addingTimeInterval(1_000))
+
+        #expect(try store.revokeGrant(id: "g", reason: "user_logout", now: t0.addingTimeInterval(901)))
+        #expect(try !store.revokeGrant(id: "g", reason: "again", now: t0.addingTimeInterval(902)))
+        #expect(try store.grant(id: "g")?.revokeReason == "user_logout")
+        #expect(try !store.revokeGrant(id: "ghost", reason: "x", now: t0))
+        #expect(try rotate(store, "rt-1", to: "rt-2", at: 903) == .revoked)
+    }
+
+    @Test(arguments: Backend.allCases)
+    func expiredLiveToken(_ backend: Backend) throws {
+        let storage = try backend.make()
+        let store = storage.refreshTokens
+        try store.createGrant(Fixture.grant("g"))
+        try store.insertRefreshToken(Fixture.token("short", grant: "g", expiresIn: 60))
+        #expect(try rotate(store, "short", to: "next", at: 60) == .expired)
+        #expect(try store.isGrantActive(id: "g", now: t0.addingTimeInterval(60)))
+    }
+
+    @Test(arguments: Backend.allCases)
+    func duplicateSuccessorRollsBack(_ backend: Backend) throws {
+        let store = try family(backend).refreshTokens
+        try store.insertRefreshToken(Fixture.token("taken", grant: "g"))
+        #expect(throws: StoreError.duplicate) { try rotate(store, "rt-0", to: "taken", at: 5) }
+        #expect(try store.refreshToken(hash: hash("rt-0"))?.rotatedAt == nil)
+    }
+
+    @Test(arguments: Backend.allCases)
+    func revokeByUserAndSession(_ backend: Backend) throws {
+        let store = try backend.make().refreshTokens
+        try store.createGrant(Fixture.grant("a1", user: "alice", session: "s1"))
+        try store.createGrant(Fixture.grant("a2", user: "alice", session: "s2"))
+        try store.createGrant(Fixture.grant("b1", user: "bob", session: "s1"))
+        #expect(try store.revokeGrants(sessionID: "s1", reason: "logout", now: t0) == 2)
+        #expect(try store.revokeGrants(sessionID: "s1", reason: "logout", now: t0) == 0)
+        #expect(try store.revokeGrants(userID: "alice", reason: "user_disabled", now: t0) == 1)
+        #expect(try !store.isGrantActive(id: "a1", now: t0))
+        #expect(try !store.isGrantActive(id: "a2", now: t0))
+        #expect(try !store.isGrantActive(id: "b1", now: t0))
+        #expect(try store.grant(id: "a2")?.revokeReason == "user_disabled")
+        #expect(try store.grant(id: "a1")?.revokeReason == "logout")
+    }
+}

@@ -1,0 +1,147 @@
+import Dispatch
+import Foundation
+@testable import SignetSQLite
+import SignetStore
+import Synchronization
+import Testing
+
+/// What only the SQLite store has: files, migrations, several handles on one database.
+@Suite("SQLiteStorage")
+struct SQLiteStorageTests {
+    /// A fresh directory path (not yet created) removed after `body`.
+    func withDirectory(_ body: (String) throws -> Void) throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("signet-sqlite-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        try body(directory)
+    }
+
+    @Test func migrationsApplyOnceAndAreIdempotent() throws {
+        try withDirectory { directory in
+            let path = directory + "/db.sqlite3"
+            let store = try SQLiteStorage(path: path, migrate: false)
+            #expect(try store.currentVersion() == 0)
+            let applied = try store.migrate()
+            #expect(applied == [1])
+            #expect(try store.migrate() == [])
+            #expect(try store.currentVersion() == 1)
+            // A second handle (another process, say) finds nothing to do.
+            let other = try SQLiteStorage(path: path, migrate: false)
+            #expect(try other.migrate() == [])
+        }
+    }
+
+    @Test func createsPrivateFileInNewDirectoryAndUsesWAL() throws {
+        try withDirectory { directory in
+            let path = directory + "/nested/db.sqlite3"
+            let store = try SQLiteStorage(path: path)
+            try store.insertUser(Fixture.user("u1", email: "ada@example.com"))
+            let attributes = try FileManager.default.attributesOfItem(atPath: path)
+            let mode = (attributes[.posixPermissions] as? NSNumber)?.intValue ?? -1
+            #expect(mode & 0o077 == 0, "database file mode \(String(mode, radix: 8))")
+            let directoryMode = (try FileManager.default.attributesOfItem(atPath: directory + "/nested")[.posixPermissions]
+                                 as? NSNumber)?.intValue ?? -1
+            #expect(directoryMode & 0o077 == 0)
+            #expect(FileManager.default.fileExists(atPath: path + "-wal"))
+            withExtendedLifetime(store) {}
+        }
+    }
+
+    @Test func reopeningKeepsData() throws {
+        try withDirectory { directory in
+            let path = directory + "/db.sqlite3"
+            do {
+                let store = try SQLiteStorage(path: path)
+                try store.insertUser(Fixture.user("u1", email: "ada@example.com"))
+                try store.upsertClient(Fixture.client("app"))
+                try store.createGrant(Fixture.grant("g"))
+                try store.insertRefreshToken(Fixture.token("rt", grant: "g"))
+                try store.insertCode(Fixture.code("c"))
+            }
+            let reopened = try SQLiteStorage(path: path)
+            #expect(try reopened.migrate() == [])
+            #expect(try reopened.user(id: "u1") == Fixture.user("u1", email: "ada@example.com"))
+            #expect(try reopened.client(id: "app") == Fixture.client("app"))
+            #expect(try reopened.refreshToken(hash: hash("rt")) == Fixture.token("rt", grant: "g"))
+            guard case .consumed = try reopened.consumeCode(codeHash: hash("c"), now: t0) else {
+                Issue.record("code should survive a reopen")
+                return
+            }
+        }
+    }
+
+    @Test func refusesSchemaNewerThanBuild() throws {
+        try withDirectory { directory in
+            let path = directory + "/db.sqlite3"
+            _ = try SQLiteStorage(path: path)
+            // Pretend a newer build migrated this file.
+            let connection = try SQLiteConnection.open(path: path)
+            try connection.run("INSERT INTO schema_migrations (version, applied_at) VALUES (?, 0)", [SQLiteMigrations.latest + 1])
+            #expect(throws: StoreError.self) { try SQLiteStorage(path: path) }
+        }
+    }
+
+    @Test func unusablePathIsABackendError() throws {
+        try withDirectory { directory in
+            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+            let file = directory + "/plain-file"
+            _ = FileManager.default.createFile(atPath: file, contents: Data(repeating: 0x78, count: 4_096))
+            do {
+                _ = try SQLiteStorage(path: file + "/db.sqlite3")
+                Issue.record("expected an error")
+            } catch let error as StoreError {
+                guard case .backend = error else {
+                    Issue.record("expected .backend, got \(error)")
+                    return
+                }
+            }
+            // A file that is not a database.
+            do {
+                _ = try SQLiteStorage(path: file)
+                Issue.record("expected an error")
+            } catch let error as StoreError {
+                guard case .backend(let message) = error else {
+                    Issue.record("expected .backend, got \(error)")
+                    return
+                }
+                #expect(message.contains("not a database"))
+            }
+        }
+    }
+
+    @Test func twoHandlesOnOneFileStillRedeemOnce() throws {
+        try withDirectory { directory in
+            let path = directory + "/db.sqlite3"
+            let first = try SQLiteStorage(path: path)
+            let second = try SQLiteStorage(path: path)
+            let count = 100
+            for index in 0..<count { try first.insertCode(Fixture.code("two-\(index)")) }
+            try first.createGrant(Fixture.grant("g"))
+            try first.insertRefreshToken(Fixture.token("rt", grant: "g"))
+
+            let wins = Mutex<[Int]>([])
+            let rotations = Mutex<[RotationResult]>([])
+            let errors = Mutex<[String]>([])
+            DispatchQueue.concurrentPerform(iterations: 6) { thread in
+                let store = thread.isMultiple(of: 2) ? first : second
+                do {
+                    for index in 0..<count {
+                        if case .consumed = try store.consumeCode(codeHash: hash("two-\(index)"), now: t0) {
+                            wins.withLock { $0.append(index) }
+                        }
+                    }
+                    let result = try store.rotateRefreshToken(
+                        tokenHash: hash("rt"), clientID: "app", successorHash: hash("rt-next"),
+                        successorExpiresAt: t0.addingTimeInterval(3_600), now: t0, graceSeconds: 30)
+                    rotations.withLock { $0.append(result) }
+                } catch {
+                    errors.withLock { $0.append("\(error)") }
+                }
+            }
+            #expect(errors.withLock { $0 }.isEmpty)
+            #expect(wins.withLock { $0 }.sorted() == Array(0..<count))
+            let outcomes = rotations.withLock { $0 }
+            #expect(outcomes.filter { if case .rotated = $0 { true } else { false } }.count == 1)
+            #expect(outcomes.filter { if case .graceRetry = $0 { true } else { false } }.count == 5)
+        }
+    }
+}
