@@ -51,16 +51,32 @@ public final class PrivateKey: @unchecked Sendable {
         }
         guard let ctx = signer.makeContext() else { throw OpenSSLError.make("cannot start signature") }
         defer { EVP_MD_CTX_free(ctx) }
-        var length = Int(EVP_PKEY_get_size(pkey))
-        var signature = [UInt8](repeating: 0, count: length)
-        let ok = message.withNonNullBytes { msg, msgLength in
-            EVP_DigestSign(ctx, &signature, &length, msg, msgLength)
-        }
-        guard ok == 1, length <= signature.count else { throw OpenSSLError.make("signing failed") }
-        signature.removeLast(signature.count - length)
         if algorithm == .es256 {
-            return try ECDSASignature.derToJOSE(signature)
+            // Sign into a stack buffer and convert DER -> r||s without an intermediate array.
+            var ok = false
+            let jose = withUnsafeTemporaryAllocation(of: UInt8.self, capacity: ECDSASignature.maximumDERSize) { der in
+                var length = der.count
+                let signed = message.withNonNullBytes { msg, msgLength in
+                    EVP_DigestSign(ctx, der.baseAddress, &length, msg, msgLength)
+                }
+                return [UInt8](unsafeUninitializedCapacity: 2 * ECDSASignature.scalarSize) { out, count in
+                    ok = signed == 1 && length <= der.count
+                        && ECDSASignature.parseDER(UnsafeBufferPointer(rebasing: der[0..<length]), into: out)
+                    count = 2 * ECDSASignature.scalarSize
+                }
+            }
+            guard ok else { throw OpenSSLError.make("ES256 signing failed") }
+            return jose
         }
+        var length = Int(EVP_PKEY_get_size(pkey))
+        var ok: Int32 = 0
+        let signature = [UInt8](unsafeUninitializedCapacity: length) { out, count in
+            ok = message.withNonNullBytes { msg, msgLength in
+                EVP_DigestSign(ctx, out.baseAddress, &length, msg, msgLength)
+            }
+            count = ok == 1 && length <= out.count ? length : 0
+        }
+        guard ok == 1, signature.count == length else { throw OpenSSLError.make("signing failed") }
         return signature
     }
 }

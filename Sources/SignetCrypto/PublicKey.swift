@@ -42,27 +42,30 @@ public final class PublicKey: @unchecked Sendable {
     /// be exactly 64 bytes `r || s`), or an algorithm that does not fit this key's type.
     public func verify(signature: [UInt8], message: [UInt8], algorithm: SignatureAlgorithm) -> Bool {
         guard algorithm.fits(type), let verifier = verifiers[algorithm] else { return false }
-        let encoded: [UInt8]
         switch algorithm {
         case .es256:
             // RFC 7518 §3.4: exactly 64 bytes; anything else is rejected before OpenSSL sees it.
-            guard let der = try? ECDSASignature.joseToDER(signature) else { return false }
-            encoded = der
+            guard signature.count == 2 * ECDSASignature.scalarSize else { return false }
         case .edDSA:
             guard signature.count == 64 else { return false }
-            encoded = signature
         case .rs256, .ps256:
             guard signature.count == Int(EVP_PKEY_get_size(pkey)) else { return false }
-            encoded = signature
         }
         guard let ctx = verifier.makeContext() else {
             OpenSSLError.clear()
             return false
         }
         defer { EVP_MD_CTX_free(ctx) }
-        let result = encoded.withNonNullBytes { sig, sigLength in
-            message.withNonNullBytes { msg, msgLength in
-                EVP_DigestVerify(ctx, sig, sigLength, msg, msgLength)
+        let result = message.withNonNullBytes { msg, msgLength in
+            signature.withUnsafeBufferPointer { sig in
+                guard algorithm == .es256 else {
+                    return EVP_DigestVerify(ctx, sig.baseAddress, sig.count, msg, msgLength)
+                }
+                // Convert r||s to DER in a stack buffer: no allocation on the hot path.
+                return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: ECDSASignature.maximumDERSize) { der in
+                    let length = ECDSASignature.writeDER(jose: sig, into: der)
+                    return EVP_DigestVerify(ctx, der.baseAddress, length, msg, msgLength)
+                }
             }
         }
         if result != 1 { OpenSSLError.clear() }
