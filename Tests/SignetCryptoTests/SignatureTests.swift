@@ -128,15 +128,18 @@ import Testing
         }
     }
 
-    @Test func concurrentSigningAndVerifying() async throws {
-        let key = try #require(SharedKeys.p256)
+    @Test(arguments: SignatureAlgorithm.allCases)
+    func concurrentSigningAndVerifying(_ algorithm: SignatureAlgorithm) async throws {
+        // One key and its shared context templates used from many tasks at once.
+        let key = try #require(Self.key(for: algorithm))
+        let rounds = algorithm == .rs256 || algorithm == .ps256 ? 5 : 40
         let ok = await withTaskGroup(of: Bool.self) { group in
             for index in 0..<8 {
                 group.addTask {
                     let message = Self.message + [UInt8(index)]
-                    for _ in 0..<50 {
-                        guard let sig = try? key.sign(message, algorithm: .es256),
-                              key.publicKey.verify(signature: sig, message: message, algorithm: .es256) else { return false }
+                    for _ in 0..<rounds {
+                        guard let sig = try? key.sign(message, algorithm: algorithm),
+                              key.publicKey.verify(signature: sig, message: message, algorithm: algorithm) else { return false }
                     }
                     return true
                 }
