@@ -35,7 +35,7 @@ let package = Package(
                           path: "bench/SignetBench"),
 
         .testTarget(name: "SignetCryptoTests", dependencies: ["SignetCrypto"]),
-        .testTarget(name: "SignetJOSETests", dependencies: ["SignetJOSE"]),
+        .testTarget(name: "SignetJOSETests", dependencies: ["SignetJOSE"], exclude: ["Interop"]),
         .testTarget(name: "SignetWireTests", dependencies: ["SignetWire"]),
         .testTarget(name: "SignetHTTPTests", dependencies: ["SignetHTTP"]),
         .testTarget(name: "SignetStoreTests", dependencies: ["SignetStore", "SignetSQLite"]),

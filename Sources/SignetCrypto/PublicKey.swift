@@ -1,0 +1,102 @@
+import CLibCrypto
+import CSignetShims
+
+/// An asymmetric public key (RSA >= 2048 bits, P-256 or Ed25519) that verifies signatures.
+///
+/// Immutable; safe to share across threads (OpenSSL 3 keys support concurrent verification).
+public final class PublicKey: @unchecked Sendable {
+    /// The owned `EVP_PKEY`, freed in `deinit`.
+    let pkey: OpaquePointer
+    /// The kind of key.
+    public let type: KeyType
+    /// The DER `SubjectPublicKeyInfo` (RFC 5280 §4.1.2.7) encoding of the key.
+    public let spkiDER: [UInt8]
+    private let verifiers: [SignatureAlgorithm: SignatureContext]
+
+    /// Takes ownership of `pkey`, which must already have been classified as `type`.
+    init(owning pkey: OpaquePointer, type: KeyType) throws {
+        self.pkey = pkey
+        self.type = type
+        var encoded: UnsafeMutablePointer<UInt8>?
+        let length = i2d_PUBKEY(pkey, &encoded)
+        guard length > 0, let encoded else {
+            EVP_PKEY_free(pkey)
+            throw OpenSSLError.make("cannot encode public key")
+        }
+        spkiDER = Array(UnsafeBufferPointer(start: encoded, count: Int(length)))
+        signet_openssl_free(encoded)
+        var verifiers: [SignatureAlgorithm: SignatureContext] = [:]
+        for algorithm in SignatureAlgorithm.allCases where algorithm.fits(type) {
+            verifiers[algorithm] = SignatureContext(pkey: pkey, algorithm: algorithm, operation: .verify)
+        }
+        self.verifiers = verifiers
+    }
+
+    deinit {
+        EVP_PKEY_free(pkey)
+    }
+
+    /// Checks `signature` over `message` with `algorithm`.
+    ///
+    /// Returns false (never throws) for a bad signature, a signature of the wrong length (ES256 must
+    /// be exactly 64 bytes `r || s`), or an algorithm that does not fit this key's type.
+    public func verify(signature: [UInt8], message: [UInt8], algorithm: SignatureAlgorithm) -> Bool {
+        guard algorithm.fits(type), let verifier = verifiers[algorithm] else { return false }
+        switch algorithm {
+        case .es256:
+            // RFC 7518 §3.4: exactly 64 bytes; anything else is rejected before OpenSSL sees it.
+            guard signature.count == 2 * ECDSASignature.scalarSize else { return false }
+        case .edDSA:
+            guard signature.count == 64 else { return false }
+        case .rs256, .ps256:
+            guard signature.count == Int(EVP_PKEY_get_size(pkey)) else { return false }
+        }
+        guard let ctx = verifier.makeContext() else {
+            OpenSSLError.clear()
+            return false
+        }
+        defer { EVP_MD_CTX_free(ctx) }
+        let result = message.withNonNullBytes { msg, msgLength in
+            signature.withUnsafeBufferPointer { sig in
+                guard algorithm == .es256 else {
+                    return EVP_DigestVerify(ctx, sig.baseAddress, sig.count, msg, msgLength)
+                }
+                // Convert r||s to DER in a stack buffer: no allocation on the hot path.
+                return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: ECDSASignature.maximumDERSize) { der in
+                    let length = ECDSASignature.writeDER(jose: sig, into: der)
+                    return EVP_DigestVerify(ctx, der.baseAddress, length, msg, msgLength)
+                }
+            }
+        }
+        if result != 1 { OpenSSLError.clear() }
+        return result == 1
+    }
+}
+
+extension PublicKey: Equatable, Hashable {
+    /// Two public keys are equal when their SubjectPublicKeyInfo encodings are equal.
+    public static func == (lhs: PublicKey, rhs: PublicKey) -> Bool {
+        lhs.spkiDER == rhs.spkiDER
+    }
+
+    /// Hashes the SubjectPublicKeyInfo encoding.
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(spkiDER)
+    }
+}
+
+extension PublicKey: CustomStringConvertible {
+    /// The key type only, e.g. `PublicKey(P-256)`.
+    public var description: String { "PublicKey(\(type.displayName))" }
+}
+
+extension KeyType {
+    /// A short name for logs: `RSA-2048`, `P-256`, `Ed25519`.
+    public var displayName: String {
+        switch self {
+        case .rsa(let bits): "RSA-\(bits)"
+        case .p256: "P-256"
+        case .ed25519: "Ed25519"
+        }
+    }
+}

@@ -1,1 +1,0 @@
-// SignetCrypto: filled in by its owner.

@@ -1,0 +1,85 @@
+extension JSONValue {
+    /// Serializes deterministically: object members sorted by the UTF-8 bytes of their names, no
+    /// insignificant whitespace, `/` not escaped, non-ASCII written as UTF-8, control characters
+    /// escaped, integral numbers without a fraction. Non-finite numbers (which JSON cannot
+    /// represent) are written as `null`.
+    public func serialized() -> [UInt8] {
+        var out: [UInt8] = []
+        out.reserveCapacity(128)
+        write(into: &out)
+        return out
+    }
+
+    /// `serialized()` as a `String`.
+    public func serializedString() -> String {
+        String(decoding: serialized(), as: UTF8.self)
+    }
+
+    func write(into out: inout [UInt8]) {
+        switch self {
+        case .null:
+            out.append(contentsOf: "null".utf8)
+        case .bool(let value):
+            out.append(contentsOf: (value ? "true" : "false").utf8)
+        case .int(let value):
+            out.append(contentsOf: String(value).utf8)
+        case .number(let value):
+            Self.writeNumber(value, into: &out)
+        case .string(let value):
+            Self.writeString(value, into: &out)
+        case .array(let elements):
+            out.append(UInt8(ascii: "["))
+            for (index, element) in elements.enumerated() {
+                if index > 0 { out.append(UInt8(ascii: ",")) }
+                element.write(into: &out)
+            }
+            out.append(UInt8(ascii: "]"))
+        case .object(let members):
+            out.append(UInt8(ascii: "{"))
+            let keys = members.keys.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+            for (index, key) in keys.enumerated() {
+                if index > 0 { out.append(UInt8(ascii: ",")) }
+                Self.writeString(key, into: &out)
+                out.append(UInt8(ascii: ":"))
+                members[key]?.write(into: &out)
+            }
+            out.append(UInt8(ascii: "}"))
+        }
+    }
+
+    static func writeNumber(_ value: Double, into out: inout [UInt8]) {
+        guard value.isFinite else {
+            out.append(contentsOf: "null".utf8)
+            return
+        }
+        // Integral values within the exactly representable range print as integers.
+        if value.rounded(.towardZero) == value, abs(value) < 9_007_199_254_740_992 {
+            out.append(contentsOf: String(Int64(value)).utf8)
+            return
+        }
+        // Swift's shortest round-trip form ("0.1", "1e+30", "5e-324") is valid JSON.
+        out.append(contentsOf: value.description.utf8)
+    }
+
+    static func writeString(_ value: String, into out: inout [UInt8]) {
+        out.append(UInt8(ascii: "\""))
+        for byte in value.utf8 {
+            switch byte {
+            case UInt8(ascii: "\""): out.append(contentsOf: [0x5c, 0x22])
+            case UInt8(ascii: "\\"): out.append(contentsOf: [0x5c, 0x5c])
+            case 0x0a: out.append(contentsOf: [0x5c, UInt8(ascii: "n")])
+            case 0x0d: out.append(contentsOf: [0x5c, UInt8(ascii: "r")])
+            case 0x09: out.append(contentsOf: [0x5c, UInt8(ascii: "t")])
+            case 0x08: out.append(contentsOf: [0x5c, UInt8(ascii: "b")])
+            case 0x0c: out.append(contentsOf: [0x5c, UInt8(ascii: "f")])
+            case 0x00..<0x20:
+                let hex = Array("0123456789abcdef".utf8)
+                out.append(contentsOf: [0x5c, UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0"),
+                                        hex[Int(byte >> 4)], hex[Int(byte & 0x0f)]])
+            default:
+                out.append(byte)
+            }
+        }
+        out.append(UInt8(ascii: "\""))
+    }
+}

@@ -1,1 +1,0 @@
-// SignetJOSE: filled in by its owner.

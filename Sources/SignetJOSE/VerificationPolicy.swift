@@ -1,0 +1,41 @@
+import Foundation
+
+/// What a `JWTVerifier` requires of a token besides a valid signature. Every check is explicit.
+public struct VerificationPolicy: Sendable {
+    /// Required exact `iss`, or nil to skip the check.
+    public var issuer: String?
+    /// A value that must appear in `aud`, or nil to skip the check.
+    public var audience: String?
+    /// Accepted `typ` header values, or nil to accept any (including none). Compared
+    /// case-insensitively with an optional `application/` prefix removed (RFC 7515 §4.1.9), so
+    /// `at+jwt` matches `application/at+jwt` (RFC 9068 §4).
+    public var allowedTypes: Set<String>?
+    /// Clock skew tolerated for `exp`, `nbf` and `iat`, in seconds.
+    public var leeway: TimeInterval
+    /// Whether a token without `exp` is rejected.
+    public var requireExp: Bool
+    /// Longest accepted token, in bytes; longer tokens are rejected before any decoding.
+    public var maxTokenBytes: Int
+    /// The current time; injected so tests use a fixed clock.
+    public var clock: @Sendable () -> Date
+
+    /// Creates a policy. Defaults: no issuer, audience or type check, 60 s leeway, `exp` required,
+    /// 16 KiB maximum, the system clock.
+    public init(issuer: String? = nil, audience: String? = nil, allowedTypes: Set<String>? = nil,
+                leeway: TimeInterval = 60, requireExp: Bool = true, maxTokenBytes: Int = 16 * 1024,
+                clock: @escaping @Sendable () -> Date = { Date() }) {
+        self.issuer = issuer
+        self.audience = audience
+        self.allowedTypes = allowedTypes
+        self.leeway = leeway
+        self.requireExp = requireExp
+        self.maxTokenBytes = maxTokenBytes
+        self.clock = clock
+    }
+
+    /// Lowercased, without an `application/` prefix.
+    static func normalizedType(_ type: String) -> String {
+        let lower = type.lowercased()
+        return lower.hasPrefix("application/") ? String(lower.dropFirst("application/".count)) : lower
+    }
+}

@@ -1,0 +1,51 @@
+import Testing
+@testable import SignetCrypto
+
+@Suite struct Argon2idTests {
+    // libsodium's Argon2id minimums are opslimit 1 and memlimit 8 KiB; 8 MiB keeps tests fast.
+    static let fast = Argon2idParameters(opsLimit: 1, memLimitBytes: 8 << 20)
+
+    @Test func hashAndVerify() throws {
+        let phc = try Argon2id.hash(password: "correct horse", parameters: Self.fast)
+        #expect(phc.hasPrefix("$argon2id$v=19$m=8192,t=1,p=1$"))
+        #expect(Argon2id.verify(password: "correct horse", phc: phc))
+        #expect(!Argon2id.verify(password: "correct horsf", phc: phc))
+        #expect(!Argon2id.verify(password: "", phc: phc))
+        // Salted: the same password hashes differently.
+        #expect(try Argon2id.hash(password: "correct horse", parameters: Self.fast) != phc)
+    }
+
+    @Test func emptyAndUnicodePasswords() throws {
+        let empty = try Argon2id.hash(password: "", parameters: Self.fast)
+        #expect(Argon2id.verify(password: "", phc: empty))
+        #expect(!Argon2id.verify(password: " ", phc: empty))
+        let unicode = try Argon2id.hash(password: "pässwörd🔑", parameters: Self.fast)
+        #expect(Argon2id.verify(password: "pässwörd🔑", phc: unicode))
+        #expect(!Argon2id.verify(password: "passwörd🔑", phc: unicode))
+    }
+
+    @Test func garbageNeverVerifies() {
+        #expect(!Argon2id.verify(password: "x", phc: ""))
+        #expect(!Argon2id.verify(password: "x", phc: "$argon2id$v=19$m=8192,t=1,p=1$AAAA$BBBB"))
+        #expect(!Argon2id.verify(password: "x", phc: "$2b$10$abcdefghijklmnopqrstuv"))
+        #expect(!Argon2id.verify(password: "x", phc: String(repeating: "a", count: 500)))
+    }
+
+    @Test func needsRehash() throws {
+        let phc = try Argon2id.hash(password: "pw", parameters: Self.fast)
+        #expect(!Argon2id.needsRehash(phc: phc, parameters: Self.fast))
+        #expect(Argon2id.needsRehash(phc: phc, parameters: Argon2idParameters(opsLimit: 2, memLimitBytes: 8 << 20)))
+        #expect(Argon2id.needsRehash(phc: phc, parameters: .interactive))
+        #expect(Argon2id.needsRehash(phc: "not a hash", parameters: Self.fast))
+    }
+
+    @Test func parametersOutOfRangeThrow() {
+        #expect(throws: CryptoError.self) { try Argon2id.hash(password: "pw", parameters: Argon2idParameters(opsLimit: 0, memLimitBytes: 8 << 20)) }
+        #expect(throws: CryptoError.self) { try Argon2id.hash(password: "pw", parameters: Argon2idParameters(opsLimit: 1, memLimitBytes: 1024)) }
+    }
+
+    @Test func presets() {
+        #expect(Argon2idParameters.interactive == Argon2idParameters(opsLimit: 2, memLimitBytes: 64 << 20))
+        #expect(Argon2idParameters.moderate == Argon2idParameters(opsLimit: 3, memLimitBytes: 256 << 20))
+    }
+}
