@@ -1,10 +1,72 @@
 import Foundation
+import SignetServer
 
 /// Entry point of the `signet` command: parses the subcommand and runs it.
 public enum SignetCommandLine {
+    static let usage = """
+    usage: signet <command> [options]
+
+    commands:
+      serve          run the server (no --config: the embedded default in ./signet-data)
+      migrate        apply pending database migrations
+      keys           list | rotate [--algorithm ALG] [--prepublish SECONDS] | retire KID
+      check-config   FILE: report every mistake in a configuration file
+      config-reference   print the configuration reference (Markdown)
+      help           this text
+
+    common options:
+      --config FILE  the configuration file (signet.json)
+      --data DIR     the data folder (overrides data_dir)
+      --issuer URL   the issuer (overrides issuer)
+      --listen HOST:PORT   listen address (repeatable; overrides listen)
+    """
+
     /// Runs the command line and returns the process exit status.
     public static func main(_ arguments: [String]) async -> Int32 {
-        FileHandle.standardError.write(Data("signet: no subcommands yet\n".utf8))
-        return 64
+        guard let command = arguments.first else {
+            Output.error(usage)
+            return 64
+        }
+        let rest = Array(arguments.dropFirst())
+        do {
+            switch command {
+            case "serve": return try await ServeCommand.run(rest)
+            case "migrate": return try MigrateCommand.run(rest)
+            case "keys": return try KeysCommand.run(rest)
+            case "check-config": return try CheckConfigCommand.run(rest)
+            case "config-reference":
+                Output.print(ConfigurationReference.markdown())
+                return 0
+            case "help", "--help", "-h":
+                Output.print(usage)
+                return 0
+            default:
+                Output.error("signet: unknown command \"\(command)\"\n\n\(usage)")
+                return 64
+            }
+        } catch let error as UsageError {
+            Output.error("signet \(command): \(error.message)")
+            return 64
+        } catch let error as ConfigurationError {
+            Output.error("signet \(command): the configuration has mistakes:\n\(error.description)")
+            return 78
+        } catch let error as ConfigurationIssue {
+            Output.error("signet \(command): \(error.description)")
+            return 78
+        } catch {
+            Output.error("signet \(command): \(error)")
+            return 1
+        }
+    }
+}
+
+/// Standard output and error, without the concurrency-unsafe C globals.
+enum Output {
+    static func print(_ text: String) {
+        FileHandle.standardOutput.write(Data((text.hasSuffix("\n") ? text : text + "\n").utf8))
+    }
+
+    static func error(_ text: String) {
+        FileHandle.standardError.write(Data((text.hasSuffix("\n") ? text : text + "\n").utf8))
     }
 }

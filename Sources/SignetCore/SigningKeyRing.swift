@@ -147,12 +147,12 @@ public final class SigningKeyRing: Sendable {
         case .edDSA: .ed25519
         }
         let key = try PrivateKey.generate(keyType)
-        let unnamed = try JWK(publicKey: key.publicKey, keyID: nil, algorithm: algorithm)
-        let keyID = unnamed.thumbprint()
+        // The key id is the RFC 7638 thumbprint, which does not depend on the kid member.
+        let keyID = try JWK(publicKey: key.publicKey, keyID: "", algorithm: algorithm).thumbprint()
         let jwk = try JWK(publicKey: key.publicKey, keyID: keyID, algorithm: algorithm)
         let sealed = try AESGCM.seal(key.pkcs8DER, key: encryptionKey, associatedData: Array(keyID.utf8))
         let record = SigningKeyRecord(id: keyID, algorithm: algorithm.rawValue, encryptedPrivateKey: sealed,
-                                      publicJWK: jwk.jsonString, createdAt: clock.now, activatesAt: activatesAt)
+                                      publicJWK: String(decoding: jwk.jsonBytes(), as: UTF8.self), createdAt: clock.now, activatesAt: activatesAt)
         try store.insertKey(record)
         return record
     }
@@ -165,7 +165,7 @@ public final class SigningKeyRing: Sendable {
         let key = try PrivateKey(pkcs8DER: der)
         return Entry(record: record, algorithm: algorithm,
                      signer: try JWSSigner(key: key, keyID: record.id, algorithm: algorithm),
-                     verificationKey: VerificationKey(keyID: record.id, algorithm: algorithm, publicKey: key.publicKey))
+                     verificationKey: try VerificationKey(keyID: record.id, algorithm: algorithm, publicKey: key.publicKey))
     }
 }
 

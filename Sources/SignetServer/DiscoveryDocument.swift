@@ -5,14 +5,14 @@ import SignetJOSE
 /// Only what Signet really implements is advertised.
 enum DiscoveryDocument {
     /// The metadata as deterministic JSON bytes.
-    static func build(issuer: String, configuration: SignetConfiguration) -> [UInt8] {
-        let url = { (path: String) in JSONValue.string(issuer + path) }
-        let strings = { (values: [String]) in JSONValue.array(values.map(JSONValue.string)) }
-        let metadata: [String: JSONValue] = [
+    static func build(issuer: String, signingAlgorithms: [String]) -> [UInt8] {
+        let metadata: JSONValue = .object([
             "issuer": .string(issuer),
-            "jwks_uri": url(Routes.jwks),
-        ]
-        return JSONValue.object(metadata).serialized()
-        _ = strings
+            "jwks_uri": .string(issuer + Routes.jwks),
+            "id_token_signing_alg_values_supported": .array(signingAlgorithms.map(JSONValue.string)),
+            "subject_types_supported": ["public"],
+            "response_types_supported": ["code"],
+        ])
+        return metadata.serialized()
     }
 }

@@ -21,7 +21,7 @@ public enum PKCE {
     /// S256 transform equals `challenge`. The comparison is constant-time.
     public static func verify(verifier: String, challenge: String) -> Bool {
         guard isWellFormedVerifier(verifier) else { return false }
-        let computed = Array(base64URLEncode(Digest.sha256(Array(verifier.utf8))).utf8)
+        let computed = Array(Base64URL.encode(Digest.sha256(Array(verifier.utf8))).utf8)
         return constantTimeEquals(computed, Array(challenge.utf8))
     }
 
@@ -32,26 +32,5 @@ public enum PKCE {
 
     static func isBase64URL(_ byte: UInt8) -> Bool {
         (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte) || (0x30...0x39).contains(byte) || byte == 0x2D || byte == 0x5F
-    }
-
-    static func base64URLEncode(_ bytes: [UInt8]) -> String {
-        let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".utf8)
-        var out: [UInt8] = []
-        out.reserveCapacity((bytes.count * 4 + 2) / 3)
-        var index = 0
-        while index + 2 < bytes.count {
-            let n = UInt32(bytes[index]) << 16 | UInt32(bytes[index + 1]) << 8 | UInt32(bytes[index + 2])
-            out += [alphabet[Int(n >> 18 & 63)], alphabet[Int(n >> 12 & 63)], alphabet[Int(n >> 6 & 63)], alphabet[Int(n & 63)]]
-            index += 3
-        }
-        let rest = bytes.count - index
-        if rest == 1 {
-            let n = UInt32(bytes[index]) << 16
-            out += [alphabet[Int(n >> 18 & 63)], alphabet[Int(n >> 12 & 63)]]
-        } else if rest == 2 {
-            let n = UInt32(bytes[index]) << 16 | UInt32(bytes[index + 1]) << 8
-            out += [alphabet[Int(n >> 18 & 63)], alphabet[Int(n >> 12 & 63)], alphabet[Int(n >> 6 & 63)]]
-        }
-        return String(decoding: out, as: UTF8.self)
     }
 }

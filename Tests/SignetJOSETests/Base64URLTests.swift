@@ -1,3 +1,4 @@
+import SignetCrypto
 import Testing
 @testable import SignetJOSE
 

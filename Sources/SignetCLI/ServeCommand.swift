@@ -1,0 +1,28 @@
+import Foundation
+import SignetHTTP
+import SignetServer
+
+/// `signet serve`: runs the server until SIGTERM or SIGINT.
+enum ServeCommand {
+    static func run(_ raw: [String]) async throws -> Int32 {
+        let arguments = try ParsedArguments(raw, options: CommonOptions.valued, flags: [])
+        guard arguments.positionals.isEmpty else { throw UsageError("unexpected argument \(arguments.positionals[0])") }
+        let configuration = try CommonOptions.configuration(arguments)
+        let started = DispatchTime.now()
+        let environment = try ServerEnvironment.open(configuration)
+        let application = try SignetApplication(environment: environment)
+        let server = try application.start()
+        let elapsed = Double(DispatchTime.now().uptimeNanoseconds - started.uptimeNanoseconds) / 1e6
+        let scheme = configuration.http.tlsCertificateFile == nil ? "http" : "https"
+        for address in server.boundAddresses {
+            Output.print("signet: listening on \(scheme)://\(address)")
+        }
+        Output.print("signet: issuer \(configuration.issuer); data in \(configuration.dataDirectory); ready in \(String(format: "%.0f", elapsed)) ms")
+        let refresher = Task { await application.refreshKeysPeriodically() }
+        await HTTPServer.waitForTerminationSignal()
+        Output.print("signet: shutting down")
+        refresher.cancel()
+        server.stop()
+        return 0
+    }
+}

@@ -1,0 +1,58 @@
+/// Renders the configuration reference (docs/configuration.md) from the settings in code.
+public enum ConfigurationReference {
+    /// The reference as Markdown.
+    public static func markdown() -> String {
+        var text = """
+        # Configuration reference
+
+        Signet reads one JSON file, `signet.json`, given with `--config FILE`. Every key is optional;
+        a missing key takes the default below. Unknown keys are errors, reported with a suggestion,
+        so a typo never silently falls back to a default. Secrets are never written inline: they
+        are references, `"env:NAME"` (an environment variable) or `"file:PATH"` (a file; relative
+        paths are resolved against `data_dir`). Check a file with `signet check-config FILE`.
+
+        This page is generated from `Sources/SignetServer/Settings.swift` by
+        `signet config-reference`; a test keeps the two identical.
+
+        """
+        let sections: [(String?, String, [SettingEntry])] = [
+            (nil, "Top level", Settings.topLevel),
+            ("database", "Storage", Settings.database),
+            ("http", "HTTP listeners", Settings.http),
+            ("lifetimes", "Lifetimes (seconds)", Settings.lifetimes),
+            ("keys", "Signing keys", Settings.keys),
+            ("passwords", "Password hashing", Settings.passwords),
+        ]
+        for (key, title, entries) in sections {
+            text += "\n## \(title)" + (key.map { " (`\($0)`)" } ?? "") + "\n\n"
+            text += "| key | type | default | meaning |\n|---|---|---|---|\n"
+            for entry in entries {
+                let cell = { (value: String) in value.replacingOccurrences(of: "|", with: "\\|") }
+                text += "| `\(entry.key)` | \(cell(entry.type)) | `\(cell(entry.defaultText))` | \(cell(entry.summary)) |\n"
+            }
+        }
+        text += """
+
+        ## Command-line overrides
+
+        `signet serve` takes `--config FILE`, `--listen HOST:PORT` (repeatable), `--issuer URL` and
+        `--data DIR`; each overrides the file. Every admin subcommand takes `--config` and `--data`
+        too, so it acts on the same store as the server.
+
+        ## Example
+
+        ```json
+        {
+          "issuer": "https://id.example.com",
+          "listen": ["0.0.0.0:8080"],
+          "data_dir": "/var/lib/signet",
+          "master_key": "env:SIGNET_MASTER_KEY",
+          "lifetimes": { "access_token": 600, "refresh_token_reuse_grace": 30 },
+          "keys": { "access_token_algorithm": "ES256", "id_token_algorithm": "RS256" }
+        }
+        ```
+
+        """
+        return text
+    }
+}

@@ -1,0 +1,86 @@
+import Foundation
+import SignetCore
+import SignetCrypto
+import SignetHTTP
+import SignetStore
+
+/// The running authorization server: the environment, the route table, and the HTTP listeners.
+public final class SignetApplication: Sendable {
+    /// Configuration, storage, keys and clock.
+    public let environment: ServerEnvironment
+    /// The issuer, as configured.
+    public let issuer: String
+    let discovery: [UInt8]
+
+    /// Builds the application; makes sure signing keys exist.
+    public init(environment: ServerEnvironment) throws {
+        self.environment = environment
+        self.issuer = environment.configuration.issuer
+        try environment.keyRing.ensureSigningKeys(environment.requiredAlgorithms)
+        discovery = DiscoveryDocument.build(issuer: issuer,
+                                            signingAlgorithms: environment.requiredAlgorithms.map(\.rawValue))
+    }
+
+    /// The route table: every path, method and handler of the server.
+    public func makeRouter() -> Router {
+        let router = Router()
+        let discovery = self.discovery
+        let keyRing = environment.keyRing
+        router.get(Routes.openIDConfiguration, .sync { _ in Self.publicJSON(discovery, maxAge: 3600) })
+        router.get(Routes.oauthAuthorizationServer, .sync { _ in Self.publicJSON(discovery, maxAge: 3600) })
+        // Short max-age: rotation pre-publishes keys for much longer than this.
+        router.get(Routes.jwks, .sync { _ in Self.publicJSON(keyRing.jwksDocument, maxAge: 300, type: "application/jwk-set+json") })
+        router.get(Routes.health, .sync { _ in
+            var response = HTTPResponse.json(Array(#"{"status":"ok"}"#.utf8))
+            response.headers.set("Cache-Control", "no-store")
+            return response
+        })
+        router.notFound = { _ in ErrorPages.json(status: 404, error: "not_found", description: "No such endpoint.") }
+        router.methodNotAllowed = { _, allowed in
+            var response = ErrorPages.json(status: 405, error: "method_not_allowed", description: "Method not allowed.")
+            response.headers.set("Allow", allowed.map(\.rawValue).joined(separator: ", "))
+            return response
+        }
+        return router
+    }
+
+    /// The HTTP configuration for the listeners in the configuration (or `listen` overrides).
+    public func httpConfiguration(listen: [String]? = nil) throws -> HTTPServerConfiguration {
+        let config = environment.configuration
+        let addresses = try (listen ?? config.listen).map { try ListenAddress($0) }
+        var tls: HTTPServerConfiguration.TLS?
+        if let certificate = config.http.tlsCertificateFile, let key = config.http.tlsPrivateKey,
+           let keyPath = key.resolvedPath(relativeTo: config.dataDirectory) {
+            tls = .init(certificatePath: certificate, privateKeyPath: keyPath)
+        }
+        return HTTPServerConfiguration(listen: addresses, maxHeaderBytes: config.http.maxHeaderBytes,
+                                       maxBodyBytes: config.http.maxBodyBytes, connectionLimit: config.http.connectionLimit,
+                                       connectionTimeoutSeconds: config.http.connectionTimeoutSeconds,
+                                       threadCount: config.http.threads > 0 ? config.http.threads : ProcessInfo.processInfo.activeProcessorCount,
+                                       tls: tls)
+    }
+
+    /// Starts the listeners and the background key refresher.
+    public func start(listen: [String]? = nil) throws -> HTTPServer {
+        let server = HTTPServer(configuration: try httpConfiguration(listen: listen), router: makeRouter())
+        try server.start()
+        return server
+    }
+
+    /// Re-reads signing keys every few seconds, so rotation by the CLI or another node shows up in
+    /// the JWKS and the signer without a restart. Runs until the task is cancelled.
+    public func refreshKeysPeriodically(every seconds: UInt64 = 5) async {
+        while !Task.isCancelled {
+            try? await Task.sleep(nanoseconds: seconds * 1_000_000_000)
+            do { try environment.keyRing.reload() } catch { Log.error("key reload failed: \(error)") }
+        }
+    }
+
+    static func publicJSON(_ body: [UInt8], maxAge: Int, type: String = "application/json") -> HTTPResponse {
+        var response = HTTPResponse.json(body)
+        response.headers.set("Content-Type", type)
+        response.headers.set("Cache-Control", "public, max-age=\(maxAge)")
+        response.headers.set("Access-Control-Allow-Origin", "*")
+        return response
+    }
+}
