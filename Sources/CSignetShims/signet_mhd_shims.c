@@ -4,7 +4,7 @@
 #include <string.h>
 
 struct MHD_Daemon *signet_mhd_start(const struct signet_mhd_config *c) {
-    struct MHD_OptionItem ops[12];
+    struct MHD_OptionItem ops[16];
     int i = 0;
     if (c->address != NULL)
         ops[i++] = (struct MHD_OptionItem){ MHD_OPTION_SOCK_ADDR, 0, (void *)c->address };
@@ -20,6 +20,8 @@ struct MHD_Daemon *signet_mhd_start(const struct signet_mhd_config *c) {
         ops[i++] = (struct MHD_OptionItem){ MHD_OPTION_NOTIFY_COMPLETED, (intptr_t)c->completed, c->completed_cls };
     if (c->uri_log != NULL)
         ops[i++] = (struct MHD_OptionItem){ MHD_OPTION_URI_LOG_CALLBACK, (intptr_t)c->uri_log, c->uri_log_cls };
+    if (c->notify_connection != NULL)
+        ops[i++] = (struct MHD_OptionItem){ MHD_OPTION_NOTIFY_CONNECTION, (intptr_t)c->notify_connection, c->notify_connection_cls };
     if (c->tls_certificate_pem != NULL)
         ops[i++] = (struct MHD_OptionItem){ MHD_OPTION_HTTPS_MEM_CERT, 0, (void *)c->tls_certificate_pem };
     if (c->tls_private_key_pem != NULL)
@@ -44,4 +46,14 @@ size_t signet_mhd_client_ip(struct MHD_Connection *connection, char *buffer, siz
     else if (sa->sa_family == AF_INET6)
         r = inet_ntop(AF_INET6, &((const struct sockaddr_in6 *)sa)->sin6_addr, buffer, (socklen_t)capacity);
     return r ? strlen(buffer) : 0;
+}
+
+int signet_mhd_connection_fd(struct MHD_Connection *connection) {
+    const union MHD_ConnectionInfo *ci = MHD_get_connection_info(connection, MHD_CONNECTION_INFO_CONNECTION_FD);
+    return ci ? ci->connect_fd : -1;
+}
+
+void *signet_mhd_socket_context(struct MHD_Connection *connection) {
+    const union MHD_ConnectionInfo *ci = MHD_get_connection_info(connection, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
+    return ci ? ci->socket_context : NULL;
 }

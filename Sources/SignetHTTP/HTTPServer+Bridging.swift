@@ -9,15 +9,16 @@ import Foundation
 
 /// Called once per request when the request line is parsed: allocates the request state and keeps
 /// the raw request target (MHD later splits and unescapes its own copy).
-let mhdURILog: @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<CChar>?, OpaquePointer?) -> UnsafeMutableRawPointer? = { _, uri, _ in
-    let state = RequestState(rawURI: uri.map { String(cString: $0) } ?? "/")
+let mhdURILog: @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<CChar>?, OpaquePointer?) -> UnsafeMutableRawPointer? = { _, uri, connection in
+    let state = RequestState(rawURI: uri.map { String(cString: $0) } ?? "/", connection: connectionState(connection))
     return Unmanaged.passRetained(state).toOpaque()
 }
 
 /// Releases the request state when MHD is done with the request (sent, failed or closed).
-let mhdRequestCompleted: MHD_RequestCompletedCallback = { _, _, conCls, _ in
+let mhdRequestCompleted: MHD_RequestCompletedCallback = { cls, _, conCls, _ in
     guard let conCls, let raw = conCls.pointee else { return }
-    Unmanaged<RequestState>.fromOpaque(raw).release()
+    let state = Unmanaged<RequestState>.fromOpaque(raw).takeRetainedValue()
+    if let cls { Unmanaged<DaemonContext>.fromOpaque(cls).takeUnretainedValue().core.watchdog.responseFinished(state.connection) }
     conCls.pointee = nil
 }
 
@@ -31,11 +32,35 @@ let mhdAccessHandler: MHD_AccessHandlerCallback = { cls, connection, url, method
     if let raw = conCls.pointee {
         state = Unmanaged<RequestState>.fromOpaque(raw).takeUnretainedValue()
     } else {   // no URI-log call happened (should not occur); fall back to MHD's decoded URL
-        state = RequestState(rawURI: url.map { String(cString: $0) } ?? "/")
+        state = RequestState(rawURI: url.map { String(cString: $0) } ?? "/", connection: connectionState(connection))
         conCls.pointee = Unmanaged.passRetained(state).toOpaque()
     }
     return context.core.handle(state, connection: connection, method: method, uploadData: uploadData,
                                uploadDataSize: uploadDataSize, isSecure: context.isSecure)
+}
+
+/// Tracks connections for the whole-request deadline (see `ConnectionWatchdog`).
+let mhdNotifyConnection: MHD_NotifyConnectionCallback = { cls, connection, socketContext, code in
+    guard let cls, let connection, let socketContext else { return }
+    let watchdog = Unmanaged<DaemonContext>.fromOpaque(cls).takeUnretainedValue().core.watchdog
+    switch code {
+    case .CONNECTION_NOTIFY_STARTED:
+        let state = watchdog.opened(fd: signet_mhd_connection_fd(connection))
+        socketContext.pointee = Unmanaged.passRetained(state).toOpaque()
+    case .CONNECTION_NOTIFY_CLOSED:
+        guard let raw = socketContext.pointee else { return }
+        let state = Unmanaged<ConnectionState>.fromOpaque(raw).takeRetainedValue()
+        socketContext.pointee = nil
+        watchdog.closed(state)
+    @unknown default:
+        return
+    }
+}
+
+/// The `ConnectionState` MHD holds for `connection`, if any.
+private func connectionState(_ connection: OpaquePointer?) -> ConnectionState? {
+    guard let connection, let raw = signet_mhd_socket_context(connection) else { return nil }
+    return Unmanaged<ConnectionState>.fromOpaque(raw).takeUnretainedValue()
 }
 
 /// Appends one header from `MHD_get_connection_values_n` to the `HTTPHeaders` behind `cls`.
@@ -108,6 +133,7 @@ extension ServerCore {
             rawPath = uri
             rawQuery = ""
         }
+        watchdog.requestReceived(state.connection)
         let methodValue = HTTPMethod(rawValue: String(cString: method))
         state.logMethod = methodValue
         guard let path = try? PercentDecoding.decode(rawPath.utf8, plusIsSpace: false), path.utf8.first == UInt8(ascii: "/") else {

@@ -82,6 +82,7 @@ public final class HTTPServer: @unchecked Sendable {
             contexts.append(context)
             bound.append(address.with(port: Int(signet_mhd_bound_port(daemon))))
         }
+        core.watchdog.startSweeping()
         self.core = core
     }
 
@@ -100,6 +101,7 @@ public final class HTTPServer: @unchecked Sendable {
         }
         core.lifecycle.withLock { $0.closed = true }
         for daemon in daemons { MHD_stop_daemon(daemon) }
+        core.watchdog.stopSweeping()
         daemons = []
         contexts = []
         bound = []
@@ -135,6 +137,10 @@ public final class HTTPServer: @unchecked Sendable {
         config.access_handler_cls = Unmanaged.passUnretained(context).toOpaque()
         config.completed = mhdRequestCompleted
         config.uri_log = mhdURILog
+        config.uri_log_cls = Unmanaged.passUnretained(context).toOpaque()
+        config.completed_cls = Unmanaged.passUnretained(context).toOpaque()
+        config.notify_connection = mhdNotifyConnection
+        config.notify_connection_cls = Unmanaged.passUnretained(context).toOpaque()
         return address.withSocketAddress { socketAddress in
             config.address = socketAddress
             return signet_mhd_start(&config)

@@ -31,7 +31,7 @@ public struct ListenAddress: Sendable, Hashable, CustomStringConvertible {
         guard !portText.isEmpty, portText.allSatisfy(\.isASCII), portText.allSatisfy(\.isNumber),
               portText.count <= 5, let port = Int(portText), port <= 65535 else { throw .invalidListenAddress(text) }
         let name = host == "localhost" ? "127.0.0.1" : String(host)
-        if ListenAddress.isIPv4(name) {
+        if !text.hasPrefix("["), ListenAddress.isIPv4(name) {
             self.init(host: name, port: port, isIPv6: false)
         } else if text.hasPrefix("["), ListenAddress.isIPv6(name) {
             self.init(host: name, port: port, isIPv6: true)

@@ -35,7 +35,13 @@ final class RequestState: @unchecked Sendable {
     /// The async handler's response, handed to the MHD thread on resume.
     let pending = Mutex<HTTPResponse?>(nil)
 
-    init(rawURI: String) { self.rawURI = rawURI }
+    /// The connection this request arrived on (nil if MHD did not report it).
+    let connection: ConnectionState?
+
+    init(rawURI: String, connection: ConnectionState?) {
+        self.rawURI = rawURI
+        self.connection = connection
+    }
 }
 
 /// A connection pointer that may cross into the task that resumes it.

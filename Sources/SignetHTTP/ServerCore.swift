@@ -15,6 +15,7 @@ final class ServerCore: Sendable {
     let maxBodyBytes: Int
     let accessLog: (@Sendable (AccessLogEntry) -> Void)?
     let lifecycle = Mutex(Lifecycle())
+    let watchdog: ConnectionWatchdog
     /// `stop()` has begun: new async requests are refused, responses close the connection.
     let draining = Atomic(false)
 
@@ -22,6 +23,7 @@ final class ServerCore: Sendable {
         self.routes = routes
         self.maxBodyBytes = configuration.maxBodyBytes
         self.accessLog = configuration.accessLog
+        self.watchdog = ConnectionWatchdog(timeoutSeconds: configuration.connectionTimeoutSeconds)
     }
 
     /// Registers an async handler about to start; false while draining.

@@ -25,6 +25,8 @@ struct signet_mhd_config {
     void *completed_cls;
     void *(*uri_log)(void *cls, const char *uri, struct MHD_Connection *connection);
     void *uri_log_cls;
+    MHD_NotifyConnectionCallback notify_connection;
+    void *notify_connection_cls;
 };
 
 /// Starts a daemon with the options in `config` (MHD_start_daemon is variadic; Swift cannot call it).
@@ -35,3 +37,9 @@ uint16_t signet_mhd_bound_port(struct MHD_Daemon *d);
 
 /// Writes the client's IP literal (no port, no brackets) into `buffer`; returns its length, or 0.
 size_t signet_mhd_client_ip(struct MHD_Connection *connection, char *buffer, size_t capacity);
+
+/// The connection's socket descriptor, or -1.
+int signet_mhd_connection_fd(struct MHD_Connection *connection);
+
+/// The per-connection pointer set in the MHD_OPTION_NOTIFY_CONNECTION callback, or NULL.
+void *signet_mhd_socket_context(struct MHD_Connection *connection);
