@@ -25,7 +25,7 @@ let mhdRequestCompleted: MHD_RequestCompletedCallback = { cls, _, conCls, _ in
 /// The access handler. MHD calls it: once after the headers (return YES to get the body), once per
 /// body chunk (consume it by setting `*upload_data_size = 0`), once more with size 0 when the body is
 /// complete, and once again after `MHD_resume_connection` for a suspended request.
-let mhdAccessHandler: MHD_AccessHandlerCallback = { cls, connection, url, method, _, uploadData, uploadDataSize, conCls in
+let mhdAccessHandler: MHD_AccessHandlerCallback = { cls, connection, url, method, version, uploadData, uploadDataSize, conCls in
     guard let cls, let connection, let method, let uploadDataSize, let conCls else { return .NO }
     let context = Unmanaged<DaemonContext>.fromOpaque(cls).takeUnretainedValue()
     let state: RequestState
@@ -35,7 +35,7 @@ let mhdAccessHandler: MHD_AccessHandlerCallback = { cls, connection, url, method
         state = RequestState(rawURI: url.map { String(cString: $0) } ?? "/", connection: connectionState(connection))
         conCls.pointee = Unmanaged.passRetained(state).toOpaque()
     }
-    return context.core.handle(state, connection: connection, method: method, uploadData: uploadData,
+    return context.core.handle(state, connection: connection, method: method, version: version, uploadData: uploadData,
                                uploadDataSize: uploadDataSize, isSecure: context.isSecure)
 }
 
@@ -75,7 +75,7 @@ private let mhdCollectHeader: MHD_KeyValueIteratorN = { cls, _, key, keySize, va
 
 extension ServerCore {
     /// One step of the access-handler protocol for `state`.
-    func handle(_ state: RequestState, connection: OpaquePointer, method: UnsafePointer<CChar>,
+    func handle(_ state: RequestState, connection: OpaquePointer, method: UnsafePointer<CChar>, version: UnsafePointer<CChar>?,
                 uploadData: UnsafePointer<CChar>?, uploadDataSize: UnsafeMutablePointer<Int>, isSecure: Bool) -> MHD_Result {
         let chunk = uploadDataSize.pointee
         switch state.phase {
@@ -83,6 +83,11 @@ extension ServerCore {
             if accessLog != nil { state.startNanos = DispatchTime.now().uptimeNanoseconds }
             state.headers = collectHeaders(connection)
             state.phase = .receiving
+            // RFC 9112 §3.2: a server MUST answer 400 to an HTTP/1.1 request without Host.
+            if !state.headers.contains("Host"), let version, strcmp(version, "HTTP/1.1") == 0 {
+                state.phase = .done
+                return queue(.text("Bad Request: missing Host\n", status: 400), on: connection, state: state)
+            }
             // RFC 9110 §15.5.14: refuse an oversized body before reading it.
             if let declared = state.headers["Content-Length"], let length = Int(declared), length > maxBodyBytes {
                 state.phase = .done
