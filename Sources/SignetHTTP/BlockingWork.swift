@@ -1,0 +1,52 @@
+import Foundation
+import Synchronization
+
+/// Runs blocking or CPU-heavy work (password hashing, blocking database calls) on a small pool of
+/// dedicated threads, so async handlers never block Swift's cooperative thread pool.
+///
+/// The pool has as many threads as the machine has cores (at least two); extra work waits in a
+/// FIFO queue. Cancellation of the awaiting task does not interrupt work that has started.
+public enum BlockingWork {
+    /// Runs `work` on a pool thread and returns its result (or rethrows its error).
+    public static func run<T: Sendable>(_ work: @Sendable @escaping () throws -> T) async throws -> T {
+        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<T, Error>) in
+            BlockingWorkPool.shared.submit {
+                do { continuation.resume(returning: try work()) } catch { continuation.resume(throwing: error) }
+            }
+        }
+    }
+
+    /// Number of threads in the pool.
+    public static var threadCount: Int { BlockingWorkPool.shared.threadCount }
+}
+
+/// A fixed set of threads draining one FIFO queue of jobs.
+final class BlockingWorkPool: Sendable {
+    static let shared = BlockingWorkPool(threadCount: max(2, ProcessInfo.processInfo.activeProcessorCount))
+
+    let threadCount: Int
+    private let jobs = Mutex<[@Sendable () -> Void]>([])
+    private let available = DispatchSemaphore(value: 0)
+
+    init(threadCount: Int) {
+        self.threadCount = threadCount
+        for index in 0..<threadCount {
+            let thread = Thread { [self] in self.loop() }
+            thread.name = "signet-blocking-\(index)"
+            thread.start()
+        }
+    }
+
+    func submit(_ job: @escaping @Sendable () -> Void) {
+        jobs.withLock { $0.append(job) }
+        available.signal()
+    }
+
+    private func loop() {
+        while true {
+            available.wait()
+            let job = jobs.withLock { $0.isEmpty ? nil : $0.removeFirst() }
+            job?()
+        }
+    }
+}

@@ -1,0 +1,73 @@
+import Foundation
+
+/// Listeners, limits and TLS for an `HTTPServer`.
+public struct HTTPServerConfiguration: Sendable {
+    /// PEM files for HTTPS. Both are read once, at `start()`.
+    public struct TLS: Sendable, Equatable {
+        /// Certificate chain, PEM.
+        public var certificatePath: String
+        /// Private key, PEM (unencrypted).
+        public var privateKeyPath: String
+
+        /// TLS from two PEM files.
+        public init(certificatePath: String, privateKeyPath: String) {
+            self.certificatePath = certificatePath
+            self.privateKeyPath = privateKeyPath
+        }
+    }
+
+    /// Addresses to listen on; one libmicrohttpd daemon each.
+    public var listen: [ListenAddress]
+    /// Approximate cap on request line plus headers. libmicrohttpd's per-connection memory pool is
+    /// sized from it; a request that does not fit gets 431 (or 414 for a long URI) and is closed.
+    public var maxHeaderBytes: Int
+    /// Cap on the body. A larger `Content-Length` is refused with 413 before the body is read; a
+    /// chunked body is cut off with 413 when it crosses the limit.
+    public var maxBodyBytes: Int
+    /// Maximum simultaneous connections per listener; more are refused at accept.
+    public var connectionLimit: Int
+    /// Idle time after which a connection is closed (slow clients included).
+    public var connectionTimeoutSeconds: Int
+    /// Threads per listener polling sockets and running sync handlers.
+    public var threadCount: Int
+    /// HTTPS material, or nil for plain HTTP.
+    public var tls: TLS?
+    /// How long `stop()` waits for in-flight async handlers before closing everything.
+    public var shutdownGraceSeconds: Double
+    /// Whether libmicrohttpd prints its own errors to stderr.
+    public var logLibraryErrors: Bool
+    /// Called after each response with method, path (never the query), status and duration.
+    public var accessLog: (@Sendable (AccessLogEntry) -> Void)?
+
+    /// A configuration with the defaults: 16 KiB headers, 1 MiB bodies, 1024 connections, 30 s
+    /// timeout, one thread per core, 10 s shutdown grace.
+    public init(listen: [ListenAddress], maxHeaderBytes: Int = 16 * 1024, maxBodyBytes: Int = 1024 * 1024,
+                connectionLimit: Int = 1024, connectionTimeoutSeconds: Int = 30,
+                threadCount: Int = ProcessInfo.processInfo.activeProcessorCount, tls: TLS? = nil,
+                shutdownGraceSeconds: Double = 10, logLibraryErrors: Bool = true,
+                accessLog: (@Sendable (AccessLogEntry) -> Void)? = nil) {
+        self.listen = listen
+        self.maxHeaderBytes = maxHeaderBytes
+        self.maxBodyBytes = maxBodyBytes
+        self.connectionLimit = connectionLimit
+        self.connectionTimeoutSeconds = connectionTimeoutSeconds
+        self.threadCount = threadCount
+        self.tls = tls
+        self.shutdownGraceSeconds = shutdownGraceSeconds
+        self.logLibraryErrors = logLibraryErrors
+        self.accessLog = accessLog
+    }
+}
+
+/// One access-log record. It deliberately has no query string, headers or body: those carry
+/// codes, tokens and cookies.
+public struct AccessLogEntry: Sendable {
+    /// Request method.
+    public let method: HTTPMethod
+    /// Percent-decoded path, without the query.
+    public let path: String
+    /// Response status.
+    public let status: Int
+    /// Time from the end of the request headers to the response being queued.
+    public let durationSeconds: Double
+}

@@ -1,0 +1,86 @@
+import Foundation
+
+/// A `Set-Cookie` header value (RFC 6265 §4.1).
+public struct SetCookie: Sendable, Equatable {
+    /// The `SameSite` attribute.
+    public enum SameSite: String, Sendable {
+        /// Sent only with same-site requests.
+        case strict = "Strict"
+        /// Also sent with top-level cross-site navigations using safe methods.
+        case lax = "Lax"
+        /// Sent with every request; browsers require `Secure` with it.
+        case none = "None"
+    }
+
+    /// Cookie name (a token).
+    public var name: String
+    /// Cookie value; may be a secret, so `description` redacts it.
+    public var value: String
+    /// `Path` attribute.
+    public var path: String?
+    /// `Max-Age` in seconds (0 or negative deletes the cookie).
+    public var maxAge: Int?
+    /// `Expires` attribute, formatted as an IMF-fixdate.
+    public var expires: Date?
+    /// `Domain` attribute.
+    public var domain: String?
+    /// `Secure` attribute.
+    public var secure: Bool
+    /// `HttpOnly` attribute.
+    public var httpOnly: Bool
+    /// `SameSite` attribute.
+    public var sameSite: SameSite?
+
+    /// A cookie; defaults are the safe ones (`Path=/`, `Secure`, `HttpOnly`, `SameSite=Lax`).
+    public init(name: String, value: String, path: String? = "/", maxAge: Int? = nil, expires: Date? = nil,
+                domain: String? = nil, secure: Bool = true, httpOnly: Bool = true, sameSite: SameSite? = .lax) {
+        self.name = name
+        self.value = value
+        self.path = path
+        self.maxAge = maxAge
+        self.expires = expires
+        self.domain = domain
+        self.secure = secure
+        self.httpOnly = httpOnly
+        self.sameSite = sameSite
+    }
+
+    /// The header value, e.g. `sid=abc; Path=/; Max-Age=3600; Secure; HttpOnly; SameSite=Lax`.
+    public var headerValue: String {
+        var out = "\(name)=\(value)"
+        if let path { out += "; Path=\(path)" }
+        if let domain { out += "; Domain=\(domain)" }
+        if let maxAge { out += "; Max-Age=\(maxAge)" }
+        if let expires { out += "; Expires=\(SetCookie.imfFixdate(expires))" }
+        if secure { out += "; Secure" }
+        if httpOnly { out += "; HttpOnly" }
+        if let sameSite { out += "; SameSite=\(sameSite.rawValue)" }
+        return out
+    }
+
+    /// A cookie that deletes `name` (empty value, `Max-Age=0`, epoch `Expires`).
+    public static func deleting(_ name: String, path: String? = "/", domain: String? = nil) -> SetCookie {
+        SetCookie(name: name, value: "", path: path, maxAge: 0, expires: Date(timeIntervalSince1970: 0), domain: domain)
+    }
+
+    /// RFC 9110 §5.6.7 IMF-fixdate, e.g. `Sun, 06 Nov 1994 08:49:37 GMT`.
+    static func imfFixdate(_ date: Date) -> String {
+        var seconds = time_t(date.timeIntervalSince1970.rounded(.down))
+        var parts = tm()
+        gmtime_r(&seconds, &parts)
+        let days = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"]
+        let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
+        func two(_ n: Int32) -> String { n < 10 ? "0\(n)" : "\(n)" }
+        let day = days[Int(parts.tm_wday) % 7], month = months[Int(parts.tm_mon) % 12]
+        return "\(day), \(two(parts.tm_mday)) \(month) \(parts.tm_year + 1900) \(two(parts.tm_hour)):\(two(parts.tm_min)):\(two(parts.tm_sec)) GMT"
+    }
+}
+
+extension SetCookie: CustomStringConvertible {
+    /// The header value with the cookie value redacted.
+    public var description: String {
+        var copy = self
+        copy.value = "<redacted>"
+        return copy.headerValue
+    }
+}

@@ -1,1 +1,0 @@
-// SignetHTTP: filled in by its owner.
