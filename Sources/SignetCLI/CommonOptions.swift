@@ -20,6 +20,7 @@ enum CommonOptions {
         if let issuer = arguments.value("issuer") {
             if let problem = SignetConfiguration.issuerProblem(issuer) { throw UsageError("--issuer \(problem)") }
             configuration.issuer = issuer
+            configuration.issuerIsExplicit = true
         }
         let listen = arguments.all("listen")
         if !listen.isEmpty {

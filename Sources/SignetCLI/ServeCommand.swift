@@ -7,7 +7,11 @@ enum ServeCommand {
     static func run(_ raw: [String]) async throws -> Int32 {
         let arguments = try ParsedArguments(raw, options: CommonOptions.valued, flags: [])
         guard arguments.positionals.isEmpty else { throw UsageError("unexpected argument \(arguments.positionals[0])") }
-        let configuration = try CommonOptions.configuration(arguments)
+        var configuration = try CommonOptions.configuration(arguments)
+        configuration.listen = try configuration.listen.map(FreePort.resolve)
+        if !configuration.issuerIsExplicit, let first = configuration.listen.first {
+            configuration.issuer = SignetConfiguration.issuer(forListenAddress: first)
+        }
         let started = DispatchTime.now()
         let environment = try ServerEnvironment.open(configuration)
         let application = try SignetApplication(environment: environment)

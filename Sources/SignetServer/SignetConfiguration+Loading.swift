@@ -24,6 +24,7 @@ extension SignetConfiguration {
         }
         let section = ConfigSection(reader: reader, path: "", values: top)
         issuer = section.string(Settings.issuer)
+        issuerIsExplicit = top["issuer"] != nil
         listen = section.stringArray(Settings.listen)
         dataDirectory = section.string(Settings.dataDirectory)
         masterKey = section.secret(Settings.masterKey) ?? .file("master.key")
@@ -89,6 +90,20 @@ extension SignetConfiguration {
         if lifetimes.refreshToken > lifetimes.refreshFamily {
             reader.report("lifetimes.refresh_token", "must not exceed lifetimes.refresh_token_absolute")
         }
+    }
+
+    /// The issuer a listener implies when none is configured: `http://HOST:PORT`, with wildcard
+    /// addresses replaced by loopback.
+    public static func issuer(forListenAddress address: String) -> String {
+        var host = address
+        if let colon = address.lastIndex(of: ":") { host = String(address[..<colon]) }
+        let port = address.split(separator: ":").last.map(String.init) ?? "80"
+        switch host {
+        case "0.0.0.0", "": host = "127.0.0.1"
+        case "[::]": host = "[::1]"
+        default: break
+        }
+        return "http://\(host):\(port)"
     }
 
     /// Why an issuer is unusable, or nil. OpenID Connect Discovery §3: https, no query or fragment.

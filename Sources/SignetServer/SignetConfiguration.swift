@@ -4,6 +4,8 @@ import Foundation
 public struct SignetConfiguration: Sendable {
     /// The issuer identifier (no trailing slash).
     public var issuer: String
+    /// False when the issuer was not set (file or flag): it then follows the first listen address.
+    public var issuerIsExplicit = false
     /// Addresses to listen on.
     public var listen: [String]
     /// The data folder.
