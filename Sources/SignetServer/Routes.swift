@@ -6,6 +6,22 @@ public enum Routes {
     public static let oauthAuthorizationServer = "/.well-known/oauth-authorization-server"
     /// The JWKS (RFC 7517).
     public static let jwks = "/jwks.json"
+    /// RFC 6749 §3.1.
+    public static let authorize = "/authorize"
+    /// RFC 6749 §3.2.
+    public static let token = "/token"
+    /// OpenID Connect Core §5.3.
+    public static let userinfo = "/userinfo"
+    /// RFC 7009.
+    public static let revoke = "/revoke"
+    /// RFC 7662.
+    public static let introspect = "/introspect"
+    /// OpenID Connect RP-Initiated Logout 1.0.
+    public static let endSession = "/logout"
+    /// The sign-in page.
+    public static let signIn = "/signin"
+    /// The consent page.
+    public static let consent = "/consent"
     /// Liveness and readiness.
     public static let health = "/healthz"
 }

@@ -59,6 +59,24 @@ public final class ServerEnvironment: Sendable {
         return algorithms
     }
 
+    /// The server policy (lifetimes, algorithms, issuer) from the configuration.
+    public var policy: ServerPolicy {
+        let config = configuration
+        var policy = ServerPolicy(issuer: config.issuer)
+        policy.authorizationRequestLifetime = config.lifetimes.authorizationRequest
+        policy.authorizationCodeLifetime = config.lifetimes.authorizationCode
+        policy.accessTokenLifetime = config.lifetimes.accessToken
+        policy.idTokenLifetime = config.lifetimes.idToken
+        policy.refreshTokenLifetime = config.lifetimes.refreshToken
+        policy.refreshFamilyLifetime = config.lifetimes.refreshFamily
+        policy.refreshGrace = config.lifetimes.refreshGrace
+        policy.sessionIdle = config.lifetimes.sessionIdle
+        policy.sessionAbsolute = config.lifetimes.sessionAbsolute
+        policy.accessTokenAlgorithm = config.keys.accessTokenAlgorithm
+        policy.idTokenAlgorithm = config.keys.idTokenAlgorithm
+        return policy
+    }
+
     /// Reads the master key; when it is a `file:` reference to a missing file, creates it (mode 0600).
     static func loadMasterKey(_ configuration: SignetConfiguration, random: any RandomSource) throws -> MasterKey {
         let reference = configuration.masterKey

@@ -10,6 +10,8 @@ public final class SignetApplication: Sendable {
     public let environment: ServerEnvironment
     /// The issuer, as configured.
     public let issuer: String
+    /// The authorization server logic.
+    public let authorizationServer: AuthorizationServer
     let discovery: [UInt8]
 
     /// Builds the application; makes sure signing keys exist.
@@ -17,6 +19,9 @@ public final class SignetApplication: Sendable {
         self.environment = environment
         self.issuer = environment.configuration.issuer
         try environment.keyRing.ensureSigningKeys(environment.requiredAlgorithms)
+        authorizationServer = AuthorizationServer(policy: environment.policy, storage: environment.storage,
+                                                  masterKey: environment.masterKey, keyRing: environment.keyRing,
+                                                  clock: environment.clock, random: environment.random)
         discovery = DiscoveryDocument.build(issuer: issuer,
                                             signingAlgorithms: environment.requiredAlgorithms.map(\.rawValue))
     }
@@ -35,6 +40,7 @@ public final class SignetApplication: Sendable {
             response.headers.set("Cache-Control", "no-store")
             return response
         })
+        installTokenRoutes(router)
         router.notFound = { _ in ErrorPages.json(status: 404, error: "not_found", description: "No such endpoint.") }
         router.methodNotAllowed = { _, allowed in
             var response = ErrorPages.json(status: 405, error: "method_not_allowed", description: "Method not allowed.")

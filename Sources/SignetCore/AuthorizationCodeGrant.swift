@@ -1,0 +1,84 @@
+import Foundation
+import SignetJOSE
+import SignetStore
+import SignetWire
+
+/// The token half of the authorization code flow (RFC 6749 §4.1.3, RFC 7636 §4.6).
+struct AuthorizationCodeGrant {
+    let server: AuthorizationServer
+
+    func handle(_ parameters: RequestParameters, client: Client) throws -> TokenResponse {
+        let code = try parameters.required("code")
+        let redirectURI = try parameters.single("redirect_uri")
+        let verifier = try parameters.single("code_verifier")
+        let now = server.clock.now
+        guard server.tokens.hasShape(code, of: .code) else { throw OAuthError.invalidGrant("The code is invalid.") }
+        let record: AuthorizationCodeRecord
+        switch try server.storage.codes.consumeCode(codeHash: server.tokens.hash(code), now: now) {
+        case .consumed(let consumed):
+            record = consumed
+        case .alreadyConsumed(let replayed):
+            // RFC 6749 §4.1.2: a reused code revokes every token issued from it.
+            try server.storage.refreshTokens.revokeGrant(issuedFrom: replayed, reason: RevokeReason.codeReplay, now: now)
+            server.audit("code_replay", subject: replayed.userID, client: replayed.clientID, detail: ["grant": .string(replayed.grantID)])
+            throw OAuthError.invalidGrant("The code was already used.")
+        case .expired, .notFound:
+            throw OAuthError.invalidGrant("The code is invalid or expired.")
+        }
+        guard record.clientID == client.id else {
+            throw OAuthError.invalidGrant("The code was issued to another client.", detail: "code of \(record.clientID) redeemed by \(client.id)")
+        }
+        guard redirectURI == record.redirectURI else {
+            throw OAuthError.invalidGrant("redirect_uri does not match the authorization request.")
+        }
+        if let challenge = record.codeChallenge {
+            guard let verifier else { throw OAuthError.invalidGrant("code_verifier is required.") }
+            guard PKCE.verify(verifier: verifier, challenge: challenge) else {
+                throw OAuthError.invalidGrant("code_verifier does not match the code_challenge.")
+            }
+        } else if verifier != nil {
+            throw OAuthError.invalidGrant("code_verifier was sent for a request without code_challenge.")
+        }
+        guard let user = try server.storage.users.user(id: record.userID), user.disabledAt == nil else {
+            throw OAuthError.invalidGrant("The user is not active.")
+        }
+        let scope = (try? Scope(parsing: record.scope)) ?? Scope([String]())
+        let grant = GrantRecord(grantID: record.grantID, clientID: client.id, userID: user.id, scope: record.scope,
+                                createdAt: now, absoluteExpiresAt: now.addingTimeInterval(TimeInterval(server.policy.refreshFamilyLifetime)),
+                                sessionID: record.sessionID, authTime: record.authTime, payload: record.payload)
+        do { try server.storage.refreshTokens.createGrant(grant) } catch StoreError.duplicate {
+            // The code was replayed while this redemption was in flight; the family is revoked.
+            throw OAuthError.invalidGrant("The code was already used.")
+        }
+        let amr = CodePayload(record.payload).amr
+        return try TokenResponseBuilder(server: server).build(
+            client: client, user: user, scope: scope, grantID: grant.grantID, resource: record.resource, nonce: record.nonce,
+            authTime: record.authTime, amr: amr, sessionID: record.sessionID,
+            refreshToken: try issueFirstRefreshToken(grant: grant, client: client, scope: scope, now: now))
+    }
+
+    private func issueFirstRefreshToken(grant: GrantRecord, client: Client, scope: Scope, now: Date) throws -> String? {
+        guard scope.contains(Scope.offlineAccess), client.grantTypes.contains(.refreshToken) else { return nil }
+        let token = server.tokens.make(.refresh)
+        let lifetime = TimeInterval(client.refreshTokenLifetime ?? server.policy.refreshTokenLifetime)
+        try server.storage.refreshTokens.insertRefreshToken(RefreshTokenRecord(
+            tokenHash: server.tokens.hash(token), grantID: grant.grantID, scope: grant.scope, createdAt: now,
+            expiresAt: min(now.addingTimeInterval(lifetime), grant.absoluteExpiresAt)))
+        return token
+    }
+}
+
+/// What the authorize side records in a code for the token side: the authentication methods.
+struct CodePayload {
+    var amr: [String] = []
+
+    init(amr: [String]) { self.amr = amr }
+
+    init(_ json: String) {
+        if let object = try? JSONValue.parse(Array(json.utf8)).objectValue, case .array(let values)? = object["amr"] {
+            amr = values.compactMap(\.stringValue)
+        }
+    }
+
+    var json: String { JSONValue.object(["amr": .array(amr.map(JSONValue.string))]).serializedString() }
+}

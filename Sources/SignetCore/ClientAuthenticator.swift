@@ -1,0 +1,63 @@
+import Foundation
+import SignetWire
+
+/// Client authentication at the token, revocation and introspection endpoints (RFC 6749 §2.3).
+public struct ClientAuthenticator: Sendable {
+    let clients: ClientRegistry
+
+    /// Creates the authenticator.
+    public init(clients: ClientRegistry) { self.clients = clients }
+
+    /// The authenticated client. One method per request: HTTP Basic, `client_secret` in the body,
+    /// or `client_id` alone for public clients; the method must be the client's registered one.
+    /// Every failure is `invalid_client`; the reason stays in the private detail.
+    public func authenticate(_ parameters: RequestParameters, authorization: String?) throws(OAuthError) -> Client {
+        let bodyID = try parameters.single("client_id")
+        let bodySecret = try parameters.single("client_secret")
+        if let authorization, authorization.lowercased().hasPrefix("basic ") {
+            guard bodySecret == nil else {
+                throw OAuthError.invalidRequest("Use one client authentication method, not two.")
+            }
+            guard let (id, secret) = ClientAuthenticator.decodeBasic(authorization) else {
+                throw OAuthError.invalidClient(detail: "malformed Basic credentials")
+            }
+            if let bodyID, bodyID != id { throw OAuthError.invalidClient(detail: "client_id differs from Basic credentials") }
+            let client = try lookup(id)
+            guard client.authenticationMethod == .clientSecretBasic, clients.verifySecret(secret, for: client) else {
+                throw OAuthError.invalidClient(detail: "Basic authentication failed for \(id)")
+            }
+            return client
+        }
+        guard let id = bodyID else { throw OAuthError.invalidClient(detail: "no client authentication") }
+        let client = try lookup(id)
+        if let secret = bodySecret {
+            guard client.authenticationMethod == .clientSecretPost, clients.verifySecret(secret, for: client) else {
+                throw OAuthError.invalidClient(detail: "client_secret_post failed for \(id)")
+            }
+            return client
+        }
+        guard client.authenticationMethod == .none else {
+            throw OAuthError.invalidClient(detail: "confidential client \(id) sent no secret")
+        }
+        return client
+    }
+
+    private func lookup(_ id: String) throws(OAuthError) -> Client {
+        let found: Client?
+        do { found = try clients.client(id: id) } catch { throw OAuthError.serverError(detail: "client lookup: \(error)") }
+        guard let found else { throw OAuthError.invalidClient(detail: "unknown client") }
+        return found
+    }
+
+    /// RFC 6749 §2.3.1: `Basic base64(urlencode(id) ":" urlencode(secret))`.
+    static func decodeBasic(_ header: String) -> (String, String)? {
+        let encoded = header.dropFirst("basic ".count).trimmingCharacters(in: .whitespaces)
+        guard let data = Data(base64Encoded: encoded), let text = String(data: data, encoding: .utf8),
+              let colon = text.firstIndex(of: ":") else { return nil }
+        let decode = { (part: Substring) -> String? in
+            part.replacingOccurrences(of: "+", with: " ").removingPercentEncoding
+        }
+        guard let id = decode(text[..<colon]), let secret = decode(text[text.index(after: colon)...]), !id.isEmpty else { return nil }
+        return (id, secret)
+    }
+}

@@ -1,0 +1,31 @@
+import Foundation
+import SignetWire
+
+/// The client credentials grant (RFC 6749 §4.4), for confidential clients acting for themselves.
+struct ClientCredentialsGrant {
+    let server: AuthorizationServer
+
+    func handle(_ parameters: RequestParameters, client: Client) throws -> TokenResponse {
+        guard !client.isPublic else { throw OAuthError(.unauthorizedClient, "Public clients cannot use client_credentials.") }
+        // User-centric scopes mean nothing without a user.
+        let serviceScope = Scope(client.allowedScope.tokens.filter {
+            ![Scope.openID, Scope.offlineAccess, Scope.profile, Scope.email].contains($0)
+        })
+        var scope = serviceScope
+        if let text = try parameters.single("scope") {
+            let requested = try Scope(parsing: text)
+            guard requested.isSubset(of: serviceScope) else {
+                throw OAuthError(.invalidScope, "The requested scope is not allowed for this client.")
+            }
+            scope = requested
+        }
+        let resource = try parameters.single("resource")
+        if let resource, URLComponents(string: resource)?.scheme == nil || resource.contains("#") {
+            throw OAuthError(.invalidTarget, "resource must be an absolute URI without a fragment.")
+        }
+        let access = try server.issuer.accessToken(.init(
+            subject: client.id, clientID: client.id, scope: scope, audience: [resource ?? server.policy.issuer],
+            grantID: nil, authTime: nil, lifetime: client.accessTokenLifetime))
+        return TokenResponse(accessToken: access.token, expiresIn: access.expiresIn, scope: scope.isEmpty ? nil : scope.description)
+    }
+}

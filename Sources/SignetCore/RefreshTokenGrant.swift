@@ -1,0 +1,58 @@
+import Foundation
+import SignetStore
+import SignetWire
+
+/// The refresh token grant (RFC 6749 §6) with rotation and family reuse detection
+/// (RFC 9700 §4.14.2).
+///
+/// Every use rotates the token. The successor is derived from the presented token (an HMAC), so a
+/// retry of the immediately previous token inside the grace window gets the same successor and the
+/// family goes on: two refreshes racing from one app do not sign the user out, and there is never
+/// a second live chain. Any other reuse revokes the whole family and is audited.
+struct RefreshTokenGrant {
+    let server: AuthorizationServer
+
+    func handle(_ parameters: RequestParameters, client: Client) throws -> TokenResponse {
+        let presented = try parameters.required("refresh_token")
+        let requestedScope = try parameters.single("scope").map { text throws(OAuthError) in try Scope(parsing: text) }
+        guard server.tokens.hasShape(presented, of: .refresh) else { throw OAuthError.invalidGrant("The refresh token is invalid.") }
+        let now = server.clock.now
+        let successor = server.refreshSuccessor(of: presented)
+        let successorHash = server.tokens.hash(successor)
+        let lifetime = TimeInterval(client.refreshTokenLifetime ?? server.policy.refreshTokenLifetime)
+        let rotation: Rotation
+        switch try server.storage.refreshTokens.rotateRefreshToken(
+            tokenHash: server.tokens.hash(presented), clientID: client.id, successorHash: successorHash,
+            successorExpiresAt: now.addingTimeInterval(lifetime), now: now, graceSeconds: server.policy.refreshGrace) {
+        case .rotated(let result):
+            rotation = result
+        case .graceRetry(let result):
+            guard result.successor.tokenHash == successorHash else {
+                throw OAuthError.invalidGrant("The refresh token is invalid.", detail: "grace retry successor mismatch")
+            }
+            rotation = result
+        case .reuseDetected(let grant):
+            server.audit("refresh_token_reuse", subject: grant.userID, client: grant.clientID, detail: ["grant": .string(grant.grantID)])
+            throw OAuthError.invalidGrant("The refresh token was already used; the session has been revoked.")
+        case .revoked, .expired, .notFound, .clientMismatch:
+            throw OAuthError.invalidGrant("The refresh token is invalid, expired or revoked.")
+        }
+        let grantedScope = (try? Scope(parsing: rotation.presented.scope)) ?? Scope([String]())
+        var scope = grantedScope
+        if let requestedScope {
+            // RFC 6749 §6: the scope may narrow, never widen.
+            guard requestedScope.isSubset(of: grantedScope) else {
+                throw OAuthError(.invalidScope, "The requested scope exceeds the original grant.")
+            }
+            scope = requestedScope
+        }
+        guard let user = try server.storage.users.user(id: rotation.grant.userID), user.disabledAt == nil else {
+            try server.storage.refreshTokens.revokeGrant(id: rotation.grant.grantID, reason: "user_disabled", now: now)
+            throw OAuthError.invalidGrant("The user is not active.")
+        }
+        let amr = CodePayload(rotation.grant.payload).amr
+        return try TokenResponseBuilder(server: server).build(
+            client: client, user: user, scope: scope, grantID: rotation.grant.grantID, resource: nil, nonce: nil,
+            authTime: rotation.grant.authTime, amr: amr, sessionID: rotation.grant.sessionID, refreshToken: successor)
+    }
+}

@@ -1,0 +1,33 @@
+/// The lifetimes and algorithms the authorization server applies, taken from the configuration.
+public struct ServerPolicy: Sendable {
+    /// The issuer identifier.
+    public var issuer: String
+    /// Pending authorization requests, seconds.
+    public var authorizationRequestLifetime = 600
+    /// Authorization codes, seconds.
+    public var authorizationCodeLifetime = 300
+    /// Access tokens, seconds.
+    public var accessTokenLifetime = 900
+    /// ID tokens, seconds.
+    public var idTokenLifetime = 3600
+    /// Refresh tokens (idle), seconds.
+    public var refreshTokenLifetime = 2_592_000
+    /// Refresh token families (absolute), seconds.
+    public var refreshFamilyLifetime = 7_776_000
+    /// Rotation grace window, seconds.
+    public var refreshGrace = 30
+    /// SSO session idle timeout, seconds.
+    public var sessionIdle = 86_400
+    /// SSO session absolute timeout, seconds.
+    public var sessionAbsolute = 1_209_600
+    /// Access token signature algorithm.
+    public var accessTokenAlgorithm: SignatureAlgorithmName = "ES256"
+    /// Default ID token algorithm (clients may choose their own).
+    public var idTokenAlgorithm: SignatureAlgorithmName = "RS256"
+
+    /// Creates a policy with defaults for everything but the issuer.
+    public init(issuer: String) { self.issuer = issuer }
+}
+
+/// A JWS algorithm name as configured.
+public typealias SignatureAlgorithmName = String

@@ -1,0 +1,163 @@
+import Foundation
+import SignetCrypto
+import SignetJOSE
+import SignetStore
+import SignetWire
+
+/// Mints Signet's JWTs: RFC 9068 access tokens and OpenID Connect ID tokens.
+public struct TokenIssuer: Sendable {
+    /// Lifetimes and algorithms.
+    public let policy: ServerPolicy
+    /// Signing keys.
+    public let keyRing: SigningKeyRing
+    /// The clock.
+    public let clock: any Clock
+    /// Random source for `jti`.
+    public let random: any RandomSource
+
+    /// Creates the issuer.
+    public init(policy: ServerPolicy, keyRing: SigningKeyRing, clock: any Clock, random: any RandomSource) {
+        self.policy = policy
+        self.keyRing = keyRing
+        self.clock = clock
+        self.random = random
+    }
+
+    /// What an access token says.
+    public struct AccessTokenContent: Sendable {
+        /// The user's `sub`, or the client id for client credentials (RFC 9068 §2.2).
+        public var subject: String
+        /// The client it was issued to.
+        public var clientID: String
+        /// The granted scope.
+        public var scope: Scope
+        /// Audiences: the RFC 8707 resource, or the issuer by default.
+        public var audience: [String]
+        /// The grant family, so revocation reaches self-contained tokens.
+        public var grantID: String?
+        /// When the user authenticated.
+        public var authTime: Date?
+        /// Lifetime override, seconds.
+        public var lifetime: Int?
+
+        /// Creates the content.
+        public init(subject: String, clientID: String, scope: Scope, audience: [String], grantID: String?,
+                    authTime: Date?, lifetime: Int?) {
+            self.subject = subject
+            self.clientID = clientID
+            self.scope = scope
+            self.audience = audience
+            self.grantID = grantID
+            self.authTime = authTime
+            self.lifetime = lifetime
+        }
+    }
+
+    /// An RFC 9068 JWT access token (`typ: at+jwt`) and its lifetime in seconds.
+    public func accessToken(_ content: AccessTokenContent) throws -> (token: String, expiresIn: Int) {
+        let now = clock.now
+        let lifetime = content.lifetime ?? policy.accessTokenLifetime
+        var claims: [String: JSONValue] = [
+            "iss": .string(policy.issuer),
+            "sub": .string(content.subject),
+            "aud": content.audience.count == 1 ? .string(content.audience[0]) : .array(content.audience.map(JSONValue.string)),
+            "client_id": .string(content.clientID),
+            "iat": .int(Int64(now.timeIntervalSince1970)),
+            "exp": .int(Int64(now.timeIntervalSince1970) + Int64(lifetime)),
+            "jti": .string(Base64URL.encode(random.bytes(16))),
+        ]
+        if !content.scope.isEmpty { claims["scope"] = .string(content.scope.description) }
+        if let grantID = content.grantID { claims["gid"] = .string(grantID) }
+        if let authTime = content.authTime { claims["auth_time"] = .int(Int64(authTime.timeIntervalSince1970)) }
+        let signer = try keyRing.signer(for: try algorithm(policy.accessTokenAlgorithm))
+        return (try signer.signJWT(JWTClaims(claims), type: "at+jwt"), lifetime)
+    }
+
+    /// What an ID token says (OpenID Connect Core §2).
+    public struct IDTokenContent: Sendable {
+        /// The user.
+        public var user: UserRecord
+        /// The client (audience and authorized party).
+        public var client: Client
+        /// The granted scope: `profile` and `email` add their claims.
+        public var scope: Scope
+        /// The request's nonce.
+        public var nonce: String?
+        /// When the user authenticated.
+        public var authTime: Date
+        /// Authentication methods (`pwd`, `fed`).
+        public var amr: [String]
+        /// The public session id, for logout.
+        public var sessionID: String?
+        /// The access token issued alongside, for `at_hash`.
+        public var accessToken: String?
+
+        /// Creates the content.
+        public init(user: UserRecord, client: Client, scope: Scope, nonce: String?, authTime: Date, amr: [String],
+                    sessionID: String?, accessToken: String?) {
+            self.user = user
+            self.client = client
+            self.scope = scope
+            self.nonce = nonce
+            self.authTime = authTime
+            self.amr = amr
+            self.sessionID = sessionID
+            self.accessToken = accessToken
+        }
+    }
+
+    /// A signed ID token with the client's algorithm.
+    public func idToken(_ content: IDTokenContent) throws -> String {
+        let now = clock.now
+        let algorithm = content.client.idTokenAlgorithm
+        let lifetime = content.client.idTokenLifetime ?? policy.idTokenLifetime
+        var claims: [String: JSONValue] = [
+            "iss": .string(policy.issuer),
+            "sub": .string(content.user.id),
+            "aud": .string(content.client.id),
+            "azp": .string(content.client.id),
+            "iat": .int(Int64(now.timeIntervalSince1970)),
+            "exp": .int(Int64(now.timeIntervalSince1970) + Int64(lifetime)),
+            "auth_time": .int(Int64(content.authTime.timeIntervalSince1970)),
+        ]
+        if let nonce = content.nonce { claims["nonce"] = .string(nonce) }
+        if !content.amr.isEmpty { claims["amr"] = .array(content.amr.map(JSONValue.string)) }
+        if let sessionID = content.sessionID { claims["sid"] = .string(sessionID) }
+        if let accessToken = content.accessToken {
+            claims["at_hash"] = .string(TokenIssuer.leftHalfHash(accessToken, algorithm: algorithm))
+        }
+        for (name, value) in UserClaims.claims(for: content.user, scope: content.scope) { claims[name] = value }
+        return try keyRing.signer(for: algorithm).signJWT(JWTClaims(claims), type: "JWT")
+    }
+
+    /// OpenID Connect Core §3.1.3.6: base64url of the left half of the hash of the token's ASCII
+    /// bytes, with the hash of the ID token's algorithm (SHA-512 for Ed25519).
+    public static func leftHalfHash(_ value: String, algorithm: SignatureAlgorithm) -> String {
+        let digest = algorithm == .edDSA ? Digest.sha512(Array(value.utf8)) : Digest.sha256(Array(value.utf8))
+        return Base64URL.encode(digest.prefix(digest.count / 2))
+    }
+
+    private func algorithm(_ name: String) throws -> SignatureAlgorithm {
+        guard let algorithm = SignatureAlgorithm(rawValue: name) else { throw OAuthError.serverError(detail: "unknown algorithm \(name)") }
+        return algorithm
+    }
+}
+
+/// The standard claims a user's scopes release (OpenID Connect Core §5.4).
+public enum UserClaims {
+    /// Claims for `profile` and `email`, with `sub` excluded (the caller sets it).
+    public static func claims(for user: UserRecord, scope: Scope) -> [String: JSONValue] {
+        var claims: [String: JSONValue] = [:]
+        if scope.contains(Scope.profile) {
+            if let name = user.name { claims["name"] = .string(name) }
+            if let given = user.givenName { claims["given_name"] = .string(given) }
+            if let family = user.familyName { claims["family_name"] = .string(family) }
+            claims["updated_at"] = .int(Int64(user.updatedAt.timeIntervalSince1970))
+        }
+        if scope.contains(Scope.email) {
+            claims["email"] = .string(user.email)
+            claims["email_verified"] = .bool(user.emailVerified)
+        }
+        return claims
+    }
+}
