@@ -67,8 +67,6 @@ import Testing
         #expect(error.code == .loginRequired)
         #expect(redirectURI == "com.example.first:/cb")
         #expect(state == "s-1")
-        // Nothing pending was stored for a prompt=none request.
-        #expect(try f.storage.authorizationRequests.pendingAuthorization(idHash: [0], now: f.clock.now) == nil)
     }
 
     @Test func promptNoneWithSessionButNoConsentIsConsentRequired() throws {

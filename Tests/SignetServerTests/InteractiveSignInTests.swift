@@ -107,3 +107,29 @@ import Testing
         expectHardened(response)
     }
 }
+
+@Suite struct InteractiveCookieTests {
+    @Test func anHTTPSIssuerGetsHostPrefixedSecureCookies() async throws {
+        let env = try Interactive { $0.issuer = "https://id.example.test" }
+        defer { env.stop() }
+        let client = HTTPTestClient()
+        let authorize = try await client.get(env.authorizeURL(pkce: .generate()))
+        #expect(authorize.status == 303)
+        let location = try #require(authorize.location)
+        let signInURL = try #require(URL(string: location, relativeTo: env.server.baseURL)?.absoluteURL)
+        let page = try await client.get(signInURL)
+        let csrfCookie = try #require(page.setCookies.first)
+        #expect(csrfCookie.hasPrefix("__Host-signet_csrf="))
+        #expect(csrfCookie.contains("; Path=/") && csrfCookie.contains("; Secure") && csrfCookie.contains("; HttpOnly")
+                && csrfCookie.contains("; SameSite=Lax") && !csrfCookie.contains("Domain"))
+        let cookieValue = String(csrfCookie.split(separator: ";")[0])
+        let form = try #require(HTMLForm.forms(in: page.text, pageURL: signInURL).first)
+        let posted = try await client.post(form.action, form: try form.submission(overrides: [
+            "email": Interactive.email, "password": Interactive.password]), headers: ["Cookie": cookieValue])
+        #expect(posted.status == 303)
+        let session = try #require(posted.setCookies.first { $0.hasPrefix("__Host-signet_session=sgs_") })
+        #expect(session.contains("; Path=/") && session.contains("; Secure") && session.contains("; HttpOnly")
+                && session.contains("; SameSite=Lax") && !session.contains("Domain"))
+        #expect(posted.redirect?["iss"] == "https://id.example.test")
+    }
+}
