@@ -10,6 +10,7 @@ public enum SignetCommandLine {
       serve          run the server (no --config: the embedded default in ./signet-data)
       migrate        apply pending database migrations
       keys           list | rotate [--algorithm ALG] [--prepublish SECONDS] | retire KID
+      users          add EMAIL [--name NAME] [--password-stdin] | list | show USER | disable USER | enable USER | set-password USER [--password-stdin]
       check-config   FILE: report every mistake in a configuration file
       config-reference   print the configuration reference (Markdown)
       help           this text
@@ -33,6 +34,7 @@ public enum SignetCommandLine {
             case "serve": return try await ServeCommand.run(rest)
             case "migrate": return try MigrateCommand.run(rest)
             case "keys": return try KeysCommand.run(rest)
+            case "users": return try UsersCommand.run(rest)
             case "check-config": return try CheckConfigCommand.run(rest)
             case "config-reference":
                 Output.print(ConfigurationReference.markdown())

@@ -41,6 +41,7 @@ public final class SignetApplication: Sendable {
             return response
         })
         installTokenRoutes(router)
+        installInteractiveRoutes(router)
         router.notFound = { _ in ErrorPages.json(status: 404, error: "not_found", description: "No such endpoint.") }
         router.methodNotAllowed = { _, allowed in
             var response = ErrorPages.json(status: 405, error: "method_not_allowed", description: "Method not allowed.")
