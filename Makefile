@@ -46,9 +46,11 @@ test: deps pydeps check-imports
 demo: release
 	.build/release/signet serve --data ./signet-data --demo
 
+# One --product per build: SwiftPM builds only the last one when given several.
 bench: deps
-	$(SWIFT) build -c release --product signet --product SignetBench
-	scripts/bench.sh
+	$(SWIFT) build -c release --product signet
+	$(SWIFT) build -c release --product SignetBench
+	scripts/bench.sh $(BENCH_ARGS)
 
 clean:
 	rm -rf .build signet-data
