@@ -303,9 +303,12 @@ section_crypto() {
     show_cmd "$BENCH crypto --seconds $CRYPTO_SECONDS"
     "$BENCH" crypto --seconds "$CRYPTO_SECONDS" --results "$RESULTS" | sed 's/^/  | /'
 
-    echo "  openssl speed signs and verifies a precomputed digest with a reused context; SignetCrypto"
-    echo "  hashes the 190-byte input, copies a prepared EVP_MD_CTX and converts ES256 DER <-> r||s."
-    echo "  PS256 has no openssl speed counterpart; its row compares with rsa2048 (PKCS#1) for information."
+    echo "  Both columns are operations per CPU second of one thread (openssl speed divides by user CPU"
+    echo "  time unless given -elapsed), so other load on the machine does not skew the ratio."
+    echo "  openssl speed signs/verifies a precomputed digest with a reused context (its ecdsa sign/s"
+    echo "  excludes hashing); SignetCrypto hashes the 190-byte input, copies a prepared EVP_MD_CTX and"
+    echo "  converts ES256 DER <-> r||s. PS256 has no openssl speed row; it is compared with rsa2048"
+    echo "  (PKCS#1 v1.5) for information only."
     printf '  %-14s %12s %12s %8s  %s\n' operation signet "openssl" ratio "openssl row"
     local alg op ref row idx signet_rate ref_rate ratio status
     for alg in ES256 RS256 EdDSA PS256; do
@@ -339,14 +342,15 @@ if [ ! -x "$SIGNET" ] || [ ! -x "$BENCH" ]; then
     swift build -c release --product SignetBench
 fi
 
-echo "Signet benchmarks: $(uname -srm), $(nproc) cores, $(openssl version | cut -d' ' -f1-2), $("$NGINX" -v 2>&1 | sed 's/.*: //')"
+echo "Signet benchmarks: $(uname -srm), $(nproc) cores, $(openssl version | cut -d' ' -f1-2), $("$NGINX" -v 2>&1 | sed 's/.*: //'), wrk $(wrk -v 2>&1 | awk 'NR == 1 { print $2 }')"
+echo "load average at start: $(cut -d' ' -f1-3 /proc/loadavg) (wall-clock figures need an otherwise idle machine)"
 echo "signet: $SIGNET (release)   SignetBench: $BENCH   sections: ${SELECTED[*]}"
 STARTED=$SECONDS
 for section in "${SELECTED[@]}"; do
     "section_$section"
 done
 
-heading "Summary ($((SECONDS - STARTED)) s)"
+heading "Summary ($((SECONDS - STARTED)) s; load average now $(cut -d' ' -f1-3 /proc/loadavg))"
 printf '  %-44s %-22s %-11s %s\n' figure value target result
 printf '  %-44s %-22s %-11s %s\n' "$(printf -- '-%.0s' {1..44})" "$(printf -- '-%.0s' {1..22})" "$(printf -- '-%.0s' {1..11})" ------
 for row in "${SUMMARY[@]}"; do
