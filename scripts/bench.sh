@@ -7,6 +7,7 @@
 #   scripts/bench.sh --list              list the sections
 #   scripts/bench.sh --strict            exit 1 when a figure misses its target
 #   scripts/bench.sh --duration 5s       wrk duration per run (default 5s)
+#   scripts/bench.sh --runs 2            wrk runs per server, alternating (default 2)
 #
 # Everything binds to 127.0.0.1 on free ports; every process started here is stopped on exit.
 #
@@ -34,7 +35,7 @@ STRICT=0
 # ---------------------------------------------------------------------------------------------
 # Command line
 
-usage() { sed -n '2,10p' "$0" | sed 's/^# \{0,1\}//'; }
+usage() { sed -n '2,11p' "$0" | sed 's/^# \{0,1\}//'; }
 
 ONLY=""
 while [ $# -gt 0 ]; do
@@ -44,6 +45,7 @@ while [ $# -gt 0 ]; do
         --list) printf '%s\n' "${SECTIONS[@]}"; exit 0 ;;
         --strict) STRICT=1; shift ;;
         --duration) WRK_DURATION=${2:?--duration needs a value like 5s}; shift 2 ;;
+        --runs) WRK_RUNS=${2:?--runs needs a number}; shift 2 ;;
         -h|--help) usage; exit 0 ;;
         *) echo "bench.sh: unknown argument $1" >&2; usage >&2; exit 2 ;;
     esac
@@ -176,6 +178,7 @@ ensure_servers() {
     [ -n "${NGINX_PID:-}" ] && return 0
     start_signet throughput
     THROUGHPUT_SIGNET_PORT=$SIGNET_PORT
+    THROUGHPUT_SIGNET_PID=$SIGNET_PID
     curl -sf "http://127.0.0.1:$SIGNET_PORT/jwks.json" >"$WORK/jwks.json"
     start_nginx
     local url
@@ -188,16 +191,33 @@ ensure_servers() {
 # ---------------------------------------------------------------------------------------------
 # wrk
 
-# wrk_run LABEL URL: one wrk run; prints a line and sets WRK_RPS. A run with non-2xx responses
-# or socket errors sets WRK_BAD=1.
+# cpu_ticks PID: user + system CPU clock ticks of PID and its child processes (nginx workers).
+cpu_ticks() {
+    local pid total=0 t
+    for pid in "$1" $(ps -o pid= --ppid "$1" 2>/dev/null); do
+        # Fields after the ")" that ends the command name: utime is the 12th, stime the 13th.
+        t=$(sed 's/.*) //' "/proc/$pid/stat" 2>/dev/null | awk '{ print $12 + $13 }') || t=0
+        total=$((total + ${t:-0}))
+    done
+    echo "$total"
+}
+TICKS_PER_SECOND=$(getconf CLK_TCK)
+
+# wrk_run LABEL URL RUN SERVER_PID: one wrk run; prints a line and sets WRK_RPS and WRK_CPU_US
+# (server CPU time per request, in microseconds: unlike req/s it barely moves with other load on
+# the machine). A run with non-2xx responses or socket errors sets WRK_BAD=1.
 WRK_BAD=0
 WRK_N=0
 wrk_run() {
-    local label=$1 url=$2 out
+    local label=$1 url=$2 run=$3 server=$4 out before after requests
     WRK_N=$((WRK_N + 1))
     out=$WORK/wrk-$WRK_N.txt
+    before=$(cpu_ticks "$server")
     wrk -t"$WRK_THREADS" -c"$WRK_CONNECTIONS" -d"$WRK_DURATION" --latency "$url" >"$out" 2>&1
+    after=$(cpu_ticks "$server")
     WRK_RPS=$(awk '/^Requests\/sec:/ { print $2 }' "$out")
+    requests=$(awk '/ requests in / { print $1 }' "$out")
+    WRK_CPU_US=$(calc "($after - $before) * 1000000 / $TICKS_PER_SECOND / ${requests:-1}")
     local p50 p99 notes=""
     p50=$(awk '$1 == "50%" { print $2 }' "$out")
     p99=$(awk '$1 == "99%" { print $2 }' "$out")
@@ -206,26 +226,35 @@ wrk_run() {
         WRK_BAD=1
     fi
     [ -n "$WRK_RPS" ] || { cat "$out" >&2; WRK_RPS=0; WRK_BAD=1; }
-    printf '  %-8s run %d  %12s req/s   p50 %-9s p99 %-9s%s\n' "$label" "$3" "$WRK_RPS" "$p50" "$p99" "$notes"
+    printf '  %-8s run %d  %12s req/s   p50 %-9s p99 %-9s server CPU %6s us/req%s\n' \
+        "$label" "$run" "$WRK_RPS" "$p50" "$p99" "$WRK_CPU_US" "$notes"
 }
 
-# compare_throughput NAME NGINX_PATH SIGNET_PATH: alternating runs, medians, ratio. Sets
-# CMP_NGINX, CMP_SIGNET, CMP_RATIO.
+# compare_throughput NGINX_PATH SIGNET_PATH: alternating runs, medians, ratio. Sets CMP_NGINX,
+# CMP_SIGNET, CMP_RATIO (req/s) and CMP_CPU_RATIO (nginx CPU per request / signet CPU per request).
 compare_throughput() {
-    local name=$1 npath=$2 spath=$3 run nginx_rps=() signet_rps=()
+    local npath=$1 spath=$2 run nginx_rps=() signet_rps=() nginx_cpu=() signet_cpu=()
     ensure_servers
     show_cmd "wrk -t$WRK_THREADS -c$WRK_CONNECTIONS -d$WRK_DURATION --latency http://127.0.0.1:$NGINX_PORT$npath    # nginx"
     show_cmd "wrk -t$WRK_THREADS -c$WRK_CONNECTIONS -d$WRK_DURATION --latency http://127.0.0.1:$THROUGHPUT_SIGNET_PORT$spath    # signet"
     WRK_BAD=0
     for run in $(seq "$WRK_RUNS"); do
-        wrk_run nginx "http://127.0.0.1:$NGINX_PORT$npath" "$run"; nginx_rps+=("$WRK_RPS")
-        wrk_run signet "http://127.0.0.1:$THROUGHPUT_SIGNET_PORT$spath" "$run"; signet_rps+=("$WRK_RPS")
+        wrk_run nginx "http://127.0.0.1:$NGINX_PORT$npath" "$run" "$NGINX_PID"
+        nginx_rps+=("$WRK_RPS"); nginx_cpu+=("$WRK_CPU_US")
+        wrk_run signet "http://127.0.0.1:$THROUGHPUT_SIGNET_PORT$spath" "$run" "$THROUGHPUT_SIGNET_PID"
+        signet_rps+=("$WRK_RPS"); signet_cpu+=("$WRK_CPU_US")
     done
     CMP_NGINX=$(median "${nginx_rps[@]}")
     CMP_SIGNET=$(median "${signet_rps[@]}")
     CMP_RATIO=$(calc "$CMP_SIGNET / $CMP_NGINX")
-    printf '  %-8s median %12s req/s\n  %-8s median %12s req/s\n  ratio signet/nginx: %s x\n' \
-        nginx "$CMP_NGINX" signet "$CMP_SIGNET" "$CMP_RATIO"
+    local ncpu scpu
+    ncpu=$(median "${nginx_cpu[@]}")
+    scpu=$(median "${signet_cpu[@]}")
+    CMP_CPU_RATIO=$(calc "$ncpu / $scpu")
+    printf '  %-8s median %12s req/s   server CPU %6s us/req\n' nginx "$CMP_NGINX" "$ncpu"
+    printf '  %-8s median %12s req/s   server CPU %6s us/req\n' signet "$CMP_SIGNET" "$scpu"
+    printf '  ratio signet/nginx: %s x req/s; %s x by server CPU per request (nginx us / signet us)\n' \
+        "$CMP_RATIO" "$CMP_CPU_RATIO"
     [ "$WRK_BAD" = 0 ] || echo "  !! some runs had errors or non-2xx responses: the figures are not valid"
 }
 
@@ -271,22 +300,24 @@ section_startup() {
 section_http() {
     heading "Throughput: trivial JSON endpoint, keep-alive, same client and connections"
     echo "  nginx: GET /hello -> 200 {\"status\":\"ok\"}; signet: GET /healthz -> 200 {\"status\":\"ok\"}"
-    compare_throughput http /hello /healthz
+    compare_throughput /hello /healthz
     local status
     status=$(pass_if "$CMP_RATIO >= 0.7")
     [ "$WRK_BAD" = 0 ] || status=MISS
     summary_add "nginx GET /hello" "$CMP_NGINX req/s" "(reference)" info
     summary_add "signet GET /healthz" "$CMP_SIGNET req/s" "(info)" info
     summary_add "signet/nginx, trivial JSON" "${CMP_RATIO}x" ">= 0.70x" "$status"
+    summary_add "  same, by server CPU per request" "${CMP_CPU_RATIO}x" "(info)" info
 }
 
 section_jwks() {
     heading "Throughput: JWKS (GET /jwks.json); nginx serves a copy of the same document from memory"
-    compare_throughput jwks /jwks.json /jwks.json
+    compare_throughput /jwks.json /jwks.json
     local status=info
     [ "$WRK_BAD" = 0 ] || status=MISS
     summary_add "signet GET /jwks.json" "$CMP_SIGNET req/s" "(info)" "$status"
     summary_add "signet/nginx, same JWKS bytes" "${CMP_RATIO}x" "(info)" info
+    summary_add "  same, by server CPU per request" "${CMP_CPU_RATIO}x" "(info)" info
 }
 
 section_crypto() {
