@@ -48,6 +48,8 @@ demo: release
 
 # One --product per build: SwiftPM builds only the last one when given several.
 bench: deps
+	@command -v curl >/dev/null || { $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get update -qq && \
+	  $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends curl >/dev/null; }
 	$(SWIFT) build -c release --product signet
 	$(SWIFT) build -c release --product SignetBench
 	scripts/bench.sh $(BENCH_ARGS)
