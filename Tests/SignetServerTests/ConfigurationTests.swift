@@ -114,6 +114,6 @@ import Testing
     @Test func documentedReferenceMatchesTheCode() throws {
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         let documented = try String(contentsOf: root.appendingPathComponent("docs/configuration.md"), encoding: .utf8)
-        #expect(documented == ConfigurationReference.markdown() + "\n")
+        #expect(documented == ConfigurationReference.markdown())
     }
 }
