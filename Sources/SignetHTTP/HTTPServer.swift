@@ -24,8 +24,9 @@ import Synchronization
 /// ## Shutdown
 /// `stop()` stops accepting (`MHD_quiesce_daemon`), refuses new async requests with 503 and marks
 /// responses `Connection: close`, waits up to `shutdownGraceSeconds` for in-flight async handlers,
-/// then destroys the daemons. A handler that finishes later is ignored: its connection is not
-/// touched once the daemons are going away.
+/// then answers the requests still suspended with 503 (libmicrohttpd 0.9.75 aborts the process if
+/// stopped with suspended connections) and destroys the daemons. A handler that finishes later is
+/// ignored: its connection is never touched again.
 ///
 /// The server object must outlive its daemons; `stop()` (also run by `deinit`) ensures that.
 public final class HTTPServer: @unchecked Sendable {
@@ -94,13 +95,23 @@ public final class HTTPServer: @unchecked Sendable {
         defer { lock.unlock() }
         guard let core else { return }
         core.draining.store(true, ordering: .releasing)
-        for daemon in daemons { _ = MHD_quiesce_daemon(daemon) }   // the listen socket is closed by MHD_stop_daemon
+        // MHD hands the listen sockets back; they are ours to close, after MHD_stop_daemon.
+        let listenSockets = daemons.map { MHD_quiesce_daemon($0) }.filter { $0 >= 0 }
         let deadline = DispatchTime.now().uptimeNanoseconds + UInt64(max(0, configuration.shutdownGraceSeconds) * 1e9)
-        while core.lifecycle.withLock({ $0.inFlight }) > 0, DispatchTime.now().uptimeNanoseconds < deadline {
+        while core.outstandingAsync > 0, DispatchTime.now().uptimeNanoseconds < deadline {
             usleep(5_000)
         }
-        core.lifecycle.withLock { $0.closed = true }
+        // libmicrohttpd 0.9.75 aborts if stopped with suspended connections: resume the stragglers
+        // with a 503 and wait (bounded) until MHD has picked each of them up.
+        if core.abandonSuspended() > 0 {
+            let pickup = DispatchTime.now().uptimeNanoseconds + 5_000_000_000
+            while core.abandonedAwaitingPickup.load(ordering: .sequentiallyConsistent) > 0,
+                  DispatchTime.now().uptimeNanoseconds < pickup {
+                usleep(1_000)
+            }
+        }
         for daemon in daemons { MHD_stop_daemon(daemon) }
+        for socket in listenSockets { close(socket) }
         core.watchdog.stopSweeping()
         daemons = []
         contexts = []
