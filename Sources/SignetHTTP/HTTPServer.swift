@@ -21,6 +21,9 @@ import Synchronization
 ///   A handler awaiting a slow upstream for seconds therefore blocks no other request. Blocking
 ///   work inside async handlers goes through `BlockingWork.run`.
 ///
+/// A `ConnectionWatchdog` timer (every 0.5 s) shuts down sockets that have not delivered a whole
+/// request within `connectionTimeoutSeconds`; MHD's own timeout only measures inactivity.
+///
 /// ## Shutdown
 /// `stop()` stops accepting (`MHD_quiesce_daemon`), refuses new async requests with 503 and marks
 /// responses `Connection: close`, waits up to `shutdownGraceSeconds` for in-flight async handlers,
