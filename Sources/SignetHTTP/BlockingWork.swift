@@ -31,8 +31,10 @@ final class BlockingWorkPool: Sendable {
     init(threadCount: Int) {
         self.threadCount = threadCount
         for index in 0..<threadCount {
-            let thread = Thread { [self] in self.loop() }
-            thread.name = "signet-blocking-\(index)"
+            let thread = Thread { [self] in
+                Thread.current.name = "signet-blk-\(index)"   // set from the thread itself; Linux keeps 15 characters
+                self.loop()
+            }
             thread.start()
         }
     }
