@@ -18,7 +18,7 @@ public final class SignetApplication: Sendable {
     public init(environment: ServerEnvironment) throws {
         self.environment = environment
         self.issuer = environment.configuration.issuer
-        try environment.keyRing.ensureSigningKeys(environment.requiredAlgorithms)
+        try environment.keyRing.prepare(environment.requiredAlgorithms)
         authorizationServer = AuthorizationServer(policy: environment.policy, storage: environment.storage,
                                                   masterKey: environment.masterKey, keyRing: environment.keyRing,
                                                   clock: environment.clock, random: environment.random)
