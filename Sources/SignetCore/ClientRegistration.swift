@@ -49,6 +49,12 @@ public struct ClientRegistration: Sendable {
     /// Every rule the spec breaks; empty when it is valid. `hasSecret` says whether a secret will
     /// be stored (a configured reference, or one generated for a confidential client).
     public func problems(_ spec: ClientSpec, hasSecret: Bool? = nil) -> [ClientSpecIssue] {
+        ClientRegistration.problems(spec, hasSecret: hasSecret, refreshFamilyLifetime: policy.refreshFamilyLifetime)
+    }
+
+    /// The rules, for callers without a server (the configuration reader): `refreshFamilyLifetime`
+    /// bounds a client's refresh token lifetime.
+    public static func problems(_ spec: ClientSpec, hasSecret: Bool?, refreshFamilyLifetime: Int) -> [ClientSpecIssue] {
         var issues: [ClientSpecIssue] = []
         func report(_ field: String, _ message: String) { issues.append(ClientSpecIssue(field: field, message: message)) }
 
@@ -131,8 +137,8 @@ public struct ClientRegistration: Sendable {
         if let seconds = spec.idTokenLifetime, !(30...86_400).contains(seconds) {
             report("id_token_lifetime", "must be between 30 and 86400 seconds")
         }
-        if let seconds = spec.refreshTokenLifetime, !(60...policy.refreshFamilyLifetime).contains(seconds) {
-            report("refresh_token_lifetime", "must be between 60 and \(policy.refreshFamilyLifetime) seconds (the family lifetime)")
+        if let seconds = spec.refreshTokenLifetime, !(60...max(60, refreshFamilyLifetime)).contains(seconds) {
+            report("refresh_token_lifetime", "must be between 60 and \(refreshFamilyLifetime) seconds (the family lifetime)")
         }
         return issues
     }
