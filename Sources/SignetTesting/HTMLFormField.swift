@@ -1,0 +1,26 @@
+/// One control of an HTML form, as the page declared it.
+public struct HTMLFormField: Sendable, Equatable, CustomStringConvertible {
+    /// The control's `name`.
+    public var name: String
+    /// Its current value (`value` attribute, textarea text, or the selected option).
+    public var value: String
+    /// `hidden`, `text`, `password`, `checkbox`, `radio`, `submit`, `button` (a `<button>`),
+    /// `select`, `textarea`, …
+    public var type: String
+    /// For checkboxes and radios: whether it is checked (unchecked ones are not submitted).
+    public var checked: Bool
+
+    /// Creates a field.
+    public init(name: String, value: String, type: String, checked: Bool = false) {
+        self.name = name
+        self.value = value
+        self.type = type
+        self.checked = checked
+    }
+
+    /// Whether this control is a submit button (only the pressed one is submitted).
+    public var isButton: Bool { type == "submit" || type == "button" || type == "image" }
+
+    /// `type name=value`; password values are not shown.
+    public var description: String { "\(type) \(name)=\(type == "password" ? "<redacted>" : value)" }
+}

@@ -1,0 +1,30 @@
+/// A response read off a raw socket: the status, the head as text, and the body.
+public struct RawHTTPResponse: Sendable {
+    /// The status code.
+    public let status: Int
+    /// The status line and header lines.
+    public let head: String
+    /// The body (by `Content-Length`).
+    public let body: [UInt8]
+
+    /// Creates a response.
+    public init(status: Int, head: String, body: [UInt8]) {
+        self.status = status
+        self.head = head
+        self.body = body
+    }
+
+    /// The first header named `name`, case-insensitively.
+    public func header(_ name: String) -> String? {
+        for line in head.split(separator: "\r\n").dropFirst() {
+            let parts = line.split(separator: ":", maxSplits: 1)
+            if parts.count == 2, parts[0].lowercased() == name.lowercased() {
+                return parts[1].trimmingCharacters(in: .whitespaces)
+            }
+        }
+        return nil
+    }
+
+    /// The body as UTF-8 text.
+    public var text: String { String(decoding: body, as: UTF8.self) }
+}

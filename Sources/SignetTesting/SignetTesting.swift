@@ -1,1 +1,0 @@
-// SignetTesting: filled in by its owner.

@@ -1,0 +1,119 @@
+import Foundation
+import SignetCore
+import SignetHTTP
+import SignetServer
+
+/// A real Signet running in this process on `127.0.0.1` with a free port, a fresh temporary data
+/// folder, and a manual clock, for end-to-end tests over real HTTP.
+///
+/// The port is picked before start (`FreePort.pick()`) so the issuer `http://127.0.0.1:PORT` is in
+/// the configuration from the beginning; if another process grabs the port first, start is
+/// retried with a new one. Everything goes away with `stop()`, which tests should call
+/// (`defer { server.stop() }`), or use `TestServer.with { server in … }`.
+///
+/// Defaults differ from production only where tests need speed: two HTTP threads and the
+/// cheapest Argon2id parameters allowed. Change anything with the `configure` closure (except
+/// `listen`, which is always the picked port).
+public final class TestServer: Sendable {
+    /// The issuer, `http://127.0.0.1:PORT` unless `configure` set another.
+    public let issuer: String
+    /// `http://127.0.0.1:PORT` (no trailing slash).
+    public let baseURL: URL
+    /// The bound port.
+    public let port: Int
+    /// The clock every rule of this server reads; advance it to expire things.
+    public let clock: ManualClock
+    /// Configuration, storage, keys of the running server.
+    public let environment: ServerEnvironment
+    /// The application (route table, discovery).
+    public let application: SignetApplication
+    /// The data folder (inside a temporary directory removed by `stop()`).
+    public let dataDirectory: String
+    private let server: HTTPServer
+    private let temporary: TemporaryDirectory
+
+    /// Starts a server. `clock` defaults to a manual clock at the current wall-clock time.
+    public init(clock: ManualClock = ManualClock(Date()),
+                configure: (inout SignetConfiguration) throws -> Void = { _ in }) throws {
+        let temporary = try TemporaryDirectory(prefix: "server")
+        // The data folder itself is left for Signet to create, as it would in production.
+        let dataDirectory = temporary.appending("data")
+        var lastError: Error?
+        for _ in 0..<8 {
+            do {
+                let started = try Self.attempt(port: try FreePort.pick(), dataDirectory: dataDirectory, clock: clock, configure: configure)
+                self.port = started.server.boundPorts.first ?? started.port
+                self.issuer = started.environment.configuration.issuer
+                self.baseURL = started.baseURL
+                self.clock = clock
+                self.environment = started.environment
+                self.application = started.application
+                self.dataDirectory = dataDirectory
+                self.server = started.server
+                self.temporary = temporary
+                return
+            } catch let error as HTTPServerError {
+                lastError = error   // most likely the port was taken between pick and bind: try another
+            } catch {
+                temporary.remove()
+                throw error
+            }
+        }
+        temporary.remove()
+        throw TestingError("the test server could not start: \(lastError.map { "\($0)" } ?? "unknown error")")
+    }
+
+    private struct Started {
+        let port: Int
+        let baseURL: URL
+        let environment: ServerEnvironment
+        let application: SignetApplication
+        let server: HTTPServer
+    }
+
+    private static func attempt(port: Int, dataDirectory: String, clock: ManualClock,
+                                configure: (inout SignetConfiguration) throws -> Void) throws -> Started {
+        var configuration = SignetConfiguration.defaults
+        configuration.dataDirectory = dataDirectory
+        configuration.issuer = "http://127.0.0.1:\(port)"
+        configuration.issuerIsExplicit = true
+        configuration.http.threads = 2
+        configuration.passwords.opsLimit = 1
+        configuration.passwords.memoryKiB = 8192
+        try configure(&configuration)
+        configuration.listen = ["127.0.0.1:\(port)"]
+        guard let baseURL = URL(string: "http://127.0.0.1:\(port)") else { throw TestingError("bad port \(port)") }
+        let environment = try ServerEnvironment.open(configuration, clock: clock)
+        let application = try SignetApplication(environment: environment)
+        let server = try application.start()
+        return Started(port: port, baseURL: baseURL, environment: environment, application: application, server: server)
+    }
+
+    /// Starts a server, runs `body`, and stops the server whatever happens.
+    public static func with<T>(clock: ManualClock = ManualClock(Date()),
+                               configure: (inout SignetConfiguration) throws -> Void = { _ in },
+                               _ body: (TestServer) async throws -> T) async throws -> T {
+        let server = try TestServer(clock: clock, configure: configure)
+        defer { server.stop() }
+        return try await body(server)
+    }
+
+    /// The configuration in force.
+    public var configuration: SignetConfiguration { environment.configuration }
+
+    /// `baseURL` + `path` (which starts with `/`), with an optional strictly encoded query.
+    public func url(_ path: String, query: [(String, String)] = []) -> URL {
+        var text = baseURL.absoluteString + path
+        if !query.isEmpty { text += (path.contains("?") ? "&" : "?") + URLQuery.encode(query) }
+        // The base is a literal loopback URL and `path` comes from the test itself.
+        return URL(string: text) ?? baseURL.appendingPathComponent(path)
+    }
+
+    /// Stops listening and deletes the data folder. Safe to call more than once.
+    public func stop() {
+        server.stop()
+        temporary.remove()
+    }
+
+    deinit { stop() }
+}
