@@ -46,9 +46,13 @@ test: deps pydeps check-imports
 demo: release
 	.build/release/signet serve --data ./signet-data --demo
 
+# One --product per build: SwiftPM builds only the last one when given several.
 bench: deps
-	$(SWIFT) build -c release --product signet --product SignetBench
-	scripts/bench.sh
+	@command -v curl >/dev/null || { $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get update -qq && \
+	  $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends curl >/dev/null; }
+	$(SWIFT) build -c release --product signet
+	$(SWIFT) build -c release --product SignetBench
+	scripts/bench.sh $(BENCH_ARGS)
 
 clean:
 	rm -rf .build signet-data

@@ -5,7 +5,7 @@ import SignetServer
 /// `signet serve`: runs the server until SIGTERM or SIGINT.
 enum ServeCommand {
     static func run(_ raw: [String]) async throws -> Int32 {
-        let arguments = try ParsedArguments(raw, options: CommonOptions.valued, flags: [])
+        let arguments = try ParsedArguments(raw, options: CommonOptions.valued, flags: ["demo"])
         guard arguments.positionals.isEmpty else { throw UsageError("unexpected argument \(arguments.positionals[0])") }
         var configuration = try CommonOptions.configuration(arguments)
         configuration.listen = try configuration.listen.map(FreePort.resolve)
@@ -13,6 +13,8 @@ enum ServeCommand {
             configuration.issuer = SignetConfiguration.issuer(forListenAddress: first)
         }
         let started = DispatchTime.now()
+        // Arm the signal handlers first, so a SIGTERM that arrives while starting still shuts down cleanly.
+        let termination = Task { await HTTPServer.waitForTerminationSignal() }
         let environment = try ServerEnvironment.open(configuration)
         let application = try SignetApplication(environment: environment)
         let server = try application.start()
@@ -22,8 +24,9 @@ enum ServeCommand {
             Output.print("signet: listening on \(scheme)://\(address)")
         }
         Output.print("signet: issuer \(configuration.issuer); data in \(configuration.dataDirectory); ready in \(String(format: "%.0f", elapsed)) ms")
+        if arguments.flag("demo") { try DemoSeed.seed(environment).forEach(Output.print) }
         let refresher = Task { await application.refreshKeysPeriodically() }
-        await HTTPServer.waitForTerminationSignal()
+        _ = await termination.value
         Output.print("signet: shutting down")
         refresher.cancel()
         server.stop()

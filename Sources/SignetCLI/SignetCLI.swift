@@ -16,6 +16,7 @@ public enum SignetCommandLine {
                        [--id-token-alg RS256|ES256|PS256|EdDSA] [--access-token-lifetime S]
                        [--refresh-token-lifetime S] [--id-token-lifetime S] [--allow-headless]
                      | list | show ID | remove ID | rotate-secret ID
+      users          add EMAIL [--name NAME] [--password-stdin] | list | show USER | disable USER | enable USER | set-password USER [--password-stdin]
       check-config   FILE: report every mistake in a configuration file
       config-reference   print the configuration reference (Markdown)
       help           this text
@@ -40,6 +41,7 @@ public enum SignetCommandLine {
             case "migrate": return try MigrateCommand.run(rest)
             case "keys": return try KeysCommand.run(rest)
             case "clients": return try ClientsCommand.run(rest)
+            case "users": return try UsersCommand.run(rest)
             case "check-config": return try CheckConfigCommand.run(rest)
             case "config-reference":
                 Output.print(ConfigurationReference.markdown())

@@ -24,6 +24,16 @@ public struct ServerPolicy: Sendable {
     public var accessTokenAlgorithm: SignatureAlgorithmName = "ES256"
     /// Default ID token algorithm (clients may choose their own).
     public var idTokenAlgorithm: SignatureAlgorithmName = "RS256"
+    /// Failed sign-ins per account inside `signInAccountWindow` after which sign-in for that
+    /// account is refused without checking the password (online guessing, OWASP ASVS V2.2.1).
+    public var signInAccountFailureLimit = 5
+    /// The per-account throttling window, seconds (15 minutes).
+    public var signInAccountWindow = 900
+    /// Failed sign-ins per client address inside `signInAddressWindow` after which every sign-in
+    /// from that address is refused without checking the password (credential stuffing).
+    public var signInAddressFailureLimit = 30
+    /// The per-address throttling window, seconds (15 minutes).
+    public var signInAddressWindow = 900
 
     /// Creates a policy with defaults for everything but the issuer.
     public init(issuer: String) { self.issuer = issuer }

@@ -31,6 +31,8 @@ public final class SigningKeyRing: Sendable {
     private let encryptionKey: [UInt8]
     private let clock: any Clock
     private let state = Mutex(Snapshot())
+    /// Open once the keys needed to sign exist; signing and the JWKS wait for it.
+    private let readiness = Readiness()
 
     /// How long a retired key stays published: the longest lifetime of a token it signed.
     public let retentionSeconds: Int
@@ -41,6 +43,29 @@ public final class SigningKeyRing: Sendable {
         self.encryptionKey = encryptionKey
         self.clock = clock
         self.retentionSeconds = retentionSeconds
+    }
+
+    /// Makes sure every algorithm can sign, without holding up start-up: if a key must be
+    /// generated (the first start; RSA-2048 generation takes ~170 ms), it is generated on a
+    /// background thread while the server starts listening, and `signer(for:)` and `jwksDocument`
+    /// wait for it. Returns at once when the keys already exist.
+    public func prepare(_ algorithms: [SignatureAlgorithm]) throws {
+        try reload()
+        let now = clock.now
+        let missing = algorithms.filter { algorithm in
+            !state.withLock { $0.entries.contains { $0.algorithm == algorithm && $0.record.canSign(at: now) } }
+        }
+        guard !missing.isEmpty else {
+            readiness.open()
+            return
+        }
+        let thread = Thread { [self] in
+            do { try ensureSigningKeys(missing) } catch {
+                FileHandle.standardError.write(Data("signing key generation failed: \(error)\n".utf8))
+            }
+            readiness.open()
+        }
+        thread.start()
     }
 
     /// Re-reads the keys if the store's generation moved (keys rotated or retired by another
@@ -68,6 +93,7 @@ public final class SigningKeyRing: Sendable {
             created.append(try createKey(algorithm, activatesAt: now))
         }
         if !created.isEmpty { try reload() }
+        readiness.open()
         return created
     }
 
@@ -108,6 +134,7 @@ public final class SigningKeyRing: Sendable {
 
     /// The signer for an algorithm: the newest key of that algorithm that may sign now.
     public func signer(for algorithm: SignatureAlgorithm) throws(OAuthSigningError) -> JWSSigner {
+        readiness.wait()
         let now = clock.now
         guard let entry = state.withLock({ $0.entries.first { $0.algorithm == algorithm && $0.record.canSign(at: now) } }) else {
             throw OAuthSigningError(algorithm: algorithm)
@@ -123,6 +150,7 @@ public final class SigningKeyRing: Sendable {
 
     /// The JWKS document (RFC 7517): every published key, deterministic bytes.
     public var jwksDocument: [UInt8] {
+        readiness.wait()
         let now = clock.now
         if let current = state.withLock({ now < $0.jwksValidUntil ? $0.jwks : nil }) { return current }
         return state.withLock { snapshot in
@@ -166,6 +194,23 @@ public final class SigningKeyRing: Sendable {
         return Entry(record: record, algorithm: algorithm,
                      signer: try JWSSigner(key: key, keyID: record.id, algorithm: algorithm),
                      verificationKey: try VerificationKey(keyID: record.id, algorithm: algorithm, publicKey: key.publicKey))
+    }
+}
+
+/// A gate that opens once and stays open; waiting is free after that.
+final class Readiness: Sendable {
+    private let isOpen = Atomic<Bool>(false)
+    private let semaphore = DispatchSemaphore(value: 0)
+
+    func open() {
+        if !isOpen.exchange(true, ordering: .acquiringAndReleasing) { semaphore.signal() }
+    }
+
+    /// Waits (at most 30 s) until the gate is open.
+    func wait() {
+        guard !isOpen.load(ordering: .acquiring) else { return }
+        _ = semaphore.wait(timeout: .now() + 30)
+        semaphore.signal()   // pass the wake-up on to the next waiter
     }
 }
 

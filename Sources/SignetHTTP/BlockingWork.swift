@@ -18,10 +18,14 @@ public enum BlockingWork {
 
     /// Number of threads in the pool.
     public static var threadCount: Int { BlockingWorkPool.shared.threadCount }
+
+    /// True when the caller runs on one of the pool's threads.
+    public static var isOnPoolThread: Bool { Thread.current.threadDictionary[BlockingWorkPool.marker] as? Bool == true }
 }
 
 /// A fixed set of threads draining one FIFO queue of jobs.
 final class BlockingWorkPool: Sendable {
+    static let marker = "signet.blocking-work"
     static let shared = BlockingWorkPool(threadCount: max(2, ProcessInfo.processInfo.activeProcessorCount))
 
     let threadCount: Int
@@ -31,8 +35,11 @@ final class BlockingWorkPool: Sendable {
     init(threadCount: Int) {
         self.threadCount = threadCount
         for index in 0..<threadCount {
-            let thread = Thread { [self] in self.loop() }
-            thread.name = "signet-blocking-\(index)"
+            let thread = Thread { [self] in
+                Thread.current.name = "signet-blk-\(index)"   // set from the thread itself; Linux keeps 15 characters
+                Thread.current.threadDictionary[BlockingWorkPool.marker] = true
+                self.loop()
+            }
             thread.start()
         }
     }

@@ -18,7 +18,10 @@ let mhdURILog: @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<CChar>?, 
 let mhdRequestCompleted: MHD_RequestCompletedCallback = { cls, _, conCls, _ in
     guard let conCls, let raw = conCls.pointee else { return }
     let state = Unmanaged<RequestState>.fromOpaque(raw).takeRetainedValue()
-    if let cls { Unmanaged<DaemonContext>.fromOpaque(cls).takeUnretainedValue().core.watchdog.responseFinished(state.connection) }
+    guard let cls else { return }
+    let core = Unmanaged<DaemonContext>.fromOpaque(cls).takeUnretainedValue().core
+    core.watchdog.responseFinished(state.connection)
+    if state.isAsync { core.asyncOutstanding.subtract(1, ordering: .sequentiallyConsistent) }
     conCls.pointee = nil
 }
 
@@ -118,9 +121,10 @@ extension ServerCore {
             state.phase = .done
             return queue(.text("Request body too large\n", status: 413), on: connection, state: state)
         case .suspended:
-            guard let response = state.pending.withLock({ $0.take() }) else { return .NO }
+            guard let pending = state.pending.withLock({ $0.take() }) else { return .NO }
+            if pending.abandoned { abandonedAwaitingPickup.subtract(1, ordering: .sequentiallyConsistent) }
             state.phase = .done
-            return queue(response, on: connection, state: state)
+            return queue(pending.response, on: connection, state: state)
         case .done:
             return .NO
         }
@@ -159,17 +163,22 @@ extension ServerCore {
             state.phase = .done
             return queue(handler(request), on: connection, state: state)
         case .handler(.async(let handler)):
-            guard beginAsync() else {
+            if isDraining {
                 state.phase = .done
                 return queue(.text("Service Unavailable\n", status: 503), on: connection, state: state)
             }
-            state.phase = .suspended
-            MHD_suspend_connection(connection)
             let handle = ConnectionHandle(raw: connection)
+            state.phase = .suspended
+            // Suspend before registering, so a stop() that finds the entry can always resume it.
+            MHD_suspend_connection(connection)
+            guard beginAsync(state, connection: handle) else {
+                MHD_resume_connection(connection)
+                state.pending.withLock { $0 = RequestState.Pending(response: .text("Service Unavailable\n", status: 503), abandoned: false) }
+                return .YES
+            }
             Task {
                 let response = await handler(request)
-                state.pending.withLock { $0 = response }
-                self.finishAsync(handle)
+                self.finishAsync(state, response: response)
             }
             return .YES
         }

@@ -21,11 +21,15 @@ import Synchronization
 ///   A handler awaiting a slow upstream for seconds therefore blocks no other request. Blocking
 ///   work inside async handlers goes through `BlockingWork.run`.
 ///
+/// A `ConnectionWatchdog` timer (every 0.5 s) shuts down sockets that have not delivered a whole
+/// request within `connectionTimeoutSeconds`; MHD's own timeout only measures inactivity.
+///
 /// ## Shutdown
 /// `stop()` stops accepting (`MHD_quiesce_daemon`), refuses new async requests with 503 and marks
 /// responses `Connection: close`, waits up to `shutdownGraceSeconds` for in-flight async handlers,
-/// then destroys the daemons. A handler that finishes later is ignored: its connection is not
-/// touched once the daemons are going away.
+/// then answers the requests still suspended with 503 (libmicrohttpd 0.9.75 aborts the process if
+/// stopped with suspended connections) and destroys the daemons. A handler that finishes later is
+/// ignored: its connection is never touched again.
 ///
 /// The server object must outlive its daemons; `stop()` (also run by `deinit`) ensures that.
 public final class HTTPServer: @unchecked Sendable {
@@ -94,13 +98,23 @@ public final class HTTPServer: @unchecked Sendable {
         defer { lock.unlock() }
         guard let core else { return }
         core.draining.store(true, ordering: .releasing)
-        for daemon in daemons { _ = MHD_quiesce_daemon(daemon) }   // the listen socket is closed by MHD_stop_daemon
+        // MHD hands the listen sockets back; they are ours to close, after MHD_stop_daemon.
+        let listenSockets = daemons.map { MHD_quiesce_daemon($0) }.filter { $0 >= 0 }
         let deadline = DispatchTime.now().uptimeNanoseconds + UInt64(max(0, configuration.shutdownGraceSeconds) * 1e9)
-        while core.lifecycle.withLock({ $0.inFlight }) > 0, DispatchTime.now().uptimeNanoseconds < deadline {
+        while core.outstandingAsync > 0, DispatchTime.now().uptimeNanoseconds < deadline {
             usleep(5_000)
         }
-        core.lifecycle.withLock { $0.closed = true }
+        // libmicrohttpd 0.9.75 aborts if stopped with suspended connections: resume the stragglers
+        // with a 503 and wait (bounded) until MHD has picked each of them up.
+        if core.abandonSuspended() > 0 {
+            let pickup = DispatchTime.now().uptimeNanoseconds + 5_000_000_000
+            while core.abandonedAwaitingPickup.load(ordering: .sequentiallyConsistent) > 0,
+                  DispatchTime.now().uptimeNanoseconds < pickup {
+                usleep(1_000)
+            }
+        }
         for daemon in daemons { MHD_stop_daemon(daemon) }
+        for socket in listenSockets { close(socket) }
         core.watchdog.stopSweeping()
         daemons = []
         contexts = []
@@ -129,8 +143,10 @@ public final class HTTPServer: @unchecked Sendable {
         config.thread_pool_size = UInt32(clamping: max(1, configuration.threadCount))
         config.connection_limit = UInt32(clamping: max(1, configuration.connectionLimit))
         config.connection_timeout_seconds = UInt32(clamping: max(1, configuration.connectionTimeoutSeconds))
-        // MHD's per-connection pool holds the request line, headers and the read/write buffers.
-        config.connection_memory_limit = max(8 * 1024, configuration.maxHeaderBytes + 8 * 1024)
+        // MHD's per-connection pool holds the request line, headers and the read/write buffers;
+        // the slack leaves room for the response headers. Measured with the 16 KiB default:
+        // 18 KB of headers pass, 30 KB get 431 (a long URI gets 414).
+        config.connection_memory_limit = max(8 * 1024, configuration.maxHeaderBytes + 4 * 1024)
         config.tls_certificate_pem = UnsafePointer(certificate)
         config.tls_private_key_pem = UnsafePointer(key)
         config.access_handler = mhdAccessHandler

@@ -21,12 +21,15 @@ public struct HTTPServerConfiguration: Sendable {
     /// Approximate cap on request line plus headers. libmicrohttpd's per-connection memory pool is
     /// sized from it; a request that does not fit gets 431 (or 414 for a long URI) and is closed.
     public var maxHeaderBytes: Int
-    /// Cap on the body. A larger `Content-Length` is refused with 413 before the body is read; a
-    /// chunked body is cut off with 413 when it crosses the limit.
+    /// Cap on the body. A larger `Content-Length` is refused with 413 before the body is read. A
+    /// chunked body that crosses the limit gets 413 once it ends (libmicrohttpd cannot answer in the
+    /// middle of an upload); the excess is discarded, and past twice the limit the connection is
+    /// closed without a response.
     public var maxBodyBytes: Int
     /// Maximum simultaneous connections per listener; more are refused at accept.
     public var connectionLimit: Int
-    /// Idle time after which a connection is closed (slow clients included).
+    /// Seconds a connection may stay idle, and also the deadline for receiving each complete request
+    /// (headers and body), so a client trickling one byte a second is cut off too.
     public var connectionTimeoutSeconds: Int
     /// Threads per listener polling sockets and running sync handlers.
     public var threadCount: Int

@@ -27,13 +27,22 @@ final class RequestState: @unchecked Sendable {
     var body: [UInt8] = []
     /// Bytes discarded after the body limit was crossed.
     var discarded = 0
+    /// Registered as an async request (counted in `ServerCore.asyncOutstanding` until completed).
+    var isAsync = false
     /// Monotonic start time in nanoseconds, set only when an access log is configured.
     var startNanos: UInt64 = 0
     /// Method and decoded path, kept for the access log of async requests.
     var logMethod = HTTPMethod.GET
     var logPath = ""
-    /// The async handler's response, handed to the MHD thread on resume.
-    let pending = Mutex<HTTPResponse?>(nil)
+    /// What the MHD thread sends after a resume.
+    struct Pending {
+        let response: HTTPResponse
+        /// Set by `stop()`: the handler did not finish in time.
+        let abandoned: Bool
+    }
+
+    /// The async handler's response (or stop's 503), handed to the MHD thread on resume.
+    let pending = Mutex<Pending?>(nil)
 
     /// The connection this request arrived on (nil if MHD did not report it).
     let connection: ConnectionState?

@@ -1,23 +1,28 @@
 import CMicroHTTPD
 import Synchronization
 
-/// What the MHD callbacks need: the frozen routes, the limits, and the count of suspended requests.
-/// Immutable except `lifecycle`, which is guarded by a mutex.
+/// What the MHD callbacks need: the frozen routes, the limits, and the suspended requests.
+/// Immutable except the mutex- and atomic-guarded members.
 final class ServerCore: Sendable {
-    struct Lifecycle {
-        /// Async handlers started and not yet finished.
-        var inFlight = 0
-        /// Daemons are being destroyed: finished tasks must not touch their connections.
-        var closed = false
+    /// A request whose connection is suspended while its async handler runs.
+    struct Suspended {
+        let state: RequestState
+        let connection: ConnectionHandle
     }
 
     let routes: RouteTable
     let maxBodyBytes: Int
     let accessLog: (@Sendable (AccessLogEntry) -> Void)?
-    let lifecycle = Mutex(Lifecycle())
     let watchdog: ConnectionWatchdog
+    /// Suspended requests by identity. A request leaves it exactly once: resumed by its task, or
+    /// abandoned by `stop()`; whoever removes it calls `MHD_resume_connection`.
+    let suspended = Mutex<[ObjectIdentifier: Suspended]>([:])
     /// `stop()` has begun: new async requests are refused, responses close the connection.
     let draining = Atomic(false)
+    /// Async requests registered and not yet completed (suspended, or resumed and still sending).
+    let asyncOutstanding = Atomic(0)
+    /// Abandoned requests MHD has not yet called back after their forced resume.
+    let abandonedAwaitingPickup = Atomic(0)
 
     init(routes: RouteTable, configuration: HTTPServerConfiguration) {
         self.routes = routes
@@ -26,21 +31,44 @@ final class ServerCore: Sendable {
         self.watchdog = ConnectionWatchdog(timeoutSeconds: configuration.connectionTimeoutSeconds)
     }
 
-    /// Registers an async handler about to start; false while draining.
-    func beginAsync() -> Bool {
-        lifecycle.withLock { state in
+    /// Registers a request about to be suspended; false while draining.
+    func beginAsync(_ state: RequestState, connection: ConnectionHandle) -> Bool {
+        suspended.withLock { table in
             guard !draining.load(ordering: .acquiring) else { return false }
-            state.inFlight += 1
+            table[ObjectIdentifier(state)] = Suspended(state: state, connection: connection)
+            state.isAsync = true
+            asyncOutstanding.add(1, ordering: .sequentiallyConsistent)
             return true
         }
     }
 
-    /// Resumes the connection of a finished async handler unless the daemons are going away.
-    func finishAsync(_ connection: ConnectionHandle) {
-        lifecycle.withLock { state in
-            // Holding the lock across the call keeps `stop()` from destroying the daemon meanwhile.
-            if !state.closed { MHD_resume_connection(connection.raw) }
-            state.inFlight -= 1
+    /// Hands a finished handler's response to its connection and resumes it, unless `stop()`
+    /// already abandoned the request (then the connection may be gone: it is not touched).
+    func finishAsync(_ state: RequestState, response: HTTPResponse) {
+        suspended.withLock { table in
+            guard let entry = table.removeValue(forKey: ObjectIdentifier(state)) else { return }
+            state.pending.withLock { $0 = RequestState.Pending(response: response, abandoned: false) }
+            MHD_resume_connection(entry.connection.raw)   // allowed from any thread
+        }
+    }
+
+    /// Number of async requests not yet completed.
+    var outstandingAsync: Int { asyncOutstanding.load(ordering: .sequentiallyConsistent) }
+
+    /// Resumes every still-suspended request with a 503, because MHD must not be stopped while
+    /// connections are suspended (libmicrohttpd 0.9.75 aborts the process). Returns how many.
+    func abandonSuspended() -> Int {
+        suspended.withLock { table in
+            let entries = Array(table.values)
+            table = [:]
+            abandonedAwaitingPickup.add(entries.count, ordering: .sequentiallyConsistent)
+            for entry in entries {
+                entry.state.pending.withLock {
+                    $0 = RequestState.Pending(response: .text("Service Unavailable\n", status: 503), abandoned: true)
+                }
+                MHD_resume_connection(entry.connection.raw)
+            }
+            return entries.count
         }
     }
 

@@ -18,7 +18,7 @@ public final class SignetApplication: Sendable {
     public init(environment: ServerEnvironment) throws {
         self.environment = environment
         self.issuer = environment.configuration.issuer
-        try environment.keyRing.ensureSigningKeys(environment.requiredAlgorithms)
+        try environment.keyRing.prepare(environment.requiredAlgorithms)
         authorizationServer = AuthorizationServer(policy: environment.policy, storage: environment.storage,
                                                   masterKey: environment.masterKey, keyRing: environment.keyRing,
                                                   clock: environment.clock, random: environment.random)
@@ -43,6 +43,7 @@ public final class SignetApplication: Sendable {
         })
         installTokenRoutes(router)
         installResourceRoutes(router)
+        installInteractiveRoutes(router)
         router.notFound = { _ in ErrorPages.json(status: 404, error: "not_found", description: "No such endpoint.") }
         router.methodNotAllowed = { _, allowed in
             var response = ErrorPages.json(status: 405, error: "method_not_allowed", description: "Method not allowed.")

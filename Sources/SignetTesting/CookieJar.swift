@@ -2,7 +2,8 @@ import Foundation
 import Synchronization
 
 /// A browser-like cookie store: keeps cookies per host, honours `Path`, `Domain`, `Max-Age`
-/// (0 deletes), `Expires`, and `Secure` (sent only over https). Thread-safe.
+/// (0 deletes), `Expires`, and `Secure` (sent only over https, or to a loopback host as current
+/// browsers do, so http://127.0.0.1 test servers behave like production). Thread-safe.
 public final class CookieJar: Sendable {
     private let cookies = Mutex<[TestCookie]>([])
     private let now: @Sendable () -> Date

@@ -68,12 +68,8 @@ public final class HTTPTestClient: Sendable {
             request.setValue(cookie, forHTTPHeaderField: "Cookie")
         }
         if let body { request.httpBody = Data(body) }
-        let (data, response): (Data, URLResponse)
-        do {
-            (data, response) = try await session.data(for: request)
-        } catch {
-            throw TestingError("\(method) \(url.absoluteString) failed: \(error)")
-        }
+        // Transport failures (refused, timed out) surface as the URLError itself, for tests that expect them.
+        let (data, response) = try await session.data(for: request)
         guard let http = response as? HTTPURLResponse else { throw TestingError("\(method) \(url.absoluteString): not an HTTP response") }
         let result = TestResponse(status: http.statusCode, headers: Self.headers(of: http), body: Array(data), url: url)
         cookies?.store(result)

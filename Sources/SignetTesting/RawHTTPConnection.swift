@@ -14,7 +14,7 @@ public final class RawHTTPConnection: @unchecked Sendable {
     private var buffer: [UInt8] = []
 
     /// How a raw exchange ended.
-    public enum Outcome: Sendable {
+    public enum Outcome: Sendable, CustomStringConvertible {
         /// The server answered.
         case response(RawHTTPResponse)
         /// The server closed (or reset) the connection without a complete response.
@@ -28,12 +28,22 @@ public final class RawHTTPConnection: @unchecked Sendable {
             return nil
         }
 
-        /// True for a 4xx response or a closed connection: the refusals a bad request may get.
+        /// True for a 4xx response, a 505 (HTTP version not supported) or a closed connection:
+        /// the refusals a bad request may get.
         public var isRefusal: Bool {
             switch self {
-            case .response(let response): return (400...499).contains(response.status)
+            case .response(let response): return (400...499).contains(response.status) || response.status == 505
             case .closed: return true
             case .timedOut: return false
+            }
+        }
+
+        /// `response: …`, `closed` or `timed out`.
+        public var description: String {
+            switch self {
+            case .response(let response): return "response: \(response)"
+            case .closed: return "closed"
+            case .timedOut: return "timed out"
             }
         }
     }

@@ -1,5 +1,5 @@
 /// A response read off a raw socket: the status, the head as text, and the body.
-public struct RawHTTPResponse: Sendable {
+public struct RawHTTPResponse: Sendable, CustomStringConvertible {
     /// The status code.
     public let status: Int
     /// The status line and header lines.
@@ -27,4 +27,7 @@ public struct RawHTTPResponse: Sendable {
 
     /// The body as UTF-8 text.
     public var text: String { String(decoding: body, as: UTF8.self) }
+
+    /// The head and the start of the body, for failure messages.
+    public var description: String { "\(head)\n\n\(text.prefix(300))" }
 }

@@ -12,7 +12,7 @@ public struct TestCookie: Sendable, Equatable, CustomStringConvertible {
     public var hostOnly: Bool
     /// The path it is sent under.
     public var path: String
-    /// Sent only over https.
+    /// Sent only over https (or to a loopback host, as browsers do).
     public var secure: Bool
     /// `HttpOnly` (kept for assertions; irrelevant to a client without scripts).
     public var httpOnly: Bool
@@ -66,6 +66,8 @@ public struct TestCookie: Sendable, Equatable, CustomStringConvertible {
             default: break
             }
         }
+        // RFC 6265bis §5.7: a Secure cookie can only be set from a secure origin.
+        if secure && !TestCookie.isSecureContext(url) { return nil }
         // RFC 6265 §5.3 step 3: Max-Age wins over Expires; zero or negative means "already expired".
         if let maxAge {
             expires = maxAge <= 0 ? Date.distantPast : now.addingTimeInterval(TimeInterval(maxAge))
@@ -78,7 +80,7 @@ public struct TestCookie: Sendable, Equatable, CustomStringConvertible {
     public func matches(_ url: URL, now: Date) -> Bool {
         guard let host = url.host?.lowercased() else { return false }
         if let expires, expires <= now { return false }
-        if secure && url.scheme?.lowercased() != "https" { return false }
+        if secure && !TestCookie.isSecureContext(url) { return false }
         let domainMatches = hostOnly ? host == domain : (host == domain || host.hasSuffix("." + domain))
         return domainMatches && TestCookie.pathMatches(requestPath: url.path.isEmpty ? "/" : url.path, cookiePath: path)
     }
@@ -90,6 +92,14 @@ public struct TestCookie: Sendable, Equatable, CustomStringConvertible {
         if httpOnly { text += "; HttpOnly" }
         if let sameSite { text += "; SameSite=\(sameSite)" }
         return text
+    }
+
+    /// Whether `url` is a secure context for `Secure` cookies: https, or a loopback host over
+    /// http, which current browsers treat as potentially trustworthy (W3C Secure Contexts §3.2).
+    public static func isSecureContext(_ url: URL) -> Bool {
+        if url.scheme?.lowercased() == "https" { return true }
+        guard let host = url.host?.lowercased() else { return false }
+        return host == "localhost" || host.hasSuffix(".localhost") || host.hasPrefix("127.") || host == "::1" || host == "[::1]"
     }
 
     /// RFC 6265 §5.1.4: the directory of the request path.

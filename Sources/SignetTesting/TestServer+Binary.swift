@@ -20,8 +20,27 @@ extension TestServer {
         let binary = try PackagePaths.signetBinary()
         let temporary = dataDirectory == nil ? try TemporaryDirectory(prefix: "binary") : nil
         let data = dataDirectory ?? temporary?.appending("data") ?? ""
-        let launched = try Subprocess.launch(binary, ["serve", "--data", data, "--listen", listen] + arguments,
-                                             environment: environment, currentDirectory: nil)
+        // Port 0 is resolved by the binary before it binds; a parallel test can take the port in
+        // between, so a start that fails that way is retried.
+        let attempts = listen.hasSuffix(":0") ? 3 : 1
+        var failure = ""
+        launching: for _ in 0..<attempts {
+            switch try await attempt(binary: binary, arguments: ["serve", "--data", data, "--listen", listen] + arguments,
+                                     environment: environment, startTimeoutSeconds: startTimeoutSeconds,
+                                     data: data, temporary: temporary) {
+            case .success(let server): return server
+            case .failure(let error):
+                failure = error.message
+                if !error.message.contains("(exited)") { break launching }   // a timeout is not retried
+            }
+        }
+        temporary?.remove()
+        throw TestingError(failure)
+    }
+
+    private static func attempt(binary: String, arguments: [String], environment: [String: String], startTimeoutSeconds: Double,
+                                data: String, temporary: TemporaryDirectory?) async throws -> Result<BinaryServer, TestingError> {
+        let launched = try Subprocess.launch(binary, arguments, environment: environment, currentDirectory: nil)
         try? launched.stdin.close()
         let output = OutputCollector(launched.stdout)
         let errors = OutputCollector(launched.stderr)
@@ -33,16 +52,16 @@ extension TestServer {
                let issuerLine = Self.value(after: "signet: issuer ", in: text),
                let url = URL(string: listening), let port = url.port {
                 let issuer = String(issuerLine.prefix { $0 != ";" })
-                return BinaryServer(baseURL: url, issuer: issuer, port: port, dataDirectory: data, launched: launched,
-                                    output: output, errors: errors, temporary: temporary)
+                return .success(BinaryServer(baseURL: url, issuer: issuer, port: port, dataDirectory: data, launched: launched,
+                                             output: output, errors: errors, temporary: temporary))
             }
             if !launched.process.isRunning || Date() > deadline {
-                if launched.process.isRunning { kill(launched.process.processIdentifier, SIGKILL) }
+                let running = launched.process.isRunning
+                if running { kill(launched.process.processIdentifier, SIGKILL) }
                 _ = await output.waitUntilFinished(seconds: 2)
                 _ = await errors.waitUntilFinished(seconds: 2)
-                temporary?.remove()
-                throw TestingError("signet serve did not report listening (\(launched.process.isRunning ? "timed out" : "exited"));\n"
-                    + "stdout: \(output.text)\nstderr: \(errors.text)")
+                return .failure(TestingError("signet serve did not report listening (\(running ? "timed out" : "exited"));\n"
+                    + "stdout: \(output.text)\nstderr: \(errors.text)"))
             }
             try? await Task.sleep(nanoseconds: 10_000_000)
         }

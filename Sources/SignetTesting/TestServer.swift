@@ -32,8 +32,8 @@ public final class TestServer: Sendable {
     private let server: HTTPServer
     private let temporary: TemporaryDirectory
 
-    /// Starts a server. `clock` defaults to a manual clock at the current wall-clock time.
-    public init(clock: ManualClock = ManualClock(Date()),
+    /// Starts a server. `clock` defaults to `TestServer.makeClock()`.
+    public init(clock: ManualClock = TestServer.makeClock(),
                 configure: (inout SignetConfiguration) throws -> Void = { _ in }) throws {
         let temporary = try TemporaryDirectory(prefix: "server")
         // The data folder itself is left for Signet to create, as it would in production.
@@ -90,12 +90,21 @@ public final class TestServer: Sendable {
     }
 
     /// Starts a server, runs `body`, and stops the server whatever happens.
-    public static func with<T>(clock: ManualClock = ManualClock(Date()),
+    public static func with<T>(clock: ManualClock = TestServer.makeClock(),
                                configure: (inout SignetConfiguration) throws -> Void = { _ in },
                                _ body: (TestServer) async throws -> T) async throws -> T {
         let server = try TestServer(clock: clock, configure: configure)
         defer { server.stop() }
         return try await body(server)
+    }
+
+    /// A manual clock at the current wall-clock time, truncated to a whole second.
+    ///
+    /// Whole seconds matter: SQLite stores times in microseconds, rounded, so a key created
+    /// "active now" at a fractional instant can read back a fraction of a microsecond in the
+    /// future, and a clock that never moves would never reach it.
+    public static func makeClock() -> ManualClock {
+        ManualClock(Date(timeIntervalSince1970: Date().timeIntervalSince1970.rounded(.down)))
     }
 
     /// The configuration in force.

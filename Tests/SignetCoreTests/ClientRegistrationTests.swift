@@ -6,7 +6,7 @@ import SignetWire
 
 @Suite struct ClientRegistrationTests {
     @Test func publicClientDefaults() throws {
-        let fixture = try CoreFixture()
+        let fixture = try TokenFixture()
         let (record, secret) = try fixture.registration.register(ClientSpec(id: "native", isPublic: true,
                                                                             redirectURIs: ["com.example.app:/cb"]))
         #expect(secret == nil)
@@ -20,7 +20,7 @@ import SignetWire
     }
 
     @Test func confidentialClientGetsAHashedSecretShownOnce() throws {
-        let fixture = try CoreFixture()
+        let fixture = try TokenFixture()
         let (record, secret) = try fixture.registration.register(ClientSpec(
             id: "svc", isPublic: false, scope: "orders.read", grantTypes: ["client_credentials"]))
         let shown = try #require(secret)
@@ -35,14 +35,14 @@ import SignetWire
     }
 
     @Test func confidentialDefaultsToCodeAndRefresh() throws {
-        let fixture = try CoreFixture()
+        let fixture = try TokenFixture()
         let record = try fixture.registration.register(ClientSpec(id: "web", isPublic: false,
                                                                   redirectURIs: ["https://web.example.com/cb"])).record
         #expect(record.grantTypes == ["authorization_code", "refresh_token"])
     }
 
     @Test func idTokenAlgorithmFollowsThePolicy() throws {
-        let fixture = try CoreFixture { $0.idTokenAlgorithm = "ES256" }
+        let fixture = try TokenFixture { $0.idTokenAlgorithm = "ES256" }
         let record = try fixture.registration.register(ClientSpec(id: "native", isPublic: true, redirectURIs: ["com.example.app:/cb"])).record
         #expect(record.idTokenAlgorithm == "ES256")
     }
@@ -70,7 +70,7 @@ import SignetWire
         (ClientSpec(id: "a", isPublic: true, redirectURIs: ["com.example.app:/cb"], refreshTokenLifetime: 999_999_999), "refresh_token_lifetime"),
     ])
     func refused(spec: ClientSpec, field: String) throws {
-        let fixture = try CoreFixture()
+        let fixture = try TokenFixture()
         let issues = fixture.registration.problems(spec)
         #expect(issues.contains { $0.field == field }, "\(issues)")
         #expect(throws: ClientRegistrationError.self) { try fixture.registration.register(spec) }
@@ -78,7 +78,7 @@ import SignetWire
     }
 
     @Test func publicClientsCannotHaveASecret() throws {
-        let fixture = try CoreFixture()
+        let fixture = try TokenFixture()
         let spec = ClientSpec(id: "a", isPublic: true, redirectURIs: ["com.example.app:/cb"])
         #expect(throws: ClientRegistrationError.self) { try fixture.registration.record(spec, secretHash: [1, 2, 3]) }
         let confidential = ClientSpec(id: "b", isPublic: false, redirectURIs: ["https://w.example/cb"])
@@ -86,13 +86,13 @@ import SignetWire
     }
 
     @Test func duplicateIDIsRefused() throws {
-        let fixture = try CoreFixture()
+        let fixture = try TokenFixture()
         try fixture.addPublicClient("dup")
         #expect(throws: ClientRegistrationError.self) { try fixture.addPublicClient("dup") }
     }
 
     @Test func rotateSecretReplacesTheOldOne() throws {
-        let fixture = try CoreFixture()
+        let fixture = try TokenFixture()
         let old = try fixture.addConfidentialClient()
         let new = try fixture.registration.rotateSecret(clientID: "web")
         #expect(new != old)

@@ -7,7 +7,7 @@ import SignetWire
 
 @Suite struct UserInfoEndpointTests {
     @Test func claimsByScope() throws {
-        let fixture = try CoreFixture()
+        let fixture = try TokenFixture()
         try fixture.addPublicClient()
         let full = try fixture.redeem(try fixture.issueCode())
         let endpoint = UserInfoEndpoint(server: fixture.server)
@@ -21,7 +21,7 @@ import SignetWire
     }
 
     @Test func refusals() throws {
-        let fixture = try CoreFixture()
+        let fixture = try TokenFixture()
         try fixture.addPublicClient()
         let endpoint = UserInfoEndpoint(server: fixture.server)
         func code(_ token: String) -> OAuthErrorCode? {
@@ -32,7 +32,7 @@ import SignetWire
         let noOpenID = try fixture.redeem(try fixture.issueCode(scope: "profile"))
         #expect(code(noOpenID.accessToken) == .insufficientScope)
         let secret = try fixture.addConfidentialClient("svc", grants: ["client_credentials"], scope: "api")
-        let service = try fixture.token([("grant_type", "client_credentials")], authorization: CoreFixture.basic("svc", secret))
+        let service = try fixture.token([("grant_type", "client_credentials")], authorization: TokenFixture.basic("svc", secret))
         #expect(code(service.accessToken) == .invalidToken)
         let response = try fixture.redeem(try fixture.issueCode())
         fixture.clock.advance(by: 900 + 31)
@@ -40,7 +40,7 @@ import SignetWire
     }
 
     @Test func revokedGrantAndDisabledUser() throws {
-        let fixture = try CoreFixture()
+        let fixture = try TokenFixture()
         try fixture.addPublicClient()
         let endpoint = UserInfoEndpoint(server: fixture.server)
         let first = try fixture.redeem(try fixture.issueCode())
@@ -60,7 +60,7 @@ import SignetWire
     }
 
     @Test func revokingARefreshTokenRevokesTheFamily() throws {
-        let fixture = try CoreFixture()
+        let fixture = try TokenFixture()
         try fixture.addPublicClient()
         let response = try fixture.redeem(try fixture.issueCode())
         let refresh = try #require(response.refreshToken)
@@ -72,7 +72,7 @@ import SignetWire
     }
 
     @Test func revokingAnAccessTokenRevokesTheFamily() throws {
-        let fixture = try CoreFixture()
+        let fixture = try TokenFixture()
         try fixture.addPublicClient()
         let response = try fixture.redeem(try fixture.issueCode())
         try RevocationEndpoint(server: fixture.server).handle(
@@ -81,7 +81,7 @@ import SignetWire
     }
 
     @Test func anotherClientsOrUnknownTokensChangeNothing() throws {
-        let fixture = try CoreFixture()
+        let fixture = try TokenFixture()
         try fixture.addPublicClient()
         try fixture.addPublicClient("other")
         let response = try fixture.redeem(try fixture.issueCode())
@@ -95,10 +95,10 @@ import SignetWire
     }
 
     @Test func introspection() throws {
-        let fixture = try CoreFixture()
+        let fixture = try TokenFixture()
         try fixture.addPublicClient()
         let secret = try fixture.addConfidentialClient("rs", grants: ["client_credentials"], scope: "api")
-        let auth = CoreFixture.basic("rs", secret)
+        let auth = TokenFixture.basic("rs", secret)
         let response = try fixture.redeem(try fixture.issueCode())
         let endpoint = IntrospectionEndpoint(server: fixture.server)
         let active = try endpoint.handle(parameters([("token", response.accessToken)]), authorization: auth)
@@ -119,10 +119,10 @@ import SignetWire
     }
 
     @Test func introspectingOwnRefreshToken() throws {
-        let fixture = try CoreFixture()
+        let fixture = try TokenFixture()
         let secret = try fixture.addConfidentialClient("web")
         let code = try fixture.issueCode(client: "web", redirectURI: "https://web.example.com/cb", verifier: nil)
-        let auth = CoreFixture.basic("web", secret)
+        let auth = TokenFixture.basic("web", secret)
         let response = try fixture.token([("grant_type", "authorization_code"), ("code", code),
                                           ("redirect_uri", "https://web.example.com/cb")], authorization: auth)
         let refresh = try #require(response.refreshToken)

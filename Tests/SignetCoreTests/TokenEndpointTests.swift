@@ -7,7 +7,7 @@ import SignetWire
 
 @Suite struct AuthorizationCodeGrantTests {
     @Test func happyPath() throws {
-        let fixture = try CoreFixture()
+        let fixture = try TokenFixture()
         try fixture.addPublicClient()
         let response = try fixture.redeem(try fixture.issueCode())
         #expect(response.tokenType == "Bearer")
@@ -29,7 +29,7 @@ import SignetWire
     }
 
     @Test func withoutOfflineAccessNoRefreshToken() throws {
-        let fixture = try CoreFixture()
+        let fixture = try TokenFixture()
         try fixture.addPublicClient()
         let response = try fixture.redeem(try fixture.issueCode(scope: "openid"))
         #expect(response.refreshToken == nil)
@@ -37,28 +37,28 @@ import SignetWire
     }
 
     @Test func pkceMismatch() throws {
-        let fixture = try CoreFixture()
+        let fixture = try TokenFixture()
         try fixture.addPublicClient()
         let code = try fixture.issueCode()
         #expect(fixture.errorCode { _ = try fixture.redeem(code, verifier: String(repeating: "a", count: 43)) } == .invalidGrant)
     }
 
     @Test func missingVerifier() throws {
-        let fixture = try CoreFixture()
+        let fixture = try TokenFixture()
         try fixture.addPublicClient()
         let code = try fixture.issueCode()
         #expect(fixture.errorCode { _ = try fixture.redeem(code, verifier: nil) } == .invalidGrant)
     }
 
     @Test func verifierWithoutChallenge() throws {
-        let fixture = try CoreFixture()
+        let fixture = try TokenFixture()
         try fixture.addPublicClient()
         let code = try fixture.issueCode(verifier: nil)
         #expect(fixture.errorCode { _ = try fixture.redeem(code) } == .invalidGrant)
     }
 
     @Test func codeFromAnotherClient() throws {
-        let fixture = try CoreFixture()
+        let fixture = try TokenFixture()
         try fixture.addPublicClient("app")
         try fixture.addPublicClient("other")
         let code = try fixture.issueCode(client: "app")
@@ -67,25 +67,25 @@ import SignetWire
 
     @Test(arguments: ["com.example.app:/callback/", "com.example.app:/other", "http://127.0.0.1/callback"])
     func redirectURIMismatch(sent: String) throws {
-        let fixture = try CoreFixture()
+        let fixture = try TokenFixture()
         try fixture.addPublicClient()
         let code = try fixture.issueCode()
         #expect(fixture.errorCode { _ = try fixture.redeem(code, redirectURI: sent) } == .invalidGrant)
     }
 
     @Test func missingRedirectURI() throws {
-        let fixture = try CoreFixture()
+        let fixture = try TokenFixture()
         try fixture.addPublicClient()
         let code = try fixture.issueCode()
         let error = fixture.errorCode {
             _ = try fixture.token([("grant_type", "authorization_code"), ("code", code), ("client_id", "app"),
-                                   ("code_verifier", CoreFixture.verifier)])
+                                   ("code_verifier", TokenFixture.verifier)])
         }
         #expect(error == .invalidGrant)
     }
 
     @Test func expiredCode() throws {
-        let fixture = try CoreFixture()
+        let fixture = try TokenFixture()
         try fixture.addPublicClient()
         let code = try fixture.issueCode()
         fixture.clock.advance(by: 301)
@@ -93,7 +93,7 @@ import SignetWire
     }
 
     @Test func malformedAndUnknownCodes() throws {
-        let fixture = try CoreFixture()
+        let fixture = try TokenFixture()
         try fixture.addPublicClient()
         #expect(fixture.errorCode { _ = try fixture.redeem("not-a-code") } == .invalidGrant)
         #expect(fixture.errorCode { _ = try fixture.redeem(fixture.server.tokens.make(.code)) } == .invalidGrant)
@@ -101,7 +101,7 @@ import SignetWire
     }
 
     @Test func reusedCodeRevokesTheFamily() throws {
-        let fixture = try CoreFixture()
+        let fixture = try TokenFixture()
         try fixture.addPublicClient()
         let code = try fixture.issueCode()
         let first = try fixture.redeem(code)
@@ -113,7 +113,7 @@ import SignetWire
     }
 
     @Test func disabledUser() throws {
-        let fixture = try CoreFixture()
+        let fixture = try TokenFixture()
         try fixture.addPublicClient()
         let code = try fixture.issueCode()
         try fixture.storage.users.setDisabled(userID: fixture.userID, disabledAt: fixture.clock.now, now: fixture.clock.now)
@@ -122,13 +122,13 @@ import SignetWire
 }
 
 @Suite struct RefreshTokenGrantTests {
-    func start(_ fixture: CoreFixture) throws -> String {
+    func start(_ fixture: TokenFixture) throws -> String {
         try fixture.addPublicClient()
         return try #require(try fixture.redeem(try fixture.issueCode()).refreshToken)
     }
 
     @Test func rotation() throws {
-        let fixture = try CoreFixture()
+        let fixture = try TokenFixture()
         let first = try start(fixture)
         let second = try #require(try fixture.refresh(first).refreshToken)
         #expect(second != first)
@@ -137,7 +137,7 @@ import SignetWire
     }
 
     @Test func graceRetryReturnsTheSameSuccessor() throws {
-        let fixture = try CoreFixture()
+        let fixture = try TokenFixture()
         let first = try start(fixture)
         let successor = try fixture.refresh(first).refreshToken
         fixture.clock.advance(by: 10)
@@ -148,7 +148,7 @@ import SignetWire
     }
 
     @Test func reuseAfterTheGraceWindowRevokesTheFamily() throws {
-        let fixture = try CoreFixture()
+        let fixture = try TokenFixture()
         let first = try start(fixture)
         let successor = try #require(try fixture.refresh(first).refreshToken)
         fixture.clock.advance(by: 31)
@@ -159,7 +159,7 @@ import SignetWire
     }
 
     @Test func scopeMayNarrowButNotWiden() throws {
-        let fixture = try CoreFixture()
+        let fixture = try TokenFixture()
         try fixture.addPublicClient()
         let refresh = try #require(try fixture.redeem(try fixture.issueCode(scope: "openid offline_access")).refreshToken)
         #expect(fixture.errorCode { _ = try fixture.refresh(refresh, scope: "openid offline_access email") } == .invalidScope)
@@ -168,7 +168,7 @@ import SignetWire
     }
 
     @Test func familyAbsoluteLifetime() throws {
-        let fixture = try CoreFixture { $0.refreshFamilyLifetime = 1000; $0.refreshTokenLifetime = 800 }
+        let fixture = try TokenFixture { $0.refreshFamilyLifetime = 1000; $0.refreshTokenLifetime = 800 }
         var token = try start(fixture)
         fixture.clock.advance(by: 700)
         token = try #require(try fixture.refresh(token).refreshToken)
@@ -177,21 +177,21 @@ import SignetWire
     }
 
     @Test func idleExpiry() throws {
-        let fixture = try CoreFixture { $0.refreshTokenLifetime = 100 }
+        let fixture = try TokenFixture { $0.refreshTokenLifetime = 100 }
         let token = try start(fixture)
         fixture.clock.advance(by: 101)
         #expect(fixture.errorCode { _ = try fixture.refresh(token) } == .invalidGrant)
     }
 
     @Test func disabledUserRevokes() throws {
-        let fixture = try CoreFixture()
+        let fixture = try TokenFixture()
         let token = try start(fixture)
         try fixture.storage.users.setDisabled(userID: fixture.userID, disabledAt: fixture.clock.now, now: fixture.clock.now)
         #expect(fixture.errorCode { _ = try fixture.refresh(token) } == .invalidGrant)
     }
 
     @Test func anotherClientsTokenIsRefused() throws {
-        let fixture = try CoreFixture()
+        let fixture = try TokenFixture()
         let token = try start(fixture)
         try fixture.addPublicClient("other")
         #expect(fixture.errorCode { _ = try fixture.refresh(token, client: "other") } == .invalidGrant)
@@ -200,7 +200,7 @@ import SignetWire
     }
 
     @Test func unknownAndMalformedTokens() throws {
-        let fixture = try CoreFixture()
+        let fixture = try TokenFixture()
         _ = try start(fixture)
         #expect(fixture.errorCode { _ = try fixture.refresh("sgr_short") } == .invalidGrant)
         #expect(fixture.errorCode { _ = try fixture.refresh(fixture.server.tokens.make(.refresh)) } == .invalidGrant)
@@ -209,29 +209,29 @@ import SignetWire
 
 @Suite struct TokenEndpointRequestTests {
     @Test func clientCredentialsHappyPath() throws {
-        let fixture = try CoreFixture()
+        let fixture = try TokenFixture()
         let secret = try fixture.addConfidentialClient("svc", grants: ["client_credentials"], scope: "orders.read orders.write")
         let response = try fixture.token([("grant_type", "client_credentials"), ("scope", "orders.read")],
-                                         authorization: CoreFixture.basic("svc", secret))
+                                         authorization: TokenFixture.basic("svc", secret))
         #expect(response.refreshToken == nil && response.idToken == nil)
         #expect(response.scope == "orders.read")
         let jwt = try fixture.server.verifier(types: ["at+jwt"], audience: "https://id.example.com").verify(response.accessToken)
         #expect(jwt.claims.sub == "svc")
         #expect(jwt.claims["gid"] == nil)
         let widened = fixture.errorCode {
-            _ = try fixture.token([("grant_type", "client_credentials"), ("scope", "admin")], authorization: CoreFixture.basic("svc", secret))
+            _ = try fixture.token([("grant_type", "client_credentials"), ("scope", "admin")], authorization: TokenFixture.basic("svc", secret))
         }
         #expect(widened == .invalidScope)
     }
 
     @Test func clientCredentialsRefusedForPublicClients() throws {
-        let fixture = try CoreFixture()
+        let fixture = try TokenFixture()
         try fixture.addPublicClient()
         #expect(fixture.errorCode { _ = try fixture.token([("grant_type", "client_credentials"), ("client_id", "app")]) } == .unauthorizedClient)
     }
 
     @Test func unsupportedGrantType() throws {
-        let fixture = try CoreFixture()
+        let fixture = try TokenFixture()
         try fixture.addPublicClient()
         #expect(fixture.errorCode { _ = try fixture.token([("grant_type", "password"), ("client_id", "app")]) } == .unsupportedGrantType)
         #expect(fixture.errorCode { _ = try fixture.token([("client_id", "app")]) } == .invalidRequest)
@@ -239,11 +239,11 @@ import SignetWire
 
     @Test(arguments: ["grant_type", "code", "client_id", "code_verifier", "redirect_uri"])
     func repeatedParameters(name: String) throws {
-        let fixture = try CoreFixture()
+        let fixture = try TokenFixture()
         try fixture.addPublicClient()
         let code = try fixture.issueCode()
         var pairs = [("grant_type", "authorization_code"), ("code", code), ("client_id", "app"),
-                     ("redirect_uri", CoreFixture.nativeRedirect), ("code_verifier", CoreFixture.verifier)]
+                     ("redirect_uri", TokenFixture.nativeRedirect), ("code_verifier", TokenFixture.verifier)]
         pairs.append(pairs.first { $0.0 == name } ?? ("", ""))
         #expect(fixture.errorCode { _ = try fixture.token(pairs) } == .invalidRequest)
         // The code was not spent by the refused request.
@@ -251,14 +251,14 @@ import SignetWire
     }
 
     @Test func invalidClientVariants() throws {
-        let fixture = try CoreFixture()
+        let fixture = try TokenFixture()
         let secret = try fixture.addConfidentialClient("web")
         let postSecret = try fixture.addConfidentialClient("poster", method: "client_secret_post")
         let refresh = [("grant_type", "refresh_token"), ("refresh_token", fixture.server.tokens.make(.refresh))]
         // Wrong secret.
-        #expect(fixture.errorCode { _ = try fixture.token(refresh, authorization: CoreFixture.basic("web", secret + "x")) } == .invalidClient)
+        #expect(fixture.errorCode { _ = try fixture.token(refresh, authorization: TokenFixture.basic("web", secret + "x")) } == .invalidClient)
         // Unknown client.
-        #expect(fixture.errorCode { _ = try fixture.token(refresh, authorization: CoreFixture.basic("ghost", secret)) } == .invalidClient)
+        #expect(fixture.errorCode { _ = try fixture.token(refresh, authorization: TokenFixture.basic("ghost", secret)) } == .invalidClient)
         #expect(fixture.errorCode { _ = try fixture.token(refresh + [("client_id", "ghost")]) } == .invalidClient)
         // Confidential client without a secret.
         #expect(fixture.errorCode { _ = try fixture.token(refresh + [("client_id", "web")]) } == .invalidClient)
@@ -266,16 +266,16 @@ import SignetWire
         #expect(fixture.errorCode { _ = try fixture.token(refresh) } == .invalidClient)
         // The registered method only: a basic client may not post its secret, and vice versa.
         #expect(fixture.errorCode { _ = try fixture.token(refresh + [("client_id", "web"), ("client_secret", secret)]) } == .invalidClient)
-        #expect(fixture.errorCode { _ = try fixture.token(refresh, authorization: CoreFixture.basic("poster", postSecret)) } == .invalidClient)
+        #expect(fixture.errorCode { _ = try fixture.token(refresh, authorization: TokenFixture.basic("poster", postSecret)) } == .invalidClient)
         // Both Basic and a body secret.
         let both = fixture.errorCode {
-            _ = try fixture.token(refresh + [("client_secret", secret)], authorization: CoreFixture.basic("web", secret))
+            _ = try fixture.token(refresh + [("client_secret", secret)], authorization: TokenFixture.basic("web", secret))
         }
         #expect(both == .invalidRequest || both == .invalidClient)
         // Malformed Basic.
         #expect(fixture.errorCode { _ = try fixture.token(refresh, authorization: "Basic !!!") } == .invalidClient)
         // The right credentials pass authentication (and then fail on the unknown token).
-        #expect(fixture.errorCode { _ = try fixture.token(refresh, authorization: CoreFixture.basic("web", secret)) } == .invalidGrant)
+        #expect(fixture.errorCode { _ = try fixture.token(refresh, authorization: TokenFixture.basic("web", secret)) } == .invalidGrant)
         #expect(fixture.errorCode { _ = try fixture.token(refresh + [("client_id", "poster"), ("client_secret", postSecret)]) } == .invalidGrant)
     }
 }

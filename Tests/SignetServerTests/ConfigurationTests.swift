@@ -169,3 +169,13 @@ import Testing
         #expect(reference.contains("Clients"))
     }
 }
+
+@Suite struct ConfigurationReferenceTests {
+    /// docs/configuration.md is generated from Settings.swift; regenerate it with
+    /// `signet config-reference > docs/configuration.md` when a setting changes.
+    @Test func documentedReferenceMatchesTheCode() throws {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let documented = try String(contentsOf: root.appendingPathComponent("docs/configuration.md"), encoding: .utf8)
+        #expect(documented == ConfigurationReference.markdown())
+    }
+}

@@ -27,14 +27,16 @@ final class TestServer: Sendable {
 
     /// One request through an ephemeral URLSession that never follows redirects.
     func fetch(_ path: String, method: String = "GET", headers: [String: String] = [:],
-               body: Data? = nil) async throws -> (status: Int, headers: [AnyHashable: Any], body: Data) {
+               body: Data? = nil) async throws -> (status: Int, headers: [String: String], body: Data) {
         var request = URLRequest(url: url(path))
         request.httpMethod = method
         for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
         request.httpBody = body
         let (data, response) = try await NoRedirectSession.shared.session.data(for: request)
         let http = response as! HTTPURLResponse
-        return (http.statusCode, http.allHeaderFields, data)
+        var headers: [String: String] = [:]
+        for case let (name as String, value as String) in http.allHeaderFields { headers[name] = value }
+        return (http.statusCode, headers, data)
     }
 
     /// Whether a fresh raw-socket GET of `path` gets `expected` back.

@@ -23,7 +23,7 @@ enum SharedKeys {
 }
 
 /// One authorization server on an in-memory store with a manual clock.
-final class CoreFixture: @unchecked Sendable {
+final class TokenFixture: @unchecked Sendable {
     let clock = ManualClock(SharedKeys.start)
     let storage = InMemoryStorage()
     let server: AuthorizationServer
@@ -64,14 +64,14 @@ final class CoreFixture: @unchecked Sendable {
     }
 
     /// Stores a code exactly as /authorize does, and returns it.
-    func issueCode(client: String = "app", redirectURI: String = CoreFixture.nativeRedirect,
-                   scope: String = "openid profile email offline_access", verifier: String? = CoreFixture.verifier,
+    func issueCode(client: String = "app", redirectURI: String = TokenFixture.nativeRedirect,
+                   scope: String = "openid profile email offline_access", verifier: String? = TokenFixture.verifier,
                    nonce: String? = "n-1") throws -> String {
         let code = server.tokens.make(.code)
         let now = clock.now
         try storage.codes.insertCode(AuthorizationCodeRecord(
             codeHash: server.tokens.hash(code), clientID: client, userID: userID, redirectURI: redirectURI, scope: scope,
-            codeChallenge: verifier.map(CoreFixture.challenge), nonce: nonce, authTime: now, sessionID: "sid-1",
+            codeChallenge: verifier.map(TokenFixture.challenge), nonce: nonce, authTime: now, sessionID: "sid-1",
             grantID: server.newIdentifier(), payload: CodePayload(amr: ["pwd"]).json, createdAt: now,
             expiresAt: now.addingTimeInterval(TimeInterval(server.policy.authorizationCodeLifetime))))
         return code
@@ -86,8 +86,8 @@ final class CoreFixture: @unchecked Sendable {
     }
 
     /// Redeems a code for the public client.
-    func redeem(_ code: String, client: String = "app", redirectURI: String = CoreFixture.nativeRedirect,
-                verifier: String? = CoreFixture.verifier) throws(OAuthError) -> TokenResponse {
+    func redeem(_ code: String, client: String = "app", redirectURI: String = TokenFixture.nativeRedirect,
+                verifier: String? = TokenFixture.verifier) throws(OAuthError) -> TokenResponse {
         var pairs = [("grant_type", "authorization_code"), ("code", code), ("client_id", client), ("redirect_uri", redirectURI)]
         if let verifier { pairs.append(("code_verifier", verifier)) }
         return try token(pairs)

@@ -1,0 +1,111 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+import SignetCore
+import SignetServer
+import SignetStore
+
+/// `signet users add|list|show|disable|enable|set-password`.
+///
+/// Passwords never appear on the command line: `--password-stdin` reads one line from standard
+/// input (for scripts); otherwise, on a terminal, the password is asked twice without echo.
+enum UsersCommand {
+    static func run(_ raw: [String]) throws -> Int32 {
+        let arguments = try ParsedArguments(raw, options: CommonOptions.valued.union(["name"]), flags: ["password-stdin", "no-password"])
+        guard let action = arguments.positionals.first else {
+            throw UsageError("users needs add, list, show, disable, enable or set-password")
+        }
+        let environment = try ServerEnvironment.open(try CommonOptions.configuration(arguments))
+        let users = environment.makeUserService()
+        switch action {
+        case "add":
+            guard arguments.positionals.count == 2 else { throw UsageError("users add needs exactly one EMAIL") }
+            let email: String
+            do { email = try UserService.normalizeEmail(arguments.positionals[1]) } catch { throw UsageError(error.message) }
+            if try users.find(email) != nil { throw UsageError("a user with this email already exists") }
+            let password = arguments.flag("no-password") ? nil : try readPassword(arguments)
+            let user: UserRecord
+            do { user = try users.create(email: email, name: arguments.value("name"), password: password) } catch let error as UserServiceError {
+                throw UsageError(error.message)
+            }
+            Output.print(user.id)
+        case "list":
+            Output.print("SUB                     STATUS    EMAIL")
+            for user in try users.all() {
+                let status = user.disabledAt == nil ? "active" : "disabled"
+                Output.print("\(user.id.padding(toLength: 23, withPad: " ", startingAt: 0)) \(status.padding(toLength: 9, withPad: " ", startingAt: 0)) \(user.email)")
+            }
+        case "show":
+            let user = try findUser(arguments, users)
+            Output.print("sub:            \(user.id)")
+            Output.print("email:          \(user.email)")
+            Output.print("email verified: \(user.emailVerified ? "yes" : "no")")
+            Output.print("name:           \(user.name ?? "-")")
+            Output.print("password:       \(user.passwordHash == nil ? "not set" : "set")")
+            Output.print("status:         \(user.disabledAt.map { "disabled since \(KeysCommand.stamp($0))" } ?? "active")")
+            Output.print("created:        \(KeysCommand.stamp(user.createdAt))")
+        case "disable":
+            let user = try findUser(arguments, users)
+            let result = try users.disable(userID: user.id)
+            Output.print("disabled \(user.id): ended \(result.sessions) session(s), revoked \(result.grants) grant(s)")
+        case "enable":
+            let user = try findUser(arguments, users)
+            try users.enable(userID: user.id)
+            Output.print("enabled \(user.id)")
+        case "set-password":
+            let user = try findUser(arguments, users)
+            let password = try readPassword(arguments)
+            do { try users.setPassword(userID: user.id, password: password) } catch let error as UserServiceError {
+                throw UsageError(error.message)
+            }
+            Output.print("password changed for \(user.id)")
+        default:
+            throw UsageError("unknown users action \"\(action)\"; use add, list, show, disable, enable or set-password")
+        }
+        return 0
+    }
+
+    private static func findUser(_ arguments: ParsedArguments, _ users: UserService) throws -> UserRecord {
+        guard arguments.positionals.count == 2 else { throw UsageError("\(arguments.positionals[0]) needs one user id or email") }
+        guard let user = try users.find(arguments.positionals[1]) else { throw UsageError("no such user") }
+        return user
+    }
+
+    /// The new password: one line of standard input with `--password-stdin`, else asked twice
+    /// without echo on a terminal. Checked against the password rules.
+    private static func readPassword(_ arguments: ParsedArguments) throws -> String {
+        let password: String
+        if arguments.flag("password-stdin") {
+            let data = FileHandle.standardInput.readDataToEndOfFile()
+            var text = String(decoding: data, as: UTF8.self)
+            if let newline = text.firstIndex(where: { $0 == "\n" || $0 == "\r\n" || $0 == "\r" }) { text = String(text[..<newline]) }
+            password = text
+        } else {
+            guard isatty(0) == 1 else { throw UsageError("standard input is not a terminal: use --password-stdin") }
+            guard let first = promptWithoutEcho("Password: "), let second = promptWithoutEcho("Repeat password: ") else {
+                throw UsageError("no password was entered")
+            }
+            guard first == second else { throw UsageError("the passwords do not match") }
+            password = first
+        }
+        do { try UserService.checkNewPassword(password) } catch { throw UsageError(error.message) }
+        return password
+    }
+
+    private static func promptWithoutEcho(_ prompt: String) -> String? {
+        FileHandle.standardError.write(Data(prompt.utf8))
+        var saved = termios()
+        let haveTerminal = tcgetattr(0, &saved) == 0
+        if haveTerminal {
+            var quiet = saved
+            quiet.c_lflag &= ~tcflag_t(ECHO)
+            tcsetattr(0, TCSAFLUSH, &quiet)
+        }
+        defer {
+            if haveTerminal { tcsetattr(0, TCSAFLUSH, &saved) }
+            FileHandle.standardError.write(Data("\n".utf8))
+        }
+        return readLine(strippingNewline: true)
+    }
+}

@@ -1,0 +1,143 @@
+import Foundation
+import SignetStore
+import SignetWire
+
+/// The interactive half of `/authorize`, after `AuthorizationEndpoint.validate` has accepted a
+/// request: decides between a code, the sign-in page, the consent page and an error, and keeps
+/// the pending request in between.
+///
+/// A pending request is stored under an `sgq_` handle (only its keyed hash is kept) for
+/// `policy.authorizationRequestLifetime` seconds, and is consumed atomically when it yields a code
+/// or an error, so one request can never yield two codes.
+public struct AuthorizationFlow: Sendable {
+    let server: AuthorizationServer
+    /// Sessions.
+    public let sessions: SessionManager
+    /// Consent rules.
+    public let consent: ConsentPolicy
+    /// Code issuance.
+    public let codes: CodeIssuer
+
+    /// Creates the flow.
+    public init(server: AuthorizationServer) {
+        self.server = server
+        self.sessions = SessionManager(server: server)
+        self.consent = ConsentPolicy(server: server)
+        self.codes = CodeIssuer(server: server)
+    }
+
+    /// The first decision for a checked request and the browser's session cookie value, if any.
+    ///
+    /// A usable session (see `satisfies`) and no `prompt=login` gives a code, or the consent page
+    /// when consent is needed. `prompt=none` never shows a page: `login_required` or
+    /// `consent_required` instead (OpenID Connect Core §3.1.2.1). Otherwise the sign-in page.
+    /// Using a session extends its idle timeout.
+    public func start(_ request: AuthorizationRequest, client: Client, sessionToken: String?) throws -> FlowStep {
+        var session = try sessions.active(token: sessionToken)
+        if let current = session, !satisfies(request, session: current, authenticatedSince: nil) { session = nil }
+        if let current = session { session = try sessions.touch(current) }
+        if request.prompts(.none) {
+            guard let session else {
+                return .error(OAuthError(.loginRequired, "The user is not signed in."), redirectURI: request.redirectURI, state: request.state)
+            }
+            if try consent.isRequired(client: client, userID: session.user.id, request: request) {
+                return .error(OAuthError(.consentRequired, "The user has not allowed this client."),
+                              redirectURI: request.redirectURI, state: request.state)
+            }
+            return .code(try codes.issue(request, session: session), redirectURI: request.redirectURI, state: request.state)
+        }
+        if let session, !request.prompts(.login) {
+            if try consent.isRequired(client: client, userID: session.user.id, request: request) {
+                return .consent(requestHandle: try store(request))
+            }
+            return .code(try codes.issue(request, session: session), redirectURI: request.redirectURI, state: request.state)
+        }
+        return .signIn(requestHandle: try store(request))
+    }
+
+    /// Whether a session may answer a request without signing in again:
+    /// - an `id_token_hint` names the session's user;
+    /// - `max_age`: `auth_time + max_age >= now`, or the user authenticated after the request was
+    ///   received (`authenticatedSince`);
+    /// - `prompt=login`: the user authenticated after the request was received (at the first
+    ///   decision, `authenticatedSince` is nil and `prompt=login` is handled by the caller).
+    public func satisfies(_ request: AuthorizationRequest, session: ActiveSession, authenticatedSince: Date?) -> Bool {
+        if let hinted = request.hintedSubject, hinted != session.user.id { return false }
+        let authTime = session.record.authTime
+        let fresh = authenticatedSince.map { authTime >= $0 } ?? false
+        if let maxAge = request.maxAge, !fresh, authTime.addingTimeInterval(TimeInterval(maxAge)) < server.clock.now { return false }
+        if request.prompts(.login), authenticatedSince != nil, !fresh { return false }
+        return true
+    }
+
+    /// Loads a pending request by handle. Throws `FlowError.requestNotFound` when it is unknown,
+    /// expired or already used.
+    public func pending(handle: String) throws -> PendingRequest {
+        guard server.tokens.hasShape(handle, of: .request),
+              let record = try server.storage.authorizationRequests.pendingAuthorization(idHash: server.tokens.hash(handle), now: server.clock.now)
+        else { throw FlowError.requestNotFound }
+        return try decode(record, handle: handle)
+    }
+
+    /// The next step after the user signed in (`session` is the new session): the consent page,
+    /// or the code. When an `id_token_hint` named another user, `login_required` (OpenID Connect
+    /// Core §3.1.2.1).
+    public func afterSignIn(_ pending: PendingRequest, session: ActiveSession) throws -> FlowStep {
+        let request = pending.request
+        if let hinted = request.hintedSubject, hinted != session.user.id {
+            _ = try consume(pending)
+            return .error(OAuthError(.loginRequired, "The signed-in user is not the one the id_token_hint names."),
+                          redirectURI: request.redirectURI, state: request.state)
+        }
+        if try consent.isRequired(client: pending.client, userID: session.user.id, request: request) {
+            return .consent(requestHandle: pending.handle)
+        }
+        let consumed = try consume(pending)
+        return .code(try codes.issue(consumed, session: session), redirectURI: consumed.redirectURI, state: consumed.state)
+    }
+
+    /// The user's answer on the consent page. Without a session that satisfies the request, the
+    /// user signs in first. Allow remembers the consent (unless the client must always ask) and
+    /// issues the code; deny sends `access_denied`.
+    public func decideConsent(_ pending: PendingRequest, session: ActiveSession?, allow: Bool) throws -> FlowStep {
+        guard let session, satisfies(pending.request, session: session, authenticatedSince: pending.createdAt) else {
+            return .signIn(requestHandle: pending.handle)
+        }
+        let request = try consume(pending)
+        guard allow else {
+            server.audit("consent_denied", subject: session.user.id, client: pending.client.id)
+            return .error(OAuthError(.accessDenied, "The user denied the request."), redirectURI: request.redirectURI, state: request.state)
+        }
+        try consent.remember(client: pending.client, userID: session.user.id, scope: request.parsedScope)
+        return .code(try codes.issue(request, session: session), redirectURI: request.redirectURI, state: request.state)
+    }
+
+    /// Stores a pending request and returns its handle.
+    func store(_ request: AuthorizationRequest) throws -> String {
+        let now = server.clock.now
+        let handle = server.tokens.make(.request)
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        let payload = String(decoding: try encoder.encode(request), as: UTF8.self)
+        try server.storage.authorizationRequests.insertPendingAuthorization(PendingAuthorizationRecord(
+            idHash: server.tokens.hash(handle), clientID: request.clientID, payload: payload, createdAt: now,
+            expiresAt: now.addingTimeInterval(TimeInterval(server.policy.authorizationRequestLifetime))))
+        return handle
+    }
+
+    /// Consumes the pending request atomically; a second consumer gets `requestNotFound`.
+    func consume(_ pending: PendingRequest) throws -> AuthorizationRequest {
+        guard let record = try server.storage.authorizationRequests.consumePendingAuthorization(
+            idHash: server.tokens.hash(pending.handle), now: server.clock.now) else { throw FlowError.requestNotFound }
+        return try decode(record, handle: pending.handle).request
+    }
+
+    private func decode(_ record: PendingAuthorizationRecord, handle: String) throws -> PendingRequest {
+        let request: AuthorizationRequest
+        do { request = try JSONDecoder().decode(AuthorizationRequest.self, from: Data(record.payload.utf8)) } catch {
+            throw StoreError.corrupt("pending authorization payload")
+        }
+        guard let client = try server.clients.client(id: request.clientID) else { throw FlowError.clientGone }
+        return PendingRequest(handle: handle, request: request, client: client, createdAt: record.createdAt)
+    }
+}

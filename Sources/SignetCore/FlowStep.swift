@@ -1,0 +1,21 @@
+import SignetWire
+
+/// What the browser is sent to next in an authorization flow.
+public enum FlowStep: Sendable, Equatable {
+    /// Success: the code goes to the client's verified redirect URI with `state` (and `iss`).
+    case code(String, redirectURI: String, state: String?)
+    /// An OAuth error for the client's verified redirect URI, with `state` (and `iss`).
+    case error(OAuthError, redirectURI: String, state: String?)
+    /// The user must sign in; the pending request is kept under this handle.
+    case signIn(requestHandle: String)
+    /// The user must allow or deny; the pending request is kept under this handle.
+    case consent(requestHandle: String)
+}
+
+/// Why a step on a pending request could not run.
+public enum FlowError: Error, Sendable, Equatable {
+    /// The handle names no pending request: unknown, expired, or already used.
+    case requestNotFound
+    /// The pending request names a client that is no longer registered or valid.
+    case clientGone
+}

@@ -1,0 +1,142 @@
+import Foundation
+import SignetCrypto
+import SignetStore
+import Synchronization
+
+/// Local accounts: creation, passwords (Argon2id with the configured cost), verification and
+/// disabling. Used by `signet users` and by the sign-in page.
+public final class UserService: Sendable {
+    /// The store.
+    public let storage: any SignetStorage
+    /// The Argon2id cost of new hashes.
+    public let passwordParameters: Argon2idParameters
+    private let clock: any Clock
+    private let random: any RandomSource
+    private let dummy = Mutex<String?>(nil)
+
+    /// Longest password accepted, in bytes (bounds the work an attacker can ask for).
+    public static let maximumPasswordBytes = 1024
+    /// Shortest password accepted when one is set (NIST SP 800-63B §5.1.1.2).
+    public static let minimumPasswordLength = 8
+
+    /// Creates the service.
+    public init(storage: any SignetStorage, passwordParameters: Argon2idParameters, clock: any Clock, random: any RandomSource) {
+        self.storage = storage
+        self.passwordParameters = passwordParameters
+        self.clock = clock
+        self.random = random
+    }
+
+    /// Trims and lowercases an email address and checks its shape: one `@`, a non-empty local
+    /// part, a domain with a dot and no empty labels, no spaces or controls, at most 254 bytes.
+    public static func normalizeEmail(_ raw: String) throws(UserServiceError) -> String {
+        let email = raw.trimmingCharacters(in: .whitespacesAndNewlines).lowercased()
+        let parts = email.split(separator: "@", omittingEmptySubsequences: false)
+        guard email.utf8.count <= 254, parts.count == 2, !parts[0].isEmpty, parts[0].utf8.count <= 64,
+              email.unicodeScalars.allSatisfy({ $0.value > 0x20 && $0.value != 0x7F && !"<>\"(),;:\\[]".unicodeScalars.contains($0) })
+        else { throw UserServiceError("not a valid email address") }
+        let labels = parts[1].split(separator: ".", omittingEmptySubsequences: false)
+        guard labels.count >= 2, labels.allSatisfy({ !$0.isEmpty && !$0.hasPrefix("-") && !$0.hasSuffix("-") }) else {
+            throw UserServiceError("not a valid email address")
+        }
+        return email
+    }
+
+    /// Checks a new password: at least 8 characters, at most 1024 bytes, no NUL.
+    public static func checkNewPassword(_ password: String) throws(UserServiceError) {
+        guard password.count >= minimumPasswordLength else {
+            throw UserServiceError("the password must have at least \(minimumPasswordLength) characters")
+        }
+        guard password.utf8.count <= maximumPasswordBytes else { throw UserServiceError("the password is too long") }
+        guard !password.utf8.contains(0) else { throw UserServiceError("the password must not contain NUL") }
+    }
+
+    /// Creates a user with a new random, stable `sub`. Throws `UserServiceError` for a bad email
+    /// or password or an email that is taken.
+    public func create(email rawEmail: String, name: String? = nil, password: String?) throws -> UserRecord {
+        let email = try UserService.normalizeEmail(rawEmail)
+        var hash: String?
+        if let password {
+            try UserService.checkNewPassword(password)
+            hash = try Argon2id.hash(password: password, parameters: passwordParameters)
+        }
+        let now = clock.now
+        let trimmedName = name?.trimmingCharacters(in: .whitespacesAndNewlines)
+        let user = UserRecord(id: Base64URL.encode(random.bytes(16)), email: email, emailVerified: false, passwordHash: hash,
+                              name: trimmedName?.isEmpty == false ? trimmedName : nil, createdAt: now, updatedAt: now)
+        do { try storage.users.insertUser(user) } catch StoreError.duplicate {
+            throw UserServiceError("a user with this email already exists")
+        }
+        return user
+    }
+
+    /// A user by id or by email.
+    public func find(_ idOrEmail: String) throws -> UserRecord? {
+        if let user = try storage.users.user(id: idOrEmail) { return user }
+        guard let email = try? UserService.normalizeEmail(idOrEmail) else { return nil }
+        return try storage.users.user(email: email)
+    }
+
+    /// Every user, ordered by email.
+    public func all() throws -> [UserRecord] { try storage.users.allUsers() }
+
+    /// Replaces a user's password.
+    public func setPassword(userID: String, password: String) throws {
+        try UserService.checkNewPassword(password)
+        let hash = try Argon2id.hash(password: password, parameters: passwordParameters)
+        do { try storage.users.setPassword(userID: userID, passwordHash: hash, now: clock.now) } catch StoreError.notFound {
+            throw UserServiceError("no such user")
+        }
+    }
+
+    /// Checks an email and password. Returns the user only when it exists, is enabled, has a
+    /// password and the password matches. Always runs exactly one Argon2id verification, against
+    /// a dummy hash made with the configured cost when there is no real one, so an unknown email
+    /// takes as long as a wrong password.
+    public func authenticate(email rawEmail: String, password: String) throws -> UserRecord? {
+        let user = try (try? UserService.normalizeEmail(rawEmail)).flatMap { try storage.users.user(email: $0) }
+        let acceptable = password.utf8.count <= UserService.maximumPasswordBytes && !password.utf8.contains(0)
+        let stored = acceptable ? user?.passwordHash : nil
+        let matches = Argon2id.verify(password: acceptable ? password : "", phc: stored ?? dummyHash())
+        guard let user, stored != nil, matches, user.disabledAt == nil else { return nil }
+        if let stored, Argon2id.needsRehash(phc: stored, parameters: passwordParameters),
+           let rehashed = try? Argon2id.hash(password: password, parameters: passwordParameters) {
+            try? storage.users.setPassword(userID: user.id, passwordHash: rehashed, now: clock.now)
+        }
+        return user
+    }
+
+    /// Makes the dummy hash now (at start-up) rather than at the first unknown email.
+    public func prepare() { _ = dummyHash() }
+
+    /// Disables a user: ends every session and revokes every grant family (so refresh tokens
+    /// fail, and access tokens fail wherever the grant is checked). Returns the counts.
+    @discardableResult
+    public func disable(userID: String) throws -> (sessions: Int, grants: Int) {
+        let now = clock.now
+        do { try storage.users.setDisabled(userID: userID, disabledAt: now, now: now) } catch StoreError.notFound {
+            throw UserServiceError("no such user")
+        }
+        let sessions = try storage.sessions.endSessions(userID: userID, now: now)
+        let grants = try storage.refreshTokens.revokeGrants(userID: userID, reason: "user_disabled", now: now)
+        _ = try? storage.audit.appendAudit(AuditEvent(event: "user_disabled", subjectID: userID, clientID: nil, detail: "{}", at: now))
+        return (sessions, grants)
+    }
+
+    /// Enables a disabled user (sessions and tokens ended by disabling stay ended).
+    public func enable(userID: String) throws {
+        do { try storage.users.setDisabled(userID: userID, disabledAt: nil, now: clock.now) } catch StoreError.notFound {
+            throw UserServiceError("no such user")
+        }
+    }
+
+    private func dummyHash() -> String {
+        if let existing = dummy.withLock({ $0 }) { return existing }
+        let made = (try? Argon2id.hash(password: Base64URL.encode(random.bytes(16)), parameters: passwordParameters)) ?? ""
+        return dummy.withLock { value in
+            if let value { return value }
+            value = made
+            return made
+        }
+    }
+}

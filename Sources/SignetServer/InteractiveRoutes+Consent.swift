@@ -1,0 +1,71 @@
+import SignetCore
+import SignetHTTP
+import SignetWire
+
+extension InteractiveRoutes {
+    /// Plain words for the standard scopes; other scopes are shown by name.
+    static func describe(scope: String) -> String {
+        switch scope {
+        case Scope.openID: "Know who you are (your account identifier)"
+        case Scope.profile: "See your name and basic profile"
+        case Scope.email: "See your email address"
+        case Scope.offlineAccess: "Stay signed in and act for you when you are not using the app"
+        default: "Use the permission “\(scope)”"
+        }
+    }
+
+    /// `GET /consent?request=…`: who is asking for what, with Allow and Deny.
+    func consentPage(_ request: HTTPRequest) -> HTTPResponse {
+        guard let handle = request.query.first("request") else { return Self.requestGone() }
+        do {
+            let pending = try flow.pending(handle: handle)
+            guard let session = try flow.sessions.active(token: sessionToken(request)),
+                  flow.satisfies(pending.request, session: session, authenticatedSince: pending.createdAt) else {
+                return Self.local(Routes.signIn, [("request", handle)])
+            }
+            let browser = browserValue(request)
+            var body = "<p><strong>\(HTMLPage.escape(pending.client.name))</strong> would like to:</p>\n<ul>\n"
+            for scope in pending.request.parsedScope.tokens {
+                body += "<li>\(HTMLPage.escape(Self.describe(scope: scope)))</li>\n"
+            }
+            body += "</ul>\n<p class=\"muted\">Signed in as \(HTMLPage.escape(session.user.email)).</p>\n"
+            body += "<form method=\"post\" action=\"\(Routes.consent)\">\n"
+            body += HTMLPage.hidden("request", handle) + "\n"
+            body += HTMLPage.hidden("csrf", csrf.token(browserValue: browser.value, purpose: handle)) + "\n"
+            body += "<button type=\"submit\" name=\"decision\" value=\"allow\">Allow</button>\n"
+            body += "<button type=\"submit\" name=\"decision\" value=\"deny\" class=\"secondary\">Deny</button>\n</form>\n"
+            var response = HTMLPage.response(title: "Allow access?", body: body,
+                                             formTargets: HTMLPage.cspSource(for: pending.request.redirectURI).map { [$0] } ?? [])
+            if let cookie = browser.cookie { response.setCookie(cookie) }
+            return response
+        } catch is FlowError {
+            return Self.requestGone()
+        } catch {
+            return Self.internalError("consent page", error)
+        }
+    }
+
+    /// `POST /consent`: Allow issues the code (and remembers the consent unless the client must
+    /// always ask); Deny sends `access_denied` to the client.
+    func consentSubmit(_ request: HTTPRequest) -> HTTPResponse {
+        guard let form = Self.formFields(request), let handle = try? form.single("request") else {
+            return HTMLPage.error("The form is malformed.", title: "Invalid request")
+        }
+        guard csrfValid(request, field: try? form.single("csrf"), purpose: handle) else { return Self.csrfFailure() }
+        let allow: Bool
+        switch try? form.single("decision") {
+        case "allow": allow = true
+        case "deny": allow = false
+        default: return HTMLPage.error("Choose Allow or Deny.", title: "Invalid request")
+        }
+        do {
+            let pending = try flow.pending(handle: handle)
+            let session = try flow.sessions.active(token: sessionToken(request))
+            return respond(try flow.decideConsent(pending, session: session, allow: allow))
+        } catch is FlowError {
+            return Self.requestGone()
+        } catch {
+            return Self.internalError("consent", error)
+        }
+    }
+}

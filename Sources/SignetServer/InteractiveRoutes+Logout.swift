@@ -1,0 +1,73 @@
+import SignetCore
+import SignetHTTP
+import SignetWire
+
+extension InteractiveRoutes {
+    /// The CSRF purpose of the logout confirmation form.
+    static let logoutPurpose = "logout"
+
+    /// `GET|POST /logout` (OpenID Connect RP-Initiated Logout 1.0). With a valid `id_token_hint`
+    /// for the signed-in user (or no session at all), the session ends at once; otherwise the
+    /// user confirms on a page first (a POST with a CSRF field). A `post_logout_redirect_uri` is
+    /// used only when registered exactly for the client; anything wrong is an error page, never a
+    /// redirect.
+    func logout(_ request: HTTPRequest) -> HTTPResponse {
+        let parameters: RequestParameters
+        if request.method == .POST {
+            guard let form = Self.formFields(request) else { return HTMLPage.error("The form is malformed.", title: "Invalid request") }
+            parameters = form
+        } else {
+            do { parameters = try request.oauthParameters() } catch {
+                return HTMLPage.error(error.publicDescription ?? "The request is malformed.", title: "Invalid request")
+            }
+        }
+        let confirming = request.method == .POST && parameters.contains("csrf")
+        if confirming, !csrfValid(request, field: try? parameters.single("csrf"), purpose: Self.logoutPurpose) {
+            return Self.csrfFailure()
+        }
+        let checked: EndSessionRequest
+        do { checked = try endSession.validate(parameters) } catch {
+            if error.code == .serverError { return Self.internalError("logout", error) }
+            return HTMLPage.error(error.publicDescription ?? "The logout request is invalid.", title: "Cannot sign out")
+        }
+        do {
+            let session = try flow.sessions.active(token: sessionToken(request))
+            if !confirming {
+                let hintMatches = checked.hint.map { hint in session.map { $0.user.id == hint.subject } ?? true } ?? false
+                if !hintMatches { return confirmationPage(request, checked) }
+            }
+            try flow.sessions.end(token: sessionToken(request))
+            if let session { server.audit("session_ended", subject: session.user.id, client: checked.client?.id) }
+        } catch {
+            return Self.internalError("logout", error)
+        }
+        var response: HTTPResponse
+        if let target = checked.postLogoutRedirectURI {
+            var pairs: [(String, String)] = []
+            if let state = checked.state { pairs.append(("state", state)) }
+            let separator = target.contains("?") ? "&" : "?"
+            response = HTTPResponse.redirect(to: pairs.isEmpty ? target : target + separator + FormEncoding.encode(pairs), status: 303)
+            HTMLPage.harden(&response)
+        } else {
+            response = HTMLPage.response(title: "Signed out", body: "<p>You are signed out. You can close this window.</p>")
+        }
+        response.setCookie(clearedCookie(sessionCookieName))
+        return response
+    }
+
+    private func confirmationPage(_ request: HTTPRequest, _ checked: EndSessionRequest) -> HTTPResponse {
+        let browser = browserValue(request)
+        var body = "<p>Do you want to sign out"
+        if let client = checked.client { body += " of Signet and return to <strong>\(HTMLPage.escape(client.name))</strong>" }
+        body += "?</p>\n<form method=\"post\" action=\"\(Routes.endSession)\">\n"
+        body += HTMLPage.hidden("csrf", csrf.token(browserValue: browser.value, purpose: Self.logoutPurpose)) + "\n"
+        if let client = checked.client { body += HTMLPage.hidden("client_id", client.id) + "\n" }
+        if let target = checked.postLogoutRedirectURI { body += HTMLPage.hidden("post_logout_redirect_uri", target) + "\n" }
+        if let state = checked.state { body += HTMLPage.hidden("state", state) + "\n" }
+        body += "<button type=\"submit\">Sign out</button>\n</form>\n"
+        var response = HTMLPage.response(title: "Sign out?", body: body,
+                                         formTargets: checked.postLogoutRedirectURI.flatMap(HTMLPage.cspSource(for:)).map { [$0] } ?? [])
+        if let cookie = browser.cookie { response.setCookie(cookie) }
+        return response
+    }
+}

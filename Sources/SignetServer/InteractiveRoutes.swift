@@ -1,0 +1,117 @@
+import Foundation
+import SignetCore
+import SignetHTTP
+import SignetStore
+import SignetWire
+
+/// The browser-facing endpoints: `/authorize`, the sign-in and consent pages, and end-session.
+/// Adapters only: each parses the request, calls SignetCore, and renders the result.
+struct InteractiveRoutes: Sendable {
+    let server: AuthorizationServer
+    let flow: AuthorizationFlow
+    let signIn: SignInService
+    let csrf: CSRFTokens
+    let endpoint: AuthorizationEndpoint
+    let endSession: EndSessionEndpoint
+    let issuer: String
+    /// Served over https: cookies get `Secure` and the `__Host-` prefix.
+    let secure: Bool
+
+    init(application: SignetApplication) {
+        let server = application.authorizationServer
+        let environment = application.environment
+        self.server = server
+        self.flow = AuthorizationFlow(server: server)
+        let users = environment.makeUserService()
+        users.prepare()
+        self.signIn = SignInService(server: server, users: users, hashKey: environment.masterKey.tokenHashKey)
+        self.csrf = CSRFTokens(key: environment.masterKey.browserKey, random: environment.random)
+        self.endpoint = AuthorizationEndpoint(clients: server.clients) { [server] hint, clientID in
+            server.subjectOfIDTokenHint(hint, clientID: clientID)
+        }
+        self.endSession = EndSessionEndpoint(server: server)
+        self.issuer = application.issuer
+        self.secure = application.issuer.lowercased().hasPrefix("https://")
+    }
+
+    // MARK: cookies
+
+    /// The SSO session cookie's name.
+    var sessionCookieName: String { secure ? "__Host-signet_session" : "signet_session" }
+    /// The CSRF browser-binding cookie's name.
+    var csrfCookieName: String { secure ? "__Host-signet_csrf" : "signet_csrf" }
+
+    func sessionToken(_ request: HTTPRequest) -> String? { request.cookies[sessionCookieName] }
+
+    func sessionCookie(_ token: String) -> SetCookie {
+        SetCookie(name: sessionCookieName, value: token, path: "/", maxAge: server.policy.sessionAbsolute,
+                  secure: secure, httpOnly: true, sameSite: .lax)
+    }
+
+    func clearedCookie(_ name: String) -> SetCookie {
+        SetCookie(name: name, value: "", path: "/", maxAge: 0, expires: Date(timeIntervalSince1970: 0),
+                  secure: secure, httpOnly: true, sameSite: .lax)
+    }
+
+    /// The browser's CSRF value, and the cookie to set when it has none yet.
+    func browserValue(_ request: HTTPRequest) -> (value: String, cookie: SetCookie?) {
+        if let existing = request.cookies[csrfCookieName], csrf.isBrowserValue(existing) { return (existing, nil) }
+        let value = csrf.newBrowserValue()
+        return (value, SetCookie(name: csrfCookieName, value: value, path: "/", secure: secure, httpOnly: true, sameSite: .lax))
+    }
+
+    /// Whether a POST's hidden field matches the browser's cookie for `purpose`.
+    func csrfValid(_ request: HTTPRequest, field: String?, purpose: String) -> Bool {
+        csrf.verify(token: field, browserValue: request.cookies[csrfCookieName], purpose: purpose)
+    }
+
+    // MARK: responses
+
+    /// A 303 within Signet (relative, so it works behind any proxy), hardened.
+    static func local(_ path: String, _ parameters: [(String, String)] = []) -> HTTPResponse {
+        var location = path
+        if !parameters.isEmpty { location += "?" + FormEncoding.encode(parameters) }
+        var response = HTTPResponse.redirect(to: location, status: 303)
+        HTMLPage.harden(&response)
+        return response
+    }
+
+    /// The response for a flow step.
+    func respond(_ step: FlowStep) -> HTTPResponse {
+        var response: HTTPResponse
+        switch step {
+        case .code(let code, let redirectURI, let state):
+            response = OAuthResponses.redirect(to: redirectURI, parameters: [("code", code)], state: state, issuer: issuer)
+        case .error(let error, let redirectURI, let state):
+            response = OAuthResponses.redirectError(error, redirectURI: redirectURI, state: state, issuer: issuer)
+        case .signIn(let handle):
+            return Self.local(Routes.signIn, [("request", handle)])
+        case .consent(let handle):
+            return Self.local(Routes.consent, [("request", handle)])
+        }
+        HTMLPage.harden(&response)
+        return response
+    }
+
+    /// The page for an unexpected failure; the detail goes to the log only.
+    static func internalError(_ context: String, _ error: any Error) -> HTTPResponse {
+        Log.error("\(context): \(error)")
+        return HTMLPage.error("Something went wrong on our side.", title: "Server error", status: 500)
+    }
+
+    /// The page for a pending request that is unknown, expired or already used.
+    static func requestGone() -> HTTPResponse {
+        HTMLPage.error("This sign-in request has expired or was already used.", title: "Request expired")
+    }
+
+    /// The page for a failed CSRF check.
+    static func csrfFailure() -> HTTPResponse {
+        HTMLPage.error("The form could not be verified. Make sure cookies are enabled.", title: "Form expired", status: 403)
+    }
+
+    /// A form POST's fields, or nil when the body is not form encoding.
+    static func formFields(_ request: HTTPRequest) -> RequestParameters? {
+        guard let form = try? request.form() else { return nil }
+        return RequestParameters(form.pairs)
+    }
+}

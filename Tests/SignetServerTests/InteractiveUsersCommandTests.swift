@@ -1,0 +1,87 @@
+import Foundation
+import SignetCore
+import SignetServer
+import SignetTesting
+import Testing
+
+/// `signet users …` run as the real binary against a running test server's data folder.
+@Suite struct InteractiveUsersCommandTests {
+    func users(_ env: Interactive, _ arguments: [String], stdin: String? = nil) async throws -> SubprocessResult {
+        try await SignetBinary.run(["users"] + arguments + ["--data", env.server.dataDirectory], stdin: stdin.map { Array($0.utf8) })
+    }
+
+    @Test func addWithPasswordStdinPrintsTheSubjectAndTheUserCanSignIn() async throws {
+        let env = try Interactive()
+        defer { env.stop() }
+        let secret = "a long enough password"
+        let added = try await users(env, ["add", "  Bob@Example.com ", "--name", "Bob B", "--password-stdin"], stdin: secret + "\n")
+        #expect(added.succeeded, "\(added)")
+        let sub = added.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        #expect(sub.count == 22)
+        #expect(!added.stdout.contains(secret) && !added.stderr.contains(secret))
+        let stored = try #require(try env.server.environment.storage.users.user(id: sub))
+        #expect(stored.email == "bob@example.com")
+        #expect(stored.name == "Bob B")
+        #expect(stored.passwordHash?.hasPrefix("$argon2id$") == true)
+
+        let browser = FormBrowser()
+        _ = try await browser.open(env.authorizeURL(pkce: .generate()))
+        #expect(try await env.submitCredentials(browser, email: "bob@example.com", password: secret).requireRedirect()["code"] != nil)
+
+        let list = try await users(env, ["list"])
+        #expect(list.succeeded && list.stdout.contains("bob@example.com") && list.stdout.contains(sub))
+        let show = try await users(env, ["show", "bob@example.com"])
+        #expect(show.succeeded && show.stdout.contains(sub) && !show.stdout.contains("$argon2id"))
+
+        let duplicate = try await users(env, ["add", "bob@example.com", "--password-stdin"], stdin: secret)
+        #expect(duplicate.status == 64)
+        let badEmail = try await users(env, ["add", "not-an-email", "--password-stdin"], stdin: secret)
+        #expect(badEmail.status == 64)
+        let short = try await users(env, ["add", "carol@example.com", "--password-stdin"], stdin: "short")
+        #expect(short.status == 64)
+        let noTTY = try await users(env, ["add", "carol@example.com"], stdin: secret)
+        #expect(noTTY.status == 64)
+        #expect(noTTY.stderr.contains("--password-stdin"))
+        #expect(try env.server.environment.storage.users.user(email: "carol@example.com") == nil)
+    }
+
+    @Test func setPasswordFromStdin() async throws {
+        let env = try Interactive()
+        defer { env.stop() }
+        let changed = try await users(env, ["set-password", Interactive.email, "--password-stdin"], stdin: "the new password\n")
+        #expect(changed.succeeded, "\(changed)")
+        let browser = FormBrowser()
+        _ = try await browser.open(env.authorizeURL(pkce: .generate()))
+        #expect(try await env.submitCredentials(browser).redirect == nil, "the old password no longer works")
+        #expect(try await env.submitCredentials(browser, password: "the new password").requireRedirect()["code"] != nil)
+    }
+
+    @Test func disableEndsSessionsAndRevokesRefreshTokens() async throws {
+        let env = try Interactive()
+        defer { env.stop() }
+        let browser = FormBrowser()
+        let pkce = PKCEPair.generate()
+        let redirect = try await env.signIn(browser, pkce: pkce)
+        let tokens = try await env.redeem(code: try #require(redirect["code"]), pkce: pkce)
+        let refresh = try #require(try tokens.json().objectValue?["refresh_token"]?.stringValue)
+
+        let disabled = try await users(env, ["disable", Interactive.email])
+        #expect(disabled.succeeded, "\(disabled)")
+        #expect(disabled.stdout.contains("ended 1 session(s), revoked 1 grant(s)"))
+
+        let page = try await browser.open(env.authorizeURL(pkce: .generate()))
+        #expect(page.redirect == nil)
+        #expect(page.url.path == Routes.signIn)
+        let refused = try await HTTPTestClient().post(env.server.url(Routes.token), form: [
+            ("grant_type", "refresh_token"), ("refresh_token", refresh), ("client_id", "native")])
+        #expect(refused.status == 400)
+        #expect(try refused.json().objectValue?["error"]?.stringValue == "invalid_grant")
+        #expect(try await env.submitCredentials(browser).redirect == nil, "a disabled user cannot sign in")
+
+        let enabled = try await users(env, ["enable", env.user.id])
+        #expect(enabled.succeeded)
+        #expect(try await env.submitCredentials(browser).requireRedirect()["code"] != nil)
+        let unknown = try await users(env, ["disable", "nobody@example.com"])
+        #expect(unknown.status == 64)
+    }
+}
