@@ -10,7 +10,7 @@ public enum SignetCommandLine {
       serve          run the server (no --config: the embedded default in ./signet-data)
       migrate        apply pending database migrations
       keys           list | rotate [--algorithm ALG] [--prepublish SECONDS] | retire KID
-      clients        add ID [--public | --confidential] [--name N] [--redirect-uri URI]...
+      clients        add ID [--public (default) | --confidential] [--name N] [--redirect-uri URI]...
                        [--post-logout-redirect-uri URI]... [--scope "openid profile email offline_access"]
                        [--grant-type T]... [--first-party] [--auth-method client_secret_basic|client_secret_post]
                        [--id-token-alg RS256|ES256|PS256|EdDSA] [--access-token-lifetime S]
