@@ -10,6 +10,12 @@ public enum SignetCommandLine {
       serve          run the server (no --config: the embedded default in ./signet-data)
       migrate        apply pending database migrations
       keys           list | rotate [--algorithm ALG] [--prepublish SECONDS] | retire KID
+      clients        add ID [--public (default) | --confidential] [--name N] [--redirect-uri URI]...
+                       [--post-logout-redirect-uri URI]... [--scope "openid profile email offline_access"]
+                       [--grant-type T]... [--first-party] [--auth-method client_secret_basic|client_secret_post]
+                       [--id-token-alg RS256|ES256|PS256|EdDSA] [--access-token-lifetime S]
+                       [--refresh-token-lifetime S] [--id-token-lifetime S] [--allow-headless]
+                     | list | show ID | remove ID | rotate-secret ID
       users          add EMAIL [--name NAME] [--password-stdin] | list | show USER | disable USER | enable USER | set-password USER [--password-stdin]
       check-config   FILE: report every mistake in a configuration file
       config-reference   print the configuration reference (Markdown)
@@ -34,6 +40,7 @@ public enum SignetCommandLine {
             case "serve": return try await ServeCommand.run(rest)
             case "migrate": return try MigrateCommand.run(rest)
             case "keys": return try KeysCommand.run(rest)
+            case "clients": return try ClientsCommand.run(rest)
             case "users": return try UsersCommand.run(rest)
             case "check-config": return try CheckConfigCommand.run(rest)
             case "config-reference":

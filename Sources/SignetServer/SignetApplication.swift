@@ -22,6 +22,7 @@ public final class SignetApplication: Sendable {
         authorizationServer = AuthorizationServer(policy: environment.policy, storage: environment.storage,
                                                   masterKey: environment.masterKey, keyRing: environment.keyRing,
                                                   clock: environment.clock, random: environment.random)
+        try Self.registerConfiguredClients(environment, server: authorizationServer)
         discovery = DiscoveryDocument.build(issuer: issuer,
                                             signingAlgorithms: environment.requiredAlgorithms.map(\.rawValue))
     }
@@ -41,6 +42,7 @@ public final class SignetApplication: Sendable {
             return response
         })
         installTokenRoutes(router)
+        installResourceRoutes(router)
         installInteractiveRoutes(router)
         router.notFound = { _ in ErrorPages.json(status: 404, error: "not_found", description: "No such endpoint.") }
         router.methodNotAllowed = { _, allowed in

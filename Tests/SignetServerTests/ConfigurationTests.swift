@@ -106,6 +106,68 @@ import Testing
         #expect(resolved == Array("abc".utf8))
         #expect(throws: ConfigurationIssue.self) { try SecretReference.environment("K").resolve(relativeTo: "/", environment: [:]) }
     }
+
+    // MARK: clients
+
+    @Test func readsClients() throws {
+        let json = """
+        {"clients": [
+          {"id": "native", "name": "Native", "redirect_uris": ["http://127.0.0.1/cb", "com.example.app:/cb"],
+           "post_logout_redirect_uris": ["com.example.app:/out"], "first_party": true, "id_token_algorithm": "ES256",
+           "access_token_lifetime": 600},
+          {"id": "svc", "type": "confidential", "secret": "env:SVC_SECRET", "grant_types": ["client_credentials"],
+           "scope": "api.read", "token_endpoint_auth_method": "client_secret_post"}
+        ]}
+        """
+        let config = try SignetConfiguration(parsing: Data(json.utf8))
+        #expect(config.clients.count == 2)
+        let native = config.clients[0]
+        #expect(native.spec.isPublic && native.spec.firstParty && native.secret == nil)
+        #expect(native.spec.redirectURIs.count == 2)
+        #expect(native.spec.accessTokenLifetime == 600)
+        let service = config.clients[1]
+        #expect(!service.spec.isPublic)
+        #expect(service.secret == .environment("SVC_SECRET"))
+        #expect(service.spec.grantTypes == ["client_credentials"])
+        #expect(service.spec.authenticationMethod == "client_secret_post")
+    }
+
+    @Test(arguments: [
+        (#"{"clients": [{"id": "a", "redirect_uri": ["com.example.app:/cb"]}]}"#, "clients[0].redirect_uri", "did you mean \"redirect_uris\""),
+        (#"{"clients": [{"id": "a", "redirect_uris": ["com.example.app:/cb"], "frist_party": true}]}"#, "clients[0].frist_party", "did you mean \"first_party\""),
+        (#"{"client": []}"#, "client", "did you mean \"clients\""),
+        (#"{"clients": {}}"#, "clients", "array"),
+        (#"{"clients": ["a"]}"#, "clients[0]", "must be an object"),
+        (#"{"clients": [{"name": "x"}]}"#, "clients[0].id", "required"),
+        (#"{"clients": [{"id": "ok", "redirect_uris": ["com.example.app:/cb"]}, {"id": "b", "redirect_uris": ["com.example.app:/cb", "http://localhost/cb"]}]}"#, "clients[1].redirect_uris[1]", "loopback"),
+        (#"{"clients": [{"id": "a", "redirect_uris": ["https://a.example/cb#x"]}]}"#, "clients[0].redirect_uris[0]", "fragment"),
+        (#"{"clients": [{"id": "a", "redirect_uris": ["myapp:/cb"]}]}"#, "clients[0].redirect_uris[0]", "reverse domain"),
+        (#"{"clients": [{"id": "a", "type": "public", "secret": "env:S", "redirect_uris": ["com.example.app:/cb"]}]}"#, "clients[0].secret", "public clients have no secret"),
+        (#"{"clients": [{"id": "a", "secret": "hunter2hunter2", "grant_types": ["client_credentials"]}]}"#, "clients[0].secret", "reference"),
+        (#"{"clients": [{"id": "a", "type": "confidential", "grant_types": ["client_credentials"]}]}"#, "clients[0].secret", "needs a secret"),
+        (#"{"clients": [{"id": "a", "secret": "env:S", "redirect_uris": ["com.example.app:/cb"]}]}"#, "clients[0].redirect_uris[0]", "public clients"),
+        (#"{"clients": [{"id": "a", "redirect_uris": ["com.example.app:/cb"], "grant_types": ["client_credentials"]}]}"#, "clients[0].grant_types", "public clients cannot"),
+        (#"{"clients": [{"id": "a", "secret": "env:S", "grant_types": []}]}"#, "clients[0].grant_types", "at least one"),
+        (#"{"clients": [{"id": "a", "type": "private", "redirect_uris": ["com.example.app:/cb"]}]}"#, "clients[0].type", "public"),
+        (#"{"clients": [{"id": "a", "redirect_uris": ["com.example.app:/cb"], "first_party": "yes"}]}"#, "clients[0].first_party", "true or false"),
+        (#"{"clients": [{"id": "a", "redirect_uris": ["com.example.app:/cb"], "id_token_algorithm": "none"}]}"#, "clients[0].id_token_algorithm", "one of"),
+        (#"{"clients": [{"id": "a", "redirect_uris": ["com.example.app:/cb"]}, {"id": "a", "redirect_uris": ["com.example.app:/cb"]}]}"#, "clients[1].id", "another client"),
+        (#"{"clients": [{"id": "a", "redirect_uris": [5]}]}"#, "clients[0].redirect_uris[0]", "must be a string"),
+    ])
+    func clientMistakesAreReported(json: String, path: String, message: String) {
+        do {
+            _ = try SignetConfiguration(parsing: Data(json.utf8))
+            Issue.record("accepted \(json)")
+        } catch {
+            #expect(error.issues.contains { $0.path == path && $0.message.contains(message) }, "\(error)")
+        }
+    }
+
+    @Test func referenceListsTheClientSettings() {
+        let reference = ConfigurationReference.markdown()
+        for entry in Settings.client { #expect(reference.contains("`\(entry.key)`"), "\(entry.key)") }
+        #expect(reference.contains("Clients"))
+    }
 }
 
 @Suite struct ConfigurationReferenceTests {
