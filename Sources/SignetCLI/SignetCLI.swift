@@ -11,6 +11,12 @@ public enum SignetCommandLine {
       migrate        apply pending database migrations
       keys           list | rotate [--algorithm ALG] [--prepublish SECONDS] | retire KID
       users          add EMAIL [--name NAME] [--password-stdin] | list | show USER | disable USER | enable USER | set-password USER [--password-stdin]
+      clients        add ID [--public | --confidential] [--name N] [--redirect-uri URI]...
+                       [--post-logout-redirect-uri URI]... [--scope "openid profile email offline_access"]
+                       [--grant-type T]... [--first-party] [--auth-method client_secret_basic|client_secret_post]
+                       [--id-token-alg RS256|ES256|PS256|EdDSA] [--access-token-lifetime S]
+                       [--refresh-token-lifetime S] [--id-token-lifetime S] [--allow-headless]
+                     | list | show ID | remove ID | rotate-secret ID
       check-config   FILE: report every mistake in a configuration file
       config-reference   print the configuration reference (Markdown)
       help           this text
@@ -35,6 +41,7 @@ public enum SignetCommandLine {
             case "migrate": return try MigrateCommand.run(rest)
             case "keys": return try KeysCommand.run(rest)
             case "users": return try UsersCommand.run(rest)
+            case "clients": return try ClientsCommand.run(rest)
             case "check-config": return try CheckConfigCommand.run(rest)
             case "config-reference":
                 Output.print(ConfigurationReference.markdown())

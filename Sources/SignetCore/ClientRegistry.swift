@@ -14,7 +14,8 @@ public final class ClientRegistry: Sendable {
         var missing: Set<String> = []
     }
 
-    private let store: any ClientStore
+    /// The store the registry reads (registration writes through it).
+    public let store: any ClientStore
     private let secretKey: [UInt8]
     private let recheckNanoseconds: UInt64
     private let cache = Mutex(Cache())
@@ -33,7 +34,7 @@ public final class ClientRegistry: Sendable {
         if let hit = cache.withLock({ $0.clients[id] }) { return hit }
         if cache.withLock({ $0.missing.contains(id) }) { return nil }
         guard let record = try store.client(id: id), let client = try? Client(record: record) else {
-            cache.withLock { $0.missing.insert(id) }
+            cache.withLock { _ = $0.missing.insert(id) }
             return nil
         }
         cache.withLock { $0.clients[id] = client }

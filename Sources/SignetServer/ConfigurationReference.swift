@@ -22,6 +22,7 @@ public enum ConfigurationReference {
             ("lifetimes", "Lifetimes (seconds)", Settings.lifetimes),
             ("keys", "Signing keys", Settings.keys),
             ("passwords", "Password hashing", Settings.passwords),
+            ("clients[]", "Clients (each entry of the array)", Settings.client),
         ]
         for (key, title, entries) in sections {
             text += "\n## \(title)" + (key.map { " (`\($0)`)" } ?? "") + "\n\n"
@@ -32,6 +33,13 @@ public enum ConfigurationReference {
             }
         }
         text += """
+
+        ## Clients
+
+        Clients in the file are written to the store each time the server starts (secrets hashed),
+        so `signet clients list` shows them next to clients added with `signet clients add`.
+        Removing an entry from the file does not delete the client: use `signet clients remove`.
+        Editing a client with the CLI that the file also declares is undone at the next start.
 
         ## Command-line overrides
 
@@ -48,7 +56,14 @@ public enum ConfigurationReference {
           "data_dir": "/var/lib/signet",
           "master_key": "env:SIGNET_MASTER_KEY",
           "lifetimes": { "access_token": 600, "refresh_token_reuse_grace": 30 },
-          "keys": { "access_token_algorithm": "ES256", "id_token_algorithm": "RS256" }
+          "keys": { "access_token_algorithm": "ES256", "id_token_algorithm": "RS256" },
+          "clients": [
+            { "id": "native-app", "type": "public", "first_party": true,
+              "redirect_uris": ["http://127.0.0.1/callback", "com.example.app:/callback"],
+              "post_logout_redirect_uris": ["com.example.app:/logged-out"] },
+            { "id": "orders-api", "type": "confidential", "secret": "env:ORDERS_API_SECRET",
+              "grant_types": ["client_credentials"], "scope": "orders.read" }
+          ]
         }
         ```
 

@@ -2,16 +2,44 @@ import SignetJOSE
 
 /// The provider metadata of OpenID Connect Discovery 1.0 §3 and RFC 8414 §2.
 ///
-/// Only what Signet really implements is advertised.
+/// Only what Signet really implements is advertised: no request objects, no claims parameter,
+/// no signed or encrypted userinfo (it is plain JSON), no front- or back-channel logout.
 enum DiscoveryDocument {
+    /// Client authentication methods of the token, revocation and introspection endpoints.
+    static let authenticationMethods: [JSONValue] = ["client_secret_basic", "client_secret_post", "none"]
+
     /// The metadata as deterministic JSON bytes.
     static func build(issuer: String, signingAlgorithms: [String]) -> [UInt8] {
+        let algorithms = JSONValue.array(signingAlgorithms.map(JSONValue.string))
         let metadata: JSONValue = .object([
             "issuer": .string(issuer),
+            "authorization_endpoint": .string(issuer + Routes.authorize),
+            "token_endpoint": .string(issuer + Routes.token),
+            "userinfo_endpoint": .string(issuer + Routes.userinfo),
             "jwks_uri": .string(issuer + Routes.jwks),
-            "id_token_signing_alg_values_supported": .array(signingAlgorithms.map(JSONValue.string)),
-            "subject_types_supported": ["public"],
+            "revocation_endpoint": .string(issuer + Routes.revoke),
+            "introspection_endpoint": .string(issuer + Routes.introspect),
+            "end_session_endpoint": .string(issuer + Routes.endSession),
+            "scopes_supported": ["openid", "profile", "email", "offline_access"],
             "response_types_supported": ["code"],
+            "response_modes_supported": ["query"],
+            "grant_types_supported": ["authorization_code", "refresh_token", "client_credentials"],
+            "code_challenge_methods_supported": ["S256"],
+            "token_endpoint_auth_methods_supported": .array(authenticationMethods),
+            "revocation_endpoint_auth_methods_supported": .array(authenticationMethods),
+            // RFC 7662 §2.1: introspection needs a confidential client.
+            "introspection_endpoint_auth_methods_supported": ["client_secret_basic", "client_secret_post"],
+            "subject_types_supported": ["public"],
+            "id_token_signing_alg_values_supported": algorithms,
+            "claims_supported": ["sub", "iss", "aud", "exp", "iat", "auth_time", "nonce", "azp", "amr", "sid", "at_hash",
+                                 "name", "given_name", "family_name", "updated_at", "email", "email_verified"],
+            "prompt_values_supported": ["none", "login", "consent"],
+            // RFC 9207: every authorization response carries iss.
+            "authorization_response_iss_parameter_supported": true,
+            "request_parameter_supported": false,
+            "request_uri_parameter_supported": false,
+            "require_request_uri_registration": false,
+            "claims_parameter_supported": false,
         ])
         return metadata.serialized()
     }

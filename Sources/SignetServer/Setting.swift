@@ -43,6 +43,7 @@ public struct SettingEntry: Sendable {
         case let list as [String]: return "[" + list.map { "\"\($0)\"" }.joined(separator: ", ") + "]"
         case let optional as String?: return optional.map { "\"\($0)\"" } ?? "none"
         case let optional as Int?: return optional.map(String.init) ?? "none"
+        case let optional as [String]?: return optional.map { "[" + $0.map { "\"\($0)\"" }.joined(separator: ", ") + "]" } ?? "none"
         default: return "\(value)"
         }
     }

@@ -101,4 +101,56 @@ public enum Settings {
     public static let argonMemory = Setting("argon2id_memory_kib", 65_536, type: "integer",
         "Argon2id memory in KiB.")
     static let passwords: [SettingEntry] = [argonOps.entry, argonMemory.entry]
+
+    // MARK: clients (each entry of the `clients` array)
+    /// Client id.
+    public static let clientID = Setting("id", "", type: "string (required)",
+        "The client_id: 1 to 128 characters from A-Z a-z 0-9 - . _ ~.")
+    /// Display name.
+    public static let clientName = Setting<String?>("name", nil, type: "string",
+        "The name shown on the consent page; defaults to the id.")
+    /// Client type.
+    public static let clientType = Setting<String?>("type", nil, type: "\"public\" | \"confidential\"",
+        "Public clients (native apps) have no secret and must use PKCE; confidential clients authenticate with a secret. Defaults to confidential when a secret is given, public otherwise.")
+    /// Secret reference.
+    public static let clientSecret = Setting<String?>("secret", nil, type: "secret reference",
+        "Confidential clients only: \"env:NAME\" or \"file:PATH\" holding the secret (at least 32 characters; `signet clients add` generates such secrets). Stored only as a keyed hash.")
+    /// Redirect URIs.
+    public static let clientRedirectURIs = Setting("redirect_uris", [String](), type: "array of URI",
+        "Exact redirect URIs (RFC 8252): reverse-domain private-use schemes (com.example.app:/callback, public clients only), http on 127.0.0.1 or [::1] (any port matches), or https. No fragments or wildcards.")
+    /// Post-logout redirect URIs.
+    public static let clientPostLogoutRedirectURIs = Setting("post_logout_redirect_uris", [String](), type: "array of URI",
+        "Exact URIs the end-session endpoint may redirect to after logout; the same rules as redirect_uris.")
+    /// Allowed scope.
+    public static let clientScope = Setting("scope", "openid profile email offline_access", type: "string",
+        "The most the client may ask for, space separated.")
+    /// Grant types.
+    public static let clientGrantTypes = Setting<[String]?>("grant_types", nil, type: "array of grant type",
+        "authorization_code, refresh_token, client_credentials (confidential clients only). Default: [\"authorization_code\", \"refresh_token\"].")
+    /// First-party flag.
+    public static let clientFirstParty = Setting("first_party", false, type: "boolean",
+        "First-party clients skip the consent page.")
+    /// Authentication method.
+    public static let clientAuthMethod = Setting<String?>("token_endpoint_auth_method", nil, type: "\"client_secret_basic\" | \"client_secret_post\" | \"none\"",
+        "How the client authenticates: none for public clients (the default for them), client_secret_basic by default for confidential ones.")
+    /// ID token algorithm.
+    public static let clientIDTokenAlgorithm = Setting<String?>("id_token_algorithm", nil, type: "\"RS256\" | \"ES256\" | \"PS256\" | \"EdDSA\"",
+        "Algorithm of this client's ID tokens; defaults to keys.id_token_algorithm.")
+    /// Access token lifetime.
+    public static let clientAccessTokenLifetime = Setting<Int?>("access_token_lifetime", nil, type: "seconds",
+        "Overrides lifetimes.access_token for this client (30 to 86400).")
+    /// Refresh token lifetime.
+    public static let clientRefreshTokenLifetime = Setting<Int?>("refresh_token_lifetime", nil, type: "seconds",
+        "Overrides lifetimes.refresh_token for this client (60 up to lifetimes.refresh_token_absolute).")
+    /// ID token lifetime.
+    public static let clientIDTokenLifetime = Setting<Int?>("id_token_lifetime", nil, type: "seconds",
+        "Overrides lifetimes.id_token for this client (30 to 86400).")
+    /// Headless API.
+    public static let clientAllowHeadless = Setting("allow_headless", false, type: "boolean",
+        "Whether the client may use the headless JSON sign-in API.")
+    static let client: [SettingEntry] = [clientID.entry, clientName.entry, clientType.entry, clientSecret.entry,
+                                         clientRedirectURIs.entry, clientPostLogoutRedirectURIs.entry, clientScope.entry,
+                                         clientGrantTypes.entry, clientFirstParty.entry, clientAuthMethod.entry,
+                                         clientIDTokenAlgorithm.entry, clientAccessTokenLifetime.entry,
+                                         clientRefreshTokenLifetime.entry, clientIDTokenLifetime.entry, clientAllowHeadless.entry]
 }

@@ -22,6 +22,7 @@ public final class SignetApplication: Sendable {
         authorizationServer = AuthorizationServer(policy: environment.policy, storage: environment.storage,
                                                   masterKey: environment.masterKey, keyRing: environment.keyRing,
                                                   clock: environment.clock, random: environment.random)
+        try Self.registerConfiguredClients(environment, server: authorizationServer)
         discovery = DiscoveryDocument.build(issuer: issuer,
                                             signingAlgorithms: environment.requiredAlgorithms.map(\.rawValue))
     }
@@ -42,6 +43,7 @@ public final class SignetApplication: Sendable {
         })
         installTokenRoutes(router)
         installInteractiveRoutes(router)
+        installResourceRoutes(router)
         router.notFound = { _ in ErrorPages.json(status: 404, error: "not_found", description: "No such endpoint.") }
         router.methodNotAllowed = { _, allowed in
             var response = ErrorPages.json(status: 405, error: "method_not_allowed", description: "Method not allowed.")

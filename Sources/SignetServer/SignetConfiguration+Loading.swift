@@ -1,4 +1,5 @@
 import Foundation
+import SignetCore
 
 extension SignetConfiguration {
     /// Reads a configuration file. Every mistake is reported, not just the first.
@@ -69,7 +70,8 @@ extension SignetConfiguration {
             passwords.memoryKiB = p.int(Settings.argonMemory, in: 8192...4_194_304)
             p.finish(known: Settings.passwords)
         }
-        section.finish(known: Settings.topLevel, sections: ["database", "http", "lifetimes", "keys", "passwords"])
+        clients = ConfigSection.clients(top["clients"], reader: reader, refreshFamilyLifetime: lifetimes.refreshFamily)
+        section.finish(known: Settings.topLevel, sections: ["database", "http", "lifetimes", "keys", "passwords", "clients"])
         validate(reader)
         if !reader.issues.isEmpty { throw ConfigurationError(issues: reader.issues) }
     }
@@ -188,6 +190,29 @@ struct ConfigSection {
         return text
     }
 
+    func bool(_ setting: Setting<Bool>) -> Bool {
+        guard let value = values[setting.key] else { return setting.defaultValue }
+        guard case .bool(let flag) = value else {
+            reader.report(path(setting.key), "must be true or false, not \(value.typeName)")
+            return setting.defaultValue
+        }
+        return flag
+    }
+
+    func optionalInt(_ setting: Setting<Int?>) -> Int? {
+        guard let value = values[setting.key] else { return setting.defaultValue }
+        guard case .number(let number) = value, number.rounded() == number, let integer = Int(exactly: number) else {
+            reader.report(path(setting.key), "must be a whole number, not \(value.typeName == "a number" ? "a fraction" : value.typeName)")
+            return setting.defaultValue
+        }
+        return integer
+    }
+
+    func optionalStringArray(_ setting: Setting<[String]?>) -> [String]? {
+        guard values[setting.key] != nil else { return setting.defaultValue }
+        return stringArray(Setting(setting.key, [], type: setting.type, setting.summary))
+    }
+
     func choice(_ setting: Setting<String>, from allowed: [String]) -> String {
         let text = string(setting)
         guard allowed.contains(text) else {
@@ -269,5 +294,69 @@ struct ConfigSection {
             previous = current
         }
         return a.isEmpty ? b.count : previous[b.count]
+    }
+}
+
+extension ConfigSection {
+    /// The `clients` array: every entry read with the same rules as `signet clients add`, every
+    /// mistake reported with its path (`clients[1].redirect_uris[0]`).
+    static func clients(_ value: ConfigValue?, reader: ConfigReader, refreshFamilyLifetime: Int) -> [ConfiguredClient] {
+        guard let value else { return [] }
+        guard case .array(let items) = value else {
+            reader.report("clients", "must be an array of client objects, not \(value.typeName)")
+            return []
+        }
+        var result: [ConfiguredClient] = []
+        var seen: Set<String> = []
+        for (index, item) in items.enumerated() {
+            let path = "clients[\(index)]"
+            guard case .object(let object) = item else {
+                reader.report(path, "must be an object, not \(item.typeName)")
+                continue
+            }
+            let c = ConfigSection(reader: reader, path: path, values: object)
+            let before = reader.issues.count
+            guard object["id"] != nil else {
+                reader.report(c.path("id"), "is required")
+                c.finish(known: Settings.client)
+                continue
+            }
+            let id = c.string(Settings.clientID)
+            let secret = object["secret"] == nil ? nil : c.secret(Settings.clientSecret)
+            var isPublic = secret == nil && object["secret"] == nil
+            if let type = c.optionalString(Settings.clientType) {
+                switch type {
+                case "public": isPublic = true
+                case "confidential": isPublic = false
+                default: reader.report(c.path("type"), "must be \"public\" or \"confidential\", not \"\(type)\"")
+                }
+            }
+            let spec = ClientSpec(
+                id: id, name: c.optionalString(Settings.clientName), isPublic: isPublic,
+                redirectURIs: c.stringArray(Settings.clientRedirectURIs),
+                postLogoutRedirectURIs: c.stringArray(Settings.clientPostLogoutRedirectURIs),
+                scope: object["scope"] == nil ? nil : c.string(Settings.clientScope),
+                grantTypes: c.optionalStringArray(Settings.clientGrantTypes),
+                firstParty: c.bool(Settings.clientFirstParty),
+                authenticationMethod: c.optionalString(Settings.clientAuthMethod),
+                idTokenAlgorithm: c.optionalString(Settings.clientIDTokenAlgorithm),
+                accessTokenLifetime: c.optionalInt(Settings.clientAccessTokenLifetime),
+                refreshTokenLifetime: c.optionalInt(Settings.clientRefreshTokenLifetime),
+                idTokenLifetime: c.optionalInt(Settings.clientIDTokenLifetime),
+                allowHeadless: c.bool(Settings.clientAllowHeadless))
+            c.finish(known: Settings.client)
+            if !seen.insert(id).inserted { reader.report(c.path("id"), "another client has the id \(id)") }
+            // Type errors were reported already; the client rules only make sense on what was read.
+            guard reader.issues.count == before else { continue }
+            let hasSecret = object["secret"] != nil
+            for issue in ClientRegistration.problems(spec, hasSecret: hasSecret, refreshFamilyLifetime: refreshFamilyLifetime) {
+                reader.report(c.path(issue.field), issue.message)
+            }
+            if !isPublic && !hasSecret {
+                reader.report(c.path("secret"), "a confidential client needs a secret reference, \"env:NAME\" or \"file:PATH\"")
+            }
+            result.append(ConfiguredClient(spec: spec, secret: secret))
+        }
+        return result
     }
 }

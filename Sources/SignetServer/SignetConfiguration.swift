@@ -22,6 +22,8 @@ public struct SignetConfiguration: Sendable {
     public var keys: Keys
     /// Password hashing cost.
     public var passwords: Passwords
+    /// Clients declared in the file (`clients`); upserted into the store at start-up.
+    public var clients: [ConfiguredClient] = []
 
     /// Storage settings.
     public struct Database: Sendable {
