@@ -543,19 +543,26 @@ section_password() {
         [ "$LOAD_OK" = 1 ] || ok=0
         signin_rates+=("$LOAD_RATE")
     done
-    local hash_rate signin_rate ratio status p50s p99s
+    local hash_rate signin_rate ratio status p50s p99s hash_cpu signin_cpu cpu_ratio
     hash_rate=$(median "${hash_rates[@]}")
     signin_rate=$(median "${signin_rates[@]}")
     p50s=$(median $(results load.password.p50_ms))
     p99s=$(median $(results load.password.p99_ms))
+    hash_cpu=$(median $(results argon2.cpu_ms))
+    signin_cpu=$(calc "$(median $(results load.password.server_cpu_us)) / 1000")
     ratio=$(calc "$signin_rate / $hash_rate")
+    cpu_ratio=$(calc "$hash_cpu / $signin_cpu")
     printf '  median: Argon2id %s hashes/s, password sign-ins %s/s (p50 %s ms, p99 %s ms): %s x\n' \
         "$hash_rate" "$signin_rate" "$p50s" "$p99s" "$ratio"
+    printf '  by CPU time: %s ms per Argon2id hash, %s ms of server CPU per sign-in: %s x\n' "$hash_cpu" "$signin_cpu" "$cpu_ratio"
+    echo "  (the wall-clock ratio compares two runs taken seconds apart; on a busy machine the CPU-time"
+    echo "  ratio is the steadier one: it is the share of a sign-in's server CPU that is Argon2id)"
     status=$(pass_if "$ratio >= 0.9")
     [ "$ok" = 1 ] || status=MISS
     summary_add "Argon2id hashes/s (t=2, 64 MiB, 2 threads)" "$(printf '%.1f/s' "$hash_rate")" "(reference)" info
     summary_add "password sign-ins/s, $PASSWORD_CONNECTIONS connections" "$(printf '%.1f/s p50 %.0f p99 %.0f ms' "$signin_rate" "$p50s" "$p99s")" "(info)" info
     summary_add "password sign-ins / Argon2id hash rate" "${ratio}x" ">= 0.90x" "$status"
+    summary_add "  same, by CPU time (hash / sign-in)" "${cpu_ratio}x" "(info)" info
     stop_pid "$SIGNET_PID"
 }
 

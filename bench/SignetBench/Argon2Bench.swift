@@ -14,6 +14,8 @@ struct Argon2Bench {
         var perSecond: Double { seconds > 0 ? Double(hashes) / seconds : 0 }
         /// Wall time per hash on one thread.
         var milliseconds: Double
+        /// CPU time (user + system, all threads) per hash.
+        var cpuMilliseconds: Double
     }
 
     /// Every thread hashes until the deadline; hashes finished by then are counted over the time
@@ -23,6 +25,7 @@ struct Argon2Bench {
         let counts = Locked<[Int]>([])
         let failures = Locked<[String]>([])
         let done = DispatchSemaphore(value: 0)
+        let cpuStart = ProcessCPU.selfSeconds()
         let start = monotonicNanoseconds()
         let deadline = start + UInt64(seconds * 1e9)
         let ends = Locked<[UInt64]>([])
@@ -49,6 +52,8 @@ struct Argon2Bench {
         if let failure = failures.withLock({ $0.first }) { throw BenchUsageError("Argon2id failed: \(failure)") }
         let hashes = counts.withLock { $0.reduce(0, +) }
         let elapsed = Double((ends.withLock { $0.max() } ?? start) - start) / 1e9
-        return Rate(hashes: hashes, seconds: elapsed, milliseconds: hashes > 0 ? elapsed * 1000 * Double(threads) / Double(hashes) : 0)
+        let cpu = ProcessCPU.selfSeconds() - cpuStart
+        return Rate(hashes: hashes, seconds: elapsed, milliseconds: hashes > 0 ? elapsed * 1000 * Double(threads) / Double(hashes) : 0,
+                    cpuMilliseconds: hashes > 0 ? cpu * 1000 / Double(hashes) : 0)
     }
 }
