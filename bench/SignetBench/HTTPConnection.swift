@@ -95,43 +95,43 @@ final class HTTPConnection {
     }
 
     private func readResponse() throws(HTTPClientError) -> HTTPClientResponse {
-        // Headers: up to the first CRLFCRLF.
+        // Headers: up to the first CRLFCRLF. Byte-level parsing throughout: Foundation string
+        // calls would make the generator take CPU from the server it shares the machine with.
         var headerEnd: Int?
         var searchFrom = 0
-        while headerEnd == nil {
-            if buffer.count >= 4 {
-                var index = max(0, searchFrom - 3)
-                while index + 3 < buffer.count {
-                    if buffer[index] == 13 && buffer[index + 1] == 10 && buffer[index + 2] == 13 && buffer[index + 3] == 10 {
-                        headerEnd = index
-                        break
-                    }
-                    index += 1
-                }
-                searchFrom = buffer.count
+        while true {
+            if let found = Self.find([13, 10, 13, 10], in: buffer, from: max(0, searchFrom - 3)) {
+                headerEnd = found
+                break
             }
-            if headerEnd == nil {
-                guard buffer.count < 64 * 1024 else { throw HTTPClientError("response headers larger than 64 KiB") }
-                try fill()
-            }
+            searchFrom = buffer.count
+            guard buffer.count < 64 * 1024 else { throw HTTPClientError("response headers larger than 64 KiB") }
+            try fill()
         }
         guard let headerEnd else { throw HTTPClientError("no response headers") }
-        let headText = String(decoding: buffer[0..<headerEnd], as: UTF8.self)
-        var lines = headText.split(separator: "\r\n", omittingEmptySubsequences: false)
-        guard !lines.isEmpty else { throw HTTPClientError("empty response") }
-        let statusLine = lines.removeFirst()
-        let parts = statusLine.split(separator: " ", maxSplits: 2)
-        guard parts.count >= 2, parts[0].hasPrefix("HTTP/1."), let status = Int(parts[1]) else {
+        // "HTTP/1.1 200 OK"
+        guard headerEnd >= 12, buffer[0..<7].elementsEqual("HTTP/1.".utf8), buffer[8] == 32,
+              let status = Int(String(decoding: buffer[9..<12], as: UTF8.self)) else {
             throw HTTPClientError("bad status line")
         }
         var headers: [(String, String)] = []
-        for line in lines {
-            guard let colon = line.firstIndex(of: ":") else { continue }
-            let name = line[..<colon].lowercased()
-            let value = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
-            headers.append((name, value))
+        var contentLength: Int?
+        var lineStart = (Self.find([13, 10], in: buffer, from: 0) ?? headerEnd) + 2
+        while lineStart < headerEnd {
+            let lineEnd = Self.find([13, 10], in: buffer, from: lineStart).map { min($0, headerEnd) } ?? headerEnd
+            if let colon = buffer[lineStart..<lineEnd].firstIndex(of: 58) {
+                let name = String(decoding: buffer[lineStart..<colon].map { $0 >= 65 && $0 <= 90 ? $0 | 0x20 : $0 }, as: UTF8.self)
+                var valueStart = colon + 1
+                while valueStart < lineEnd && (buffer[valueStart] == 32 || buffer[valueStart] == 9) { valueStart += 1 }
+                var valueEnd = lineEnd
+                while valueEnd > valueStart && (buffer[valueEnd - 1] == 32 || buffer[valueEnd - 1] == 9) { valueEnd -= 1 }
+                let value = String(decoding: buffer[valueStart..<valueEnd], as: UTF8.self)
+                if name == "content-length" { contentLength = Int(value) }
+                headers.append((name, value))
+            }
+            lineStart = lineEnd + 2
         }
-        guard let lengthText = headers.first(where: { $0.0 == "content-length" })?.1, let length = Int(lengthText), length >= 0 else {
+        guard let length = contentLength, length >= 0 else {
             throw HTTPClientError("response without Content-Length (status \(status))")
         }
         let bodyStart = headerEnd + 4
@@ -139,6 +139,24 @@ final class HTTPConnection {
         let body = Array(buffer[bodyStart..<(bodyStart + length)])
         buffer.removeSubrange(0..<(bodyStart + length))
         return HTTPClientResponse(status: status, headers: headers, body: body)
+    }
+
+    /// The index of the first occurrence of `needle` in `haystack` at or after `from`.
+    static func find(_ needle: [UInt8], in haystack: [UInt8], from: Int) -> Int? {
+        guard let first = needle.first, from >= 0, haystack.count - from >= needle.count else { return nil }
+        var index = from
+        let last = haystack.count - needle.count
+        while index <= last {
+            guard let hit = haystack[index...last].firstIndex(of: first) else { return nil }
+            var matched = true
+            for offset in 1..<needle.count where haystack[hit + offset] != needle[offset] {
+                matched = false
+                break
+            }
+            if matched { return hit }
+            index = hit + 1
+        }
+        return nil
     }
 }
 
@@ -155,12 +173,24 @@ struct HTTPClientResponse {
     /// The body as text.
     var text: String { String(decoding: body, as: UTF8.self) }
 
+    /// The string value of `"key"` in a flat JSON object body; nil when absent or not a plain
+    /// string (the values read here are tokens: base64url, never escaped).
+    func jsonString(_ key: String) -> String? {
+        guard let keyStart = HTTPConnection.find(Array("\"\(key)\"".utf8), in: body, from: 0) else { return nil }
+        var index = keyStart + key.utf8.count + 2
+        while index < body.count && (body[index] == 32 || body[index] == 58) { index += 1 }
+        guard index < body.count, body[index] == 34 else { return nil }
+        let start = index + 1
+        guard let end = body[start...].firstIndex(of: 34) else { return nil }
+        return body[start..<end].contains(92) ? nil : String(decoding: body[start..<end], as: UTF8.self)
+    }
+
     /// `name=value` of every `Set-Cookie`, attributes dropped.
     var cookies: [(String, String)] {
         headers.filter { $0.0 == "set-cookie" }.compactMap { header in
-            let pair = header.1.split(separator: ";", maxSplits: 1)[0]
+            let pair = header.1.prefix { $0 != ";" }
             guard let equals = pair.firstIndex(of: "=") else { return nil }
-            return (String(pair[..<equals]).trimmingCharacters(in: .whitespaces), String(pair[pair.index(after: equals)...]))
+            return (String(pair[..<equals]), String(pair[pair.index(after: equals)...]))
         }
     }
 }

@@ -123,13 +123,13 @@ final class LoadWorker: @unchecked Sendable {
             guard let basicAuthorization else { throw HTTPClientError("not set up") }
             let response = try connection.request("POST", Routes.token, headers: [("Authorization", basicAuthorization)],
                                                   body: "grant_type=client_credentials")
-            guard response.status == 200, OAuthClient.jsonString("access_token", in: response.text) != nil else {
-                throw HTTPClientError("client_credentials: status \(response.status), error \(OAuthClient.jsonString("error", in: response.text) ?? "?")")
+            guard response.status == 200, response.jsonString("access_token") != nil else {
+                throw HTTPClientError("client_credentials: status \(response.status), error \(response.jsonString("error") ?? "?")")
             }
         case .userinfo:
             guard let accessToken else { throw HTTPClientError("not set up") }
             let response = try connection.request("GET", Routes.userinfo, headers: [("Authorization", "Bearer " + accessToken)])
-            guard response.status == 200, OAuthClient.jsonString("sub", in: response.text) != nil else {
+            guard response.status == 200, response.jsonString("sub") != nil else {
                 throw HTTPClientError("GET /userinfo: status \(response.status), \(response.header("www-authenticate") ?? "")")
             }
         case .signIn:

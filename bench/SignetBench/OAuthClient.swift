@@ -70,8 +70,7 @@ struct OAuthClient {
         }
         let page = try connection.request("GET", signInPath)
         guard page.status == 200 else { throw HTTPClientError("GET /signin: status \(page.status), expected 200") }
-        let html = page.text
-        guard let csrf = Self.hiddenField("csrf", in: html), let handle = Self.hiddenField("request", in: html),
+        guard let csrf = Self.hiddenField("csrf", in: page.body), let handle = Self.hiddenField("request", in: page.body),
               let browser = page.cookies.first(where: { $0.0 == csrfCookieName })?.1 else {
             throw HTTPClientError("GET /signin: no csrf/request fields or no \(csrfCookieName) cookie")
         }
@@ -108,62 +107,84 @@ struct OAuthClient {
     }
 
     private func tokens(_ response: HTTPClientResponse, _ grant: String) throws(HTTPClientError) -> Tokens {
-        let text = response.text
         guard response.status == 200 else {
-            throw HTTPClientError("POST /token (\(grant)): status \(response.status), error \(Self.jsonString("error", in: text) ?? "?")")
+            throw HTTPClientError("POST /token (\(grant)): status \(response.status), error \(response.jsonString("error") ?? "?")")
         }
-        guard let access = Self.jsonString("access_token", in: text) else { throw HTTPClientError("POST /token (\(grant)): no access_token") }
-        return Tokens(accessToken: access, refreshToken: Self.jsonString("refresh_token", in: text),
-                      idToken: Self.jsonString("id_token", in: text))
+        guard let access = response.jsonString("access_token") else { throw HTTPClientError("POST /token (\(grant)): no access_token") }
+        return Tokens(accessToken: access, refreshToken: response.jsonString("refresh_token"), idToken: response.jsonString("id_token"))
     }
 
-    // MARK: small parsers (the values involved never contain escapes: tokens are base64url)
+    // MARK: small parsers
 
-    /// The string value of `"key"` in a flat JSON object; nil when absent or not a plain string.
-    static func jsonString(_ key: String, in text: String) -> String? {
-        guard let keyRange = text.range(of: "\"\(key)\"") else { return nil }
-        var index = keyRange.upperBound
-        while index < text.endIndex, text[index] == " " || text[index] == ":" { index = text.index(after: index) }
-        guard index < text.endIndex, text[index] == "\"" else { return nil }
-        let start = text.index(after: index)
-        guard let end = text[start...].firstIndex(of: "\"") else { return nil }
-        let value = text[start..<end]
-        return value.contains("\\") ? nil : String(value)
-    }
-
-    /// The value of `<input type="hidden" name="NAME" value="...">`.
-    static func hiddenField(_ name: String, in html: String) -> String? {
-        guard let nameRange = html.range(of: "name=\"\(name)\" value=\"") else { return nil }
-        guard let end = html[nameRange.upperBound...].firstIndex(of: "\"") else { return nil }
-        return String(html[nameRange.upperBound..<end]).replacingOccurrences(of: "&amp;", with: "&")
+    /// The value of `<input type="hidden" name="NAME" value="...">` (Signet's field order).
+    static func hiddenField(_ name: String, in html: [UInt8]) -> String? {
+        let marker = Array("name=\"\(name)\" value=\"".utf8)
+        guard let found = HTTPConnection.find(marker, in: html, from: 0) else { return nil }
+        let start = found + marker.count
+        guard let end = html[start...].firstIndex(of: 34) else { return nil }
+        return String(decoding: html[start..<end], as: UTF8.self).replacingOccurrences(of: "&amp;", with: "&")
     }
 
     /// The decoded query parameters of a URL (first value of each).
     static func queryParameters(_ url: String) -> [String: String] {
-        guard let question = url.firstIndex(of: "?") else { return [:] }
+        let bytes = Array(url.utf8)
+        guard let question = bytes.firstIndex(of: 63) else { return [:] }
         var result: [String: String] = [:]
-        for pair in url[url.index(after: question)...].split(separator: "&") {
-            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-            let name = String(parts[0]).removingPercentEncoding ?? String(parts[0])
-            let value = parts.count > 1 ? (String(parts[1]).replacingOccurrences(of: "+", with: " ").removingPercentEncoding ?? "") : ""
+        for pair in bytes[(question + 1)...].split(separator: 38) {
+            let equals = pair.firstIndex(of: 61) ?? pair.endIndex
+            let name = percentDecode(pair[pair.startIndex..<equals])
+            let value = equals < pair.endIndex ? percentDecode(pair[(equals + 1)...]) : ""
             if result[name] == nil { result[name] = value }
         }
         return result
     }
 
+    /// Form decoding: `+` is a space, `%XX` a byte.
+    static func percentDecode(_ bytes: ArraySlice<UInt8>) -> String {
+        func hex(_ byte: UInt8) -> UInt8? {
+            switch byte {
+            case 48...57: byte - 48
+            case 65...70: byte - 55
+            case 97...102: byte - 87
+            default: nil
+            }
+        }
+        var out: [UInt8] = []
+        out.reserveCapacity(bytes.count)
+        var index = bytes.startIndex
+        while index < bytes.endIndex {
+            let byte = bytes[index]
+            if byte == 37, index + 2 < bytes.endIndex, let high = hex(bytes[index + 1]), let low = hex(bytes[index + 2]) {
+                out.append(high << 4 | low)
+                index += 3
+            } else {
+                out.append(byte == 43 ? 32 : byte)
+                index += 1
+            }
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
+
     /// A URL without its query (which may carry a code): safe to print.
     static func pathOnly(_ url: String) -> String { String(url.prefix { $0 != "?" }) }
-
-    private static let unreserved = CharacterSet(charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
 
     /// `application/x-www-form-urlencoded` (spaces as %20, which every decoder accepts).
     static func formEncode(_ pairs: [(String, String)]) -> String {
         pairs.map { name, value in percentEncode(name) + "=" + percentEncode(value) }.joined(separator: "&")
     }
 
-    /// Every byte but the unreserved characters percent-encoded.
+    /// Every byte but the unreserved characters (A-Z a-z 0-9 - . _ ~) percent-encoded.
     static func percentEncode(_ text: String) -> String {
-        text.addingPercentEncoding(withAllowedCharacters: unreserved) ?? ""
+        let digits = Array("0123456789ABCDEF".utf8)
+        var out: [UInt8] = []
+        out.reserveCapacity(text.utf8.count)
+        for byte in text.utf8 {
+            switch byte {
+            case 48...57, 65...90, 97...122, 45, 46, 95, 126: out.append(byte)
+            default: out += [37, digits[Int(byte >> 4)], digits[Int(byte & 15)]]
+            }
+        }
+        return String(decoding: out, as: UTF8.self)
     }
 
     /// `count` random bytes, base64url.
