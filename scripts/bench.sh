@@ -202,7 +202,8 @@ ensure_servers() {
 # cpu_ticks PID: user + system CPU clock ticks of PID and its child processes (nginx workers).
 # In /proc/N/stat, after dropping "(comm)", field 3 is the parent and fields 13-14 utime, stime.
 cpu_ticks() {
-    cat /proc/[0-9]*/stat 2>/dev/null | sed 's/^\([0-9]*\) (.*) /\1 /' |
+    # A process can exit between the glob and the read: cat then fails, which must not end the run.
+    { cat /proc/[0-9]*/stat 2>/dev/null || true; } | sed 's/^\([0-9]*\) (.*) /\1 /' |
         awk -v p="$1" '$1 == p || $3 == p { t += $13 + $14 } END { print t + 0 }'
 }
 TICKS_PER_SECOND=$(getconf CLK_TCK)
