@@ -398,6 +398,11 @@ section_startup() {
     echo "  shown for information: $(printf '%.0f' "$fresh_in") ms in the server vs $(printf '%.0f' "$existing_in") ms on a second start."
     summary_add "start to discovery, existing data dir" "$(printf '%.1f' "$existing") ms" "<= 200 ms" "$(pass_if "$existing <= 200")"
     summary_add "start to discovery, first start (keygen)" "$(printf '%.1f' "$fresh") ms" "(info)" info
+    local lost
+    lost=$(result startup.lost_sigterm 2>/dev/null || echo 0)
+    if [ "$lost" != 0.000 ]; then
+        summary_add "SIGTERM right after ready: ignored" "$(printf '%.0f' "$lost") of $((STARTUP_RUNS * 2))" "0" MISS
+    fi
 }
 
 section_http() {

@@ -80,6 +80,9 @@ struct BenchCommand: Sendable {
             results.record(key, median(times))
             results.record(key.replacingOccurrences(of: "_ms", with: "_in_server_ms"), inServer)
         }
+        let lost = (fresh + existing).reduce(0) { $0 + $1.lostTerminationSignals }
+        if lost > 0 { print("!! \(lost) SIGTERM(s) were ignored by a server that had just become ready (a shutdown race in signet)") }
+        results.record("startup.lost_sigterm", Double(lost))
         try results.write()
         return 0
     }
