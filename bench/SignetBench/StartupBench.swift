@@ -7,6 +7,8 @@ struct StartupSample {
     var spawnToReadyMilliseconds: Double
     /// What the server itself logged as "ready in N ms" (open + keys + listen), if it said so.
     var selfReportedMilliseconds: Double?
+    /// SIGTERMs the server did not act on before it finally stopped (should be 0).
+    var lostTerminationSignals = 0
 }
 
 /// Measures how long `signet serve` takes from process spawn to answering discovery with 200:
@@ -41,10 +43,7 @@ struct StartupBench {
         let clock = ContinuousClock()
         let start = clock.now
         try process.run()
-        defer {
-            if process.isRunning { process.terminate() }
-            process.waitUntilExit()
-        }
+        defer { if process.isRunning { _ = Self.stop(process) } }
         let deadline = start + .milliseconds(Int64(timeoutSeconds * 1000))
         while true {
             let outcome = HTTPProbe.get(port: port, path: Routes.openIDConfiguration)
@@ -61,9 +60,29 @@ struct StartupBench {
         // asking it to stop, so its own figure is in the log.
         let logDeadline = clock.now + .milliseconds(500)
         while Self.selfReported(logPath) == nil && clock.now < logDeadline { usleep(1000) }
-        process.terminate()
+        let lostSignals = Self.stop(process)
+        if lostSignals > 0 {
+            // Seen once in ~25 starts: a SIGTERM sent right after "ready in" was ignored (the
+            // server arms its signal handling only after printing it). Reported, not hidden.
+            FileHandle.standardError.write(Data("SignetBench startup: !! signet ignored \(lostSignals) SIGTERM(s) sent right after it was ready; see \(logPath)\n".utf8))
+        }
+        return StartupSample(spawnToReadyMilliseconds: milliseconds, selfReportedMilliseconds: Self.selfReported(logPath),
+                             lostTerminationSignals: lostSignals)
+    }
+
+    /// SIGTERM, then waits up to 2 s for the exit; repeats twice, then SIGKILL. Returns how many
+    /// SIGTERMs went unanswered (0 when the first one stopped the server).
+    static func stop(_ process: Process) -> Int {
+        var unanswered = 0
+        for _ in 0..<3 {
+            guard process.isRunning else { break }
+            process.terminate()
+            for _ in 0..<200 where process.isRunning { usleep(10_000) }
+            if process.isRunning { unanswered += 1 }
+        }
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
         process.waitUntilExit()
-        return StartupSample(spawnToReadyMilliseconds: milliseconds, selfReportedMilliseconds: Self.selfReported(logPath))
+        return unanswered
     }
 
     /// Reads "ready in N ms" from the server's log.
