@@ -14,7 +14,7 @@ enum ServeCommand {
         }
         let started = DispatchTime.now()
         // Arm the signal handlers first, so a SIGTERM that arrives while starting still shuts down cleanly.
-        let termination = Task { await HTTPServer.waitForTerminationSignal() }
+        let termination = TerminationSignal.install()
         let environment = try ServerEnvironment.open(configuration)
         let application = try SignetApplication(environment: environment)
         let server = try application.start()
@@ -26,7 +26,7 @@ enum ServeCommand {
         Output.print("signet: issuer \(configuration.issuer); data in \(configuration.dataDirectory); ready in \(String(format: "%.0f", elapsed)) ms")
         if arguments.flag("demo") { try DemoSeed.seed(environment).forEach(Output.print) }
         let refresher = Task { await application.refreshKeysPeriodically() }
-        _ = await termination.value
+        _ = await termination.wait()
         Output.print("signet: shutting down")
         refresher.cancel()
         server.stop()

@@ -55,10 +55,8 @@ public final class SigningKeyRing: Sendable {
         let missing = algorithms.filter { algorithm in
             !state.withLock { $0.entries.contains { $0.algorithm == algorithm && $0.record.canSign(at: now) } }
         }
-        guard !missing.isEmpty else {
-            readiness.open()
-            return
-        }
+        guard !missing.isEmpty else { return }
+        readiness.close()
         let thread = Thread { [self] in
             do { try ensureSigningKeys(missing) } catch {
                 FileHandle.standardError.write(Data("signing key generation failed: \(error)\n".utf8))
@@ -197,10 +195,13 @@ public final class SigningKeyRing: Sendable {
     }
 }
 
-/// A gate that opens once and stays open; waiting is free after that.
+/// A gate that is open unless background key generation is running; waiting is free when open.
 final class Readiness: Sendable {
-    private let isOpen = Atomic<Bool>(false)
+    private let isOpen = Atomic<Bool>(true)
     private let semaphore = DispatchSemaphore(value: 0)
+
+    /// Closes the gate until `open()`.
+    func close() { isOpen.store(false, ordering: .releasing) }
 
     func open() {
         if !isOpen.exchange(true, ordering: .acquiringAndReleasing) { semaphore.signal() }

@@ -127,9 +127,7 @@ public final class HTTPServer: @unchecked Sendable {
     /// first), and returns the signal number.
     @discardableResult
     public static func waitForTerminationSignal() async -> Int32 {
-        await withCheckedContinuation { (continuation: CheckedContinuation<Int32, Never>) in
-            SignalWaiter(signals: [SIGTERM, SIGINT]) { continuation.resume(returning: $0) }.arm()
-        }
+        await TerminationSignal.install().wait()
     }
 
     private func startDaemon(on address: ListenAddress, context: DaemonContext,
@@ -232,5 +230,46 @@ private final class SignalWaiter: @unchecked Sendable {
         for source in sources { source.cancel() }
         sources = []
         callback(number)
+    }
+}
+
+/// SIGTERM or SIGINT, caught from the moment `install()` returns: arm it before starting
+/// anything, so a signal that arrives during start-up still ends in a clean shutdown.
+public final class TerminationSignal: Sendable {
+    private enum State {
+        case waiting(CheckedContinuation<Int32, Never>?)
+        case received(Int32)
+    }
+
+    private let state = Mutex(State.waiting(nil))
+
+    private init() {}
+
+    /// Installs the handlers now (synchronously) and returns the signal to await.
+    public static func install() -> TerminationSignal {
+        let signal = TerminationSignal()
+        SignalWaiter(signals: [SIGTERM, SIGINT]) { [signal] number in signal.deliver(number) }.arm()
+        return signal
+    }
+
+    /// Waits for the first SIGTERM or SIGINT and returns its number.
+    public func wait() async -> Int32 {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Int32, Never>) in
+            let received: Int32? = state.withLock { state in
+                if case .received(let number) = state { return number }
+                state = .waiting(continuation)
+                return nil
+            }
+            if let received { continuation.resume(returning: received) }
+        }
+    }
+
+    private func deliver(_ number: Int32) {
+        let continuation: CheckedContinuation<Int32, Never>? = state.withLock { state in
+            guard case .waiting(let continuation) = state else { return nil }
+            state = .received(number)
+            return continuation
+        }
+        continuation?.resume(returning: number)
     }
 }

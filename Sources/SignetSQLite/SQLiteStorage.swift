@@ -20,6 +20,7 @@ public final class SQLiteStorage: SignetStorage, Sendable {
     let maxIdleReaders: Int
     /// A directory to delete on deinit (for `temporary()`), or nil.
     private let ownedDirectory: String?
+    private let checkpointer = Mutex<SQLiteCheckpointer?>(nil)
 
     /// Opens the database at `path`, creating it (mode 0600) and its directory (mode 0700) if needed,
     /// and applies pending migrations unless `migrate` is false.
@@ -44,7 +45,19 @@ public final class SQLiteStorage: SignetStorage, Sendable {
     }
 
     deinit {
+        checkpointer.withLock { $0?.stop() }
         if let ownedDirectory { try? FileManager.default.removeItem(atPath: ownedDirectory) }
+    }
+
+    /// For a long-running server: turns off automatic checkpoints on the writer (they run inside a
+    /// commit, with an fsync, while every other write waits) and checkpoints from a background
+    /// thread every `interval` seconds instead.
+    public func startBackgroundCheckpoints(interval: TimeInterval = 0.25) throws {
+        try checkpointer.withLock { current in
+            guard current == nil else { return }
+            try writer.withLock { try $0.execute("PRAGMA wal_autocheckpoint = 0") }
+            current = try SQLiteCheckpointer(path: path, interval: interval)
+        }
     }
 
     /// A migrated database in a fresh temporary directory, deleted when the store is released.

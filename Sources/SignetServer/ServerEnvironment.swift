@@ -33,6 +33,7 @@ public final class ServerEnvironment: Sendable {
         let masterKey = try loadMasterKey(configuration, random: random)
         let storage = try SQLiteStorage(path: configuration.databaseFilePath)
         _ = try storage.migrate()
+        try storage.startBackgroundCheckpoints()
         return ServerEnvironment(configuration: configuration, storage: storage, masterKey: masterKey, clock: clock, random: random)
     }
 
