@@ -37,7 +37,7 @@ final class TokenFixture: @unchecked Sendable {
         configure(&policy)
         let ring = SigningKeyRing(store: storage.keys, encryptionKey: SharedKeys.masterKey.keyEncryptionKey, clock: clock,
                                   retentionSeconds: 3600)
-        try ring.reload()
+        try ring.prepare([.rs256, .es256])   // the keys exist: opens the ring at once
         server = AuthorizationServer(policy: policy, storage: storage, masterKey: SharedKeys.masterKey, keyRing: ring,
                                      clock: clock, random: SystemRandomSource())
         endpoint = TokenEndpoint(server: server)
