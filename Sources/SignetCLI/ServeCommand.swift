@@ -30,6 +30,9 @@ enum ServeCommand {
         Output.print("signet: shutting down")
         refresher.cancel()
         server.stop()
+        // A first start may still be generating keys: OpenSSL's exit-time cleanup must not run
+        // under that thread.
+        environment.keyRing.waitUntilReady()
         return 0
     }
 }

@@ -66,6 +66,9 @@ public final class SigningKeyRing: Sendable {
         thread.start()
     }
 
+    /// Waits until background key generation started by `prepare` has finished.
+    public func waitUntilReady() { readiness.wait() }
+
     /// Re-reads the keys if the store's generation moved (keys rotated or retired by another
     /// process or node). Cheap when nothing changed.
     public func reload() throws {

@@ -81,10 +81,10 @@ public enum Subprocess {
         } catch {
             throw TestingError("cannot start \(executable): \(error)")
         }
-        // The child has its own copies; without closing ours, reading would never see end of file.
-        try? output.fileHandleForWriting.close()
-        try? errors.fileHandleForWriting.close()
-        try? input.fileHandleForReading.close()
+        // Foundation's Process closes the child's ends of the pipes in this process after
+        // spawning (checked on this toolchain: the descriptors are gone after `run()`). Closing
+        // them again would close whatever descriptor reused the number — once, a server's listen
+        // socket, which made libmicrohttpd abort.
         return Launched(process: process, stdin: input.fileHandleForWriting,
                         stdout: output.fileHandleForReading, stderr: errors.fileHandleForReading)
     }

@@ -85,6 +85,7 @@ public final class TestServer: Sendable {
         guard let baseURL = URL(string: "http://127.0.0.1:\(port)") else { throw TestingError("bad port \(port)") }
         let environment = try ServerEnvironment.open(configuration, clock: clock)
         let application = try SignetApplication(environment: environment)
+        environment.keyRing.waitUntilReady()
         let server = try application.start()
         return Started(port: port, baseURL: baseURL, environment: environment, application: application, server: server)
     }

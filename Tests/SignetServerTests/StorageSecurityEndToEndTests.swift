@@ -65,7 +65,8 @@ import Testing
         defer { directory.remove() }
         var configuration = SignetConfiguration.defaults
         configuration.dataDirectory = directory.appending("data")
-        _ = try SignetApplication(environment: ServerEnvironment.open(configuration))
+        let first = try SignetApplication(environment: ServerEnvironment.open(configuration))
+        first.environment.keyRing.waitUntilReady()   // the first start generates its keys in the background
         let keyFile = directory.appending("data/master.key")
         try Data((String(repeating: "ab", count: 32) + "\n").utf8).write(to: URL(fileURLWithPath: keyFile))
         // Refusing to start beats silently minting new keys that no relying party has cached.
