@@ -26,10 +26,15 @@ let package = Package(
         .target(name: "SignetSQLite", dependencies: ["SignetStore", "CSQLite", "CSignetShims"]),
         .target(name: "SignetCore", dependencies: ["SignetWire", "SignetJOSE", "SignetStore"]),
         .target(name: "SignetHTTP", dependencies: ["CMicroHTTPD", "CSignetShims"]),
-        .target(name: "SignetServer", dependencies: ["SignetCore", "SignetHTTP", "SignetStore", "SignetSQLite"]),
-        .target(name: "SignetCLI", dependencies: ["SignetServer", "SignetSQLite", "SignetCore"]),
+        // Relying-party logic shared by the SDK, federation and the resource kit.
+        .target(name: "SignetClientCore", dependencies: ["SignetWire", "SignetJOSE"]),
+        .target(name: "SignetFederation", dependencies: ["SignetClientCore"]),
+        .target(name: "SignetResource", dependencies: ["SignetClientCore"]),
+        .target(name: "SignetKit", dependencies: ["SignetClientCore"]),
+        .target(name: "SignetServer", dependencies: ["SignetCore", "SignetHTTP", "SignetStore", "SignetSQLite", "SignetFederation"]),
+        .target(name: "SignetCLI", dependencies: ["SignetServer", "SignetSQLite", "SignetCore", "SignetKit"]),
         .executableTarget(name: "signet", dependencies: ["SignetCLI"]),
-        .target(name: "SignetTesting", dependencies: ["SignetServer", "SignetHTTP", "SignetSQLite"]),
+        .target(name: "SignetTesting", dependencies: ["SignetServer", "SignetHTTP", "SignetSQLite", "SignetClientCore"]),
 
         .executableTarget(name: "SignetBench", dependencies: ["SignetCrypto", "SignetJOSE", "SignetHTTP", "SignetServer"],
                           path: "bench/SignetBench"),
@@ -40,6 +45,10 @@ let package = Package(
         .testTarget(name: "SignetHTTPTests", dependencies: ["SignetHTTP"]),
         .testTarget(name: "SignetStoreTests", dependencies: ["SignetStore", "SignetSQLite"]),
         .testTarget(name: "SignetCoreTests", dependencies: ["SignetCore"]),
+        .testTarget(name: "SignetClientCoreTests", dependencies: ["SignetClientCore", "SignetTesting"]),
+        .testTarget(name: "SignetFederationTests", dependencies: ["SignetFederation", "SignetTesting"]),
+        .testTarget(name: "SignetKitTests", dependencies: ["SignetKit", "SignetTesting"]),
+        .testTarget(name: "SignetResourceTests", dependencies: ["SignetResource", "SignetTesting"]),
         .testTarget(name: "SignetServerTests", dependencies: ["SignetTesting", "SignetServer", "SignetCLI"]),
     ]
 )

@@ -11,7 +11,11 @@ declare -A allowed=(
   [SignetSQLite]="SignetStore SignetWire SignetCrypto CSQLite CSignetShims"
   [SignetCore]="SignetWire SignetJOSE SignetStore SignetCrypto"
   [SignetHTTP]="CMicroHTTPD CSignetShims"
-  [SignetServer]="SignetCore SignetHTTP SignetStore SignetSQLite SignetWire SignetJOSE SignetCrypto"
+  [SignetClientCore]="SignetWire SignetJOSE SignetCrypto"
+  [SignetFederation]="SignetClientCore SignetWire SignetJOSE SignetCrypto"
+  [SignetResource]="SignetClientCore SignetWire SignetJOSE SignetCrypto"
+  [SignetKit]="SignetClientCore SignetWire SignetJOSE SignetCrypto"
+  [SignetServer]="SignetCore SignetHTTP SignetStore SignetSQLite SignetWire SignetJOSE SignetCrypto SignetFederation SignetClientCore"
 )
 status=0
 for target in "${!allowed[@]}"; do

@@ -1,0 +1,2 @@
+/// Relying-party logic shared by SignetKit, SignetFederation and SignetResource.
+public enum SignetClientCore {}

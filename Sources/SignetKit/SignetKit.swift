@@ -1,0 +1,2 @@
+/// The native-app sign-in SDK.
+public enum SignetKit {}

@@ -1,0 +1,2 @@
+/// What an API uses to verify Signet access tokens.
+public enum SignetResource {}

@@ -1,0 +1,4 @@
+import Testing
+@testable import SignetClientCore
+
+@Test func SignetClientCoreLinks() { _ = SignetClientCore.self }

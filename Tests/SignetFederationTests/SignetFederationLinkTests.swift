@@ -1,0 +1,4 @@
+import Testing
+@testable import SignetFederation
+
+@Test func SignetFederationLinks() { _ = SignetFederation.self }

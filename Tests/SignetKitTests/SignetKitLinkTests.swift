@@ -1,0 +1,4 @@
+import Testing
+@testable import SignetKit
+
+@Test func SignetKitLinks() { _ = SignetKit.self }

@@ -1,0 +1,4 @@
+import Testing
+@testable import SignetResource
+
+@Test func SignetResourceLinks() { _ = SignetResource.self }
