@@ -46,13 +46,20 @@ struct RefreshTokenGrant {
             }
             scope = requestedScope
         }
-        guard let user = try server.storage.users.user(id: rotation.grant.userID), user.disabledAt == nil else {
-            try server.storage.refreshTokens.revokeGrant(id: rotation.grant.grantID, reason: "user_disabled", now: now)
-            throw OAuthError.invalidGrant("The user is not active.")
+        // Disabling a user revokes its grants, so a live grant means an active user; the user
+        // record is read only when an ID token needs its claims (the hot path skips the read).
+        var user: UserRecord?
+        if scope.contains(Scope.openID) {
+            guard let found = try server.storage.users.user(id: rotation.grant.userID), found.disabledAt == nil else {
+                try server.storage.refreshTokens.revokeGrant(id: rotation.grant.grantID, reason: "user_disabled", now: now)
+                throw OAuthError.invalidGrant("The user is not active.")
+            }
+            user = found
         }
         let amr = CodePayload(rotation.grant.payload).amr
         return try TokenResponseBuilder(server: server).build(
-            client: client, user: user, scope: scope, grantID: rotation.grant.grantID, resource: nil, nonce: nil,
-            authTime: rotation.grant.authTime, amr: amr, sessionID: rotation.grant.sessionID, refreshToken: successor)
+            client: client, subject: rotation.grant.userID, user: user, scope: scope, grantID: rotation.grant.grantID,
+            resource: nil, nonce: nil, authTime: rotation.grant.authTime, amr: amr, sessionID: rotation.grant.sessionID,
+            refreshToken: successor)
     }
 }

@@ -9,11 +9,19 @@ struct TokenResponseBuilder {
 
     func build(client: Client, user: UserRecord, scope: Scope, grantID: String, resource: String?, nonce: String?,
                authTime: Date, amr: [String], sessionID: String?, refreshToken: String?) throws -> TokenResponse {
+        try build(client: client, subject: user.id, user: user, scope: scope, grantID: grantID, resource: resource,
+                  nonce: nonce, authTime: authTime, amr: amr, sessionID: sessionID, refreshToken: refreshToken)
+    }
+
+    /// `user` may be nil only when `scope` has no `openid` (no ID token, so no claims to read).
+    func build(client: Client, subject: String, user: UserRecord?, scope: Scope, grantID: String, resource: String?,
+               nonce: String?, authTime: Date, amr: [String], sessionID: String?, refreshToken: String?) throws -> TokenResponse {
         let access = try server.issuer.accessToken(.init(
-            subject: user.id, clientID: client.id, scope: scope, audience: [resource ?? server.policy.issuer],
+            subject: subject, clientID: client.id, scope: scope, audience: [resource ?? server.policy.issuer],
             grantID: grantID, authTime: authTime, lifetime: client.accessTokenLifetime))
         var idToken: String?
         if scope.contains(Scope.openID) {
+            guard let user else { throw OAuthError.serverError(detail: "ID token requested without the user") }
             idToken = try server.issuer.idToken(.init(user: user, client: client, scope: scope, nonce: nonce, authTime: authTime,
                                                       amr: amr, sessionID: sessionID, accessToken: access.token))
         }
