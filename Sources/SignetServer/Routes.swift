@@ -24,4 +24,6 @@ public enum Routes {
     public static let consent = "/consent"
     /// Liveness and readiness.
     public static let health = "/healthz"
+    /// One-time nonces for native ID-token sign-in (advertised as `native_nonce_endpoint`).
+    public static let nativeNonce = "/native/nonce"
 }
