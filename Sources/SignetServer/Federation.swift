@@ -14,12 +14,12 @@ public final class Federation: Sendable {
 
     /// Builds the providers: resolves each connection's secrets and loads Apple keys. Throws
     /// `ConfigurationIssue` when a secret is missing or a key unreadable.
-    public init(configuration: SignetConfiguration, clock: @escaping @Sendable () -> Date,
-                http: OutboundHTTP = OutboundHTTP(timeLimit: 10, sizeLimit: 1024 * 1024)) throws {
+    public init(configuration: SignetConfiguration, clock: @escaping @Sendable () -> Date) throws {
         var providers: [String: UpstreamProvider] = [:]
         for configured in configuration.connections {
             let connection = configured.connection
             let credentials = try configured.credentials(relativeTo: configuration.dataDirectory)
+            let http = OutboundHTTP(timeLimit: TimeInterval(connection.timeoutSeconds), sizeLimit: 1024 * 1024, userAgent: "Signet")
             do {
                 providers[connection.id] = try UpstreamProvider(
                     connection: connection, credentials: credentials,

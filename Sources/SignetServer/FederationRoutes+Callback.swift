@@ -1,5 +1,6 @@
 import Foundation
 import SignetCore
+import SignetCrypto
 import SignetFederation
 import SignetHTTP
 import SignetStore
@@ -81,16 +82,14 @@ extension FederationRoutes {
             return fail(pending, OAuthError(.accessDenied, "The provider returned no authorization code."))
         }
         let identity: UpstreamIdentity
-        do {
+        do throws(FederationError) {
             identity = try await provider.complete(code: code, nonce: transaction.nonce, codeVerifier: transaction.codeVerifier,
                                                    appleUser: fields.first("user"))
             try checkPolicy(identity, connection: provider.connection)
-        } catch let error as FederationError {
+        } catch {
             Log.info("federation callback (\(connectionID)): \(error)")
             server.audit("federation_failed", client: pending.client.id, detail: ["reason": .string(Self.reason(error))])
             return fail(pending, Self.oauthError(for: error))
-        } catch {
-            return InteractiveRoutes.internalError("federation callback", error)
         }
         return await finish(request, pending: pending, identity: identity, connection: provider.connection)
     }
