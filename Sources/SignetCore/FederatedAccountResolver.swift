@@ -2,102 +2,128 @@ import Foundation
 import SignetCrypto
 import SignetStore
 
-/// Finds or provisions the local account for an upstream identity: ONE place for the rules, used
-/// by browser federation (SignetFederation's callback) and native ID-token sign-in alike.
+/// Finds or makes the local account for an upstream identity.
 ///
-/// 1. An identity already linked — keyed on (connection, issuer, subject), never on email, which
-///    can change and may be unverified — signs in as its user.
-/// 2. Otherwise, if a local account has the same email, the identity is linked to it ONLY when
-///    the provider says the email is verified AND the connection allows linking
-///    (`allow_linking`); otherwise `emailInUse` (linking on an unverified email would let anyone
-///    who can claim an address at a sloppy provider take over the account).
-/// 3. Otherwise a new passwordless user is created (email verified as the provider says) and the
-///    identity linked to it.
+/// Identities are keyed by (connection, issuer, subject), never by email. A known identity signs
+/// in as its user. A new one either links to the existing account with the same email (only when
+/// the provider says the email is verified AND the connection allows linking) or, when no account
+/// has that email, provisions a passwordless user. Otherwise the user must prove the existing
+/// account first (`linkRequired`): nothing is linked or created.
 public struct FederatedAccountResolver: Sendable {
-    /// How an identity was resolved.
-    public enum Outcome: String, Sendable, Equatable {
-        /// The identity was already linked.
-        case existingIdentity
-        /// The identity was linked to an existing account by verified email.
-        case linkedByEmail
-        /// A new account was created.
-        case created
-    }
+    /// What the provider asserted, after every upstream check.
+    public struct Claims: Sendable, Equatable {
+        /// The configured connection.
+        public var connectionID: String
+        /// The provider's issuer.
+        public var issuer: String
+        /// The provider's subject.
+        public var subject: String
+        /// The provider's email, if any.
+        public var email: String?
+        /// Whether the provider says the email is verified (in its documented form).
+        public var emailVerified: Bool
+        /// Full name.
+        public var name: String?
+        /// Given name.
+        public var givenName: String?
+        /// Family name.
+        public var familyName: String?
 
-    /// The result: the user and how it was found.
-    public struct Resolution: Sendable, Equatable {
-        /// The local user.
-        public let user: UserRecord
-        /// How it was resolved.
-        public let outcome: Outcome
-    }
-
-    let storage: any SignetStorage
-    let clock: any Clock
-    let random: any RandomSource
-
-    /// Creates a resolver over the server's storage, clock and random source.
-    public init(server: AuthorizationServer) {
-        self.init(storage: server.storage, clock: server.clock, random: server.random)
-    }
-
-    /// Creates a resolver.
-    public init(storage: any SignetStorage, clock: any Clock, random: any RandomSource) {
-        self.storage = storage
-        self.clock = clock
-        self.random = random
-    }
-
-    /// Resolves `identity`. `allowLinking` is the connection's `allow_linking`.
-    ///
-    /// - Throws: `FederatedAccountError`, or a store error.
-    public func resolve(_ identity: UpstreamIdentity, allowLinking: Bool) throws -> Resolution {
-        if let existing = try linkedUser(identity) { return existing }
-        guard let rawEmail = identity.email, let email = try? UserService.normalizeEmail(rawEmail) else {
-            throw FederatedAccountError.emailRequired
+        /// Creates the value.
+        public init(connectionID: String, issuer: String, subject: String, email: String?, emailVerified: Bool,
+                    name: String? = nil, givenName: String? = nil, familyName: String? = nil) {
+            self.connectionID = connectionID
+            self.issuer = issuer
+            self.subject = subject
+            self.email = email
+            self.emailVerified = emailVerified
+            self.name = name
+            self.givenName = givenName
+            self.familyName = familyName
         }
-        let now = clock.now
-        if let user = try storage.users.user(email: email) {
-            guard allowLinking, identity.emailVerified else { throw FederatedAccountError.emailInUse }
-            guard user.disabledAt == nil else { throw FederatedAccountError.userDisabled }
-            do {
-                try storage.users.insertFederatedIdentity(record(identity, userID: user.id, email: email, now: now))
-            } catch StoreError.duplicate {
-                // A concurrent sign-in of the same identity linked it first.
-                if let existing = try linkedUser(identity) { return existing }
+    }
+
+    /// The result of resolving an identity.
+    public enum Outcome: Sendable, Equatable {
+        /// The identity was already linked to this user.
+        case existing(UserRecord)
+        /// The identity was just linked to this existing user (verified email, linking allowed).
+        case linked(UserRecord)
+        /// A new passwordless user was created and linked.
+        case created(UserRecord)
+        /// The email belongs to an existing account that may not be linked automatically.
+        case linkRequired
+        /// The linked user is disabled.
+        case disabled
+        /// The provider gave no usable email, so no account can be provisioned.
+        case emailMissing
+
+        /// The user to sign in as, if any.
+        public var user: UserRecord? {
+            switch self {
+            case .existing(let user), .linked(let user), .created(let user): user
+            default: nil
+            }
+        }
+    }
+
+    let server: AuthorizationServer
+
+    /// Creates the resolver.
+    public init(server: AuthorizationServer) { self.server = server }
+
+    /// Resolves `claims` under the connection's linking rule.
+    public func resolve(_ claims: Claims, allowLinking: Bool) throws -> Outcome {
+        try resolve(claims, allowLinking: allowLinking, retry: true)
+    }
+
+    private func resolve(_ claims: Claims, allowLinking: Bool, retry: Bool) throws -> Outcome {
+        let users = server.storage.users
+        let now = server.clock.now
+        if let link = try users.federatedIdentity(connectionID: claims.connectionID, issuer: claims.issuer, subject: claims.subject) {
+            guard var user = try users.user(id: link.userID) else { throw StoreError.corrupt("federated identity without user") }
+            guard user.disabledAt == nil else { return .disabled }
+            // Apple sends the name only on first consent: keep it when the account has none.
+            if user.name == nil, claims.name != nil {
+                try users.updateProfile(userID: user.id, name: claims.name, givenName: claims.givenName, familyName: claims.familyName,
+                                        emailVerified: user.emailVerified, now: now)
+                user.name = claims.name
+                user.givenName = claims.givenName
+                user.familyName = claims.familyName
+            }
+            server.audit("federated_sign_in", subject: user.id, detail: ["connection": .string(claims.connectionID)])
+            return .existing(user)
+        }
+        guard let raw = claims.email, let email = try? UserService.normalizeEmail(raw) else { return .emailMissing }
+        let identity = FederatedIdentityRecord(connectionID: claims.connectionID, issuer: claims.issuer, subject: claims.subject,
+                                               userID: "", email: email, createdAt: now)
+        if let existing = try users.user(email: email) {
+            guard allowLinking, claims.emailVerified else { return .linkRequired }
+            guard existing.disabledAt == nil else { return .disabled }
+            var link = identity
+            link.userID = existing.id
+            do { try users.insertFederatedIdentity(link) } catch StoreError.duplicate {
+                if retry { return try resolve(claims, allowLinking: allowLinking, retry: false) }
                 throw StoreError.duplicate
             }
-            return Resolution(user: user, outcome: .linkedByEmail)
+            server.audit("federated_identity_linked", subject: existing.id, detail: ["connection": .string(claims.connectionID)])
+            return .linked(existing)
         }
-        let name = identity.name?.trimmingCharacters(in: .whitespacesAndNewlines)
-        let user = UserRecord(id: Base64URL.encode(random.bytes(16)), email: email, emailVerified: identity.emailVerified,
-                              passwordHash: nil, name: name?.isEmpty == false ? name : nil, createdAt: now, updatedAt: now)
-        do {
-            try storage.users.insertUser(user)
-        } catch StoreError.duplicate {
-            // Another request created an account with this email meanwhile: resolve again once.
-            if let existing = try linkedUser(identity) { return existing }
-            throw FederatedAccountError.emailInUse
-        }
-        do {
-            try storage.users.insertFederatedIdentity(record(identity, userID: user.id, email: email, now: now))
-        } catch StoreError.duplicate {
-            if let existing = try linkedUser(identity) { return existing }
+        let user = UserRecord(id: Base64URL.encode(server.random.bytes(16)), email: email, emailVerified: claims.emailVerified,
+                              passwordHash: nil, name: claims.name, givenName: claims.givenName, familyName: claims.familyName,
+                              createdAt: now, updatedAt: now)
+        do { try users.insertUser(user) } catch StoreError.duplicate {
+            // Another sign-in created this email meanwhile: resolve again against it.
+            if retry { return try resolve(claims, allowLinking: allowLinking, retry: false) }
             throw StoreError.duplicate
         }
-        return Resolution(user: user, outcome: .created)
-    }
-
-    private func linkedUser(_ identity: UpstreamIdentity) throws -> Resolution? {
-        guard let link = try storage.users.federatedIdentity(connectionID: identity.connectionID, issuer: identity.issuer,
-                                                             subject: identity.subject),
-              let user = try storage.users.user(id: link.userID) else { return nil }
-        guard user.disabledAt == nil else { throw FederatedAccountError.userDisabled }
-        return Resolution(user: user, outcome: .existingIdentity)
-    }
-
-    private func record(_ identity: UpstreamIdentity, userID: String, email: String, now: Date) -> FederatedIdentityRecord {
-        FederatedIdentityRecord(connectionID: identity.connectionID, issuer: identity.issuer, subject: identity.subject,
-                                userID: userID, email: email, createdAt: now)
+        var link = identity
+        link.userID = user.id
+        do { try users.insertFederatedIdentity(link) } catch StoreError.duplicate {
+            if retry { return try resolve(claims, allowLinking: allowLinking, retry: false) }
+            throw StoreError.duplicate
+        }
+        server.audit("federated_user_created", subject: user.id, detail: ["connection": .string(claims.connectionID)])
+        return .created(user)
     }
 }

@@ -19,12 +19,12 @@ public protocol NativeIDTokenVerifier: Sendable {
 /// A provider ID token that passed `NativeIDTokenVerifier.verify`.
 public struct VerifiedNativeIDToken: Sendable, Equatable {
     /// Who signed in (connection, issuer, subject, email and the provider's verified flag).
-    public var identity: UpstreamIdentity
+    public var identity: FederatedAccountResolver.Claims
     /// The token's `nonce` claim (raw or hashed, per the connection's `NonceForm`).
     public var nonce: String
 
     /// Creates the value.
-    public init(identity: UpstreamIdentity, nonce: String) {
+    public init(identity: FederatedAccountResolver.Claims, nonce: String) {
         self.identity = identity
         self.nonce = nonce
     }

@@ -91,17 +91,24 @@ struct TokenExchangeGrant {
         }
 
         // 6. The account, exactly as browser federation resolves it.
-        let resolution: FederatedAccountResolver.Resolution
+        let outcome: FederatedAccountResolver.Outcome
         do {
-            resolution = try FederatedAccountResolver(server: server).resolve(verified.identity, allowLinking: connection.allowLinking)
-        } catch let error as FederatedAccountError {
-            throw Self.oauthError(error)
+            outcome = try FederatedAccountResolver(server: server).resolve(verified.identity, allowLinking: connection.allowLinking)
         } catch {
             throw OAuthError.serverError(detail: "account resolution: \(error)")
         }
-        let user = resolution.user
-        server.audit("native_sign_in", subject: user.id, client: client.id,
-                     detail: ["connection": .string(connection.id), "outcome": .string(resolution.outcome.rawValue)])
+        let user: UserRecord
+        switch outcome {
+        case .existing(let found), .linked(let found), .created(let found):
+            user = found
+        case .linkRequired:
+            throw OAuthError.invalidGrant("An account with this email already exists; sign in to it first.")
+        case .disabled:
+            throw OAuthError.invalidGrant("The user is not active.")
+        case .emailMissing:
+            throw OAuthError.invalidGrant("The provider did not share an email address.")
+        }
+        server.audit("native_sign_in", subject: user.id, client: client.id, detail: ["connection": .string(connection.id)])
 
         // 7. Signet's tokens.
         do {
@@ -163,16 +170,5 @@ struct TokenExchangeGrant {
             tokenHash: server.tokens.hash(token), grantID: grant.grantID, scope: grant.scope, createdAt: now,
             expiresAt: min(now.addingTimeInterval(lifetime), grant.absoluteExpiresAt)))
         return token
-    }
-
-    static func oauthError(_ error: FederatedAccountError) -> OAuthError {
-        switch error {
-        case .emailRequired:
-            OAuthError.invalidGrant("The provider did not share an email address.")
-        case .emailInUse:
-            OAuthError.invalidGrant("An account with this email already exists; sign in to it first.")
-        case .userDisabled:
-            OAuthError.invalidGrant("The user is not active.")
-        }
     }
 }

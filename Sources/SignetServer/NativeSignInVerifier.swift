@@ -51,7 +51,7 @@ public final class NativeSignInVerifier: NativeIDTokenVerifier {
             throw Self.oauthError(error, connectionID: connection.id)
         }
         guard let nonce = validated.nonce else { throw OAuthError.invalidGrant("The ID token has no nonce.") }
-        let identity = UpstreamIdentity(connectionID: connection.id, issuer: validated.issuer, subject: validated.subject,
+        let identity = FederatedAccountResolver.Claims(connectionID: connection.id, issuer: validated.issuer, subject: validated.subject,
                                         email: validated.email, emailVerified: validated.emailVerified == true,
                                         name: validated.claims["name"]?.stringValue)
         return VerifiedNativeIDToken(identity: identity, nonce: nonce)
