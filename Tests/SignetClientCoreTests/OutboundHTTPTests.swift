@@ -44,7 +44,7 @@ import Testing
     @Test func a401WithAChallengeComesBackAsAResponse() async throws {
         try await TestServer.with { server in
             let client = TokenClient(tokenEndpoint: server.url("/token"), clientID: "nobody",
-                                     authentication: .basic(secret: "x"), http: OutboundHTTP(timeLimit: 5))
+                                     authentication: .basic(secret: "x"), http: OutboundHTTP())
             await #expect { _ = try await client.refresh("sgr_x") } throws: { error in
                 guard case .oauth(let body, let status)? = error as? TokenClientError else { return false }
                 return body.error == "invalid_client" && status == 401
