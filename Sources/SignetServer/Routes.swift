@@ -34,4 +34,6 @@ public enum Routes {
     public static let headlessProviderStart = "/headless/provider/start"
     /// Liveness and readiness.
     public static let health = "/healthz"
+    /// One-time nonces for native ID-token sign-in (advertised as `native_nonce_endpoint`).
+    public static let nativeNonce = "/native/nonce"
 }

@@ -45,6 +45,7 @@ public final class SignetApplication: Sendable {
             return response
         })
         installTokenRoutes(router)
+        installNativeSignInRoutes(router)
         installResourceRoutes(router)
         installInteractiveRoutes(router)
         router.notFound = { _ in ErrorPages.json(status: 404, error: "not_found", description: "No such endpoint.") }
