@@ -32,9 +32,11 @@ let package = Package(
         .target(name: "SignetResource", dependencies: ["SignetClientCore"]),
         .target(name: "SignetKit", dependencies: ["SignetClientCore"]),
         .target(name: "SignetServer", dependencies: ["SignetCore", "SignetHTTP", "SignetStore", "SignetSQLite", "SignetFederation"]),
-        .target(name: "SignetCLI", dependencies: ["SignetServer", "SignetSQLite", "SignetCore", "SignetKit"]),
+        .target(name: "SignetCLI", dependencies: ["SignetServer", "SignetSQLite", "SignetCore", "SignetKit", "SignetMockProvider"]),
         .executableTarget(name: "signet", dependencies: ["SignetCLI"]),
-        .target(name: "SignetTesting", dependencies: ["SignetServer", "SignetHTTP", "SignetSQLite", "SignetClientCore"]),
+        // The mock upstream provider (tests and `signet serve --demo`).
+        .target(name: "SignetMockProvider", dependencies: ["SignetServer", "SignetHTTP", "SignetClientCore"]),
+        .target(name: "SignetTesting", dependencies: ["SignetServer", "SignetHTTP", "SignetSQLite", "SignetClientCore", "SignetMockProvider"]),
 
         .executableTarget(name: "SignetBench", dependencies: ["SignetCrypto", "SignetJOSE", "SignetHTTP", "SignetServer"],
                           path: "bench/SignetBench"),
