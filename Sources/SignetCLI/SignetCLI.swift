@@ -18,6 +18,7 @@ public enum SignetCommandLine {
                      | list | show ID | remove ID | rotate-secret ID
       users          add EMAIL [--name NAME] [--password-stdin] | list | show USER | disable USER | enable USER | set-password USER [--password-stdin]
       check-config   FILE: report every mistake in a configuration file
+      login          --issuer URL --client-id ID [--refresh | --logout | --print-access-token]: sign in from a terminal
       config-reference   print the configuration reference (Markdown)
       help           this text
 
@@ -43,6 +44,7 @@ public enum SignetCommandLine {
             case "clients": return try ClientsCommand.run(rest)
             case "users": return try UsersCommand.run(rest)
             case "check-config": return try CheckConfigCommand.run(rest)
+            case "login": return try await LoginCommand.run(rest)
             case "config-reference":
                 Output.print(ConfigurationReference.markdown())
                 return 0

@@ -1,0 +1,49 @@
+import Foundation
+import SignetClientCore
+import SignetJOSE
+
+/// The server's side of the configuration, from its discovery document.
+public struct ProviderConfiguration: Sendable {
+    /// The discovery metadata; `metadata.issuer` is exactly the configured issuer.
+    public let metadata: ProviderMetadata
+    /// `authorization_response_iss_parameter_supported` (RFC 9207 §3): when true, every callback
+    /// must carry `iss`.
+    public let issuerParameterSupported: Bool
+
+    /// Configuration from metadata already in hand (no network).
+    public init(metadata: ProviderMetadata, issuerParameterSupported: Bool) {
+        self.metadata = metadata
+        self.issuerParameterSupported = issuerParameterSupported
+    }
+
+    /// Fetches `{issuer}/.well-known/openid-configuration` and checks that its `issuer` equals
+    /// `issuer` byte for byte (OIDC Discovery §4.3).
+    public static func discover(issuer: String, http: OutboundHTTP) async throws(SignInError) -> ProviderConfiguration {
+        guard let url = DiscoveryClient.discoveryURL(for: issuer) else { throw .discoveryFailed("the issuer is not an http(s) URL") }
+        let response: OutboundResponse
+        do {
+            response = try await http.get(url, headers: ["Accept": "application/json"]).requireSuccess()
+        } catch {
+            throw .discoveryFailed("\(error)")
+        }
+        let metadata: ProviderMetadata
+        do {
+            metadata = try JSONDecoder().decode(ProviderMetadata.self, from: Data(response.body))
+        } catch {
+            throw .discoveryFailed("the discovery document is malformed")
+        }
+        guard metadata.issuer.utf8.elementsEqual(issuer.utf8) else {
+            throw .issuerMismatch(expected: issuer, found: metadata.issuer)
+        }
+        guard metadata.tokenEndpoint != nil else { throw .discoveryFailed("the discovery document has no token_endpoint") }
+        // RFC 9207 §3: the flag lives beside the standard members ProviderMetadata decodes.
+        let flag: Bool
+        if case .object(let object)? = try? JSONValue.parse(response.body),
+           case .bool(let value)? = object["authorization_response_iss_parameter_supported"] {
+            flag = value
+        } else {
+            flag = false
+        }
+        return ProviderConfiguration(metadata: metadata, issuerParameterSupported: flag)
+    }
+}
