@@ -23,6 +23,7 @@ public enum ConfigurationReference {
             ("keys", "Signing keys", Settings.keys),
             ("passwords", "Password hashing", Settings.passwords),
             ("clients[]", "Clients (each entry of the array)", Settings.client),
+            ("connections[]", "Upstream connections (each entry of the array)", Settings.connection),
         ]
         for (key, title, entries) in sections {
             text += "\n## \(title)" + (key.map { " (`\($0)`)" } ?? "") + "\n\n"
@@ -40,6 +41,15 @@ public enum ConfigurationReference {
         so `signet clients list` shows them next to clients added with `signet clients add`.
         Removing an entry from the file does not delete the client: use `signet clients remove`.
         Editing a client with the CLI that the file also declares is undone at the next start.
+
+        ## Connections
+
+        Each connection is an upstream identity provider shown as a button on the sign-in page and
+        offered by the headless API. Register `{issuer}/oauth2/callback/{id}` as the redirect URI
+        at the provider (Apple posts to it with `response_mode=form_post`). Upstream identities are
+        keyed by (connection id, issuer, sub), never by email; a new identity creates a
+        passwordless account, and links to an existing account only when the provider says the
+        email is verified and `allow_linking` is true. `signet connections list` shows them.
 
         ## Command-line overrides
 
@@ -63,6 +73,15 @@ public enum ConfigurationReference {
               "post_logout_redirect_uris": ["com.example.app:/logged-out"] },
             { "id": "orders-api", "type": "confidential", "secret": "env:ORDERS_API_SECRET",
               "grant_types": ["client_credentials"], "scope": "orders.read" }
+          ],
+          "connections": [
+            { "id": "google", "type": "google", "client_id": "1234.apps.googleusercontent.com",
+              "client_secret": "env:GOOGLE_CLIENT_SECRET", "allow_linking": true },
+            { "id": "apple", "type": "apple", "client_id": "com.example.signin",
+              "team_id": "ABCDE12345", "key_id": "XYZ987", "private_key": "file:apple-signin.p8" },
+            { "id": "github", "type": "github", "client_id": "Iv1.abc", "client_secret": "env:GITHUB_CLIENT_SECRET" },
+            { "id": "corp", "type": "oidc", "display_name": "Example Corp SSO", "issuer": "https://login.example.com",
+              "client_id": "signet", "client_secret": "env:CORP_SECRET", "home_realm_domains": ["example.com"] }
           ]
         }
         ```

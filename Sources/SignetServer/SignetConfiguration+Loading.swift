@@ -71,7 +71,8 @@ extension SignetConfiguration {
             p.finish(known: Settings.passwords)
         }
         clients = ConfigSection.clients(top["clients"], reader: reader, refreshFamilyLifetime: lifetimes.refreshFamily)
-        section.finish(known: Settings.topLevel, sections: ["database", "http", "lifetimes", "keys", "passwords", "clients"])
+        connections = ConfigSection.connections(top["connections"], reader: reader)
+        section.finish(known: Settings.topLevel, sections: ["database", "http", "lifetimes", "keys", "passwords", "clients", "connections"])
         validate(reader)
         if !reader.issues.isEmpty { throw ConfigurationError(issues: reader.issues) }
     }

@@ -24,6 +24,8 @@ public struct SignetConfiguration: Sendable {
     public var passwords: Passwords
     /// Clients declared in the file (`clients`); upserted into the store at start-up.
     public var clients: [ConfiguredClient] = []
+    /// Upstream identity providers (`connections`).
+    public var connections: [ConfiguredConnection] = []
 
     /// Storage settings.
     public struct Database: Sendable {

@@ -2,7 +2,7 @@ import SignetCrypto
 
 /// A PKCE code verifier and its S256 challenge (RFC 7636 §4.1, §4.2).
 public struct PKCEPair: Sendable {
-    /// The code verifier: 43 characters of base64url (32 random bytes).
+    /// The code verifier: 43 characters of base64url (32 random bytes). Secret until redeemed.
     public let verifier: String
     /// `BASE64URL(SHA256(verifier))`.
     public let challenge: String

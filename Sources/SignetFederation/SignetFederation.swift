@@ -1,2 +1,0 @@
-/// Signet as a client of upstream providers (Google, Apple, GitHub, any OpenID provider).
-public enum SignetFederation {}

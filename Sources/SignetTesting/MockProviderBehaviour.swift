@@ -1,0 +1,34 @@
+/// Misbehaviour switches of a `MockProvider`. All off by default; change them at any time with
+/// `MockProvider.behaviour` (they apply to the next request).
+public struct MockProviderBehaviour: Sendable {
+    /// ID tokens carry `iss` = `https://evil.example` instead of the issuer; so does discovery
+    /// when `wrongDiscoveryIssuer` is set.
+    public var wrongIssuer = false
+    /// The discovery document names another issuer.
+    public var wrongDiscoveryIssuer = false
+    /// ID tokens carry `aud` = `someone-else`.
+    public var wrongAudience = false
+    /// ID tokens expired an hour ago.
+    public var expiredTokens = false
+    /// ID token signatures are corrupted.
+    public var badSignature = false
+    /// ID tokens name a `kid` that is not published.
+    public var unknownKeyID = false
+    /// `email_verified` is sent as a string ("true"/"false") even outside the Apple flavor.
+    public var emailVerifiedAsString = false
+    /// ID tokens carry no `nonce` even when the authorization request had one.
+    public var omitNonce = false
+    /// Seconds every endpoint (except `/authorize`) waits before answering.
+    public var delaySeconds: Double = 0
+    /// Discovery, JWKS, token, userinfo and GitHub API responses are invalid JSON.
+    public var malformedJSON = false
+    /// `/authorize` answers with this `error` (e.g. `access_denied`) instead of a code.
+    public var callbackError: String?
+    /// `/authorize` redirects back with a different `state`.
+    public var wrongState = false
+    /// The token endpoint answers with a 302 to itself (outbound clients must not follow).
+    public var redirectTokenEndpoint = false
+
+    /// Everything off.
+    public init() {}
+}

@@ -1,0 +1,27 @@
+import Foundation
+
+/// The mutable state of a `MockProvider`, guarded by its mutex.
+struct MockProviderState: Sendable {
+    struct PendingCode: Sendable {
+        let clientID: String
+        let redirectURI: String
+        let codeChallenge: String?
+        let nonce: String?
+        let scope: String
+    }
+
+    var user: MockUser
+    var redirectURIs: [String]
+    var keys: MockProviderKeys
+    var behaviour = MockProviderBehaviour()
+    var codes: [String: PendingCode] = [:]
+    var accessTokens: Set<String> = []
+    var requestCounts: [String: Int] = [:]
+    var lastAuthorizationNonce: String?
+
+    init(user: MockUser, redirectURIs: [String], generation: Int) throws {
+        self.user = user
+        self.redirectURIs = redirectURIs
+        self.keys = try MockProviderKeys(generation: generation)
+    }
+}

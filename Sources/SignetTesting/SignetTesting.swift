@@ -1,0 +1,2 @@
+// PKCEPair moved to SignetClientCore (SignetKit needs it); tests importing SignetTesting keep it.
+@_exported import struct SignetClientCore.PKCEPair

@@ -1,0 +1,94 @@
+import Foundation
+import SignetClientCore
+import SignetCrypto
+import SignetJOSE
+import SignetTesting
+import Testing
+
+@Suite struct IDTokenValidatorTests {
+    let provider: MockProvider
+
+    init() throws {
+        provider = try MockProvider(flavor: .google, clientID: "app-1")
+    }
+
+    func validator(audiences: Set<String> = ["app-1"], nonce: IDTokenPolicy.NonceCheck = .required,
+                   algorithms: Set<SignatureAlgorithm> = [.rs256, .es256]) -> IDTokenValidator {
+        let keys = JWKSCache(jwksURI: provider.jwksURL, http: OutboundHTTP())
+        return IDTokenValidator(policy: IDTokenPolicy(issuer: provider.issuer, audiences: audiences, nonce: nonce,
+                                                      allowedAlgorithms: algorithms), keys: keys)
+    }
+
+    func refusal(_ token: String, _ validator: IDTokenValidator? = nil, accessToken: String? = nil) async -> IDTokenError? {
+        do {
+            _ = try await (validator ?? self.validator()).validate(token, accessToken: accessToken)
+            return nil
+        } catch {
+            return error
+        }
+    }
+
+    @Test func acceptsAValidTokenAndReadsTypedClaims() async throws {
+        let token = try provider.mintIDToken(nonce: "n-1")
+        let validated = try await validator(nonce: .equals("n-1")).validate(token)
+        #expect(validated.subject == "mock-user-1")
+        #expect(validated.issuer == provider.issuer)
+        #expect(validated.audience == ["app-1"])
+        #expect(validated.email == "alice@example.com")
+        #expect(validated.emailVerified == true)
+        #expect(validated.nonce == "n-1")
+    }
+
+    @Test func appleStringEmailVerifiedIsUnderstood() {
+        #expect(ValidatedIDToken.flexibleBool(.string("true")) == true)
+        #expect(ValidatedIDToken.flexibleBool(.string("false")) == false)
+        #expect(ValidatedIDToken.flexibleBool(.bool(false)) == false)
+        #expect(ValidatedIDToken.flexibleBool(.string("TRUE")) == nil)
+        #expect(ValidatedIDToken.flexibleBool(.int(1)) == nil)
+    }
+
+    @Test func refusesEachBadToken() async throws {
+        #expect(await refusal(try provider.mintIDToken(nonce: "n", signing: .badSignature)) == .jose(.badSignature))
+        #expect(await refusal(try provider.mintIDToken(nonce: "n", signing: .forgedWithPublishedKeyID)) == .jose(.badSignature))
+        #expect(await refusal(try provider.mintIDToken(nonce: "n", signing: .unknownKeyID)) == .key(.unknownKeyID))
+        #expect(await refusal(try provider.mintIDToken(nonce: "n", signing: .algorithmNone)) == .jose(.algorithmNone))
+        #expect(await refusal(try provider.mintIDToken(nonce: "n", signing: .hs256)) == .algorithmNotAllowed)
+        #expect(await refusal(try provider.mintIDToken(nonce: "n", audience: "other-app")) == .wrongAudience)
+        #expect(await refusal(try provider.mintIDToken(nonce: "n") { $0.iss = provider.issuer + "/" }) == .wrongIssuer)
+        #expect(await refusal(try provider.mintIDToken(nonce: "n") { $0.exp = Date().addingTimeInterval(-120) }) == .expired)
+        #expect(await refusal(try provider.mintIDToken(nonce: "n") { $0.iat = nil }) == .missingTimeClaim)
+        #expect(await refusal(try provider.mintIDToken(nonce: "n") { $0.iat = Date().addingTimeInterval(600) }) == .badIssuedAt)
+        #expect(await refusal(try provider.mintIDToken(nonce: "n") { $0.sub = nil }) == .missingSubject)
+        #expect(await refusal(try provider.mintIDToken(nonce: nil)) == .missingNonce)
+        #expect(await refusal(try provider.mintIDToken(nonce: "n"), validator(nonce: .equals("m"))) == .nonceMismatch)
+        #expect(await refusal(try provider.mintIDToken(nonce: "n"), validator(algorithms: [.es256])) == .algorithmNotAllowed)
+        #expect(await refusal("not.a.jwt") == .malformed)
+        #expect(await refusal("") == .malformed)
+    }
+
+    @Test func severalAudiencesNeedAnAuthorizedPartyOfOurs() async throws {
+        let noAZP = try provider.mintIDToken(nonce: "n") { $0.aud = ["app-1", "other"]; $0["azp"] = nil }
+        #expect(await refusal(noAZP) == .wrongAuthorizedParty)
+        let foreignAZP = try provider.mintIDToken(nonce: "n") { $0.aud = ["app-1", "other"]; $0["azp"] = "other" }
+        #expect(await refusal(foreignAZP) == .wrongAuthorizedParty)
+        let ours = try provider.mintIDToken(nonce: "n") { $0.aud = ["app-1", "other"]; $0["azp"] = "app-1" }
+        #expect(await refusal(ours) == nil)
+    }
+
+    @Test func checksAtHashWhenAnAccessTokenIsGiven() async throws {
+        let claims = provider.idTokenClaims(nonce: "n", accessToken: "at-123")
+        let token = try provider.sign(claims)
+        #expect(await refusal(token, accessToken: "at-123") == nil)
+        #expect(await refusal(token, accessToken: "at-456") == .atHashMismatch)
+        #expect(await refusal(try provider.mintIDToken(nonce: "n"), accessToken: "at-123") == .atHashMismatch)
+    }
+
+    @Test func es256TokensOfAGenericProvider() async throws {
+        let generic = try MockProvider(flavor: .generic, clientID: "app-1")
+        defer { generic.stop() }
+        let keys = JWKSCache(jwksURI: generic.jwksURL, http: OutboundHTTP())
+        let validator = IDTokenValidator(policy: IDTokenPolicy(issuer: generic.issuer, audiences: ["app-1"], nonce: .none), keys: keys)
+        let validated = try await validator.validate(try generic.mintIDToken(nonce: nil))
+        #expect(validated.keyID == "mock-es-1")
+    }
+}

@@ -1,4 +1,0 @@
-import Testing
-@testable import SignetClientCore
-
-@Test func SignetClientCoreLinks() { _ = SignetClientCore.self }
