@@ -3,7 +3,7 @@ import SignetClientCore
 
 /// What an app knows about itself: the issuer it trusts, its client ID, its registered redirect
 /// URI and the scopes it asks for.
-public struct ClientConfiguration: Sendable, Equatable {
+public struct ClientConfiguration: Sendable {
     /// The issuer, exactly as the server names itself (`https://id.example.com`).
     public var issuer: String
     /// The public client's ID.
@@ -17,17 +17,23 @@ public struct ClientConfiguration: Sendable, Equatable {
     public var pendingSignInLifetime: TimeInterval
     /// Tolerated clock skew for ID-token times (seconds).
     public var leeway: TimeInterval
+    /// How the client authenticates at the token endpoint: `.none` for a public client (the
+    /// native-app default, RFC 8252 §8.5); a secret only for providers that issue one to installed
+    /// apps and do not treat it as secret (Google's desktop clients).
+    public var clientAuthentication: ClientAuthentication
 
     /// A configuration; the default scopes include `offline_access` for a refresh token.
     public init(issuer: String, clientID: String, redirectURI: String,
                 scopes: [String] = ["openid", "profile", "email", "offline_access"],
-                pendingSignInLifetime: TimeInterval = 600, leeway: TimeInterval = 60) {
+                pendingSignInLifetime: TimeInterval = 600, leeway: TimeInterval = 60,
+                clientAuthentication: ClientAuthentication = .none) {
         self.issuer = issuer
         self.clientID = clientID
         self.redirectURI = redirectURI
         self.scopes = scopes.contains("openid") ? scopes : ["openid"] + scopes
         self.pendingSignInLifetime = pendingSignInLifetime
         self.leeway = leeway
+        self.clientAuthentication = clientAuthentication
     }
 
     /// The prefix of this issuer-and-client pair's storage keys (a digest, so keys stay short and

@@ -1,5 +1,6 @@
 import Foundation
 import SignetClientCore
+import SignetCrypto
 import SignetJOSE
 import SignetWire
 
@@ -43,11 +44,22 @@ extension SignInClient {
                                    nonce: nonce.map { .equals($0) } ?? .none,
                                    allowedAlgorithms: [.rs256, .es256, .ps256, .edDSA],
                                    leeway: configuration.leeway, clock: clock)
+        // OIDC Core §3.1.3.8: at_hash is optional in the code flow, and checked when present.
+        let checkAtHash = Self.hasClaim("at_hash", in: token)
         do {
-            return try await IDTokenValidator(policy: policy, keys: keys).validate(token, accessToken: accessToken)
+            return try await IDTokenValidator(policy: policy, keys: keys).validate(token, accessToken: checkAtHash ? accessToken : nil)
         } catch {
             throw .invalidIDToken(Self.describe(error))
         }
+    }
+
+    /// Whether the (not yet verified) payload of a compact JWS has claim `name`; only used to
+    /// decide which checks apply, never to trust a value.
+    static func hasClaim(_ name: String, in token: String) -> Bool {
+        let parts = token.split(separator: ".", omittingEmptySubsequences: false)
+        guard parts.count == 3, let payload = Base64URL.decode(parts[1]),
+              case .object(let object)? = try? JSONValue.parse(payload) else { return false }
+        return object[name] != nil
     }
 
     /// The string claims worth showing (`email`, `name`, …).

@@ -52,7 +52,8 @@ public final class SignInClient: Sendable {
         self.http = http
         self.clock = clock
         self.keys = JWKSCache(jwksURI: provider.metadata.jwksURI, http: http, clock: clock)
-        self.tokenClient = TokenClient(tokenEndpoint: tokenEndpoint, clientID: configuration.clientID, http: http)
+        self.tokenClient = TokenClient(tokenEndpoint: tokenEndpoint, clientID: configuration.clientID,
+                                       authentication: configuration.clientAuthentication, http: http)
     }
 
     /// Discovers the provider (issuer checked exactly) and creates a client.
