@@ -38,6 +38,8 @@ let package = Package(
 
         .executableTarget(name: "SignetBench", dependencies: ["SignetCrypto", "SignetJOSE", "SignetHTTP", "SignetServer"],
                           path: "bench/SignetBench"),
+        // An API protected by SignetResource (docs/guides/swift-api.md).
+        .executableTarget(name: "ExampleAPI", dependencies: ["SignetHTTP", "SignetResource"], path: "Examples/ExampleAPI"),
 
         .testTarget(name: "SignetCryptoTests", dependencies: ["SignetCrypto"]),
         .testTarget(name: "SignetJOSETests", dependencies: ["SignetJOSE"], exclude: ["Interop"]),
