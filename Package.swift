@@ -49,7 +49,7 @@ let package = Package(
         .testTarget(name: "SignetCoreTests", dependencies: ["SignetCore"]),
         .testTarget(name: "SignetClientCoreTests", dependencies: ["SignetClientCore", "SignetTesting"]),
         .testTarget(name: "SignetFederationTests", dependencies: ["SignetFederation", "SignetTesting"]),
-        .testTarget(name: "SignetKitTests", dependencies: ["SignetKit", "SignetTesting"]),
+        .testTarget(name: "SignetKitTests", dependencies: ["SignetKit", "SignetTesting"], exclude: ["Browser"]),
         .testTarget(name: "SignetResourceTests", dependencies: ["SignetResource", "SignetTesting"]),
         .testTarget(name: "SignetServerTests", dependencies: ["SignetTesting", "SignetServer", "SignetCLI"]),
     ]
