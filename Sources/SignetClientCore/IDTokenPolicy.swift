@@ -19,6 +19,9 @@ public struct IDTokenPolicy: Sendable {
 
     /// The exact expected `iss`.
     public var issuer: String
+    /// Other exact `iss` values the provider documents for itself (Google: `accounts.google.com`
+    /// besides `https://accounts.google.com`). Empty for almost every provider.
+    public var issuerAliases: Set<String> = []
     /// Accepted audiences: `aud` must contain one of them.
     public var audiences: Set<String>
     /// The nonce rule.

@@ -55,7 +55,8 @@ public struct IDTokenValidator: Sendable {
         if let maximumAge = policy.maximumAge, policy.clock().timeIntervalSince(iat) > maximumAge + policy.leeway {
             throw .badIssuedAt
         }
-        guard let iss = claims.values["iss"]?.stringValue, iss.utf8.elementsEqual(policy.issuer.utf8) else {
+        guard let iss = claims.values["iss"]?.stringValue,
+              iss.utf8.elementsEqual(policy.issuer.utf8) || policy.issuerAliases.contains(where: { $0.utf8.elementsEqual(iss.utf8) }) else {
             throw .wrongIssuer
         }
         guard let audiences = try? claims.audiences(), !audiences.isEmpty,

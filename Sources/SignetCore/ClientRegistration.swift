@@ -99,8 +99,8 @@ public struct ClientRegistration: Sendable {
         // Grant types.
         var grants: [GrantType] = []
         for (index, name) in (spec.grantTypes ?? []).enumerated() {
-            guard let grant = GrantType(rawValue: name), grant != .tokenExchange else {
-                report("grant_types[\(index)]", "unknown grant type \"\(name)\"; use authorization_code, refresh_token or client_credentials")
+            guard let grant = GrantType(rawValue: name) else {
+                report("grant_types[\(index)]", "unknown grant type \"\(name)\"; use authorization_code, refresh_token, client_credentials or \(GrantType.tokenExchange.rawValue)")
                 continue
             }
             grants.append(grant)
@@ -115,8 +115,13 @@ public struct ClientRegistration: Sendable {
         if effectiveGrants.contains(.authorizationCode) && spec.redirectURIs.isEmpty {
             report("redirect_uris", "authorization_code needs at least one redirect URI")
         }
-        if effectiveGrants.contains(.refreshToken) && !effectiveGrants.contains(.authorizationCode) {
-            report("grant_types", "refresh_token needs authorization_code, the only grant that issues refresh tokens")
+        if effectiveGrants.contains(.refreshToken) && !effectiveGrants.contains(.authorizationCode)
+            && !effectiveGrants.contains(.tokenExchange) {
+            report("grant_types", "refresh_token needs authorization_code or token exchange, the grants that issue refresh tokens")
+        }
+        // Native ID-token sign-in is for the operator's own apps: public and first-party.
+        if effectiveGrants.contains(.tokenExchange) && !(spec.isPublic && spec.firstParty) {
+            report("grant_types", "token exchange (native ID-token sign-in) is only for first-party public clients")
         }
         // Authentication method.
         if let method = spec.authenticationMethod {

@@ -34,6 +34,12 @@ public struct ServerPolicy: Sendable {
     public var signInAddressFailureLimit = 30
     /// The per-address throttling window, seconds (15 minutes).
     public var signInAddressWindow = 900
+    /// Lifetime of a one-time native sign-in nonce (`POST /native/nonce`), seconds.
+    public var nativeNonceLifetime = 300
+    /// Nonces one client address may request inside `nativeNonceWindow`.
+    public var nativeNonceRateLimit = 60
+    /// The native nonce rate-limit window, seconds.
+    public var nativeNonceWindow = 60
 
     /// Creates a policy with defaults for everything but the issuer.
     public init(issuer: String) { self.issuer = issuer }

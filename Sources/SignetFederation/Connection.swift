@@ -37,6 +37,8 @@ public struct Connection: Sendable, Equatable {
     public var homeRealmDomains: [String]
     /// A disabled connection shows no button and refuses callbacks.
     public var enabled: Bool
+    /// Time limit of each outbound call to the provider, in seconds.
+    public var timeoutSeconds: Int
     /// Apple: the team id (client-secret `iss`).
     public var appleTeamID: String?
     /// Apple: the key id (client-secret `kid`).
@@ -52,7 +54,7 @@ public struct Connection: Sendable, Equatable {
                 tokenEndpoint: String? = nil, apiBaseURL: String? = nil,
                 authenticationMethod: ClientAuthenticationMethod? = nil, scopes: [String]? = nil,
                 allowLinking: Bool = false, allowedEmailDomains: [String]? = nil, hostedDomain: String? = nil,
-                homeRealmDomains: [String] = [], enabled: Bool = true, appleTeamID: String? = nil,
+                homeRealmDomains: [String] = [], enabled: Bool = true, timeoutSeconds: Int = 10, appleTeamID: String? = nil,
                 appleKeyID: String? = nil, nativeClientIDs: [String] = [], nativeSignIn: Bool = false) {
         self.id = id
         self.type = type
@@ -71,6 +73,7 @@ public struct Connection: Sendable, Equatable {
         self.hostedDomain = hostedDomain?.lowercased()
         self.homeRealmDomains = homeRealmDomains.map { $0.lowercased() }
         self.enabled = enabled
+        self.timeoutSeconds = timeoutSeconds
         self.appleTeamID = appleTeamID
         self.appleKeyID = appleKeyID
         self.nativeClientIDs = nativeClientIDs

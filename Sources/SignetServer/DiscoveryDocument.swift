@@ -23,7 +23,10 @@ enum DiscoveryDocument {
             "scopes_supported": ["openid", "profile", "email", "offline_access"],
             "response_types_supported": ["code"],
             "response_modes_supported": ["query"],
-            "grant_types_supported": ["authorization_code", "refresh_token", "client_credentials"],
+            "grant_types_supported": ["authorization_code", "refresh_token", "client_credentials",
+                                      "urn:ietf:params:oauth:grant-type:token-exchange"],
+            // Signet-specific: native ID-token sign-in (docs/guides/native-id-token.md).
+            "native_nonce_endpoint": .string(issuer + Routes.nativeNonce),
             "code_challenge_methods_supported": ["S256"],
             "token_endpoint_auth_methods_supported": .array(authenticationMethods),
             "revocation_endpoint_auth_methods_supported": .array(authenticationMethods),

@@ -20,16 +20,19 @@ extension InteractiveRoutes {
         var body = ""
         body += "<p>to continue to <strong>\(HTMLPage.escape(pending.client.name))</strong></p>\n"
         if failed { body += "<p class=\"error\" role=\"alert\">\(HTMLPage.escape(Self.signInFailureMessage))</p>\n" }
+        body += federationButtons(handle: handle, browserValue: browser.value)
         body += "<form method=\"post\" action=\"\(Routes.signIn)\">\n"
         body += HTMLPage.hidden("request", handle) + "\n"
         body += HTMLPage.hidden("csrf", csrf.token(browserValue: browser.value, purpose: handle)) + "\n"
         body += "<label for=\"email\">Email</label>\n"
         body += "<input id=\"email\" name=\"email\" type=\"email\" autocomplete=\"username\" required autofocus value=\"\(HTMLPage.escape(pending.request.loginHint ?? ""))\">\n"
         body += "<label for=\"password\">Password</label>\n"
-        body += "<input id=\"password\" name=\"password\" type=\"password\" autocomplete=\"current-password\" required>\n"
+        body += "<input id=\"password\" name=\"password\" type=\"password\" autocomplete=\"current-password\"\(federation.homeRealm.isEmpty ? " required" : "")>\n"
         body += "<button type=\"submit\">Sign in</button>\n</form>\n"
         var response = HTMLPage.response(title: "Sign in", body: body,
-                                         formTargets: HTMLPage.cspSource(for: pending.request.redirectURI).map { [$0] } ?? [])
+                                         formTargets: (HTMLPage.cspSource(for: pending.request.redirectURI).map { [$0] } ?? [])
+                                            + federation.homeRealmFormTargets)
+        allowProviderLogos(&response)
         if let cookie = browser.cookie { response.setCookie(cookie) }
         return response
     }
@@ -46,6 +49,7 @@ extension InteractiveRoutes {
             let pending = try flow.pending(handle: handle)
             let email = (try? form.single("email")) ?? ""
             let password = (try? form.single("password")) ?? ""
+            if let redirect = homeRealmRedirect(handle: handle, email: email, csrfField: try? form.single("csrf")) { return redirect }
             guard let user = try signIn.signIn(email: email, password: password, clientAddress: request.peerAddress) else {
                 return Self.local(Routes.signIn, [("request", handle), ("error", "1")])
             }

@@ -16,6 +16,8 @@ struct InteractiveRoutes: Sendable {
     let issuer: String
     /// Served over https: cookies get `Secure` and the `__Host-` prefix.
     let secure: Bool
+    /// Upstream connections: sign-in buttons and home-realm discovery.
+    let federation: Federation
 
     init(application: SignetApplication) {
         let server = application.authorizationServer
@@ -32,6 +34,7 @@ struct InteractiveRoutes: Sendable {
         self.endSession = EndSessionEndpoint(server: server)
         self.issuer = application.issuer
         self.secure = application.issuer.lowercased().hasPrefix("https://")
+        self.federation = application.federation
     }
 
     // MARK: cookies

@@ -22,6 +22,18 @@ public enum Routes {
     public static let signIn = "/signin"
     /// The consent page.
     public static let consent = "/consent"
+    /// Starts a provider transaction from the sign-in page (a link or home-realm discovery).
+    public static let federationStart = "/federation/start"
+    /// The provider callback, `/oauth2/callback/{connection}` (GET, and POST for form_post).
+    public static let federationCallback = "/oauth2/callback/{connection}"
+    /// The provider callback's prefix, before the connection id.
+    public static let federationCallbackPrefix = "/oauth2/callback/"
+    /// The headless native API: validates an authorization request, lists the providers.
+    public static let headlessStart = "/headless/start"
+    /// The headless native API: starts a provider transaction for a headless request.
+    public static let headlessProviderStart = "/headless/provider/start"
     /// Liveness and readiness.
     public static let health = "/healthz"
+    /// One-time nonces for native ID-token sign-in (advertised as `native_nonce_endpoint`).
+    public static let nativeNonce = "/native/nonce"
 }

@@ -63,6 +63,9 @@ extension Settings {
     /// Apple private key.
     public static let connectionPrivateKey = Setting<String?>("private_key", nil, type: "secret reference",
         "apple only (required): the .p8 private key (PKCS #8 PEM), \"file:PATH\" or \"env:NAME\". Signet mints the ES256 client secret from it and renews it before it expires.")
+    /// Outbound time limit.
+    public static let connectionCallTimeout = Setting("timeout_seconds", 10, type: "seconds",
+        "Time limit of each call to this provider (discovery, JWKS, token, user API), 1 to 60. Responses are also limited to 1 MiB and redirects are never followed.")
     /// Native ID-token audiences.
     public static let connectionNativeClientIDs = Setting("native_client_ids", [String](), type: "array of string",
         "The audiences accepted for native ID-token sign-in (the client ids of the iOS and Android apps at the provider).")
@@ -74,7 +77,7 @@ extension Settings {
         connectionClientSecret.entry, connectionIssuer.entry, connectionDiscoveryURL.entry, connectionAuthorizationEndpoint.entry,
         connectionTokenEndpoint.entry, connectionAPIBaseURL.entry, connectionAuthMethod.entry, connectionScopes.entry,
         connectionAllowLinking.entry, connectionAllowedEmailDomains.entry, connectionHostedDomain.entry,
-        connectionHomeRealmDomains.entry, connectionEnabled.entry, connectionTeamID.entry, connectionKeyID.entry,
+        connectionHomeRealmDomains.entry, connectionEnabled.entry, connectionCallTimeout.entry, connectionTeamID.entry, connectionKeyID.entry,
         connectionPrivateKey.entry, connectionNativeClientIDs.entry, connectionNativeSignIn.entry,
     ]
 }

@@ -16,5 +16,6 @@ extension SignetApplication {
         router.post(Routes.consent, .sync { routes.consentSubmit($0) })
         router.get(Routes.endSession, .sync { routes.logout($0) })
         router.post(Routes.endSession, .sync { routes.logout($0) })
+        installFederationRoutes(router, interactive: routes)
     }
 }

@@ -12,6 +12,8 @@ public final class SignetApplication: Sendable {
     public let issuer: String
     /// The authorization server logic.
     public let authorizationServer: AuthorizationServer
+    /// The upstream connections (federated sign-in).
+    public let federation: Federation
     let discovery: [UInt8]
 
     /// Builds the application; makes sure signing keys exist.
@@ -23,6 +25,7 @@ public final class SignetApplication: Sendable {
                                                   masterKey: environment.masterKey, keyRing: environment.keyRing,
                                                   clock: environment.clock, random: environment.random)
         try Self.registerConfiguredClients(environment, server: authorizationServer)
+        federation = try Federation(configuration: environment.configuration, clock: { [clock = environment.clock] in clock.now })
         discovery = DiscoveryDocument.build(issuer: issuer,
                                             signingAlgorithms: environment.requiredAlgorithms.map(\.rawValue))
     }
@@ -42,6 +45,7 @@ public final class SignetApplication: Sendable {
             return response
         })
         installTokenRoutes(router)
+        installNativeSignInRoutes(router)
         installResourceRoutes(router)
         installInteractiveRoutes(router)
         router.notFound = { _ in ErrorPages.json(status: 404, error: "not_found", description: "No such endpoint.") }

@@ -49,6 +49,7 @@ extension ConfigSection {
                 allowedEmailDomains: c.optionalStringArray(Settings.connectionAllowedEmailDomains),
                 hostedDomain: c.optionalString(Settings.connectionHostedDomain),
                 homeRealmDomains: c.stringArray(Settings.connectionHomeRealmDomains), enabled: c.bool(Settings.connectionEnabled),
+                timeoutSeconds: c.int(Settings.connectionCallTimeout, in: 1...60),
                 appleTeamID: c.optionalString(Settings.connectionTeamID), appleKeyID: c.optionalString(Settings.connectionKeyID),
                 nativeClientIDs: c.stringArray(Settings.connectionNativeClientIDs), nativeSignIn: c.bool(Settings.connectionNativeSignIn))
             c.finish(known: Settings.connection)

@@ -101,3 +101,8 @@ extension MockProvider {
         return String(token[..<dot]) + "." + Base64URL.encode(signature)
     }
 }
+
+extension MockProvider {
+    /// The provider's clock plus `offset` seconds (for `iat`/`exp` edits in tests).
+    public func issuedAt(_ offset: TimeInterval) -> Date { clock().addingTimeInterval(offset) }
+}

@@ -1,0 +1,129 @@
+import Foundation
+import SignetCrypto
+import SignetStore
+
+/// Finds or makes the local account for an upstream identity.
+///
+/// Identities are keyed by (connection, issuer, subject), never by email. A known identity signs
+/// in as its user. A new one either links to the existing account with the same email (only when
+/// the provider says the email is verified AND the connection allows linking) or, when no account
+/// has that email, provisions a passwordless user. Otherwise the user must prove the existing
+/// account first (`linkRequired`): nothing is linked or created.
+public struct FederatedAccountResolver: Sendable {
+    /// What the provider asserted, after every upstream check.
+    public struct Claims: Sendable, Equatable {
+        /// The configured connection.
+        public var connectionID: String
+        /// The provider's issuer.
+        public var issuer: String
+        /// The provider's subject.
+        public var subject: String
+        /// The provider's email, if any.
+        public var email: String?
+        /// Whether the provider says the email is verified (in its documented form).
+        public var emailVerified: Bool
+        /// Full name.
+        public var name: String?
+        /// Given name.
+        public var givenName: String?
+        /// Family name.
+        public var familyName: String?
+
+        /// Creates the value.
+        public init(connectionID: String, issuer: String, subject: String, email: String?, emailVerified: Bool,
+                    name: String? = nil, givenName: String? = nil, familyName: String? = nil) {
+            self.connectionID = connectionID
+            self.issuer = issuer
+            self.subject = subject
+            self.email = email
+            self.emailVerified = emailVerified
+            self.name = name
+            self.givenName = givenName
+            self.familyName = familyName
+        }
+    }
+
+    /// The result of resolving an identity.
+    public enum Outcome: Sendable, Equatable {
+        /// The identity was already linked to this user.
+        case existing(UserRecord)
+        /// The identity was just linked to this existing user (verified email, linking allowed).
+        case linked(UserRecord)
+        /// A new passwordless user was created and linked.
+        case created(UserRecord)
+        /// The email belongs to an existing account that may not be linked automatically.
+        case linkRequired
+        /// The linked user is disabled.
+        case disabled
+        /// The provider gave no usable email, so no account can be provisioned.
+        case emailMissing
+
+        /// The user to sign in as, if any.
+        public var user: UserRecord? {
+            switch self {
+            case .existing(let user), .linked(let user), .created(let user): user
+            default: nil
+            }
+        }
+    }
+
+    let server: AuthorizationServer
+
+    /// Creates the resolver.
+    public init(server: AuthorizationServer) { self.server = server }
+
+    /// Resolves `claims` under the connection's linking rule.
+    public func resolve(_ claims: Claims, allowLinking: Bool) throws -> Outcome {
+        try resolve(claims, allowLinking: allowLinking, retry: true)
+    }
+
+    private func resolve(_ claims: Claims, allowLinking: Bool, retry: Bool) throws -> Outcome {
+        let users = server.storage.users
+        let now = server.clock.now
+        if let link = try users.federatedIdentity(connectionID: claims.connectionID, issuer: claims.issuer, subject: claims.subject) {
+            guard var user = try users.user(id: link.userID) else { throw StoreError.corrupt("federated identity without user") }
+            guard user.disabledAt == nil else { return .disabled }
+            // Apple sends the name only on first consent: keep it when the account has none.
+            if user.name == nil, claims.name != nil {
+                try users.updateProfile(userID: user.id, name: claims.name, givenName: claims.givenName, familyName: claims.familyName,
+                                        emailVerified: user.emailVerified, now: now)
+                user.name = claims.name
+                user.givenName = claims.givenName
+                user.familyName = claims.familyName
+            }
+            server.audit("federated_sign_in", subject: user.id, detail: ["connection": .string(claims.connectionID)])
+            return .existing(user)
+        }
+        guard let raw = claims.email, let email = try? UserService.normalizeEmail(raw) else { return .emailMissing }
+        let identity = FederatedIdentityRecord(connectionID: claims.connectionID, issuer: claims.issuer, subject: claims.subject,
+                                               userID: "", email: email, createdAt: now)
+        if let existing = try users.user(email: email) {
+            guard allowLinking, claims.emailVerified else { return .linkRequired }
+            guard existing.disabledAt == nil else { return .disabled }
+            var link = identity
+            link.userID = existing.id
+            do { try users.insertFederatedIdentity(link) } catch StoreError.duplicate {
+                if retry { return try resolve(claims, allowLinking: allowLinking, retry: false) }
+                throw StoreError.duplicate
+            }
+            server.audit("federated_identity_linked", subject: existing.id, detail: ["connection": .string(claims.connectionID)])
+            return .linked(existing)
+        }
+        let user = UserRecord(id: Base64URL.encode(server.random.bytes(16)), email: email, emailVerified: claims.emailVerified,
+                              passwordHash: nil, name: claims.name, givenName: claims.givenName, familyName: claims.familyName,
+                              createdAt: now, updatedAt: now)
+        do { try users.insertUser(user) } catch StoreError.duplicate {
+            // Another sign-in created this email meanwhile: resolve again against it.
+            if retry { return try resolve(claims, allowLinking: allowLinking, retry: false) }
+            throw StoreError.duplicate
+        }
+        var link = identity
+        link.userID = user.id
+        do { try users.insertFederatedIdentity(link) } catch StoreError.duplicate {
+            if retry { return try resolve(claims, allowLinking: allowLinking, retry: false) }
+            throw StoreError.duplicate
+        }
+        server.audit("federated_user_created", subject: user.id, detail: ["connection": .string(claims.connectionID)])
+        return .created(user)
+    }
+}

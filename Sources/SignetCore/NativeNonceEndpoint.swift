@@ -1,0 +1,61 @@
+import Foundation
+import SignetCrypto
+import SignetStore
+import SignetWire
+
+/// `POST /native/nonce`: issues a one-time login nonce to a first-party native app before it
+/// asks Google's Credential Manager (`setNonce`) or Apple's sheet for an ID token. The nonce is
+/// an `sgn_` token; only its keyed hash is stored, bound to the client, for
+/// `policy.nativeNonceLifetime` seconds. Rate limited per client address.
+public struct NativeNonceEndpoint: Sendable {
+    /// The outcome of a request.
+    public enum Outcome: Sendable, Equatable {
+        /// A nonce and its lifetime in seconds.
+        case issued(nonce: String, expiresIn: Int)
+        /// Too many requests from the address: retry after this many seconds.
+        case rateLimited(retryAfter: Int)
+    }
+
+    let server: AuthorizationServer
+
+    /// Creates the endpoint.
+    public init(server: AuthorizationServer) {
+        self.server = server
+    }
+
+    /// Handles a request from `clientAddress` (the peer address; hashed before use as a key).
+    ///
+    /// - Throws: `OAuthError`: `invalid_request` (no or repeated `client_id`), `invalid_client`
+    ///   (unknown client), `unauthorized_client` (not a first-party public client registered for
+    ///   token exchange).
+    public func handle(_ parameters: RequestParameters, clientAddress: String) throws(OAuthError) -> Outcome {
+        let policy = server.policy
+        let now = server.clock.now
+        let key = "native_nonce:" + Base64URL.encode(server.tokens.hash("address:" + clientAddress).prefix(16))
+        do {
+            let hits = try server.storage.throttle.hit(key: key, windowSeconds: policy.nativeNonceWindow, now: now)
+            if hits > policy.nativeNonceRateLimit { return .rateLimited(retryAfter: policy.nativeNonceWindow) }
+        } catch {
+            throw OAuthError.serverError(detail: "throttle: \(error)")
+        }
+        guard let clientID = try parameters.single("client_id"), !clientID.isEmpty else {
+            throw OAuthError.invalidRequest("The client_id parameter is missing.")
+        }
+        let client: Client?
+        do { client = try server.clients.client(id: clientID) } catch {
+            throw OAuthError.serverError(detail: "client lookup: \(error)")
+        }
+        guard let client else { throw OAuthError.invalidClient(detail: "native nonce for unknown client") }
+        guard client.isPublic, client.isFirstParty, client.grantTypes.contains(.tokenExchange) else {
+            throw OAuthError(.unauthorizedClient, "This client may not use native sign-in.")
+        }
+        let nonce = server.tokens.make(.nonce)
+        do {
+            try server.storage.nonces.insertNonce(nonceHash: server.tokens.hash(nonce), clientID: client.id, createdAt: now,
+                                                  expiresAt: now.addingTimeInterval(TimeInterval(policy.nativeNonceLifetime)))
+        } catch {
+            throw OAuthError.serverError(detail: "nonce store: \(error)")
+        }
+        return .issued(nonce: nonce, expiresIn: policy.nativeNonceLifetime)
+    }
+}

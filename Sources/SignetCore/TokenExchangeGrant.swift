@@ -1,0 +1,174 @@
+import Foundation
+import SignetCrypto
+import SignetStore
+import SignetWire
+
+/// Native ID-token sign-in as an RFC 8693 token exchange: a first-party native app trades a
+/// provider's ID token (from Android Credential Manager or Apple's native sheet), bound to a
+/// one-time nonce Signet issued (`NativeNonceEndpoint`), for Signet's own tokens.
+///
+/// Parameters: `subject_token` (the provider ID token), `subject_token_type` =
+/// `urn:ietf:params:oauth:token-type:id_token`, `connection` (the connection id), `client_id`,
+/// `scope` (default `openid`), optional `nonce` (the RAW nonce; required for Apple, whose token
+/// carries its SHA-256), optional `resource` (RFC 8707/8693: the access token's audience),
+/// optional `requested_token_type` (only the access-token type).
+///
+/// Ordered checks: client (public, first-party, registered with the grant) → connection exists,
+/// enabled, `native_sign_in` → parameters → the ID token (signature, `iss`, `aud` ∈ the
+/// connection's native client ids, `exp`, nonce claim present) → the nonce matches a pending
+/// nonce Signet issued to this client, consumed atomically in the same step → find or provision
+/// the account (`FederatedAccountResolver`) → tokens (`amr` = `["fed"]`). Nothing is created
+/// before the nonce is consumed, and nothing secret is logged.
+struct TokenExchangeGrant {
+    static let idTokenType = "urn:ietf:params:oauth:token-type:id_token"
+    static let accessTokenType = "urn:ietf:params:oauth:token-type:access_token"
+
+    let server: AuthorizationServer
+    let verifier: any NativeIDTokenVerifier
+
+    func handle(_ parameters: RequestParameters, client: Client) async throws(OAuthError) -> TokenResponse {
+        // 1. The client: native sign-in is for the operator's own public apps only.
+        guard client.isPublic, client.isFirstParty else {
+            throw OAuthError(.unauthorizedClient, "Only first-party native apps may use native sign-in.")
+        }
+        // 2. The connection.
+        guard let connectionID = try parameters.single("connection"), !connectionID.isEmpty else {
+            throw OAuthError.invalidRequest("The connection parameter is missing.")
+        }
+        guard let connection = verifier.connection(id: connectionID), connection.enabled, connection.nativeSignIn else {
+            throw OAuthError.invalidGrant("The connection does not accept native sign-in.",
+                                          detail: "connection \(connectionID) unknown, disabled or not native")
+        }
+        // 3. The request parameters (RFC 8693 §2.1).
+        guard let tokenType = try parameters.single("subject_token_type") else {
+            throw OAuthError.invalidRequest("The subject_token_type parameter is missing.")
+        }
+        guard tokenType == Self.idTokenType else {
+            throw OAuthError.invalidRequest("subject_token_type must be \(Self.idTokenType).")
+        }
+        guard let subjectToken = try parameters.single("subject_token"), !subjectToken.isEmpty else {
+            throw OAuthError.invalidRequest("The subject_token parameter is missing.")
+        }
+        if parameters.contains("actor_token") || parameters.contains("actor_token_type") {
+            throw OAuthError.invalidRequest("Delegation (actor_token) is not supported.")
+        }
+        if let requested = try parameters.single("requested_token_type"), requested != Self.accessTokenType {
+            throw OAuthError.invalidRequest("Only access tokens can be requested.")
+        }
+        if parameters.contains("audience") {
+            throw OAuthError(.invalidTarget, "Use resource, not audience, to name the API.")
+        }
+        let resource = try parameters.single("resource")
+        if let resource, URLComponents(string: resource)?.scheme == nil || resource.contains("#") {
+            throw OAuthError(.invalidTarget, "resource must be an absolute URI without a fragment.")
+        }
+        let scope = try requestedScope(parameters, client: client)
+        let rawNonceParameter = try parameters.single("nonce")
+        if connection.nonceForm == .sha256Hex, rawNonceParameter == nil {
+            throw OAuthError.invalidRequest("The nonce parameter (the raw nonce) is required for this connection.")
+        }
+
+        // 4. The provider's ID token.
+        let verified = try await verifier.verify(subjectToken, connection: connection)
+
+        // 5. The nonce: Signet's own pending nonce, bound to this client, used exactly once.
+        let rawNonce = rawNonceParameter ?? verified.nonce
+        guard nonceMatches(tokenNonce: verified.nonce, raw: rawNonce, form: connection.nonceForm) else {
+            throw OAuthError.invalidGrant("The ID token's nonce does not match.")
+        }
+        guard server.tokens.hasShape(rawNonce, of: .nonce) else {
+            throw OAuthError.invalidGrant("The nonce was not issued by this server.")
+        }
+        let now = server.clock.now
+        let consumed: Bool
+        do {
+            consumed = try server.storage.nonces.consumeNonce(nonceHash: server.tokens.hash(rawNonce), clientID: client.id, now: now)
+        } catch {
+            throw OAuthError.serverError(detail: "nonce store: \(error)")
+        }
+        guard consumed else {
+            throw OAuthError.invalidGrant("The nonce is unknown, expired or already used.")
+        }
+
+        // 6. The account, exactly as browser federation resolves it.
+        let outcome: FederatedAccountResolver.Outcome
+        do {
+            outcome = try FederatedAccountResolver(server: server).resolve(verified.identity, allowLinking: connection.allowLinking)
+        } catch {
+            throw OAuthError.serverError(detail: "account resolution: \(error)")
+        }
+        let user: UserRecord
+        switch outcome {
+        case .existing(let found), .linked(let found), .created(let found):
+            user = found
+        case .linkRequired:
+            throw OAuthError.invalidGrant("An account with this email already exists; sign in to it first.")
+        case .disabled:
+            throw OAuthError.invalidGrant("The user is not active.")
+        case .emailMissing:
+            throw OAuthError.invalidGrant("The provider did not share an email address.")
+        }
+        server.audit("native_sign_in", subject: user.id, client: client.id, detail: ["connection": .string(connection.id)])
+
+        // 7. Signet's tokens.
+        do {
+            let grant = GrantRecord(grantID: server.newIdentifier(), clientID: client.id, userID: user.id, scope: scope.description,
+                                    createdAt: now, absoluteExpiresAt: now.addingTimeInterval(TimeInterval(server.policy.refreshFamilyLifetime)),
+                                    sessionID: nil, authTime: now, payload: CodePayload(amr: ["fed"]).json)
+            try server.storage.refreshTokens.createGrant(grant)
+            var response = try TokenResponseBuilder(server: server).build(
+                client: client, user: user, scope: scope, grantID: grant.grantID, resource: resource, nonce: nil,
+                authTime: now, amr: ["fed"], sessionID: nil, refreshToken: try firstRefreshToken(grant: grant, client: client, scope: scope, now: now))
+            response.issuedTokenType = Self.accessTokenType
+            return response
+        } catch let error as OAuthError {
+            throw error
+        } catch {
+            throw OAuthError.serverError(detail: "token exchange issuance: \(error)")
+        }
+    }
+
+    /// The granted scope: `scope` (default `openid`) within the client's allowed scope.
+    private func requestedScope(_ parameters: RequestParameters, client: Client) throws(OAuthError) -> Scope {
+        let text = try parameters.single("scope") ?? Scope.openID
+        let scope: Scope
+        do { scope = try Scope(parsing: text) } catch {
+            throw OAuthError(.invalidScope, "The scope is malformed.")
+        }
+        guard scope.isSubset(of: client.allowedScope) else {
+            throw OAuthError(.invalidScope, "The requested scope is not allowed for this client.")
+        }
+        return scope
+    }
+
+    /// Google/OIDC: the token's nonce is the raw nonce. Apple: it is SHA-256 (lowercase hex) of
+    /// the raw nonce the app sent beside the token. Constant-time comparisons.
+    private func nonceMatches(tokenNonce: String, raw: String, form: NativeSignInConnection.NonceForm) -> Bool {
+        switch form {
+        case .raw:
+            return constantTimeEquals(Array(tokenNonce.utf8), Array(raw.utf8))
+        case .sha256Hex:
+            return constantTimeEquals(Array(tokenNonce.lowercased().utf8), Array(Self.sha256Hex(raw).utf8))
+        }
+    }
+
+    static func sha256Hex(_ value: String) -> String {
+        let hex = Array("0123456789abcdef".utf8)
+        var out: [UInt8] = []
+        for byte in Digest.sha256(Array(value.utf8)) {
+            out.append(hex[Int(byte >> 4)])
+            out.append(hex[Int(byte & 0x0F)])
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    private func firstRefreshToken(grant: GrantRecord, client: Client, scope: Scope, now: Date) throws -> String? {
+        guard scope.contains(Scope.offlineAccess), client.grantTypes.contains(.refreshToken) else { return nil }
+        let token = server.tokens.make(.refresh)
+        let lifetime = TimeInterval(client.refreshTokenLifetime ?? server.policy.refreshTokenLifetime)
+        try server.storage.refreshTokens.insertRefreshToken(RefreshTokenRecord(
+            tokenHash: server.tokens.hash(token), grantID: grant.grantID, scope: grant.scope, createdAt: now,
+            expiresAt: min(now.addingTimeInterval(lifetime), grant.absoluteExpiresAt)))
+        return token
+    }
+}

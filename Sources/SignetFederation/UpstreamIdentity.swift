@@ -1,0 +1,38 @@
+/// Who signed in at the provider, after every check: the key of the federated identity
+/// (`issuer`, `subject`) and the profile the provider reported.
+public struct UpstreamIdentity: Sendable, Equatable {
+    /// The provider's issuer (for GitHub, the configured one: https://github.com).
+    public var issuer: String
+    /// The provider's stable subject (`sub`; GitHub's numeric user id).
+    public var subject: String
+    /// The email the provider reported, lowercased, if any.
+    public var email: String?
+    /// Whether the provider says the email is verified in its documented form.
+    public var emailVerified: Bool
+    /// Full name, when known (Apple sends it only on first consent, in the form post).
+    public var name: String?
+    /// Given name.
+    public var givenName: String?
+    /// Family name.
+    public var familyName: String?
+    /// Apple's private relay address (`is_private_email`).
+    public var isPrivateRelayEmail: Bool
+
+    /// Creates the value.
+    public init(issuer: String, subject: String, email: String? = nil, emailVerified: Bool = false, name: String? = nil,
+                givenName: String? = nil, familyName: String? = nil, isPrivateRelayEmail: Bool = false) {
+        self.issuer = issuer
+        self.subject = subject
+        self.email = email?.lowercased()
+        self.emailVerified = emailVerified
+        self.name = name
+        self.givenName = givenName
+        self.familyName = familyName
+        self.isPrivateRelayEmail = isPrivateRelayEmail
+    }
+}
+
+extension UpstreamIdentity: CustomStringConvertible {
+    /// Without the email or name.
+    public var description: String { "UpstreamIdentity(issuer: \(issuer), subject: \(subject), emailVerified: \(emailVerified))" }
+}

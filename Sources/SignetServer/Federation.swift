@@ -1,0 +1,60 @@
+import Foundation
+import SignetClientCore
+import SignetFederation
+
+/// The upstream connections of a running server: one `UpstreamProvider` per configured
+/// connection (enabled or not, so a disabled connection's callback is recognised and refused),
+/// and home-realm discovery.
+public final class Federation: Sendable {
+    /// Connections in configuration order.
+    public let connections: [Connection]
+    /// Home-realm discovery over the enabled connections.
+    public let homeRealm: HomeRealmDirectory
+    let providers: [String: UpstreamProvider]
+
+    /// Builds the providers: resolves each connection's secrets and loads Apple keys. Throws
+    /// `ConfigurationIssue` when a secret is missing or a key unreadable.
+    public init(configuration: SignetConfiguration, clock: @escaping @Sendable () -> Date) throws {
+        var providers: [String: UpstreamProvider] = [:]
+        for configured in configuration.connections {
+            let connection = configured.connection
+            let credentials = try configured.credentials(relativeTo: configuration.dataDirectory)
+            let http = OutboundHTTP(timeLimit: TimeInterval(connection.timeoutSeconds), sizeLimit: 1024 * 1024, userAgent: "Signet")
+            do {
+                providers[connection.id] = try UpstreamProvider(
+                    connection: connection, credentials: credentials,
+                    callbackURL: configuration.issuer + Routes.federationCallbackPrefix + connection.id, http: http, clock: clock)
+            } catch {
+                throw ConfigurationIssue(path: "connections.\(connection.id)", message: error.description)
+            }
+        }
+        self.connections = configuration.connections.map(\.connection)
+        self.providers = providers
+        self.homeRealm = HomeRealmDirectory(connections: connections)
+    }
+
+    /// The enabled connections, in configuration order (the sign-in buttons).
+    public var enabled: [Connection] { connections.filter(\.enabled) }
+
+    /// The provider of an enabled connection, or nil.
+    func enabledProvider(_ id: String) -> UpstreamProvider? {
+        guard let provider = providers[id], provider.connection.enabled else { return nil }
+        return provider
+    }
+
+    /// The provider of any configured connection, or nil.
+    func provider(_ id: String) -> UpstreamProvider? { providers[id] }
+
+    /// CSP `form-action` sources a sign-in form must allow so that home-realm discovery (a form
+    /// POST answered by redirects to the provider) is not blocked: the origins of the mapped
+    /// connections' issuers and configured authorization endpoints.
+    var homeRealmFormTargets: [String] {
+        var targets: [String] = []
+        for connection in enabled where !connection.homeRealmDomains.isEmpty {
+            for url in [connection.issuer, connection.authorizationEndpoint].compactMap({ $0 }) {
+                if let source = HTMLPage.cspSource(for: url), !targets.contains(source) { targets.append(source) }
+            }
+        }
+        return targets
+    }
+}

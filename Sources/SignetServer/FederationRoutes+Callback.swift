@@ -1,0 +1,184 @@
+import Foundation
+import SignetCore
+import SignetCrypto
+import SignetFederation
+import SignetHTTP
+import SignetStore
+import SignetWire
+
+extension FederationRoutes {
+    /// Why a callback is refused before the pending request is known: shown as a page.
+    static func refusedPage(_ message: String, status: Int = 400) -> HTTPResponse {
+        HTMLPage.error(message, title: "Sign-in not completed", status: status)
+    }
+
+    /// `GET|POST /oauth2/callback/{connection}`: the provider's answer (Apple: `form_post`).
+    ///
+    /// Checks, in order: the connection is configured and enabled; `state` names a live
+    /// transaction of THIS connection, bound to this browser (or headless); the transaction is
+    /// consumed atomically (a replay finds nothing); the pending request is still there. Then an
+    /// upstream `error` becomes `access_denied` at the app's redirect URI (with `state` and
+    /// `iss`); otherwise the code is exchanged and the identity checked (`UpstreamProvider`),
+    /// the account resolved, a session started (amr `fed`) and the pending request continued as
+    /// after a password sign-in. Failures after the pending request is known go to the app.
+    func callback(_ request: HTTPRequest) async -> HTTPResponse {
+        let connectionID = request.pathParameters["connection"] ?? ""
+        guard let provider = federation.provider(connectionID) else {
+            return Self.refusedPage("This sign-in option is not configured.", status: 404)
+        }
+        guard provider.connection.enabled else { return Self.refusedPage("This sign-in option is turned off.", status: 403) }
+        let fields: FormFields
+        if request.method == .POST {
+            guard let form = try? request.form() else { return Self.refusedPage("The provider's answer is malformed.") }
+            fields = form
+        } else {
+            guard request.queryError == nil else { return Self.refusedPage("The provider's answer is malformed.") }
+            fields = request.query
+        }
+        guard fields.repeatedNames.isEmpty, let state = fields.first("state"), server.tokens.hasShape(state, of: .nonce) else {
+            return Self.refusedPage("The sign-in answer does not belong to a sign-in started here.")
+        }
+        let transaction: ProviderTransaction
+        do {
+            let stateHash = server.tokens.hash(state)
+            guard let record = try server.storage.authorizationRequests.pendingAuthorization(idHash: stateHash, now: server.clock.now),
+                  record.clientID.hasPrefix("fed:"), let stored = ProviderTransaction.decode(record.payload) else {
+                return Self.refusedPage("This sign-in has expired or was already used. Go back to the application and start again.")
+            }
+            // A state from another connection is refused (and left alone).
+            guard record.clientID == Self.marker(connectionID), stored.connectionID == connectionID else {
+                server.audit("federation_wrong_connection")
+                return Self.refusedPage("The sign-in answer does not belong to this provider.")
+            }
+            if !stored.headless {
+                let cookie = request.cookies[bindingCookieName]
+                guard let cookie, let expected = stored.browserBinding,
+                      constantTimeEqual(binding(of: cookie), expected) else {
+                    server.audit("federation_browser_mismatch")
+                    return Self.refusedPage("This sign-in was started in another browser. Go back to the application and start again.",
+                                            status: 403)
+                }
+            }
+            guard try server.storage.authorizationRequests.consumePendingAuthorization(idHash: stateHash, now: server.clock.now) != nil else {
+                return Self.refusedPage("This sign-in has expired or was already used. Go back to the application and start again.")
+            }
+            transaction = stored
+        } catch {
+            return InteractiveRoutes.internalError("federation callback", error)
+        }
+        let pending: PendingRequest
+        do { pending = try interactive.flow.pending(handle: transaction.requestHandle) } catch is FlowError {
+            return InteractiveRoutes.requestGone()
+        } catch {
+            return InteractiveRoutes.internalError("federation callback", error)
+        }
+        // The provider's own error (the user cancelled, or the provider refused).
+        if let upstreamError = fields.first("error") {
+            Log.info("federation callback (\(connectionID)): upstream error \(Self.safeCode(upstreamError))")
+            server.audit("federation_upstream_error", client: pending.client.id)
+            return fail(pending, OAuthError(.accessDenied, "The sign-in with \(provider.connection.displayName) was cancelled or refused."))
+        }
+        guard let code = fields.first("code"), !code.isEmpty, code.utf8.count <= 4096 else {
+            return fail(pending, OAuthError(.accessDenied, "The provider returned no authorization code."))
+        }
+        let identity: UpstreamIdentity
+        do throws(FederationError) {
+            identity = try await provider.complete(code: code, nonce: transaction.nonce, codeVerifier: transaction.codeVerifier,
+                                                   appleUser: fields.first("user"))
+            try checkPolicy(identity, connection: provider.connection)
+        } catch {
+            Log.info("federation callback (\(connectionID)): \(error)")
+            server.audit("federation_failed", client: pending.client.id, detail: ["reason": .string(Self.reason(error))])
+            return fail(pending, Self.oauthError(for: error))
+        }
+        return await finish(request, pending: pending, identity: identity, connection: provider.connection)
+    }
+
+    /// The connection's account rules that do not depend on existing accounts.
+    func checkPolicy(_ identity: UpstreamIdentity, connection: Connection) throws(FederationError) {
+        // Every federated account carries an email the provider vouches for (Google requires a
+        // verified email; an unverified one could claim someone else's address).
+        guard identity.email != nil, identity.emailVerified else { throw .emailNotVerified }
+        guard connection.acceptsEmailDomain(identity.email) else { throw .domainNotAllowed }
+    }
+
+    /// Resolves the account, starts the session and continues the pending request.
+    func finish(_ request: HTTPRequest, pending: PendingRequest, identity: UpstreamIdentity, connection: Connection) async -> HTTPResponse {
+        do {
+            let claims = FederatedAccountResolver.Claims(
+                connectionID: connection.id, issuer: identity.issuer, subject: identity.subject, email: identity.email,
+                emailVerified: identity.emailVerified, name: identity.name, givenName: identity.givenName, familyName: identity.familyName)
+            let outcome = try resolver.resolve(claims, allowLinking: connection.allowLinking)
+            guard let user = outcome.user else {
+                switch outcome {
+                case .linkRequired:
+                    server.audit("federation_link_required", client: pending.client.id)
+                    return linkRequiredPage(pending: pending, connection: connection)
+                case .emailMissing:
+                    return fail(pending, OAuthError(.accessDenied, FederationError.emailNotVerified.publicMessage))
+                default:
+                    return fail(pending, OAuthError(.accessDenied, "This account cannot sign in."))
+                }
+            }
+            // A new session on every sign-in (no fixation); the browser's previous one ends when
+            // its cookie came along (a cross-site form post carries none).
+            try interactive.flow.sessions.end(token: interactive.sessionToken(request))
+            let started = try interactive.flow.sessions.start(user: user, amr: ["fed"])
+            var response = interactive.respond(try interactive.flow.afterSignIn(pending, session: started.session))
+            response.setCookie(interactive.sessionCookie(started.token))
+            return response
+        } catch is FlowError {
+            return InteractiveRoutes.requestGone()
+        } catch {
+            return InteractiveRoutes.internalError("federation sign-in", error)
+        }
+    }
+
+    /// The page shown when the email belongs to an existing account that may not be linked
+    /// automatically: the user signs in with the password first. The pending request stays.
+    func linkRequiredPage(pending: PendingRequest, connection: Connection) -> HTTPResponse {
+        let href = Routes.signIn + "?" + FormEncoding.encode([("request", pending.handle)])
+        let body = "<p>An account with this email address already exists. To keep your account safe, it is not linked to "
+            + "\(HTMLPage.escape(connection.displayName)) automatically.</p>\n"
+            + "<p>Sign in with your password first.</p>\n"
+            + "<p><a href=\"\(HTMLPage.escape(href))\">Sign in with your password</a></p>\n"
+        return HTMLPage.response(title: "This email belongs to an existing account", body: body, status: 409)
+    }
+
+    /// Ends the pending request and sends the error to the app's redirect URI (with state, iss).
+    func fail(_ pending: PendingRequest, _ error: OAuthError) -> HTTPResponse {
+        _ = try? server.storage.authorizationRequests.consumePendingAuthorization(idHash: server.tokens.hash(pending.handle),
+                                                                                  now: server.clock.now)
+        return interactive.respond(.error(error, redirectURI: pending.request.redirectURI, state: pending.request.state))
+    }
+
+    /// The OAuth error the app receives for a failed provider leg.
+    static func oauthError(for error: FederationError) -> OAuthError {
+        switch error {
+        case .upstreamUnavailable: OAuthError(.temporarilyUnavailable, error.publicMessage)
+        case .misconfigured: OAuthError(.serverError, error.publicMessage)
+        default: OAuthError(.accessDenied, error.publicMessage)
+        }
+    }
+
+    /// A short reason for the audit log (no secrets).
+    static func reason(_ error: FederationError) -> String {
+        switch error {
+        case .misconfigured: "misconfigured"
+        case .upstreamUnavailable: "upstream_unavailable"
+        case .upstreamRejected: "upstream_rejected"
+        case .invalidIDToken: "invalid_id_token"
+        case .missingSubject: "missing_subject"
+        case .emailNotVerified: "email_not_verified"
+        case .domainNotAllowed: "domain_not_allowed"
+        }
+    }
+
+    /// An upstream error code for the log: only a short token of safe characters.
+    static func safeCode(_ text: String) -> String {
+        let cleaned = text.prefix(40).filter { $0.isLetter || $0 == "_" }
+        return cleaned.isEmpty ? "?" : String(cleaned)
+    }
+
+    func constantTimeEqual(_ a: String, _ b: String) -> Bool { constantTimeEquals(Array(a.utf8), Array(b.utf8)) }
+}

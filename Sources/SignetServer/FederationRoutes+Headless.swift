@@ -1,0 +1,123 @@
+import Foundation
+import SignetCore
+import SignetFederation
+import SignetHTTP
+import SignetJOSE
+import SignetWire
+
+extension FederationRoutes {
+    /// The seed's camelCase names for the authorization request parameters, accepted beside the
+    /// OAuth names in JSON bodies.
+    static let camelCaseNames: [String: String] = [
+        "responseType": "response_type", "clientId": "client_id", "redirectUri": "redirect_uri",
+        "codeChallenge": "code_challenge", "codeChallengeMethod": "code_challenge_method", "loginHint": "login_hint",
+        "idTokenHint": "id_token_hint", "maxAge": "max_age", "responseMode": "response_mode", "uiLocales": "ui_locales",
+        "acrValues": "acr_values",
+    ]
+
+    /// A JSON error with status 400 (or the mapped one) and `no-store`; never a redirect.
+    static func jsonError(_ error: OAuthError, status: Int? = nil) -> HTTPResponse {
+        if error.code == .serverError { Log.error("headless: \(error)") }
+        return OAuthResponses.json(ErrorBody.object(error), status: status ?? (error.code == .serverError ? 500 : 400))
+    }
+
+    /// The parameters of a headless call: a JSON object (OAuth or camelCase names; strings,
+    /// numbers as text) or a form body. Nil when the body is neither.
+    static func parameters(_ request: HTTPRequest) -> RequestParameters? {
+        let type = request.headers["Content-Type"]?.lowercased() ?? ""
+        if type.hasPrefix("application/json") {
+            guard let object = try? JSONValue.parse(request.body, maximumDepth: 4).objectValue else { return nil }
+            var pairs: [(String, String)] = []
+            for (key, value) in object.sorted(by: { $0.key < $1.key }) {
+                let name = camelCaseNames[key] ?? key
+                switch value {
+                case .string(let text): pairs.append((name, text))
+                case .int(let number): pairs.append((name, String(number)))
+                case .null: continue
+                default: return nil
+                }
+            }
+            return RequestParameters(pairs)
+        }
+        guard let form = try? request.form() else { return nil }
+        return RequestParameters(form.pairs)
+    }
+
+    /// `POST /headless/start`: the parameters of an authorization request, checked exactly like
+    /// `/authorize`; errors are JSON (400), never redirects. Only public, first-party clients with
+    /// `allow_headless` may use it (`unauthorized_client` otherwise). Returns the request id (the
+    /// pending request's handle, valid 10 minutes) and the enabled providers.
+    func headlessStart(_ request: HTTPRequest) -> HTTPResponse {
+        guard let parameters = Self.parameters(request) else {
+            return Self.jsonError(.invalidRequest("The body must be a JSON object or form encoding."))
+        }
+        let checked: AuthorizationRequest, client: Client
+        do { (checked, client) = try interactive.endpoint.validate(parameters) } catch {
+            switch error {
+            case .page(let oauthError), .redirect(let oauthError, _, _): return Self.jsonError(oauthError)
+            }
+        }
+        guard client.allowsHeadless, client.isPublic, client.isFirstParty else {
+            return Self.jsonError(OAuthError(.unauthorizedClient, "This client may not use the headless sign-in API."))
+        }
+        do {
+            switch try interactive.flow.start(checked, client: client, sessionToken: nil) {
+            case .signIn(let handle), .consent(let handle):
+                let providers: [JSONValue] = federation.enabled.map { connection in
+                    var object: [String: JSONValue] = ["id": .string(connection.id), "type": .string(connection.type.rawValue),
+                                                       "displayName": .string(connection.displayName)]
+                    if let logo = connection.logoURL { object["logoUrl"] = .string(logo) }
+                    return .object(object)
+                }
+                server.audit("headless_started", client: client.id)
+                return OAuthResponses.json(.object([
+                    "requestId": .string(handle), "providers": .array(providers),
+                    "expiresIn": .int(Int64(server.policy.authorizationRequestLifetime)),
+                ]))
+            case .error(let error, _, _):
+                return Self.jsonError(error)
+            case .code:
+                // Unreachable without a session cookie; refuse rather than hand a code out here.
+                return Self.jsonError(OAuthError(.serverError, "Unexpected flow step."))
+            }
+        } catch {
+            return Self.jsonError(OAuthError(.serverError, "The server could not complete the request.", detail: "\(error)"))
+        }
+    }
+
+    /// `POST /headless/provider/start` with `requestId` and `connection` (or `connectionId`):
+    /// starts a provider transaction bound to the request and returns `{"authorizationUrl": …}`
+    /// to open in the system browser.
+    func headlessProviderStart(_ request: HTTPRequest) async -> HTTPResponse {
+        guard let parameters = Self.parameters(request), parameters.repeatedNames.isEmpty else {
+            return Self.jsonError(.invalidRequest("The body must be a JSON object or form encoding."))
+        }
+        guard let handle = try? parameters.single("requestId") ?? parameters.single("request_id") else {
+            return Self.jsonError(.invalidRequest("requestId is required."))
+        }
+        guard let connectionID = try? parameters.single("connection") ?? parameters.single("connectionId") else {
+            return Self.jsonError(.invalidRequest("connection is required."))
+        }
+        let pending: PendingRequest
+        do { pending = try interactive.flow.pending(handle: handle) } catch is FlowError {
+            return Self.jsonError(.invalidRequest("The request id is unknown, expired or already used."))
+        } catch {
+            return Self.jsonError(OAuthError(.serverError, "The server could not complete the request.", detail: "\(error)"))
+        }
+        guard pending.client.allowsHeadless, pending.client.isPublic, pending.client.isFirstParty else {
+            return Self.jsonError(OAuthError(.unauthorizedClient, "This client may not use the headless sign-in API."))
+        }
+        guard let provider = federation.enabledProvider(connectionID) else {
+            return Self.jsonError(.invalidRequest("Unknown or disabled connection."))
+        }
+        do {
+            let url = try await begin(provider: provider, pending: pending, browserValue: nil, loginHint: pending.request.loginHint)
+            return OAuthResponses.json(.object(["authorizationUrl": .string(url)]))
+        } catch let error as FederationError {
+            Log.error("headless provider start (\(connectionID)): \(error)")
+            return Self.jsonError(OAuthError(.temporarilyUnavailable, error.publicMessage), status: 503)
+        } catch {
+            return Self.jsonError(OAuthError(.serverError, "The server could not complete the request.", detail: "\(error)"))
+        }
+    }
+}

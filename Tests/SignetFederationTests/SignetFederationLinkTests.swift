@@ -1,4 +1,0 @@
-import Testing
-@testable import SignetFederation
-
-@Test func SignetFederationLinks() { _ = SignetFederation.self }

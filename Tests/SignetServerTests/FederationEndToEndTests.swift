@@ -1,0 +1,110 @@
+import Foundation
+import SignetCore
+import SignetCrypto
+import SignetJOSE
+import SignetFederation
+import SignetServer
+import SignetStore
+import SignetTesting
+import Testing
+
+/// app → Signet → MockProvider → Signet → app, over real HTTP, for each provider style.
+@Suite struct FederationEndToEndTests {
+    /// Runs the dance and redeems the code; returns the token response's `sub` via userinfo-free
+    /// means (the stored code's user) by reading the ID token's subject.
+    static func completes(_ fed: Federated, _ browser: FormBrowser) async throws -> String {
+        let pkce = PKCEPair.generate()
+        let outcome = try await fed.signIn(browser, pkce: pkce)
+        let redirect = try outcome.requireRedirect()
+        let query = try redirect.query()
+        #expect(redirect.base == Interactive.callback)
+        #expect(query["state"] == "st-123")
+        #expect(query["iss"] == fed.server.issuer)
+        let token = try await fed.interactive.redeem(code: try query.single("code"), pkce: pkce)
+        #expect(token.status == 200)
+        let idToken = try #require(try token.json()["id_token"]?.stringValue)
+        let payload = try #require(Base64URL.decode(String(idToken.split(separator: ".")[1])))
+        let claims = try JSONValue.parse(payload, maximumDepth: 8)
+        #expect(claims["amr"] == .array([.string("fed")]))
+        return try #require(claims["sub"]?.stringValue)
+    }
+
+    @Test(arguments: [MockProviderFlavor.google, .apple, .github, .generic])
+    func freshSignUpThenReturningSignIn(_ flavor: MockProviderFlavor) async throws {
+        let fed = try Federated(flavor, user: MockUser(email: "newcomer@example.org", name: "Nia Newcomer"))
+        defer { fed.stop() }
+        let first = try await Self.completes(fed, fed.browser())
+        let user = try #require(try fed.server.environment.storage.users.user(id: first))
+        #expect(user.email == "newcomer@example.org")
+        #expect(user.passwordHash == nil)
+        #expect(user.name == "Nia Newcomer")
+        let links = try fed.server.environment.storage.users.federatedIdentities(userID: first)
+        #expect(links.count == 1)
+        #expect(links.first?.connectionID == fed.connectionID)
+        // A returning sign-in (same sub) in a fresh browser signs in as the same user.
+        let second = try await Self.completes(fed, fed.browser())
+        #expect(second == first)
+        #expect(try fed.counts() == (users: 2, links: 1))
+    }
+
+    @Test(arguments: [MockProviderFlavor.google, .apple, .github])
+    func linkingByVerifiedEmailWhenAllowed(_ flavor: MockProviderFlavor) async throws {
+        let fed = try Federated(flavor, user: MockUser(email: Interactive.email)) { $0.allowLinking = true }
+        defer { fed.stop() }
+        let subject = try await Self.completes(fed, fed.browser())
+        #expect(subject == fed.interactive.user.id)
+        #expect(try fed.counts() == (users: 1, links: 1))
+    }
+
+    @Test(arguments: [MockProviderFlavor.google, .apple])
+    func linkingRefusedWhenTheConnectionDoesNotAllowIt(_ flavor: MockProviderFlavor) async throws {
+        let fed = try Federated(flavor, user: MockUser(email: Interactive.email))
+        defer { fed.stop() }
+        let outcome = try await fed.signIn(fed.browser(), pkce: PKCEPair.generate())
+        #expect(outcome.redirect == nil)
+        #expect(outcome.status == 409)
+        #expect(outcome.response.text.contains("Sign in with your password"))
+        expectHardened(outcome.response)
+        #expect(try fed.counts() == (users: 1, links: 0))
+    }
+
+    @Test func linkingRefusedForAnUnverifiedEmail() async throws {
+        let fed = try Federated(.google, user: MockUser(email: Interactive.email, emailVerified: false)) { $0.allowLinking = true }
+        defer { fed.stop() }
+        let outcome = try await fed.signIn(fed.browser(), pkce: PKCEPair.generate())
+        try expectAppError(outcome, "access_denied", server: fed.server)
+        #expect(try fed.counts() == (users: 1, links: 0))
+    }
+
+    @Test func appleStringEmailVerifiedAndPrivateRelayEmailAreKept() async throws {
+        let relay = "x7kq2@privaterelay.appleid.com"
+        let fed = try Federated(.apple, user: MockUser(email: relay, name: "Ada Apple"))
+        defer { fed.stop() }
+        let subject = try await Self.completes(fed, fed.browser())
+        let user = try #require(try fed.server.environment.storage.users.user(id: subject))
+        #expect(user.email == relay)
+        #expect(user.name == "Ada Apple")
+    }
+
+    @Test func allowedEmailDomainsRefuseOtherDomains() async throws {
+        let fed = try Federated(.google, user: MockUser(email: "eve@elsewhere.net")) { $0.allowedEmailDomains = ["example.org"] }
+        defer { fed.stop() }
+        let outcome = try await fed.signIn(fed.browser(), pkce: PKCEPair.generate())
+        try expectAppError(outcome, "access_denied", server: fed.server)
+        #expect(try fed.counts() == (users: 1, links: 0))
+    }
+
+    @Test func theSignInPageShowsTheEnabledProvidersOnly() async throws {
+        let other = ConfiguredConnection(connection: Connection(id: "off", type: .oidc, clientID: "x", displayName: "Switched Off",
+                                                                issuer: "https://off.example.com", enabled: false),
+                                         clientSecret: .environment("UNUSED_SECRET"))
+        let fed = try Federated(.google, extra: [other])
+        defer { fed.stop() }
+        let browser = fed.browser()
+        _ = try await browser.open(fed.interactive.authorizeURL(pkce: PKCEPair.generate()))
+        let text = browser.page?.text ?? ""
+        #expect(text.contains("Sign in with Google"))
+        #expect(!text.contains("Switched Off"))
+        _ = try Federated.providerLink(browser, connection: "google")
+    }
+}

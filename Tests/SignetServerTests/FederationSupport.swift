@@ -1,0 +1,155 @@
+import Foundation
+import SignetCore
+import SignetCrypto
+import SignetFederation
+import SignetJOSE
+import SignetServer
+import SignetStore
+import SignetTesting
+import Testing
+
+/// A Signet TestServer wired to one MockProvider through a connection, plus the shared clients
+/// and the password user of `Interactive`, and a `headless` client (public, first-party,
+/// allow_headless).
+struct Federated {
+    let interactive: Interactive
+    let mock: MockProvider
+    let connectionID: String
+    let secrets: TemporaryDirectory
+    var server: TestServer { interactive.server }
+    static let teamID = "TEAM123456"
+    static let keyID = "KEY987"
+    static let headlessRedirect = "com.example.headless:/callback"
+
+    /// Starts the mock of `flavor` and a server with a connection `id` to it; `adjust` edits the
+    /// connection (linking, domains, ...), `configure` the rest of the configuration.
+    init(_ flavor: MockProviderFlavor, id: String? = nil, user: MockUser = MockUser(),
+         adjust: (inout Connection) -> Void = { _ in }, extra: [ConfiguredConnection] = [],
+         configure: (inout SignetConfiguration) -> Void = { _ in }) throws {
+        let clock = TestServer.makeClock()
+        let secrets = try TemporaryDirectory(prefix: "fed-secrets")
+        let appleKey = try PrivateKey.generate(.p256)
+        let applePublic = try VerificationKey(keyID: Self.keyID, algorithm: .es256, publicKey: appleKey.publicKey)
+        let mockClientID = flavor == .apple ? "com.example.signin" : "mock-client"
+        let validator: (@Sendable (String) -> Bool)? = flavor == .apple ? { @Sendable secret in
+            Federated.isAppleClientSecret(secret, key: applePublic, clientID: mockClientID)
+        } : nil
+        let mock = try MockProvider(flavor: flavor, clientID: mockClientID, user: user, clock: { clock.now },
+                                    clientSecretValidator: validator)
+        let type: ConnectionType = switch flavor {
+        case .google: .google
+        case .apple: .apple
+        case .github: .github
+        case .generic: .oidc
+        }
+        let connectionID = id ?? flavor.rawValue
+        var connection = Connection(id: connectionID, type: type, clientID: mock.clientID, issuer: mock.issuer)
+        if flavor == .github {
+            connection.authorizationEndpoint = mock.authorizationURL.absoluteString
+            connection.tokenEndpoint = mock.tokenURL.absoluteString
+            connection.apiBaseURL = mock.issuer
+        }
+        if flavor == .apple {
+            connection.appleTeamID = Self.teamID
+            connection.appleKeyID = Self.keyID
+        }
+        adjust(&connection)
+        let secretPath = try secrets.write(mock.clientSecret, to: "client-secret")
+        let pem = "-----BEGIN PRIVATE KEY-----\n" + Data(appleKey.pkcs8DER).base64EncodedString(options: [.lineLength64Characters])
+            + "\n-----END PRIVATE KEY-----\n"
+        let keyPath = try secrets.write(pem, to: "apple.p8")
+        let configured = flavor == .apple
+            ? ConfiguredConnection(connection: connection, privateKey: .file(keyPath))
+            : ConfiguredConnection(connection: connection, clientSecret: .file(secretPath))
+        interactive = try Interactive { configuration in
+            configuration.connections = [configured] + extra
+            configure(&configuration)
+        }
+        // Stay in step with the server's clock, which Interactive moved on by a second.
+        self.mock = mock
+        self.connectionID = connectionID
+        self.secrets = secrets
+        let now = server.clock.now
+        try server.environment.storage.clients.upsertClient(ClientRecord(
+            id: "headless", name: "Headless App", isPublic: true, firstParty: true, redirectURIs: [Self.headlessRedirect],
+            allowedScopes: ["openid", "profile", "email", "offline_access"], grantTypes: ["authorization_code", "refresh_token"],
+            tokenEndpointAuthMethod: "none", allowHeadless: true, createdAt: now, updatedAt: now))
+        _ = clock
+    }
+
+    func stop() {
+        interactive.stop()
+        mock.stop()
+        secrets.remove()
+    }
+
+    /// Checks an Apple client secret as Apple would: ES256 by our key, iss, sub, aud, exp.
+    static func isAppleClientSecret(_ jwt: String, key: VerificationKey, clientID: String) -> Bool {
+        let parts = jwt.split(separator: ".")
+        guard parts.count == 3, let header = Base64URL.decode(String(parts[0])),
+              let headerJSON = try? JSONValue.parse(header, maximumDepth: 4).objectValue,
+              headerJSON["kid"]?.stringValue == keyID, headerJSON["alg"]?.stringValue == "ES256",
+              let payload = Base64URL.decode(String(parts[1])), let claims = try? JSONValue.parse(payload, maximumDepth: 4).objectValue,
+              let signature = Base64URL.decode(String(parts[2])) else { return false }
+        let input = Array((parts[0] + "." + parts[1]).utf8)
+        guard key.publicKey.verify(signature: signature, message: input, algorithm: .es256) else { return false }
+        guard let iat = claims["iat"]?.intValue, let exp = claims["exp"]?.intValue, exp > iat, exp - iat <= 15_777_000 else { return false }
+        return claims["iss"]?.stringValue == teamID && claims["sub"]?.stringValue == clientID
+            && claims["aud"]?.stringValue == "https://appleid.apple.com"
+    }
+
+    /// A browser that follows redirects to the mock provider too.
+    func browser() -> FormBrowser {
+        let browser = FormBrowser()
+        browser.trust(mock.baseURL)
+        return browser
+    }
+
+    /// The provider link for `connection` on the sign-in page the browser is on.
+    static func providerLink(_ browser: FormBrowser, connection: String) throws -> String {
+        let text = browser.page?.text ?? ""
+        for piece in text.components(separatedBy: "href=\"").dropFirst() {
+            guard let end = piece.firstIndex(of: "\"") else { continue }
+            let href = String(piece[..<end]).replacingOccurrences(of: "&amp;", with: "&")
+            if href.hasPrefix(Routes.federationStart), href.contains("connection=\(connection)&") { return href }
+        }
+        throw TestingError("no provider link for \(connection) on the page")
+    }
+
+    /// Opens /authorize for the native client and clicks the provider's button. Returns where the
+    /// browser stopped: the app's redirect, or a page (Apple's form_post page, an error page).
+    func start(_ browser: FormBrowser, pkce: PKCEPair, connection: String? = nil) async throws -> BrowserOutcome {
+        let page = try await browser.open(interactive.authorizeURL(pkce: pkce))
+        #expect(page.status == 200)
+        let link = try Self.providerLink(browser, connection: connection ?? connectionID)
+        return try await browser.open(server.url(link))
+    }
+
+    /// The whole browser dance to the app's redirect (submitting Apple's form_post page).
+    func signIn(_ browser: FormBrowser, pkce: PKCEPair) async throws -> BrowserOutcome {
+        let outcome = try await start(browser, pkce: pkce)
+        if mock.flavor == .apple, outcome.redirect == nil, !outcome.forms.isEmpty {
+            return try await browser.submit(formIndex: 0)
+        }
+        return outcome
+    }
+
+    /// The users and federated identities in the store.
+    func counts() throws -> (users: Int, links: Int) {
+        let users = try server.environment.storage.users.allUsers()
+        let links = try users.reduce(0) { $0 + (try server.environment.storage.users.federatedIdentities(userID: $1.id).count) }
+        return (users.count, links)
+    }
+}
+
+/// Expects the app's redirect to carry an error with `state` and `iss`.
+func expectAppError(_ outcome: BrowserOutcome, _ code: String, server: TestServer,
+                    sourceLocation: SourceLocation = #_sourceLocation) throws {
+    let redirect = try outcome.requireRedirect()
+    #expect(redirect.base == Interactive.callback, sourceLocation: sourceLocation)
+    let query = try redirect.query()
+    #expect(query["error"] == code, sourceLocation: sourceLocation)
+    #expect(query["state"] == "st-123", sourceLocation: sourceLocation)
+    #expect(query["iss"] == server.issuer, sourceLocation: sourceLocation)
+    #expect(query["code"] == nil, sourceLocation: sourceLocation)
+}
