@@ -1,8 +1,6 @@
 import Foundation
 #if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
+import Glibc   // on Apple platforms Foundation brings Darwin
 #endif
 
 /// Token storage in plain files readable only by the user (mode 0600, folder 0700), for machines

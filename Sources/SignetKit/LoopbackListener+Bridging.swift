@@ -1,8 +1,6 @@
 import Foundation
 #if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
+import Glibc   // on Apple platforms Foundation brings Darwin
 #endif
 
 extension LoopbackListener {
