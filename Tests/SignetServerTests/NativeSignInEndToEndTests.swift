@@ -73,7 +73,8 @@ import Testing
         let ok = try await fixture.exchange(token, connection: "apple", nonce: raw)
         #expect(ok.status == 200, "\(ok.json)")
         let claims = try NativeSignInFixture.claims(try #require(ok.json["id_token"]?.stringValue))
-        let user = try #require(try fixture.core.storage.users.user(id: try #require(claims["sub"]?.stringValue)))
+        let subject = try #require(claims["sub"]?.stringValue)
+        let user = try #require(try fixture.core.storage.users.user(id: subject))
         #expect(user.emailVerified)   // Apple's "true" string
         // Replaying the same Apple token and raw nonce fails: the nonce is consumed.
         let replay = try await fixture.exchange(token, connection: "apple", nonce: raw)
