@@ -6,7 +6,8 @@ SHELL := /bin/bash
 SWIFT ?= swift
 # Debian packages the build, the tests and the benchmarks need.
 DEB_PACKAGES := pkg-config libssl-dev libsqlite3-dev libpq-dev libmicrohttpd-dev libsodium-dev \
-                postgresql nginx-light wrk openssl chromium chromium-driver
+                postgresql nginx-light wrk openssl chromium chromium-driver \
+                libsecret-1-dev gnome-keyring dbus-x11
 PY_TOOLS := jwcrypto==1.5.6 selenium==4.51.0
 VENV := .build/pytools
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)

@@ -89,6 +89,43 @@ import Testing
         #expect(after.stderr.contains("not signed in"))
     }
 
+    /// With a session bus and a Secret Service (a throwaway gnome-keyring), `signet login` keeps
+    /// the tokens in the keyring by default: no flag, no warning, no token file.
+    @Test(.enabled(if: unavailable == nil && ThrowawayKeyring.unavailable == nil,
+                   "skipped: \(unavailable ?? ThrowawayKeyring.unavailable ?? "")"))
+    func signetLoginStoresTheTokensInTheKeyring() async throws {
+        let keyring = try await ThrowawayKeyring.start()
+        defer { keyring.stop() }
+        let server = try await TestServer.launchBinary(arguments: ["--demo"])
+        do {
+            let logFile = keyring.home.appending("browser.log")
+            let environment = keyring.environment.merging(["SIGNET_TEST_EMAIL": "demo@example.com", "SIGNET_TEST_PASSWORD": "demo-password",
+                                                           "SIGNET_TEST_LOG": logFile]) { $1 }
+            let common = ["login", "--issuer", server.issuer, "--client-id", "demo-app"]
+            let login = try await SignetBinary.run(common + ["--browser-command", "\(PackagePaths.python) \(Self.script)", "--timeout", "90"],
+                                                   environment: environment, timeoutSeconds: 120)
+            let browserLog = (try? String(contentsOfFile: logFile, encoding: .utf8)) ?? "(no browser log)"
+            #expect(login.status == 0, "stderr: \(login.stderr)\nbrowser: \(browserLog)")
+            #expect(login.stdout.contains("email: demo@example.com"))
+            #expect(!login.stderr.contains("warning"), "\(login.stderr)")
+            #expect(!FileManager.default.fileExists(atPath: keyring.home.appending("config/signet/tokens")), "no token file")
+
+            // Another process finds the session in the keyring.
+            let printed = try await SignetBinary.run(common + ["--print-access-token"], environment: environment)
+            #expect(printed.status == 0, "\(printed.stderr)")
+            #expect(printed.stdout.trimmingCharacters(in: .whitespacesAndNewlines).split(separator: ".").count == 3)
+            let logout = try await SignetBinary.run(common + ["--logout"], environment: environment)
+            #expect(logout.status == 0, "\(logout.stderr)")
+            let after = try await SignetBinary.run(common + ["--print-access-token"], environment: environment)
+            #expect(after.status == 1)
+            #expect(after.stderr.contains("not signed in"))
+        } catch {
+            _ = await server.stop()
+            throw error
+        }
+        _ = await server.stop()
+    }
+
     @Test func withoutAKeyringTheFileStoreNeedsTheFlag() async throws {
         let home = try TemporaryDirectory(prefix: "login-home")
         defer { home.remove() }
