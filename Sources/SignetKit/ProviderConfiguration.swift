@@ -9,11 +9,15 @@ public struct ProviderConfiguration: Sendable {
     /// `authorization_response_iss_parameter_supported` (RFC 9207 §3): when true, every callback
     /// must carry `iss`.
     public let issuerParameterSupported: Bool
+    /// Signet's `native_nonce_endpoint` (one-time nonces for native ID-token sign-in), when the
+    /// server advertises one.
+    public let nativeNonceEndpoint: URL?
 
     /// Configuration from metadata already in hand (no network).
-    public init(metadata: ProviderMetadata, issuerParameterSupported: Bool) {
+    public init(metadata: ProviderMetadata, issuerParameterSupported: Bool, nativeNonceEndpoint: URL? = nil) {
         self.metadata = metadata
         self.issuerParameterSupported = issuerParameterSupported
+        self.nativeNonceEndpoint = nativeNonceEndpoint
     }
 
     /// Fetches `{issuer}/.well-known/openid-configuration` and checks that its `issuer` equals
@@ -36,14 +40,17 @@ public struct ProviderConfiguration: Sendable {
             throw .issuerMismatch(expected: issuer, found: metadata.issuer)
         }
         guard metadata.tokenEndpoint != nil else { throw .discoveryFailed("the discovery document has no token_endpoint") }
-        // RFC 9207 §3: the flag lives beside the standard members ProviderMetadata decodes.
-        let flag: Bool
-        if case .object(let object)? = try? JSONValue.parse(response.body),
-           case .bool(let value)? = object["authorization_response_iss_parameter_supported"] {
-            flag = value
-        } else {
-            flag = false
+        // RFC 9207 §3's flag and Signet's native nonce endpoint live beside the standard members
+        // ProviderMetadata decodes.
+        var flag = false
+        var nativeNonceEndpoint: URL?
+        if case .object(let object)? = try? JSONValue.parse(response.body) {
+            if case .bool(let value)? = object["authorization_response_iss_parameter_supported"] { flag = value }
+            if let text = object["native_nonce_endpoint"]?.stringValue, let url = URL(string: text),
+               url.scheme == "https" || url.scheme == "http" {
+                nativeNonceEndpoint = url
+            }
         }
-        return ProviderConfiguration(metadata: metadata, issuerParameterSupported: flag)
+        return ProviderConfiguration(metadata: metadata, issuerParameterSupported: flag, nativeNonceEndpoint: nativeNonceEndpoint)
     }
 }

@@ -45,6 +45,8 @@ public enum SignInError: Error, Sendable, Equatable, CustomStringConvertible {
     case notSignedIn
     /// Token storage failed.
     case storage(String)
+    /// The server advertises no `native_nonce_endpoint`: it does not offer native ID-token sign-in.
+    case nativeSignInUnavailable
 
     /// One line for a person, without secrets.
     public var description: String {
@@ -70,6 +72,7 @@ public enum SignInError: Error, Sendable, Equatable, CustomStringConvertible {
         case .invalidIDToken(let why): "invalid ID token: \(why)"
         case .notSignedIn: "not signed in"
         case .storage(let why): "token storage: \(why)"
+        case .nativeSignInUnavailable: "the server does not offer native ID-token sign-in (no native_nonce_endpoint)"
         }
     }
 }
