@@ -37,9 +37,12 @@ let package = Package(
         // Linux token storage in the Secret Service (libsecret); SignetKit itself stays free of glib.
         .target(name: "SignetKitSecretService", dependencies: ["SignetKit", "CLibSecret", "CSecretShims"]),
         .target(name: "SignetServer", dependencies: ["SignetCore", "SignetHTTP", "SignetStore", "SignetSQLite", "SignetFederation"]),
-        .target(name: "SignetCLI", dependencies: ["SignetServer", "SignetSQLite", "SignetCore", "SignetKit", "SignetKitSecretService"]),
+        .target(name: "SignetCLI", dependencies: ["SignetServer", "SignetSQLite", "SignetCore", "SignetKit", "SignetKitSecretService",
+                                                  "SignetMockProvider"]),
         .executableTarget(name: "signet", dependencies: ["SignetCLI"]),
-        .target(name: "SignetTesting", dependencies: ["SignetServer", "SignetHTTP", "SignetSQLite", "SignetClientCore"]),
+        // The mock upstream provider (tests and `signet serve --demo`).
+        .target(name: "SignetMockProvider", dependencies: ["SignetServer", "SignetHTTP", "SignetClientCore"]),
+        .target(name: "SignetTesting", dependencies: ["SignetServer", "SignetHTTP", "SignetSQLite", "SignetClientCore", "SignetMockProvider"]),
 
         .executableTarget(name: "SignetBench", dependencies: ["SignetCrypto", "SignetJOSE", "SignetHTTP", "SignetServer"],
                           path: "bench/SignetBench"),

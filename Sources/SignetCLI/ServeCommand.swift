@@ -15,6 +15,8 @@ enum ServeCommand {
         let started = DispatchTime.now()
         // Arm the signal handlers first, so a SIGTERM that arrives while starting still shuts down cleanly.
         let termination = TerminationSignal.install()
+        // --demo: a mock "Google" beside Signet, so the whole federated dance runs locally.
+        let demoProvider = arguments.flag("demo") ? try DemoProvider.start(&configuration) : nil
         let environment = try ServerEnvironment.open(configuration)
         let application = try SignetApplication(environment: environment)
         let server = try application.start()
@@ -25,11 +27,13 @@ enum ServeCommand {
         }
         Output.print("signet: issuer \(configuration.issuer); data in \(configuration.dataDirectory); ready in \(String(format: "%.0f", elapsed)) ms")
         if arguments.flag("demo") { try DemoSeed.seed(environment).forEach(Output.print) }
+        if let demoProvider { DemoProvider.lines(demoProvider).forEach(Output.print) }
         let refresher = Task { await application.refreshKeysPeriodically() }
         _ = await termination.wait()
         Output.print("signet: shutting down")
         refresher.cancel()
         server.stop()
+        demoProvider?.stop()
         // A first start may still be generating keys: OpenSSL's exit-time cleanup must not run
         // under that thread.
         environment.keyRing.waitUntilReady()

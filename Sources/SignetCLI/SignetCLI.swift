@@ -17,6 +17,7 @@ public enum SignetCommandLine {
                        [--refresh-token-lifetime S] [--id-token-lifetime S] [--allow-headless]
                      | list | show ID | remove ID | rotate-secret ID
       users          add EMAIL [--name NAME] [--password-stdin] | list | show USER | disable USER | enable USER | set-password USER [--password-stdin]
+      connections    list: the upstream identity providers and their callback URLs
       check-config   FILE: report every mistake in a configuration file
       login          --issuer URL --client-id ID [--refresh | --logout | --print-access-token]: sign in from a terminal
       config-reference   print the configuration reference (Markdown)
@@ -43,6 +44,7 @@ public enum SignetCommandLine {
             case "keys": return try KeysCommand.run(rest)
             case "clients": return try ClientsCommand.run(rest)
             case "users": return try UsersCommand.run(rest)
+            case "connections": return try ConnectionsCommand.run(rest)
             case "check-config": return try CheckConfigCommand.run(rest)
             case "login": return try await LoginCommand.run(rest)
             case "config-reference":

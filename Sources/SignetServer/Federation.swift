@@ -2,9 +2,9 @@ import Foundation
 import SignetClientCore
 import SignetFederation
 
-/// The upstream connections of a running server: one `UpstreamProvider` per configured
-/// connection (enabled or not, so a disabled connection's callback is recognised and refused),
-/// and home-realm discovery.
+/// The upstream connections of a running server: one `UpstreamProvider` per enabled connection
+/// (a disabled one is still listed, so its callback is recognised and refused), and home-realm
+/// discovery.
 public final class Federation: Sendable {
     /// Connections in configuration order.
     public let connections: [Connection]
@@ -18,6 +18,8 @@ public final class Federation: Sendable {
         var providers: [String: UpstreamProvider] = [:]
         for configured in configuration.connections {
             let connection = configured.connection
+            // A disabled connection is never used: its secrets need not be present.
+            guard connection.enabled else { continue }
             let credentials = try configured.credentials(relativeTo: configuration.dataDirectory)
             let http = OutboundHTTP(timeLimit: TimeInterval(connection.timeoutSeconds), sizeLimit: 1024 * 1024, userAgent: "Signet")
             do {
@@ -37,13 +39,10 @@ public final class Federation: Sendable {
     public var enabled: [Connection] { connections.filter(\.enabled) }
 
     /// The provider of an enabled connection, or nil.
-    func enabledProvider(_ id: String) -> UpstreamProvider? {
-        guard let provider = providers[id], provider.connection.enabled else { return nil }
-        return provider
-    }
+    func enabledProvider(_ id: String) -> UpstreamProvider? { providers[id] }
 
-    /// The provider of any configured connection, or nil.
-    func provider(_ id: String) -> UpstreamProvider? { providers[id] }
+    /// Whether `id` names a configured but disabled connection.
+    func isDisabled(_ id: String) -> Bool { connections.contains { $0.id == id && !$0.enabled } }
 
     /// CSP `form-action` sources a sign-in form must allow so that home-realm discovery (a form
     /// POST answered by redirects to the provider) is not blocked: the origins of the mapped

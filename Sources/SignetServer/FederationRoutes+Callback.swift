@@ -23,10 +23,10 @@ extension FederationRoutes {
     /// after a password sign-in. Failures after the pending request is known go to the app.
     func callback(_ request: HTTPRequest) async -> HTTPResponse {
         let connectionID = request.pathParameters["connection"] ?? ""
-        guard let provider = federation.provider(connectionID) else {
+        if federation.isDisabled(connectionID) { return Self.refusedPage("This sign-in option is turned off.", status: 403) }
+        guard let provider = federation.enabledProvider(connectionID) else {
             return Self.refusedPage("This sign-in option is not configured.", status: 404)
         }
-        guard provider.connection.enabled else { return Self.refusedPage("This sign-in option is turned off.", status: 403) }
         let fields: FormFields
         if request.method == .POST {
             guard let form = try? request.form() else { return Self.refusedPage("The provider's answer is malformed.") }

@@ -24,7 +24,7 @@ struct Federated {
     /// Starts the mock of `flavor` and a server with a connection `id` to it; `adjust` edits the
     /// connection (linking, domains, ...), `configure` the rest of the configuration.
     init(_ flavor: MockProviderFlavor, id: String? = nil, user: MockUser = MockUser(),
-         adjust: (inout Connection) -> Void = { _ in }, extra: [ConfiguredConnection] = [],
+         adjust: (inout Connection) -> Void = { _ in }, extra: [ConfiguredConnection] = [], twin: String? = nil,
          configure: (inout SignetConfiguration) -> Void = { _ in }) throws {
         let clock = TestServer.makeClock()
         let secrets = try TemporaryDirectory(prefix: "fed-secrets")
@@ -61,8 +61,14 @@ struct Federated {
         let configured = flavor == .apple
             ? ConfiguredConnection(connection: connection, privateKey: .file(keyPath))
             : ConfiguredConnection(connection: connection, clientSecret: .file(secretPath))
+        var twins: [ConfiguredConnection] = []
+        if let twin {
+            var copy = configured
+            copy.connection.id = twin
+            twins.append(copy)
+        }
         interactive = try Interactive { configuration in
-            configuration.connections = [configured] + extra
+            configuration.connections = [configured] + twins + extra
             configure(&configuration)
         }
         // Stay in step with the server's clock, which Interactive moved on by a second.
@@ -132,6 +138,25 @@ struct Federated {
             return try await browser.submit(formIndex: 0)
         }
         return outcome
+    }
+
+    /// Starts the flow in a browser that trusts only Signet, lets the mock approve, and returns
+    /// the provider's callback URL (to Signet) without following it.
+    func callbackURL(_ browser: FormBrowser, pkce: PKCEPair) async throws -> URL {
+        let page = try await browser.open(interactive.authorizeURL(pkce: pkce))
+        #expect(page.status == 200)
+        let link = try Self.providerLink(browser, connection: connectionID)
+        let toProvider = try await browser.open(server.url(link)).requireRedirect()
+        let approved = try await HTTPTestClient(cookies: browser.cookies).get(try #require(toProvider.url))
+        return try #require(approved.location.flatMap(URL.init(string:)))
+    }
+
+    /// Starts (and abandons) one flow so Signet has fetched the discovery document, so later
+    /// misbehaviour hits the callback leg rather than the start.
+    func warmUp() async throws {
+        let browser = FormBrowser()
+        _ = try await browser.open(interactive.authorizeURL(pkce: PKCEPair.generate()))
+        _ = try await browser.open(server.url(try Self.providerLink(browser, connection: connectionID))).requireRedirect()
     }
 
     /// The users and federated identities in the store.

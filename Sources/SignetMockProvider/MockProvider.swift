@@ -60,7 +60,7 @@ public final class MockProvider: Sendable {
         self.state = Mutex(try MockProviderState(user: user, redirectURIs: redirectURIs, generation: 1))
         let router = Router()
         let port = try FreePort.pick()
-        guard let baseURL = URL(string: "http://127.0.0.1:\(port)") else { throw TestingError("bad port") }
+        guard let baseURL = URL(string: "http://127.0.0.1:\(port)") else { throw MockProviderError("bad port \(port)") }
         self.port = port
         self.baseURL = baseURL
         self.issuer = baseURL.absoluteString

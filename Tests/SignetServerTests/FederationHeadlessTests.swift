@@ -1,0 +1,155 @@
+import Foundation
+import Synchronization
+import SignetCore
+import SignetJOSE
+import SignetServer
+import SignetTesting
+import Testing
+
+/// The headless JSON API, the home-realm discovery, and a slow provider.
+@Suite struct FederationHeadlessTests {
+    static func startBody(client: String = "headless", redirect: String = Federated.headlessRedirect, pkce: PKCEPair) -> JSONValue {
+        .object(["responseType": .string("code"), "clientId": .string(client), "redirectUri": .string(redirect),
+                 "state": .string("app-state"), "scope": .string("openid profile email offline_access"),
+                 "codeChallenge": .string(pkce.challenge), "codeChallengeMethod": .string("S256")])
+    }
+
+    @Test func happyPathToCodeAndTokens() async throws {
+        let fed = try Federated(.google, user: MockUser(email: "headless@example.org"))
+        defer { fed.stop() }
+        let pkce = PKCEPair.generate()
+        let client = HTTPTestClient()
+        let started = try await client.post(fed.server.url(Routes.headlessStart), json: Self.startBody(pkce: pkce))
+        #expect(started.status == 200)
+        #expect(started.header("Cache-Control") == "no-store")
+        let body = try started.json()
+        let requestID = try #require(body["requestId"]?.stringValue)
+        #expect(body["expiresIn"] == .int(600))
+        #expect(body["providers"] == .array([.object(["id": .string("google"), "type": .string("google"), "displayName": .string("Google")])]))
+        let provider = try await client.post(fed.server.url(Routes.headlessProviderStart),
+                                             json: .object(["requestId": .string(requestID), "connection": .string("google")]))
+        #expect(provider.status == 200)
+        let url = try #require(try provider.json()["authorizationUrl"]?.stringValue.flatMap(URL.init(string:)))
+        // The system browser: no Signet cookie at all.
+        let browser = FormBrowser()
+        browser.trust(fed.server.baseURL)
+        let outcome = try await browser.open(url)
+        let redirect = try outcome.requireRedirect()
+        #expect(redirect.base == Federated.headlessRedirect)
+        let query = try redirect.query()
+        #expect(query["state"] == "app-state")
+        #expect(query["iss"] == fed.server.issuer)
+        let token = try await fed.interactive.redeem(code: try query.single("code"), pkce: pkce, client: "headless",
+                                                     redirectURI: Federated.headlessRedirect)
+        #expect(token.status == 200)
+        #expect(try token.json()["refresh_token"] != nil)
+        // The request id is spent.
+        let again = try await client.post(fed.server.url(Routes.headlessProviderStart),
+                                          json: .object(["requestId": .string(requestID), "connection": .string("google")]))
+        #expect(again.status == 400)
+    }
+
+    @Test func clientsWithoutHeadlessAreUnauthorized() async throws {
+        let fed = try Federated(.google)
+        defer { fed.stop() }
+        let response = try await HTTPTestClient().post(fed.server.url(Routes.headlessStart),
+                                                       json: Self.startBody(client: "native", redirect: Interactive.callback, pkce: .generate()))
+        #expect(response.status == 400)
+        #expect(try response.json()["error"] == .string("unauthorized_client"))
+        #expect(response.location == nil)
+    }
+
+    @Test func badRequestsAreJSONErrorsNeverRedirects() async throws {
+        let fed = try Federated(.google)
+        defer { fed.stop() }
+        let client = HTTPTestClient()
+        var noPKCE = Self.startBody(pkce: .generate()).objectValue ?? [:]
+        noPKCE["codeChallenge"] = nil
+        let missing = try await client.post(fed.server.url(Routes.headlessStart), json: .object(noPKCE))
+        #expect(missing.status == 400)
+        #expect(missing.location == nil)
+        #expect(try missing.json()["error"] == .string("invalid_request"))
+        let unknownRedirect = try await client.post(fed.server.url(Routes.headlessStart),
+                                                    json: Self.startBody(redirect: "com.example.evil:/cb", pkce: .generate()))
+        #expect(unknownRedirect.status == 400)
+        #expect(try unknownRedirect.json()["error"] == .string("invalid_request"))
+        let notJSON = try await client.send(method: "POST", url: fed.server.url(Routes.headlessStart), body: Array("[1]".utf8),
+                                            headers: ["Content-Type": "application/json"])
+        #expect(notJSON.status == 400)
+    }
+
+    @Test func expiredRequestsAndBadConnectionsAreRefused() async throws {
+        let fed = try Federated(.google)
+        defer { fed.stop() }
+        let client = HTTPTestClient()
+        let started = try await client.post(fed.server.url(Routes.headlessStart), json: Self.startBody(pkce: .generate()))
+        let requestID = try #require(try started.json()["requestId"]?.stringValue)
+        let unknownConnection = try await client.post(fed.server.url(Routes.headlessProviderStart),
+                                                      json: .object(["requestId": .string(requestID), "connection": .string("nope")]))
+        #expect(unknownConnection.status == 400)
+        #expect(try unknownConnection.json()["error"] == .string("invalid_request"))
+        fed.server.clock.advance(by: 601)
+        let expired = try await client.post(fed.server.url(Routes.headlessProviderStart),
+                                            json: .object(["requestId": .string(requestID), "connection": .string("google")]))
+        #expect(expired.status == 400)
+        #expect(try expired.json()["error"] == .string("invalid_request"))
+        #expect(fed.mock.requestCount("/authorize") == 0)
+    }
+
+    @Test func homeRealmDiscoverySendsAMappedDomainToItsProvider() async throws {
+        let fed = try Federated(.generic, id: "corp", user: MockUser(email: "bob@corp.example")) { $0.homeRealmDomains = ["corp.example"] }
+        defer { fed.stop() }
+        let pkce = PKCEPair.generate()
+        let browser = fed.browser()
+        _ = try await browser.open(fed.interactive.authorizeURL(pkce: pkce))
+        let outcome = try await browser.submit(formWithAction: Routes.signIn, fields: ["email": "Bob@Corp.Example", "password": ""])
+        let query = try outcome.requireRedirect().query()
+        #expect(query["code"] != nil)
+        #expect(fed.mock.requestCount("/authorize") == 1)
+        #expect(try fed.server.environment.storage.users.user(email: "bob@corp.example") != nil)
+        // Other domains still sign in with their password.
+        let local = fed.browser()
+        _ = try await local.open(fed.interactive.authorizeURL(pkce: pkce))
+        #expect(try await fed.interactive.submitCredentials(local).requireRedirect().query()["code"] != nil)
+        #expect(fed.mock.requestCount("/authorize") == 1)
+    }
+
+    @Test func aSlowProviderDoesNotBlockOtherRequests() async throws {
+        // One HTTP thread: if the callback held it while waiting for the provider, nothing else
+        // could be answered until it finished.
+        let fed = try Federated(.google, user: MockUser(email: "slow@example.org")) { _ in } configure: { $0.http.threads = 1 }
+        defer { fed.stop() }
+        try await fed.warmUp()
+        fed.mock.behaviour.delaySeconds = 3
+        let events = EventLog()
+        let flow = Task {
+            let outcome = try await fed.signIn(fed.browser(), pkce: PKCEPair.generate())
+            events.append("federated")
+            return outcome
+        }
+        // Wait until the callback is waiting on the provider's token endpoint.
+        while fed.mock.requestCount("/token") == 0 { try await Task.sleep(nanoseconds: 20_000_000) }
+        let client = HTTPTestClient()
+        for index in 0..<50 {
+            let response = index % 2 == 0
+                ? try await client.get(fed.server.url(Routes.health))
+                : try await client.post(fed.server.url(Routes.token), form: [("grant_type", "refresh_token"), ("refresh_token", "x"),
+                                                                            ("client_id", "native")])
+            #expect(response.status == (index % 2 == 0 ? 200 : 400))
+            events.append("other")
+        }
+        let outcome = try await flow.value
+        #expect(try outcome.requireRedirect().query()["code"] != nil)
+        let log = events.entries
+        #expect(log.count == 51)
+        #expect(log.last == "federated")
+        #expect(log.dropLast().allSatisfy { $0 == "other" })
+    }
+}
+
+/// An ordered, thread-safe list of events.
+final class EventLog: Sendable {
+    private let storage = Synchronization.Mutex<[String]>([])
+    func append(_ event: String) { storage.withLock { $0.append(event) } }
+    var entries: [String] { storage.withLock { $0 } }
+}
