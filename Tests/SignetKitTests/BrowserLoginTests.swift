@@ -126,6 +126,34 @@ import Testing
         _ = await server.stop()
     }
 
+    /// The same walkthrough through a federated connection: `signet serve --demo` runs a mock
+    /// Google beside Signet; Chromium follows "Sign in with Google (demo)", the mock approves its
+    /// user, Signet provisions the account and `signet login` prints it.
+    @Test(.enabled(if: unavailable == nil, "skipped: \(unavailable ?? "")"))
+    func signetLoginSignsInThroughTheDemoGoogleConnection() async throws {
+        let server = try await TestServer.launchBinary(arguments: ["--demo"])
+        do {
+            let home = try TemporaryDirectory(prefix: "login-home")
+            defer { home.remove() }
+            let logFile = home.appending("browser.log")
+            let environment = ["XDG_CONFIG_HOME": home.appending("config"), "SIGNET_TEST_CONNECTION": "Google (demo)",
+                               "SIGNET_TEST_LOG": logFile, "DBUS_SESSION_BUS_ADDRESS": "", "DISPLAY": ""]
+            let login = try await SignetBinary.run(
+                ["login", "--issuer", server.issuer, "--client-id", "demo-app", "--insecure-file-storage",
+                 "--browser-command", "\(PackagePaths.python) \(Self.script)", "--timeout", "90"],
+                environment: environment, timeoutSeconds: 120)
+            let browserLog = (try? String(contentsOfFile: logFile, encoding: .utf8)) ?? "(no browser log)"
+            #expect(login.status == 0, "stderr: \(login.stderr)\nbrowser: \(browserLog)")
+            #expect(login.stdout.contains("Signed in to \(server.issuer)"))
+            #expect(login.stdout.contains("email: google-user@example.com"), "\(login.stdout)")
+            #expect(login.stdout.contains("name:  Gail Google"))
+        } catch {
+            _ = await server.stop()
+            throw error
+        }
+        _ = await server.stop()
+    }
+
     @Test func withoutAKeyringTheFileStoreNeedsTheFlag() async throws {
         let home = try TemporaryDirectory(prefix: "login-home")
         defer { home.remove() }

@@ -4,7 +4,8 @@
 Called as `signin.py URL` (signet login's --browser-command). Opens the authorization URL, types
 the user's email and password into Signet's sign-in page, submits, and waits for the loopback
 listener's "you can close this window" page. Settings come from the environment:
-SIGNET_TEST_EMAIL, SIGNET_TEST_PASSWORD, SIGNET_TEST_LOG (a file for diagnostics),
+SIGNET_TEST_EMAIL, SIGNET_TEST_PASSWORD (or SIGNET_TEST_CONNECTION: the name of a connection
+whose "Sign in with ..." link to follow instead), SIGNET_TEST_LOG (a file for diagnostics),
 SIGNET_SCREENSHOTS (a folder: screenshots of the sign-in page at 390x844 and 1280x800).
 """
 import os
@@ -45,9 +46,15 @@ def main():
             driver.save_screenshot(os.path.join(shots, "sign-in-phone.png"))
             driver.set_window_size(1280, 800)
             driver.save_screenshot(os.path.join(shots, "sign-in-desktop.png"))
-        driver.find_element(By.NAME, "email").send_keys(os.environ["SIGNET_TEST_EMAIL"])
-        driver.find_element(By.NAME, "password").send_keys(os.environ["SIGNET_TEST_PASSWORD"])
-        driver.find_element(By.CSS_SELECTOR, "form button[type=submit], form input[type=submit]").click()
+        connection = os.environ.get("SIGNET_TEST_CONNECTION")
+        if connection:
+            # Federated: follow "Sign in with <connection>" to the upstream provider, which
+            # approves its user and sends the browser back through Signet.
+            driver.find_element(By.PARTIAL_LINK_TEXT, "Sign in with " + connection).click()
+        else:
+            driver.find_element(By.NAME, "email").send_keys(os.environ["SIGNET_TEST_EMAIL"])
+            driver.find_element(By.NAME, "password").send_keys(os.environ["SIGNET_TEST_PASSWORD"])
+            driver.find_element(By.CSS_SELECTOR, "form button[type=submit], form input[type=submit]").click()
         WebDriverWait(driver, 20).until(lambda d: "close this window" in d.page_source)
         log("callback page reached")
     except Exception:
