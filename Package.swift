@@ -36,6 +36,8 @@ let package = Package(
         .target(name: "SignetKit", dependencies: ["SignetClientCore"]),
         // Linux token storage in the Secret Service (libsecret); SignetKit itself stays free of glib.
         .target(name: "SignetKitSecretService", dependencies: ["SignetKit", "CLibSecret", "CSecretShims"]),
+        // Apple-only glue (ASWebAuthenticationSession, Keychain); an empty module elsewhere.
+        .target(name: "SignetKitApple", dependencies: ["SignetKit"]),
         .target(name: "SignetServer", dependencies: ["SignetCore", "SignetHTTP", "SignetStore", "SignetSQLite", "SignetFederation"]),
         .target(name: "SignetCLI", dependencies: ["SignetServer", "SignetSQLite", "SignetCore", "SignetKit", "SignetKitSecretService",
                                                   "SignetMockProvider"]),

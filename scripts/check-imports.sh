@@ -16,6 +16,7 @@ declare -A allowed=(
   [SignetResource]="SignetClientCore SignetWire SignetJOSE SignetCrypto"
   [SignetKit]="SignetClientCore SignetWire SignetJOSE SignetCrypto"
   [SignetKitSecretService]="SignetKit CLibSecret CSecretShims"
+  [SignetKitApple]="SignetKit AuthenticationServices Security"
   [SignetServer]="SignetCore SignetHTTP SignetStore SignetSQLite SignetWire SignetJOSE SignetCrypto SignetFederation SignetClientCore"
 )
 status=0
