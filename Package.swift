@@ -16,8 +16,11 @@ let package = Package(
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         .systemLibrary(name: "CLibPQ", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
         .systemLibrary(name: "CMicroHTTPD", pkgConfig: "libmicrohttpd", providers: [.apt(["libmicrohttpd-dev"])]),
+        .systemLibrary(name: "CLibSecret", pkgConfig: "libsecret-1", providers: [.apt(["libsecret-1-dev"])]),
         // Fixed-argument wrappers for variadic C functions and macros.
         .target(name: "CSignetShims", dependencies: ["CLibCrypto", "CSQLite", "CMicroHTTPD"]),
+        // libsecret's schema and attribute table (glib), kept apart so CSignetShims needs no glib.
+        .target(name: "CSecretShims", dependencies: ["CLibSecret"]),
 
         .target(name: "SignetCrypto", dependencies: ["CLibCrypto", "CSodium", "CSignetShims"]),
         .target(name: "SignetJOSE", dependencies: ["SignetCrypto"]),
@@ -31,8 +34,13 @@ let package = Package(
         .target(name: "SignetFederation", dependencies: ["SignetClientCore"]),
         .target(name: "SignetResource", dependencies: ["SignetClientCore"]),
         .target(name: "SignetKit", dependencies: ["SignetClientCore"]),
+        // Linux token storage in the Secret Service (libsecret); SignetKit itself stays free of glib.
+        .target(name: "SignetKitSecretService", dependencies: ["SignetKit", "CLibSecret", "CSecretShims"]),
+        // Apple-only glue (ASWebAuthenticationSession, Keychain); an empty module elsewhere.
+        .target(name: "SignetKitApple", dependencies: ["SignetKit"]),
         .target(name: "SignetServer", dependencies: ["SignetCore", "SignetHTTP", "SignetStore", "SignetSQLite", "SignetFederation"]),
-        .target(name: "SignetCLI", dependencies: ["SignetServer", "SignetSQLite", "SignetCore", "SignetKit", "SignetMockProvider"]),
+        .target(name: "SignetCLI", dependencies: ["SignetServer", "SignetSQLite", "SignetCore", "SignetKit", "SignetKitSecretService",
+                                                  "SignetMockProvider"]),
         .executableTarget(name: "signet", dependencies: ["SignetCLI"]),
         // The mock upstream provider (tests and `signet serve --demo`).
         .target(name: "SignetMockProvider", dependencies: ["SignetServer", "SignetHTTP", "SignetClientCore"]),
@@ -40,6 +48,8 @@ let package = Package(
 
         .executableTarget(name: "SignetBench", dependencies: ["SignetCrypto", "SignetJOSE", "SignetHTTP", "SignetServer"],
                           path: "bench/SignetBench"),
+        // An API protected by SignetResource (docs/guides/swift-api.md).
+        .executableTarget(name: "ExampleAPI", dependencies: ["SignetHTTP", "SignetResource"], path: "Examples/ExampleAPI"),
 
         .testTarget(name: "SignetCryptoTests", dependencies: ["SignetCrypto"]),
         .testTarget(name: "SignetJOSETests", dependencies: ["SignetJOSE"], exclude: ["Interop"]),
@@ -49,7 +59,7 @@ let package = Package(
         .testTarget(name: "SignetCoreTests", dependencies: ["SignetCore"]),
         .testTarget(name: "SignetClientCoreTests", dependencies: ["SignetClientCore", "SignetTesting"]),
         .testTarget(name: "SignetFederationTests", dependencies: ["SignetFederation", "SignetTesting"]),
-        .testTarget(name: "SignetKitTests", dependencies: ["SignetKit", "SignetTesting"]),
+        .testTarget(name: "SignetKitTests", dependencies: ["SignetKit", "SignetKitSecretService", "SignetTesting"], exclude: ["Browser"]),
         .testTarget(name: "SignetResourceTests", dependencies: ["SignetResource", "SignetTesting"]),
         .testTarget(name: "SignetServerTests", dependencies: ["SignetTesting", "SignetServer", "SignetCLI"]),
     ]

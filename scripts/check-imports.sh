@@ -15,6 +15,8 @@ declare -A allowed=(
   [SignetFederation]="SignetClientCore SignetWire SignetJOSE SignetCrypto"
   [SignetResource]="SignetClientCore SignetWire SignetJOSE SignetCrypto"
   [SignetKit]="SignetClientCore SignetWire SignetJOSE SignetCrypto"
+  [SignetKitSecretService]="SignetKit CLibSecret CSecretShims"
+  [SignetKitApple]="SignetKit AuthenticationServices Security"
   [SignetServer]="SignetCore SignetHTTP SignetStore SignetSQLite SignetWire SignetJOSE SignetCrypto SignetFederation SignetClientCore"
 )
 status=0

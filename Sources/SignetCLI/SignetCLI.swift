@@ -19,6 +19,7 @@ public enum SignetCommandLine {
       users          add EMAIL [--name NAME] [--password-stdin] | list | show USER | disable USER | enable USER | set-password USER [--password-stdin]
       connections    list: the upstream identity providers and their callback URLs
       check-config   FILE: report every mistake in a configuration file
+      login          --issuer URL --client-id ID [--refresh | --logout | --print-access-token]: sign in from a terminal
       config-reference   print the configuration reference (Markdown)
       help           this text
 
@@ -45,6 +46,7 @@ public enum SignetCommandLine {
             case "users": return try UsersCommand.run(rest)
             case "connections": return try ConnectionsCommand.run(rest)
             case "check-config": return try CheckConfigCommand.run(rest)
+            case "login": return try await LoginCommand.run(rest)
             case "config-reference":
                 Output.print(ConfigurationReference.markdown())
                 return 0

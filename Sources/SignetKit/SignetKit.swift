@@ -1,2 +1,0 @@
-/// The native-app sign-in SDK.
-public enum SignetKit {}

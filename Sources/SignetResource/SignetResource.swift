@@ -1,2 +1,0 @@
-/// What an API uses to verify Signet access tokens.
-public enum SignetResource {}

@@ -1,4 +1,0 @@
-import Testing
-@testable import SignetKit
-
-@Test func SignetKitLinks() { _ = SignetKit.self }

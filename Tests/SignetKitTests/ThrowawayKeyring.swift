@@ -1,0 +1,99 @@
+import Foundation
+import SignetTesting
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A private D-Bus session bus with a gnome-keyring daemon (Secret Service only) on it, unlocked
+/// with a test password, its files in a temporary folder. Stopping the bus ends the daemon too.
+struct ThrowawayKeyring: @unchecked Sendable {   // Process: only isRunning/terminate/wait are used
+    /// The bus address, for `DBUS_SESSION_BUS_ADDRESS`.
+    let address: String
+    let bus: Process
+    let daemon: Process
+    let home: TemporaryDirectory
+
+    /// Why no keyring can be started here, or nil when it can.
+    static let unavailable: String? = {
+        for path in ["/usr/bin/dbus-daemon", "/usr/bin/dbus-send", "/usr/bin/gnome-keyring-daemon"] where !FileManager.default.isExecutableFile(atPath: path) {
+            return "\(path) is missing (Debian packages dbus-x11 gnome-keyring; `make deps` installs them)"
+        }
+        return nil
+    }()
+
+    /// The variables a child needs to use this keyring (and nothing of the user's own session).
+    var environment: [String: String] {
+        ["DBUS_SESSION_BUS_ADDRESS": address, "HOME": home.path, "XDG_DATA_HOME": home.appending("data"),
+         "XDG_RUNTIME_DIR": home.appending("run"), "XDG_CONFIG_HOME": home.appending("config"), "DISPLAY": ""]
+    }
+
+    /// Starts the bus (`dbus-daemon --nofork` on a socket in the temporary folder) and the keyring
+    /// (`gnome-keyring-daemon --foreground --unlock`, which reads the password from stdin and
+    /// creates the login keyring), then waits until the keyring owns `org.freedesktop.secrets`.
+    /// Both stay children of this process: Foundation's `Process` on Linux tracks a child through
+    /// an inherited socket, so a daemon that forks away would look alive forever.
+    static func start() async throws -> ThrowawayKeyring {
+        let home = try TemporaryDirectory(prefix: "keyring")
+        for folder in ["data", "run", "config"] {
+            try FileManager.default.createDirectory(atPath: home.appending(folder), withIntermediateDirectories: true,
+                                                    attributes: [.posixPermissions: 0o700])
+        }
+        let address = "unix:path=" + home.appending("bus")
+        let bus = Process()
+        bus.executableURL = URL(fileURLWithPath: "/usr/bin/dbus-daemon")
+        bus.arguments = ["--session", "--nofork", "--nopidfile", "--address=\(address)"]
+        bus.standardOutput = FileHandle.nullDevice
+        bus.standardError = FileHandle.nullDevice
+        let daemon = Process()
+        let keyring = ThrowawayKeyring(address: address, bus: bus, daemon: daemon, home: home)
+        do {
+            try bus.run()
+            try await keyring.waitFor("bus socket") { FileManager.default.fileExists(atPath: home.appending("bus")) }
+            daemon.executableURL = URL(fileURLWithPath: "/usr/bin/gnome-keyring-daemon")
+            daemon.arguments = ["--foreground", "--unlock", "--components=secrets"]
+            daemon.environment = ProcessInfo.processInfo.environment.merging(keyring.environment) { $1 }
+            let password = Pipe()
+            daemon.standardInput = password
+            daemon.standardOutput = FileHandle.nullDevice
+            daemon.standardError = FileHandle.nullDevice
+            try daemon.run()
+            try password.fileHandleForWriting.write(contentsOf: Data("throwaway-test-password".utf8))
+            try password.fileHandleForWriting.close()
+            try await keyring.waitFor("gnome-keyring on the bus") { await keyring.secretServiceIsOnTheBus() }
+        } catch {
+            keyring.stop()
+            throw error
+        }
+        return keyring
+    }
+
+    /// Whether `org.freedesktop.secrets` has an owner (asked with dbus-send, which never activates it).
+    func secretServiceIsOnTheBus() async -> Bool {
+        let reply = try? await Subprocess.run("/usr/bin/dbus-send", [
+            "--bus=\(address)", "--print-reply", "--dest=org.freedesktop.DBus", "/org/freedesktop/DBus",
+            "org.freedesktop.DBus.NameHasOwner", "string:org.freedesktop.secrets"], timeoutSeconds: 10)
+        return reply?.stdout.contains("boolean true") == true
+    }
+
+    /// Polls `condition` for up to 20 s.
+    func waitFor(_ what: String, _ condition: () async -> Bool) async throws {
+        for _ in 0..<200 {
+            if await condition() { return }
+            guard bus.isRunning else { throw TestingError("dbus-daemon ended early") }
+            try await Task.sleep(nanoseconds: 100_000_000)
+        }
+        throw TestingError("timed out waiting for the \(what)")
+    }
+
+    /// Ends the keyring and the bus (SIGKILL: gnome-keyring-daemon keeps running after SIGTERM
+    /// in the foreground) and removes the folder. Waits a bounded time, never `waitUntilExit`.
+    func stop() {
+        for process in [daemon, bus] where process.isRunning {
+            kill(process.processIdentifier, SIGKILL)
+        }
+        for _ in 0..<100 where daemon.isRunning || bus.isRunning {
+            usleep(20_000)
+        }
+        home.remove()
+    }
+}

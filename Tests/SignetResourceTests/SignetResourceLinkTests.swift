@@ -1,4 +1,0 @@
-import Testing
-@testable import SignetResource
-
-@Test func SignetResourceLinks() { _ = SignetResource.self }
