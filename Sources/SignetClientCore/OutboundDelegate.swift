@@ -14,6 +14,7 @@ final class OutboundDelegate: NSObject, URLSessionDataDelegate, Sendable {
         var body: [UInt8] = []
         var redirected = false
         var tooLarge = false
+        var challenged: HTTPURLResponse?
     }
 
     private let sizeLimit: Int
@@ -32,6 +33,16 @@ final class OutboundDelegate: NSObject, URLSessionDataDelegate, Sendable {
                     newRequest request: URLRequest, completionHandler: @escaping @Sendable (URLRequest?) -> Void) {
         pending.withLock { $0[task.taskIdentifier]?.redirected = true }
         completionHandler(nil)
+    }
+
+    /// A 401 with `WWW-Authenticate` (token endpoints answer `invalid_client` that way): without
+    /// this handler FoundationNetworking on Linux stalls; rejecting cancels the task, so the 401
+    /// is reported as a response with whatever body arrived (often none).
+    func urlSession(_ session: URLSession, task: URLSessionTask, didReceive challenge: URLAuthenticationChallenge,
+                    completionHandler: @escaping @Sendable (URLSession.AuthChallengeDisposition, URLCredential?) -> Void) {
+        let response = (challenge.failureResponse ?? task.response) as? HTTPURLResponse
+        pending.withLock { $0[task.taskIdentifier]?.challenged = response }
+        completionHandler(.rejectProtectionSpace, nil)
     }
 
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
@@ -73,6 +84,10 @@ final class OutboundDelegate: NSObject, URLSessionDataDelegate, Sendable {
             return .failure(.redirected)
         }
         if entry.redirected { return .failure(.redirected) }
+        if let challenged = entry.challenged ?? (response as? HTTPURLResponse).flatMap({ $0.statusCode == 401 ? $0 : nil }),
+           error != nil {
+            return .success(OutboundResponse(status: challenged.statusCode, headers: Self.headers(of: challenged), body: entry.body))
+        }
         if let error {
             if let urlError = error as? URLError {
                 if urlError.code == .timedOut { return .failure(.timeout) }
@@ -81,11 +96,15 @@ final class OutboundDelegate: NSObject, URLSessionDataDelegate, Sendable {
             return .failure(.transport("request failed"))
         }
         guard let http = response as? HTTPURLResponse else { return .failure(.transport("not an HTTP response")) }
+        return .success(OutboundResponse(status: http.statusCode, headers: Self.headers(of: http), body: entry.body))
+    }
+
+    static func headers(of response: HTTPURLResponse) -> [String: String] {
         var headers: [String: String] = [:]
-        for (key, value) in http.allHeaderFields {
+        for (key, value) in response.allHeaderFields {
             guard let name = key as? String, let value = value as? String else { continue }
             headers[name.lowercased()] = value
         }
-        return .success(OutboundResponse(status: http.statusCode, headers: headers, body: entry.body))
+        return headers
     }
 }

@@ -76,6 +76,9 @@ public struct TokenClient: Sendable {
                 throw .oauth(OAuthErrorBody(error: error, errorDescription: object?["error_description"]?.stringValue),
                              status: response.status)
             }
+            // RFC 6749 §5.2: a 401 from the token endpoint is invalid_client (FoundationNetworking
+            // on Linux drops the body of a 401 that carries a challenge).
+            if response.status == 401 { throw .oauth(OAuthErrorBody(error: "invalid_client"), status: 401) }
             throw .transport(.badStatus(response.status))
         }
         guard let object else { throw .malformedResponse(status: response.status) }

@@ -37,3 +37,18 @@ import Testing
         }
     }
 }
+
+@Suite struct OutboundHTTPChallengeTests {
+    /// Signet answers invalid_client with 401 and `WWW-Authenticate: Basic`: the client must get
+    /// the response, not stall.
+    @Test func a401WithAChallengeComesBackAsAResponse() async throws {
+        try await TestServer.with { server in
+            let client = TokenClient(tokenEndpoint: server.url("/token"), clientID: "nobody",
+                                     authentication: .basic(secret: "x"), http: OutboundHTTP())
+            await #expect { _ = try await client.refresh("sgr_x") } throws: { error in
+                guard case .oauth(let body, let status)? = error as? TokenClientError else { return false }
+                return body.error == "invalid_client" && status == 401
+            }
+        }
+    }
+}

@@ -18,8 +18,16 @@ final class NativeSignInFixture: Sendable {
     static let tokenExchange = "urn:ietf:params:oauth:grant-type:token-exchange"
     static let idTokenType = "urn:ietf:params:oauth:token-type:id_token"
 
+    let appleKeyPath: String
+
     init(allowLinking: Bool = false) throws {
         let clock = TestServer.makeClock()
+        // Apple connections need a Sign in with Apple key for the browser flow (not used natively).
+        let der = try PrivateKey.generate(.p256).pkcs8DER
+        let body = Data(der).base64EncodedString(options: [.lineLength64Characters, .endLineWithLineFeed])
+        let appleKeyPath = NSTemporaryDirectory() + "signet-apple-\(RandomToken.make(byteCount: 8)).p8"
+        try Data("-----BEGIN PRIVATE KEY-----\n\(body)\n-----END PRIVATE KEY-----\n".utf8).write(to: URL(fileURLWithPath: appleKeyPath))
+        self.appleKeyPath = appleKeyPath
         let google = try MockProvider(flavor: .google, clientID: "1234-android.apps.googleusercontent.com", clock: { clock.now })
         let apple = try MockProvider(flavor: .apple, clientID: "com.example.app", clock: { clock.now })
         self.google = google
@@ -27,9 +35,12 @@ final class NativeSignInFixture: Sendable {
         server = try TestServer(clock: clock) { configuration in
             func connection(_ id: String, _ type: ConnectionType, _ provider: MockProvider, native: Bool = true,
                             enabled: Bool = true) -> ConfiguredConnection {
-                ConfiguredConnection(connection: Connection(
+                let apple = type == .apple
+                return ConfiguredConnection(connection: Connection(
                     id: id, type: type, clientID: "web-client", issuer: provider.issuer, allowLinking: allowLinking,
-                    enabled: enabled, nativeClientIDs: [provider.clientID], nativeSignIn: native))
+                    enabled: enabled, appleTeamID: apple ? "TEAM123456" : nil, appleKeyID: apple ? "KEY1234567" : nil,
+                    nativeClientIDs: [provider.clientID], nativeSignIn: native),
+                    clientSecret: apple ? nil : .environment("HOME"), privateKey: apple ? .file(appleKeyPath) : nil)
             }
             configuration.connections = [
                 connection("google", .google, google),
@@ -52,6 +63,7 @@ final class NativeSignInFixture: Sendable {
         server.stop()
         google.stop()
         apple.stop()
+        try? FileManager.default.removeItem(atPath: appleKeyPath)
     }
 
     var core: AuthorizationServer { server.application.authorizationServer }
