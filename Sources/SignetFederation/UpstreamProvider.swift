@@ -95,6 +95,16 @@ public final class UpstreamProvider: Sendable {
     /// `response_mode=form_post`, Google's `hd`, and an optional `login_hint`.
     public func authorizationURL(state: String, nonce: String, codeChallenge: String, loginHint: String? = nil)
         async throws(FederationError) -> String {
+        try await Deadline.run(seconds: overallLimit) { () async throws(FederationError) -> String in
+            try await self.buildAuthorizationURL(state: state, nonce: nonce, codeChallenge: codeChallenge, loginHint: loginHint)
+        }
+    }
+
+    /// The longest a whole round trip (several sequential calls) may take.
+    var overallLimit: TimeInterval { TimeInterval(connection.timeoutSeconds) * 4 + 1 }
+
+    func buildAuthorizationURL(state: String, nonce: String, codeChallenge: String, loginHint: String?)
+        async throws(FederationError) -> String {
         let endpoint: String
         if let configured = connection.authorizationEndpoint {
             endpoint = configured
@@ -123,6 +133,13 @@ public final class UpstreamProvider: Sendable {
     /// `appleUser` is the `user` JSON Apple posts on first consent (only its name is used: the
     /// email always comes from the signed ID token).
     public func complete(code: String, nonce: String, codeVerifier: String, appleUser: String? = nil)
+        async throws(FederationError) -> UpstreamIdentity {
+        try await Deadline.run(seconds: overallLimit) { () async throws(FederationError) -> UpstreamIdentity in
+            try await self.completeNow(code: code, nonce: nonce, codeVerifier: codeVerifier, appleUser: appleUser)
+        }
+    }
+
+    func completeNow(code: String, nonce: String, codeVerifier: String, appleUser: String?)
         async throws(FederationError) -> UpstreamIdentity {
         if connection.type == .github { return try await completeGitHub(code: code, codeVerifier: codeVerifier) }
         let metadata = try await self.metadata()

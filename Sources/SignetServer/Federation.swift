@@ -18,8 +18,9 @@ public final class Federation: Sendable {
         var providers: [String: UpstreamProvider] = [:]
         for configured in configuration.connections {
             let connection = configured.connection
-            // A disabled connection is never used: its secrets need not be present.
-            guard connection.enabled else { continue }
+            // A disabled connection is never used: its secrets need not be present. An Apple
+            // connection without a key serves native ID-token sign-in only (no web flow).
+            guard connection.enabled, !Self.isNativeOnly(configured) else { continue }
             let credentials = try configured.credentials(relativeTo: configuration.dataDirectory)
             let http = OutboundHTTP(timeLimit: TimeInterval(connection.timeoutSeconds), sizeLimit: 1024 * 1024, userAgent: "Signet")
             do {
@@ -32,11 +33,19 @@ public final class Federation: Sendable {
         }
         self.connections = configuration.connections.map(\.connection)
         self.providers = providers
-        self.homeRealm = HomeRealmDirectory(connections: connections)
+        self.homeRealm = HomeRealmDirectory(connections: connections.filter { providers[$0.id] != nil })
     }
 
-    /// The enabled connections, in configuration order (the sign-in buttons).
-    public var enabled: [Connection] { connections.filter(\.enabled) }
+    /// Whether a connection can only serve native ID-token sign-in: an Apple connection without
+    /// the team id, key id and private key the web flow's client secret needs.
+    static func isNativeOnly(_ configured: ConfiguredConnection) -> Bool {
+        let connection = configured.connection
+        return connection.type == .apple && (connection.appleTeamID == nil || connection.appleKeyID == nil || configured.privateKey == nil)
+    }
+
+    /// The enabled connections with a web flow, in configuration order (the sign-in buttons and
+    /// the headless API's providers).
+    public var enabled: [Connection] { connections.filter { $0.enabled && providers[$0.id] != nil } }
 
     /// The provider of an enabled connection, or nil.
     func enabledProvider(_ id: String) -> UpstreamProvider? { providers[id] }

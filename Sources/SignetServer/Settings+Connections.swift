@@ -56,7 +56,7 @@ extension Settings {
         "A disabled connection shows no button and its callbacks are refused.")
     /// Apple team id.
     public static let connectionTeamID = Setting<String?>("team_id", nil, type: "string",
-        "apple only (required): the Apple Developer team id, iss of the client-secret JWT.")
+        "apple only (required for the web flow; an apple connection without team_id, key_id and private_key serves native_sign_in only): the Apple Developer team id, iss of the client-secret JWT.")
     /// Apple key id.
     public static let connectionKeyID = Setting<String?>("key_id", nil, type: "string",
         "apple only (required): the id of the Sign in with Apple key, kid of the client-secret JWT.")

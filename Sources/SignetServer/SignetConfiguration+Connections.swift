@@ -81,8 +81,12 @@ extension ConfigSection {
             if object["client_secret"] != nil {
                 problems.append(("client_secret", "apple connections use team_id, key_id and private_key; Signet mints the client secret"))
             }
-            for key in ["team_id", "key_id", "private_key"] where object[key] == nil {
-                problems.append((key, "is required for an apple connection"))
+            // Without the key, an Apple connection serves native ID-token sign-in only.
+            let given = ["team_id", "key_id", "private_key"].filter { object[$0] != nil }
+            if !given.isEmpty || !connection.nativeSignIn {
+                for key in ["team_id", "key_id", "private_key"] where object[key] == nil {
+                    problems.append((key, "is required for an apple connection (unless it serves native_sign_in only)"))
+                }
             }
         } else {
             for key in ["team_id", "key_id", "private_key"] where object[key] != nil {

@@ -70,6 +70,14 @@ import Testing
         }
     }
 
+    @Test func anAppleConnectionWithoutKeyServesNativeSignInOnly() throws {
+        let json = #"{"connections": [{"id": "apple", "type": "apple", "client_id": "com.example.web", "native_sign_in": true, "native_client_ids": ["com.example.ios"]}]}"#
+        let configuration = try SignetConfiguration(parsing: Data(json.utf8))
+        #expect(configuration.connections.count == 1)
+        let half = #"{"connections": [{"id": "apple", "type": "apple", "client_id": "x", "native_sign_in": true, "native_client_ids": ["i"], "team_id": "T"}]}"#
+        #expect(throws: ConfigurationError.self) { _ = try SignetConfiguration(parsing: Data(half.utf8)) }
+    }
+
     @Test func referenceListsTheConnectionSettings() {
         let reference = ConfigurationReference.markdown()
         for entry in Settings.connection { #expect(reference.contains("`\(entry.key)`"), "\(entry.key)") }
