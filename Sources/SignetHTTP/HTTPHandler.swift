@@ -11,4 +11,7 @@ public enum HTTPHandler: Sendable {
     case sync(@Sendable (HTTPRequest) -> HTTPResponse)
     /// Runs in a `Task` while the connection is suspended.
     case async(@Sendable (HTTPRequest) async -> HTTPResponse)
+    /// Tries `inline` on the server thread first; when it returns nil (the request needs slow
+    /// I/O), runs `suspended` as an `async` handler. For routes whose common case is cheap.
+    case deferring(inline: @Sendable (HTTPRequest) -> HTTPResponse?, suspended: @Sendable (HTTPRequest) async -> HTTPResponse)
 }

@@ -162,26 +162,38 @@ extension ServerCore {
         case .handler(.sync(let handler)):
             state.phase = .done
             return queue(handler(request), on: connection, state: state)
-        case .handler(.async(let handler)):
-            if isDraining {
+        case .handler(.deferring(let inline, let suspended)):
+            if let response = inline(request) {
                 state.phase = .done
-                return queue(.text("Service Unavailable\n", status: 503), on: connection, state: state)
+                return queue(response, on: connection, state: state)
             }
-            let handle = ConnectionHandle(raw: connection)
-            state.phase = .suspended
-            // Suspend before registering, so a stop() that finds the entry can always resume it.
-            MHD_suspend_connection(connection)
-            guard beginAsync(state, connection: handle) else {
-                MHD_resume_connection(connection)
-                state.pending.withLock { $0 = RequestState.Pending(response: .text("Service Unavailable\n", status: 503), abandoned: false) }
-                return .YES
-            }
-            Task {
-                let response = await handler(request)
-                self.finishAsync(state, response: response)
-            }
+            return suspend(state, connection: connection, request: request, handler: suspended)
+        case .handler(.async(let handler)):
+            return suspend(state, connection: connection, request: request, handler: handler)
+        }
+    }
+
+    /// Suspends the connection and runs `handler` in a `Task`; the connection resumes with its response.
+    private func suspend(_ state: RequestState, connection: OpaquePointer, request: HTTPRequest,
+                         handler: @escaping @Sendable (HTTPRequest) async -> HTTPResponse) -> MHD_Result {
+        if isDraining {
+            state.phase = .done
+            return queue(.text("Service Unavailable\n", status: 503), on: connection, state: state)
+        }
+        let handle = ConnectionHandle(raw: connection)
+        state.phase = .suspended
+        // Suspend before registering, so a stop() that finds the entry can always resume it.
+        MHD_suspend_connection(connection)
+        guard beginAsync(state, connection: handle) else {
+            MHD_resume_connection(connection)
+            state.pending.withLock { $0 = RequestState.Pending(response: .text("Service Unavailable\n", status: 503), abandoned: false) }
             return .YES
         }
+        Task {
+            let response = await handler(request)
+            self.finishAsync(state, response: response)
+        }
+        return .YES
     }
 
     /// Queues `response`: copies the body, adds headers (a `Content-Type` when there is a body),

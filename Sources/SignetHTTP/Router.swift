@@ -49,6 +49,7 @@ public final class Router: Sendable {
         var request = request
         switch snapshot().resolve(&request) {
         case .handler(.sync(let handler)): return handler(request)
+        case .handler(.deferring(let inline, _)): return inline(request)
         case .handler(.async): return nil
         case .response(let response): return response
         }

@@ -56,6 +56,28 @@ final class Gate: Sendable {
         #expect(String(decoding: slowResult.body, as: UTF8.self) == "slow")
     }
 
+    /// A deferring route answers inline when it can and is suspended only when it must; both
+    /// paths reach the client, and the suspended one holds no server thread.
+    @Test func deferringRouteAnswersInlineOrSuspends() async throws {
+        let inlineRuns = Atomic(0), suspendedRuns = Atomic(0)
+        let router = testRouter()
+        router.get("/maybe", .deferring(inline: { request in
+            inlineRuns.add(1, ordering: .sequentiallyConsistent)
+            return request.query.first("slow") == nil ? .text("inline") : nil
+        }, suspended: { _ in
+            suspendedRuns.add(1, ordering: .sequentiallyConsistent)
+            try? await Task.sleep(for: .milliseconds(50))
+            return .text("suspended")
+        }))
+        let server = try TestServer(router: router) { $0.threadCount = 1 }
+        let quick = try await server.fetch("/maybe")
+        #expect(String(decoding: quick.body, as: UTF8.self) == "inline")
+        let slow = try await server.fetch("/maybe?slow=1")
+        #expect(String(decoding: slow.body, as: UTF8.self) == "suspended")
+        #expect(inlineRuns.load(ordering: .sequentiallyConsistent) == 2)
+        #expect(suspendedRuns.load(ordering: .sequentiallyConsistent) == 1)
+    }
+
     @Test func stopReturnsWhileAsyncHandlerIsStuck() async throws {
         let gate = Gate()
         let started = Atomic(false)
