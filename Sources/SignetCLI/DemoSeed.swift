@@ -1,6 +1,7 @@
 import Foundation
 import SignetCore
 import SignetCrypto
+import SignetHTTP
 import SignetServer
 import SignetStore
 import SignetWire
@@ -40,7 +41,7 @@ enum DemoSeed {
             ("nonce", Base64URL.encode(SecureRandom.bytes(12))), ("code_challenge", challenge),
             ("code_challenge_method", "S256"),
         ]
-        let encoded = query.map { "\($0.0)=\(percentEncode($0.1))" }.joined(separator: "&")
+        let encoded = FormEncoding.encode(query)
         let issuer = environment.configuration.issuer
         return [
             "demo: user \(email), password \(password)",
@@ -49,11 +50,5 @@ enum DemoSeed {
             "demo: then exchange the code from the address bar:",
             "demo:   curl -s \(issuer)/token -d grant_type=authorization_code -d client_id=\(clientID) -d redirect_uri=\(redirectURI) -d code_verifier=\(verifier) -d code=CODE",
         ]
-    }
-
-    static func percentEncode(_ value: String) -> String {
-        var allowed = CharacterSet.alphanumerics
-        allowed.insert(charactersIn: "-._~")
-        return value.addingPercentEncoding(withAllowedCharacters: allowed) ?? value
     }
 }

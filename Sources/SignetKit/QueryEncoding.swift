@@ -1,4 +1,5 @@
 import Foundation
+import SignetClientCore
 
 /// Strict `application/x-www-form-urlencoded` encoding and decoding for authorization URLs and
 /// callbacks.
@@ -10,25 +11,11 @@ import Foundation
 public enum QueryEncoding {
     /// `name=value&…`, every byte outside `A–Z a–z 0–9 - . _ ~` percent-encoded.
     public static func encode(_ pairs: [(String, String)]) -> String {
-        pairs.map { "\(escape($0.0))=\(escape($0.1))" }.joined(separator: "&")
+        FormBody.encode(pairs)
     }
 
-    /// Percent-encodes one component strictly.
-    public static func escape(_ text: String) -> String {
-        var out = ""
-        out.reserveCapacity(text.utf8.count)
-        for byte in text.utf8 {
-            switch byte {
-            case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
-                 UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."),
-                 UInt8(ascii: "_"), UInt8(ascii: "~"):
-                out.unicodeScalars.append(Unicode.Scalar(byte))
-            default:
-                out += "%" + String(byte >> 4, radix: 16, uppercase: true) + String(byte & 0xF, radix: 16, uppercase: true)
-            }
-        }
-        return out
-    }
+    /// Percent-encodes one component strictly (SignetClientCore's form encoding).
+    public static func escape(_ text: String) -> String { FormBody.encodeComponent(text) }
 
     /// Decodes a query string into a dictionary; nil when a name repeats, an escape is broken or
     /// the bytes are not UTF-8.

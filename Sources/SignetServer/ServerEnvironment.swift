@@ -16,8 +16,6 @@ public final class ServerEnvironment: Sendable {
     public let masterKey: MasterKey
     /// Signing keys.
     public let keyRing: SigningKeyRing
-    /// Opaque token factory and hasher.
-    public let tokens: OpaqueTokens
     /// The clock.
     public let clock: any Clock
     /// The random source.
@@ -45,7 +43,6 @@ public final class ServerEnvironment: Sendable {
         self.masterKey = masterKey
         self.clock = clock
         self.random = random
-        self.tokens = OpaqueTokens(hashKey: masterKey.tokenHashKey, random: random)
         self.keyRing = SigningKeyRing(store: storage.keys, encryptionKey: masterKey.keyEncryptionKey, clock: clock,
                                       retentionSeconds: configuration.longestSignedTokenLifetime)
     }
