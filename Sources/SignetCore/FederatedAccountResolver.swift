@@ -7,8 +7,9 @@ import SignetStore
 /// Identities are keyed by (connection, issuer, subject), never by email. A known identity signs
 /// in as its user. A new one either links to the existing account with the same email (only when
 /// the provider says the email is verified AND the connection allows linking) or, when no account
-/// has that email, provisions a passwordless user. Otherwise the user must prove the existing
-/// account first (`linkRequired`): nothing is linked or created.
+/// has that email and the provider says it is verified, provisions a passwordless user. When the
+/// email belongs to an account that may not be linked automatically, the user must prove that
+/// account first (`linkRequired`; then `link(_:toUser:)`): nothing is linked or created before.
 public struct FederatedAccountResolver: Sendable {
     /// What the provider asserted, after every upstream check.
     public struct Claims: Sendable, Equatable {
@@ -51,12 +52,15 @@ public struct FederatedAccountResolver: Sendable {
         case linked(UserRecord)
         /// A new passwordless user was created and linked.
         case created(UserRecord)
-        /// The email belongs to an existing account that may not be linked automatically.
-        case linkRequired
+        /// The email belongs to this existing account, which may not be linked automatically: the
+        /// user proves it (its password) before `link(_:toUser:)`.
+        case linkRequired(existingUserID: String)
         /// The linked user is disabled.
         case disabled
         /// The provider gave no usable email, so no account can be provisioned.
         case emailMissing
+        /// The provider does not vouch for the email, so no account is provisioned with it.
+        case emailNotVerified
 
         /// The user to sign in as, if any.
         public var user: UserRecord? {
@@ -98,7 +102,7 @@ public struct FederatedAccountResolver: Sendable {
         let identity = FederatedIdentityRecord(connectionID: claims.connectionID, issuer: claims.issuer, subject: claims.subject,
                                                userID: "", email: email, createdAt: now)
         if let existing = try users.user(email: email) {
-            guard allowLinking, claims.emailVerified else { return .linkRequired }
+            guard allowLinking, claims.emailVerified else { return .linkRequired(existingUserID: existing.id) }
             guard existing.disabledAt == nil else { return .disabled }
             var link = identity
             link.userID = existing.id
@@ -109,6 +113,7 @@ public struct FederatedAccountResolver: Sendable {
             server.audit("federated_identity_linked", subject: existing.id, detail: ["connection": .string(claims.connectionID)])
             return .linked(existing)
         }
+        guard claims.emailVerified else { return .emailNotVerified }
         let user = UserRecord(id: Base64URL.encode(server.random.bytes(16)), email: email, emailVerified: claims.emailVerified,
                               passwordHash: nil, name: claims.name, givenName: claims.givenName, familyName: claims.familyName,
                               createdAt: now, updatedAt: now)
@@ -125,5 +130,26 @@ public struct FederatedAccountResolver: Sendable {
         }
         server.audit("federated_user_created", subject: user.id, detail: ["connection": .string(claims.connectionID)])
         return .created(user)
+    }
+
+    /// Links the identity to `userID` after the user proved that account (its password), for a
+    /// `linkRequired` outcome. Returns `.linked`, or `.existing` when the identity is already
+    /// linked to that user (a second tab finishing the same proof); nil when the identity now
+    /// belongs to another user or the user is gone or disabled (nothing changes).
+    public func link(_ claims: Claims, toUser userID: String) throws -> Outcome? {
+        let users = server.storage.users
+        guard let user = try users.user(id: userID), user.disabledAt == nil else { return nil }
+        if let link = try users.federatedIdentity(connectionID: claims.connectionID, issuer: claims.issuer, subject: claims.subject) {
+            return link.userID == userID ? .existing(user) : nil
+        }
+        let email = claims.email.flatMap { try? UserService.normalizeEmail($0) } ?? user.email
+        let record = FederatedIdentityRecord(connectionID: claims.connectionID, issuer: claims.issuer, subject: claims.subject,
+                                             userID: userID, email: email, createdAt: server.clock.now)
+        do { try users.insertFederatedIdentity(record) } catch StoreError.duplicate {
+            let raced = try users.federatedIdentity(connectionID: claims.connectionID, issuer: claims.issuer, subject: claims.subject)
+            return raced?.userID == userID ? .existing(user) : nil
+        }
+        server.audit("federated_identity_linked", subject: userID, detail: ["connection": .string(claims.connectionID), "proof": .string("password")])
+        return .linked(user)
     }
 }

@@ -107,6 +107,8 @@ struct TokenExchangeGrant {
             throw OAuthError.invalidGrant("The user is not active.")
         case .emailMissing:
             throw OAuthError.invalidGrant("The provider did not share an email address.")
+        case .emailNotVerified:
+            throw OAuthError.invalidGrant("The provider has not verified the email address.")
         }
         server.audit("native_sign_in", subject: user.id, client: client.id, detail: ["connection": .string(connection.id)])
 

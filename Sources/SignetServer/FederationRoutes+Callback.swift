@@ -94,11 +94,11 @@ extension FederationRoutes {
         return await finish(request, pending: pending, identity: identity, connection: provider.connection)
     }
 
-    /// The connection's account rules that do not depend on existing accounts.
+    /// The connection's account rules that do not depend on existing accounts: an email to key
+    /// the account on, in an allowed domain. (Whether the provider vouches for it decides, in
+    /// the resolver, between linking, proof first, and refusal.)
     func checkPolicy(_ identity: UpstreamIdentity, connection: Connection) throws(FederationError) {
-        // Every federated account carries an email the provider vouches for (Google requires a
-        // verified email; an unverified one could claim someone else's address).
-        guard identity.email != nil, identity.emailVerified else { throw .emailNotVerified }
+        guard identity.email != nil else { throw .emailNotVerified }
         guard connection.acceptsEmailDomain(identity.email) else { throw .domainNotAllowed }
     }
 
@@ -111,10 +111,9 @@ extension FederationRoutes {
             let outcome = try resolver.resolve(claims, allowLinking: connection.allowLinking)
             guard let user = outcome.user else {
                 switch outcome {
-                case .linkRequired:
-                    server.audit("federation_link_required", client: pending.client.id)
-                    return linkRequiredPage(pending: pending, connection: connection)
-                case .emailMissing:
+                case .linkRequired(let existingUserID):
+                    return try beginLink(claims: claims, existingUserID: existingUserID, pending: pending)
+                case .emailMissing, .emailNotVerified:
                     return fail(pending, OAuthError(.accessDenied, FederationError.emailNotVerified.publicMessage))
                 default:
                     return fail(pending, OAuthError(.accessDenied, "This account cannot sign in."))
@@ -132,17 +131,6 @@ extension FederationRoutes {
         } catch {
             return InteractiveRoutes.internalError("federation sign-in", error)
         }
-    }
-
-    /// The page shown when the email belongs to an existing account that may not be linked
-    /// automatically: the user signs in with the password first. The pending request stays.
-    func linkRequiredPage(pending: PendingRequest, connection: Connection) -> HTTPResponse {
-        let href = Routes.signIn + "?" + FormEncoding.encode([("request", pending.handle)])
-        let body = "<p>An account with this email address already exists. To keep your account safe, it is not linked to "
-            + "\(HTMLPage.escape(connection.displayName)) automatically.</p>\n"
-            + "<p>Sign in with your password first.</p>\n"
-            + "<p><a href=\"\(HTMLPage.escape(href))\">Sign in with your password</a></p>\n"
-        return HTMLPage.response(title: "This email belongs to an existing account", body: body, status: 409)
     }
 
     /// Ends the pending request and sends the error to the app's redirect URI (with state, iss).

@@ -24,6 +24,8 @@ public enum Routes {
     public static let consent = "/consent"
     /// Starts a provider transaction from the sign-in page (a link or home-realm discovery).
     public static let federationStart = "/federation/start"
+    /// Linking an upstream identity to an existing account after its password (GET form, POST).
+    public static let federationLink = "/federation/link"
     /// The provider callback, `/oauth2/callback/{connection}` (GET, and POST for form_post).
     public static let federationCallback = "/oauth2/callback/{connection}"
     /// The provider callback's prefix, before the connection id.

@@ -41,7 +41,7 @@ extension Settings {
         "Scopes asked of the provider; defaults to [\"openid\", \"email\", \"profile\"] (apple: [\"openid\", \"email\", \"name\"], github: [\"read:user\", \"user:email\"]).")
     /// Linking by verified email.
     public static let connectionAllowLinking = Setting("allow_linking", false, type: "boolean",
-        "Whether a new upstream identity whose email the provider reports as verified may be linked to an existing account with that email. Otherwise the user is asked to sign in with the password first.")
+        "Whether a new upstream identity whose email the provider reports as verified may be linked to an existing account with that email. Otherwise the user proves the existing account with its password first (`/federation/link`).")
     /// Allowed email domains.
     public static let connectionAllowedEmailDomains = Setting<[String]?>("allowed_email_domains", nil, type: "array of domain",
         "When set, only users whose verified email is in one of these domains may sign in through this connection.")

@@ -56,26 +56,6 @@ import Testing
         #expect(try fed.counts() == (users: 1, links: 1))
     }
 
-    @Test(arguments: [MockProviderFlavor.google, .apple])
-    func linkingRefusedWhenTheConnectionDoesNotAllowIt(_ flavor: MockProviderFlavor) async throws {
-        let fed = try Federated(flavor, user: MockUser(email: Interactive.email))
-        defer { fed.stop() }
-        let outcome = try await fed.signIn(fed.browser(), pkce: PKCEPair.generate())
-        #expect(outcome.redirect == nil)
-        #expect(outcome.status == 409)
-        #expect(outcome.response.text.contains("Sign in with your password"))
-        expectHardened(outcome.response)
-        #expect(try fed.counts() == (users: 1, links: 0))
-    }
-
-    @Test func linkingRefusedForAnUnverifiedEmail() async throws {
-        let fed = try Federated(.google, user: MockUser(email: Interactive.email, emailVerified: false)) { $0.allowLinking = true }
-        defer { fed.stop() }
-        let outcome = try await fed.signIn(fed.browser(), pkce: PKCEPair.generate())
-        try expectAppError(outcome, "access_denied", server: fed.server)
-        #expect(try fed.counts() == (users: 1, links: 0))
-    }
-
     @Test func appleStringEmailVerifiedAndPrivateRelayEmailAreKept() async throws {
         let relay = "x7kq2@privaterelay.appleid.com"
         let fed = try Federated(.apple, user: MockUser(email: relay, name: "Ada Apple"))

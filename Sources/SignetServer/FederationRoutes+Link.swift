@@ -1,0 +1,179 @@
+import Foundation
+import SignetCore
+import SignetCrypto
+import SignetFederation
+import SignetHTTP
+import SignetStore
+import SignetWire
+
+/// A verified upstream identity waiting for the user to prove the existing account that has its
+/// email (the connection does not link automatically, or the provider does not vouch for the
+/// email). Stored server-side in the pending-request store under the keyed hash of an `sgn_`
+/// handle (`clientID` column `link:{connection}`), bound to one browser by a cookie, and consumed
+/// once by the successful proof. The identity itself never travels through the browser.
+struct PendingLink: Codable, Equatable {
+    var connectionID: String
+    var issuer: String
+    var subject: String
+    var email: String?
+    var emailVerified: Bool
+    var name: String?
+    var givenName: String?
+    var familyName: String?
+    /// The existing account the user must prove.
+    var userID: String
+    /// The pending authorization request (`sgq_` handle) to continue afterwards.
+    var requestHandle: String
+    /// Base64url of the keyed hash of the browser's link cookie.
+    var browserBinding: String
+
+    init(claims: FederatedAccountResolver.Claims, userID: String, requestHandle: String, browserBinding: String) {
+        connectionID = claims.connectionID
+        issuer = claims.issuer
+        subject = claims.subject
+        email = claims.email
+        emailVerified = claims.emailVerified
+        name = claims.name
+        givenName = claims.givenName
+        familyName = claims.familyName
+        self.userID = userID
+        self.requestHandle = requestHandle
+        self.browserBinding = browserBinding
+    }
+
+    var claims: FederatedAccountResolver.Claims {
+        FederatedAccountResolver.Claims(connectionID: connectionID, issuer: issuer, subject: subject, email: email,
+                                        emailVerified: emailVerified, name: name, givenName: givenName, familyName: familyName)
+    }
+
+    func encoded() -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return (try? encoder.encode(self)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
+    }
+
+    static func decode(_ text: String) -> PendingLink? { try? JSONDecoder().decode(PendingLink.self, from: Data(text.utf8)) }
+}
+
+/// Linking after proof: `GET /federation/link?link=…` shows the password form for the existing
+/// account, `POST /federation/link` checks the password (same throttling and generic message as
+/// the sign-in form), links the identity, starts a session (amr `fed`, `pwd`) and continues the
+/// pending request. A wrong password links nothing; the link handle, the link cookie and the
+/// CSRF field must all belong together.
+extension FederationRoutes {
+    /// The `clientID` column marking pending links in the pending-request store.
+    static func linkMarker(_ connectionID: String) -> String { "link:" + connectionID }
+
+    var linkCookieName: String { interactive.secure ? "__Host-signet_link" : "signet_link" }
+
+    /// Stores the pending link and sends the browser to the proof page with the link cookie.
+    /// (Lax: the page may be reached by a redirect from a provider's cross-site form post.)
+    func beginLink(claims: FederatedAccountResolver.Claims, existingUserID: String, pending: PendingRequest) throws -> HTTPResponse {
+        let handle = server.tokens.make(.nonce)
+        let value = interactive.csrf.newBrowserValue()
+        let link = PendingLink(claims: claims, userID: existingUserID, requestHandle: pending.handle, browserBinding: binding(of: value))
+        let now = server.clock.now
+        try server.storage.authorizationRequests.insertPendingAuthorization(PendingAuthorizationRecord(
+            idHash: server.tokens.hash(handle), clientID: Self.linkMarker(claims.connectionID), payload: link.encoded(),
+            createdAt: now, expiresAt: now.addingTimeInterval(TimeInterval(server.policy.authorizationRequestLifetime))))
+        server.audit("federation_link_required", subject: existingUserID, client: pending.client.id,
+                     detail: ["connection": .string(claims.connectionID)])
+        var response = InteractiveRoutes.local(Routes.federationLink, [("link", handle)])
+        response.setCookie(SetCookie(name: linkCookieName, value: value, path: "/", maxAge: server.policy.authorizationRequestLifetime,
+                                     secure: interactive.secure, httpOnly: true, sameSite: .lax))
+        return response
+    }
+
+    /// The pending link for `handle` when this browser holds its cookie; nil otherwise.
+    func pendingLink(handle: String?, _ request: HTTPRequest) throws -> (link: PendingLink, cookie: String)? {
+        guard let handle, server.tokens.hasShape(handle, of: .nonce), let cookie = request.cookies[linkCookieName],
+              let record = try server.storage.authorizationRequests.pendingAuthorization(idHash: server.tokens.hash(handle), now: server.clock.now),
+              record.clientID.hasPrefix("link:"), let link = PendingLink.decode(record.payload),
+              record.clientID == Self.linkMarker(link.connectionID),
+              constantTimeEqual(binding(of: cookie), link.browserBinding) else { return nil }
+        return (link, cookie)
+    }
+
+    static func linkGone() -> HTTPResponse {
+        HTMLPage.error("This account link has expired, was already used, or was started in another browser. "
+                       + "Go back to the application and start again.", title: "Link expired")
+    }
+
+    /// `GET /federation/link?link=…[&error=1]`: the password form for the existing account.
+    func linkPage(_ request: HTTPRequest) -> HTTPResponse {
+        let handle = request.query.first("link")
+        do {
+            guard let (link, cookie) = try pendingLink(handle: handle, request), let handle else { return Self.linkGone() }
+            let pending = try interactive.flow.pending(handle: link.requestHandle)
+            guard let user = try server.storage.users.user(id: link.userID) else { return Self.linkGone() }
+            let provider = federation.connections.first { $0.id == link.connectionID }?.displayName ?? link.connectionID
+            let signInHref = Routes.signIn + "?" + FormEncoding.encode([("request", link.requestHandle)])
+            var body = "<p>An account for <strong>\(HTMLPage.escape(user.email))</strong> already exists. "
+                + "To keep it safe, your \(HTMLPage.escape(provider)) sign-in is linked to it only after you prove it is yours.</p>\n"
+            guard user.passwordHash != nil else {
+                body += "<p>This account has no password. Sign in the way you did before.</p>\n"
+                body += "<p><a href=\"\(HTMLPage.escape(signInHref))\">Back to sign-in</a></p>\n"
+                return HTMLPage.response(title: "Link your \(provider) sign-in", body: body)
+            }
+            if request.query.first("error") != nil {
+                body += "<p class=\"error\" role=\"alert\">\(HTMLPage.escape(InteractiveRoutes.signInFailureMessage))</p>\n"
+            }
+            body += "<form method=\"post\" action=\"\(Routes.federationLink)\">\n"
+            body += HTMLPage.hidden("link", handle) + "\n"
+            body += HTMLPage.hidden("csrf", interactive.csrf.token(browserValue: cookie, purpose: handle)) + "\n"
+            body += "<input type=\"hidden\" name=\"username\" autocomplete=\"username\" value=\"\(HTMLPage.escape(user.email))\">\n"
+            body += "<label for=\"password\">Password of this account</label>\n"
+            body += "<input id=\"password\" name=\"password\" type=\"password\" autocomplete=\"current-password\" required autofocus>\n"
+            body += "<button type=\"submit\">Link and continue</button>\n</form>\n"
+            body += "<p class=\"muted\">Next time you can sign in with either. "
+                + "<a href=\"\(HTMLPage.escape(signInHref))\">Use another account</a></p>\n"
+            return HTMLPage.response(title: "Link your \(provider) sign-in", body: body,
+                                     formTargets: HTMLPage.cspSource(for: pending.request.redirectURI).map { [$0] } ?? [])
+        } catch is FlowError {
+            return InteractiveRoutes.requestGone()
+        } catch {
+            return InteractiveRoutes.internalError("federation link page", error)
+        }
+    }
+
+    /// `POST /federation/link`: checks handle + cookie + CSRF, then the password (Argon2id, on
+    /// a blocking-work thread); on success consumes the pending link, links, signs in and
+    /// continues the pending request. Always a 303 or an error page.
+    func linkSubmit(_ request: HTTPRequest) -> HTTPResponse {
+        guard let form = InteractiveRoutes.formFields(request), form.repeatedNames.isEmpty, let handle = try? form.single("link") else {
+            return HTMLPage.error("The form is malformed.", title: "Invalid request")
+        }
+        do {
+            guard let (link, cookie) = try pendingLink(handle: handle, request) else { return Self.linkGone() }
+            guard interactive.csrf.verify(token: try? form.single("csrf"), browserValue: cookie, purpose: handle) else {
+                return InteractiveRoutes.csrfFailure()
+            }
+            let pending = try interactive.flow.pending(handle: link.requestHandle)
+            guard let account = try server.storage.users.user(id: link.userID) else { return Self.linkGone() }
+            let password = (try? form.single("password")) ?? ""
+            guard let user = try interactive.signIn.signIn(email: account.email, password: password, clientAddress: request.peerAddress),
+                  user.id == link.userID else {
+                return InteractiveRoutes.local(Routes.federationLink, [("link", handle), ("error", "1")])
+            }
+            // Exactly once: a second submission (another tab) finds nothing.
+            guard try server.storage.authorizationRequests.consumePendingAuthorization(idHash: server.tokens.hash(handle),
+                                                                                      now: server.clock.now) != nil else {
+                return Self.linkGone()
+            }
+            guard let linked = try resolver.link(link.claims, toUser: user.id)?.user else {
+                server.audit("federation_link_refused", subject: user.id, client: pending.client.id)
+                return fail(pending, OAuthError(.accessDenied, "This sign-in cannot be linked to the account."))
+            }
+            try interactive.flow.sessions.end(token: interactive.sessionToken(request))
+            let started = try interactive.flow.sessions.start(user: linked, amr: ["fed", "pwd"])
+            var response = interactive.respond(try interactive.flow.afterSignIn(pending, session: started.session))
+            response.setCookie(interactive.sessionCookie(started.token))
+            response.setCookie(interactive.clearedCookie(linkCookieName))
+            return response
+        } catch is FlowError {
+            return InteractiveRoutes.requestGone()
+        } catch {
+            return InteractiveRoutes.internalError("federation link", error)
+        }
+    }
+}
