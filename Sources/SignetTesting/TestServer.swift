@@ -33,9 +33,30 @@ public final class TestServer: Sendable {
     private let temporary: TemporaryDirectory
 
     /// Starts a server. `clock` defaults to `TestServer.makeClock()`.
-    public init(clock: ManualClock = TestServer.makeClock(),
+    ///
+    /// With `tlsHost`, the server speaks https with a fresh self-signed certificate for that name
+    /// (made by the `openssl` tool) and its issuer is `https://{tlsHost}:{port}`: a real browser
+    /// mapped to 127.0.0.1 (Chromium's `--host-resolver-rules`) then sees a secure, separate site,
+    /// with `Secure` and `__Host-` cookies. `baseURL` stays `https://127.0.0.1:{port}`.
+    public init(clock: ManualClock = TestServer.makeClock(), tlsHost: String? = nil,
                 configure: (inout SignetConfiguration) throws -> Void = { _ in }) throws {
         let temporary = try TemporaryDirectory(prefix: "server")
+        var configure = configure
+        if let tlsHost {
+            let files: (certificate: String, key: String)
+            do { files = try Self.selfSignedCertificate(host: tlsHost, in: temporary) } catch {
+                temporary.remove()
+                throw error
+            }
+            let outer = configure
+            configure = { configuration in
+                let port = configuration.issuer.split(separator: ":").last.map(String.init) ?? ""
+                configuration.issuer = "https://\(tlsHost):\(port)"
+                configuration.http.tlsCertificateFile = files.certificate
+                configuration.http.tlsPrivateKey = .file(files.key)
+                try outer(&configuration)
+            }
+        }
         // The data folder itself is left for Signet to create, as it would in production.
         let dataDirectory = temporary.appending("data")
         var lastError: Error?
@@ -82,7 +103,8 @@ public final class TestServer: Sendable {
         configuration.passwords.memoryKiB = 8192
         try configure(&configuration)
         configuration.listen = ["127.0.0.1:\(port)"]
-        guard let baseURL = URL(string: "http://127.0.0.1:\(port)") else { throw TestingError("bad port \(port)") }
+        let scheme = configuration.http.tlsCertificateFile == nil ? "http" : "https"
+        guard let baseURL = URL(string: "\(scheme)://127.0.0.1:\(port)") else { throw TestingError("bad port \(port)") }
         let environment = try ServerEnvironment.open(configuration, clock: clock)
         let application = try SignetApplication(environment: environment)
         environment.keyRing.waitUntilReady()
@@ -97,6 +119,22 @@ public final class TestServer: Sendable {
         let server = try TestServer(clock: clock, configure: configure)
         defer { server.stop() }
         return try await body(server)
+    }
+
+    /// A self-signed P-256 certificate for `host` (valid one day) and its key, as PEM files.
+    static func selfSignedCertificate(host: String, in directory: TemporaryDirectory) throws -> (certificate: String, key: String) {
+        let certificate = directory.appending("tls-certificate.pem")
+        let key = directory.appending("tls-key.pem")
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/openssl")
+        process.arguments = ["req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes", "-days", "1",
+                             "-subj", "/CN=\(host)", "-addext", "subjectAltName=DNS:\(host)", "-keyout", key, "-out", certificate]
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else { throw TestingError("openssl could not make a certificate for \(host)") }
+        return (certificate, key)
     }
 
     /// A manual clock at the current wall-clock time, truncated to a whole second.

@@ -1,0 +1,19 @@
+import Foundation
+
+/// Headless Chromium from Debian driven over WebDriver (selenium), for tests of real pages.
+public enum RealBrowser {
+    /// Why a real-browser test cannot run here, or nil when it can.
+    public static let unavailable: String? = {
+        for path in ["/usr/bin/chromium", "/usr/bin/chromedriver"] where !FileManager.default.isExecutableFile(atPath: path) {
+            return "\(path) is missing (Debian packages chromium chromium-driver; `make deps` installs them)"
+        }
+        let check = Process()
+        check.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        check.arguments = [PackagePaths.python, "-c", "import selenium"]
+        check.standardOutput = FileHandle.nullDevice
+        check.standardError = FileHandle.nullDevice
+        guard (try? check.run()) != nil else { return "no Python at \(PackagePaths.python)" }
+        check.waitUntilExit()
+        return check.terminationStatus == 0 ? nil : "selenium is not installed for \(PackagePaths.python) (`make pydeps`)"
+    }()
+}

@@ -1,0 +1,95 @@
+#!/usr/bin/env python3
+"""A real browser for a federated sign-in across sites: headless Chromium over WebDriver.
+
+Signet serves https under a name of its own (mapped to 127.0.0.1 with --host-resolver-rules), the
+upstream provider plain http on 127.0.0.1: two different sites, so an Apple-style form_post back to
+Signet is a cross-site POST, with the browser's real SameSite rules. The script opens the app's
+authorization URL, follows "Sign in with <connection>", lets the provider answer, gives the
+existing account's password if Signet asks for it, and stops at the app's redirect URI. Then it
+lists Signet's cookies and redeems the code at Signet's token endpoint (trusting only Signet's
+self-signed certificate). It prints one JSON object.
+
+Environment: SIGNET_START_URL, SIGNET_HOST_RULES, SIGNET_CONNECTION (display name),
+SIGNET_REDIRECT_PREFIX, SIGNET_ISSUER, SIGNET_TOKEN_URL, SIGNET_CA_FILE, SIGNET_CLIENT_ID,
+SIGNET_CODE_VERIFIER, SIGNET_REDIRECT_URI, SIGNET_PASSWORD (optional), SIGNET_TEST_LOG (optional).
+"""
+import http.client
+import json
+import os
+import ssl
+import sys
+import traceback
+import urllib.parse
+
+from selenium import webdriver
+from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.common.by import By
+from selenium.webdriver.support.ui import WebDriverWait
+
+
+def log(message):
+    path = os.environ.get("SIGNET_TEST_LOG")
+    if path:
+        with open(path, "a") as handle:
+            handle.write(message + "\n")
+
+
+def redeem(code):
+    token_url = urllib.parse.urlsplit(os.environ["SIGNET_TOKEN_URL"])
+    context = ssl.create_default_context(cafile=os.environ["SIGNET_CA_FILE"])
+    context.check_hostname = False  # the certificate names Signet's site; we connect to 127.0.0.1
+    connection = http.client.HTTPSConnection(token_url.hostname, token_url.port, context=context, timeout=20)
+    body = urllib.parse.urlencode({
+        "grant_type": "authorization_code", "code": code, "client_id": os.environ["SIGNET_CLIENT_ID"],
+        "redirect_uri": os.environ["SIGNET_REDIRECT_URI"], "code_verifier": os.environ["SIGNET_CODE_VERIFIER"]})
+    connection.request("POST", token_url.path, body, {"Content-Type": "application/x-www-form-urlencoded"})
+    response = connection.getresponse()
+    return {"status": response.status, "body": json.loads(response.read().decode())}
+
+
+def main():
+    options = webdriver.ChromeOptions()
+    options.binary_location = "/usr/bin/chromium"
+    for argument in ("--headless=new", "--disable-gpu", "--disable-dev-shm-usage", "--window-size=1280,800",
+                     "--password-store=basic", "--ignore-certificate-errors",
+                     "--host-resolver-rules=" + os.environ["SIGNET_HOST_RULES"]):
+        options.add_argument(argument)
+    if os.geteuid() == 0:
+        options.add_argument("--no-sandbox")  # Chromium refuses to run as root with its sandbox
+    prefix = os.environ["SIGNET_REDIRECT_PREFIX"]
+    result = {"linkPage": False}
+    driver = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
+    try:
+        driver.get(os.environ["SIGNET_START_URL"])
+        WebDriverWait(driver, 20).until(lambda d: d.find_elements(By.PARTIAL_LINK_TEXT, "Sign in with "))
+        log("sign-in page: " + driver.title)
+        driver.find_element(By.PARTIAL_LINK_TEXT, "Sign in with " + os.environ["SIGNET_CONNECTION"]).click()
+        WebDriverWait(driver, 20).until(
+            lambda d: d.current_url.startswith(prefix) or "/federation/link" in d.current_url or "Sign-in not completed" in d.title)
+        if "/federation/link" in driver.current_url:
+            result["linkPage"] = True
+            log("link page: " + driver.title)
+            driver.find_element(By.NAME, "password").send_keys(os.environ["SIGNET_PASSWORD"])
+            driver.find_element(By.CSS_SELECTOR, "form button[type=submit]").click()
+            WebDriverWait(driver, 20).until(lambda d: d.current_url.startswith(prefix))
+        result["finalURL"] = driver.current_url
+        result["pageTitle"] = driver.title
+        # Signet's cookies as the browser keeps them (name and attributes; values stay here).
+        driver.get(os.environ["SIGNET_ISSUER"] + "/healthz")
+        result["cookies"] = [{"name": c["name"], "secure": c.get("secure", False), "httpOnly": c.get("httpOnly", False),
+                              "sameSite": c.get("sameSite", "")} for c in driver.get_cookies()]
+    except Exception:
+        log("failed at " + driver.current_url + " (" + driver.title + ")\n" + traceback.format_exc())
+        result["error"] = traceback.format_exc(limit=2)
+        result["stoppedAt"] = driver.title
+    finally:
+        driver.quit()
+    query = urllib.parse.parse_qs(urllib.parse.urlsplit(result.get("finalURL", "")).query)
+    if "code" in query:
+        result["token"] = redeem(query["code"][0])
+    result["query"] = {name: values[0] for name, values in query.items() if name != "code"}
+    print(json.dumps(result))
+
+
+if __name__ == "__main__":
+    sys.exit(main())

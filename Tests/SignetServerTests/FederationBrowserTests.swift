@@ -1,0 +1,102 @@
+import Foundation
+import SignetCrypto
+import SignetFederation
+import SignetJOSE
+import SignetServer
+import SignetTesting
+import Testing
+
+/// Apple-style federation in a real browser (headless Chromium over WebDriver) across two sites:
+/// Signet on https under its own name, the provider on plain-http 127.0.0.1. The provider's
+/// form_post back to Signet is then a genuine cross-site POST, so the browser's SameSite rules
+/// decide which cookies arrive: the binding cookie (`SameSite=None; Secure`) must, the session
+/// cookie stays `Lax`, and the link cookie must survive the redirect that follows the post.
+@Suite("federated sign-in in a real browser, across sites", .serialized) struct FederationBrowserTests {
+    static let script = PackagePaths.packageRoot.appendingPathComponent("Tests/SignetServerTests/Browser/federated_signin.py").path
+    static let host = "signet.test"
+
+    struct Run {
+        let result: [String: JSONValue]
+        var query: [String: JSONValue] { result["query"]?.objectValue ?? [:] }
+        var cookies: [String: [String: JSONValue]] {
+            var named: [String: [String: JSONValue]] = [:]
+            for cookie in result["cookies"]?.arrayValue ?? [] {
+                if let object = cookie.objectValue, let name = object["name"]?.stringValue { named[name] = object }
+            }
+            return named
+        }
+        /// The ID token's claims from the redeemed code.
+        func idTokenClaims() throws -> [String: JSONValue] {
+            let token = try #require(result["token"]?.objectValue)
+            #expect(token["status"] == .int(200), "token response: \(token)")
+            let idToken = try #require(token["body"]?["id_token"]?.stringValue)
+            let payload = try #require(Base64URL.decode(String(idToken.split(separator: ".")[1])))
+            return try #require(try JSONValue.parse(payload, maximumDepth: 8).objectValue)
+        }
+    }
+
+    /// Runs the browser through the Apple-style flow against `fed`.
+    func run(_ fed: Federated, password: String? = nil) async throws -> Run {
+        let home = try TemporaryDirectory(prefix: "browser")
+        defer { home.remove() }
+        let pkce = PKCEPair.generate()
+        let server = fed.server
+        let base = server.baseURL.absoluteString
+        let start = fed.interactive.authorizeURL(pkce: pkce).absoluteString.replacingOccurrences(of: base, with: server.issuer)
+        let logFile = home.appending("browser.log")
+        var environment = [
+            "SIGNET_START_URL": start, "SIGNET_HOST_RULES": "MAP \(Self.host) 127.0.0.1", "SIGNET_CONNECTION": "Apple",
+            "SIGNET_REDIRECT_PREFIX": Interactive.callback, "SIGNET_ISSUER": server.issuer,
+            "SIGNET_TOKEN_URL": base + Routes.token, "SIGNET_CA_FILE": try #require(server.configuration.http.tlsCertificateFile),
+            "SIGNET_CLIENT_ID": "native", "SIGNET_CODE_VERIFIER": pkce.verifier, "SIGNET_REDIRECT_URI": Interactive.callback,
+            "SIGNET_TEST_LOG": logFile, "HOME": home.path, "DBUS_SESSION_BUS_ADDRESS": "", "DISPLAY": ""]
+        if let password { environment["SIGNET_PASSWORD"] = password }
+        let outcome = try await Subprocess.run(PackagePaths.python, [Self.script], environment: environment, timeoutSeconds: 120)
+        let browserLog = (try? String(contentsOfFile: logFile, encoding: .utf8)) ?? "(no browser log)"
+        #expect(outcome.succeeded, "stderr: \(outcome.stderr)\nbrowser: \(browserLog)")
+        let last = outcome.stdout.split(separator: "\n").last.map(String.init) ?? ""
+        let result = try #require(try JSONValue.parse(Array(last.utf8), maximumDepth: 12).objectValue,
+                                  "stdout: \(outcome.stdout)\nstderr: \(outcome.stderr)")
+        #expect(result["error"] == nil, "browser: \(browserLog)")
+        return Run(result: result)
+    }
+
+    @Test(.enabled(if: RealBrowser.unavailable == nil, "skipped: \(RealBrowser.unavailable ?? "")"))
+    func appleFormPostAcrossSitesSignsUpWithTheSessionCookieStillLax() async throws {
+        let fed = try Federated(.apple, user: MockUser(email: "cross.site@example.org"), tlsHost: Self.host)
+        defer { fed.stop() }
+        #expect(fed.server.issuer.hasPrefix("https://\(Self.host):"))
+        let run = try await run(fed)
+        #expect(run.result["linkPage"] == .bool(false))
+        #expect(run.query["state"] == .string("st-123"))
+        #expect(run.query["iss"] == .string(fed.server.issuer))
+        let claims = try run.idTokenClaims()
+        let user = try #require(try fed.server.environment.storage.users.user(email: "cross.site@example.org"))
+        #expect(claims["sub"] == .string(user.id))
+        #expect(claims["amr"] == .array([.string("fed")]))
+        // The browser's view of Signet's cookies: the session stays Lax; only the binding is None.
+        let cookies = run.cookies
+        let session = try #require(cookies["__Host-signet_session"], "cookies: \(cookies.keys.sorted())")
+        #expect(session["sameSite"] == .string("Lax"))
+        #expect(session["secure"] == .bool(true))
+        #expect(session["httpOnly"] == .bool(true))
+        let binding = try #require(cookies["__Host-signet_fed"])
+        #expect(binding["sameSite"] == .string("None"))
+        #expect(binding["secure"] == .bool(true))
+        #expect(cookies["__Host-signet_csrf"]?["sameSite"] == .string("Lax"))
+    }
+
+    @Test(.enabled(if: RealBrowser.unavailable == nil, "skipped: \(RealBrowser.unavailable ?? "")"))
+    func appleFormPostAcrossSitesReachesTheLinkPageAndLinksAfterThePassword() async throws {
+        let fed = try Federated(.apple, user: MockUser(email: Interactive.email), tlsHost: Self.host)
+        defer { fed.stop() }
+        let run = try await run(fed, password: Interactive.password)
+        #expect(run.result["linkPage"] == .bool(true))
+        #expect(run.query["iss"] == .string(fed.server.issuer))
+        let claims = try run.idTokenClaims()
+        #expect(claims["sub"] == .string(fed.interactive.user.id))
+        #expect(claims["amr"] == .array([.string("fed"), .string("pwd")]))
+        #expect(try fed.counts() == (users: 1, links: 1))
+        #expect(run.cookies["__Host-signet_link"] == nil)
+    }
+}
