@@ -17,6 +17,7 @@ public enum SignetCommandLine {
                        [--refresh-token-lifetime S] [--id-token-lifetime S] [--allow-headless]
                      | list | show ID | remove ID | rotate-secret ID
       users          add EMAIL [--name NAME] [--password-stdin] | list | show USER | disable USER | enable USER | set-password USER [--password-stdin]
+                     | unlink USER --connection ID | delete USER --yes
       connections    list: the upstream identity providers and their callback URLs
       check-config   FILE: report every mistake in a configuration file
       login          --issuer URL --client-id ID [--refresh | --logout | --print-access-token]: sign in from a terminal

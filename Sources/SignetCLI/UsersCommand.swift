@@ -6,15 +6,16 @@ import SignetCore
 import SignetServer
 import SignetStore
 
-/// `signet users add|list|show|disable|enable|set-password`.
+/// `signet users add|list|show|disable|enable|set-password|unlink|delete`.
 ///
 /// Passwords never appear on the command line: `--password-stdin` reads one line from standard
 /// input (for scripts); otherwise, on a terminal, the password is asked twice without echo.
 enum UsersCommand {
     static func run(_ raw: [String]) throws -> Int32 {
-        let arguments = try ParsedArguments(raw, options: CommonOptions.valued.union(["name"]), flags: ["password-stdin", "no-password"])
+        let arguments = try ParsedArguments(raw, options: CommonOptions.valued.union(["name", "connection"]),
+                                            flags: ["password-stdin", "no-password", "yes"])
         guard let action = arguments.positionals.first else {
-            throw UsageError("users needs add, list, show, disable, enable or set-password")
+            throw UsageError("users needs add, list, show, disable, enable, set-password, unlink or delete")
         }
         let environment = try ServerEnvironment.open(try CommonOptions.configuration(arguments))
         let users = environment.makeUserService()
@@ -45,6 +46,9 @@ enum UsersCommand {
             Output.print("password:       \(user.passwordHash == nil ? "not set" : "set")")
             Output.print("status:         \(user.disabledAt.map { "disabled since \(KeysCommand.stamp($0))" } ?? "active")")
             Output.print("created:        \(KeysCommand.stamp(user.createdAt))")
+            for link in try environment.storage.users.federatedIdentities(userID: user.id) {
+                Output.print("linked:         \(link.connectionID) (\(link.issuer)) since \(KeysCommand.stamp(link.createdAt))")
+            }
         case "disable":
             let user = try findUser(arguments, users)
             let result = try users.disable(userID: user.id)
@@ -60,8 +64,21 @@ enum UsersCommand {
                 throw UsageError(error.message)
             }
             Output.print("password changed for \(user.id)")
+        case "unlink":
+            let user = try findUser(arguments, users)
+            guard let connection = arguments.value("connection") else { throw UsageError("users unlink needs --connection ID") }
+            let removed = try users.unlink(userID: user.id, connectionID: connection)
+            guard removed > 0 else { throw UsageError("\(user.id) has no identity linked through \"\(connection)\"") }
+            Output.print("unlinked \(connection) from \(user.id)")
+        case "delete":
+            let user = try findUser(arguments, users)
+            guard arguments.flag("yes") else {
+                throw UsageError("users delete removes the account, its links, sessions and tokens for good; add --yes to confirm")
+            }
+            try users.delete(userID: user.id)
+            Output.print("deleted \(user.id)")
         default:
-            throw UsageError("unknown users action \"\(action)\"; use add, list, show, disable, enable or set-password")
+            throw UsageError("unknown users action \"\(action)\"; use add, list, show, disable, enable, set-password, unlink or delete")
         }
         return 0
     }

@@ -1,5 +1,6 @@
 import Foundation
 import SignetCrypto
+import SignetJOSE
 import SignetStore
 import Synchronization
 
@@ -121,6 +122,28 @@ public final class UserService: Sendable {
         let grants = try storage.refreshTokens.revokeGrants(userID: userID, reason: "user_disabled", now: now)
         _ = try? storage.audit.appendAudit(AuditEvent(event: "user_disabled", subjectID: userID, clientID: nil, detail: "{}", at: now))
         return (sessions, grants)
+    }
+
+    /// Deletes the user and everything that names it (links, sessions, consents, codes, grants
+    /// and refresh tokens), in one transaction. Tokens already issued stop working at the next
+    /// refresh or introspection; access tokens run out on their own. The email becomes free: a
+    /// later sign-in, also with a provider, starts a new account with a new `sub`.
+    public func delete(userID: String) throws {
+        guard try storage.users.deleteUser(id: userID) else { throw UserServiceError("no such user") }
+        let now = clock.now
+        _ = try? storage.audit.appendAudit(AuditEvent(event: "user_deleted", subjectID: userID, clientID: nil, detail: "{}", at: now))
+    }
+
+    /// Unlinks the user's identities of one connection; returns how many there were. The next
+    /// sign-in through that connection is a new identity again (linking rules apply).
+    public func unlink(userID: String, connectionID: String) throws -> Int {
+        let removed = try storage.users.deleteFederatedIdentities(userID: userID, connectionID: connectionID)
+        if removed > 0 {
+            let detail = JSONValue.object(["connection": .string(connectionID)]).serializedString()
+            _ = try? storage.audit.appendAudit(AuditEvent(event: "federated_identity_unlinked", subjectID: userID, clientID: nil,
+                                                          detail: detail, at: clock.now))
+        }
+        return removed
     }
 
     /// Enables a disabled user (sessions and tokens ended by disabling stay ended).

@@ -102,4 +102,24 @@ extension SQLiteStorage: UserStore {
         let changed = try write { db in try db.run(sql, binds) }
         guard changed == 1 else { throw StoreError.notFound }
     }
+
+    /// See `UserStore.deleteFederatedIdentities(userID:connectionID:)`.
+    public func deleteFederatedIdentities(userID: String, connectionID: String) throws -> Int {
+        try write { db in
+            try db.run("DELETE FROM federated_identities WHERE user_id = ? AND connection_id = ?", [userID, connectionID])
+        }
+    }
+
+    /// See `UserStore.deleteUser(id:)`. Refresh tokens go with their grants (ON DELETE CASCADE),
+    /// links with the user.
+    public func deleteUser(id: String) throws -> Bool {
+        try write { db in
+            try db.immediateTransaction {
+                for table in ["authorization_codes", "grants", "sessions", "consents", "federated_identities"] {
+                    _ = try db.run("DELETE FROM \(table) WHERE user_id = ?", [id])
+                }
+                return try db.run("DELETE FROM users WHERE id = ?", [id]) > 0
+            }
+        }
+    }
 }

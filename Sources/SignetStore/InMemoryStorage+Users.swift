@@ -83,4 +83,29 @@ extension InMemoryStorage: UserStore {
             s.users[id] = user
         }
     }
+
+    /// See `UserStore.deleteFederatedIdentities(userID:connectionID:)`.
+    public func deleteFederatedIdentities(userID: String, connectionID: String) throws -> Int {
+        state.withLock { s in
+            let keys = s.federated.filter { $0.value.userID == userID && $0.value.connectionID == connectionID }.map(\.key)
+            for key in keys { s.federated.removeValue(forKey: key) }
+            return keys.count
+        }
+    }
+
+    /// See `UserStore.deleteUser(id:)`.
+    public func deleteUser(id: String) throws -> Bool {
+        state.withLock { s in
+            guard let user = s.users.removeValue(forKey: id) else { return false }
+            s.userIDsByEmail.removeValue(forKey: user.email)
+            s.federated = s.federated.filter { $0.value.userID != id }
+            s.sessions = s.sessions.filter { $0.value.userID != id }
+            s.consents = s.consents.filter { $0.value.userID != id }
+            s.codes = s.codes.filter { $0.value.userID != id }
+            let grants = Set(s.grants.values.filter { $0.userID == id }.map(\.grantID))
+            s.grants = s.grants.filter { !grants.contains($0.key) }
+            s.refreshTokens = s.refreshTokens.filter { !grants.contains($0.value.grantID) }
+            return true
+        }
+    }
 }

@@ -34,4 +34,12 @@ public protocol UserStore: Sendable {
 
     /// Every link of a user, oldest first.
     func federatedIdentities(userID: String) throws -> [FederatedIdentityRecord]
+
+    /// Removes the user's links through `connectionID`; returns how many there were.
+    func deleteFederatedIdentities(userID: String, connectionID: String) throws -> Int
+
+    /// Deletes the user and everything that names it, in one transaction: links, sessions,
+    /// consents, authorization codes, grants and their refresh tokens. False if there was no
+    /// such user (nothing changes).
+    func deleteUser(id: String) throws -> Bool
 }

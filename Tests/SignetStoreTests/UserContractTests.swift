@@ -74,4 +74,48 @@ struct UserContractTests {
         #expect(try store.federatedIdentities(userID: "u1") == [google, github])
         #expect(try store.federatedIdentities(userID: "u2").isEmpty)
     }
+
+    @Test(arguments: Backend.allCases)
+    func unlinkingAndDeletingTouchOnlyThatUser(_ backend: Backend) throws {
+        let storage = try backend.make()
+        let users = storage.users
+        try storage.clients.upsertClient(Fixture.client("app"))
+        for (id, email) in [("user-1", "ada@example.com"), ("user-2", "bob@example.com")] {
+            try users.insertUser(Fixture.user(id, email: email))
+            for connection in ["google", "apple"] {
+                try users.insertFederatedIdentity(FederatedIdentityRecord(connectionID: connection, issuer: "https://\(connection).example",
+                                                                          subject: "\(connection)-\(id)", userID: id, createdAt: t0))
+            }
+            try storage.sessions.insertSession(Fixture.session("s-\(id)", user: id))
+            try storage.consents.putConsent(ConsentRecord(userID: id, clientID: "app", scopes: ["openid"], grantedAt: t0))
+            try storage.refreshTokens.createGrant(Fixture.grant("g-\(id)", user: id))
+            try storage.refreshTokens.insertRefreshToken(Fixture.token("r-\(id)", grant: "g-\(id)"))
+            var code = Fixture.code("c-\(id)", grantID: "g-\(id)")
+            code.userID = id
+            try storage.codes.insertCode(code)
+        }
+        #expect(try users.deleteFederatedIdentities(userID: "user-1", connectionID: "google") == 1)
+        #expect(try users.deleteFederatedIdentities(userID: "user-1", connectionID: "google") == 0)
+        #expect(try users.federatedIdentities(userID: "user-1").map(\.connectionID) == ["apple"])
+        #expect(try users.federatedIdentities(userID: "user-2").count == 2)
+
+        #expect(try users.deleteUser(id: "user-1"))
+        #expect(try users.deleteUser(id: "user-1") == false)
+        #expect(try users.user(id: "user-1") == nil)
+        #expect(try users.user(email: "ada@example.com") == nil)
+        #expect(try users.federatedIdentity(connectionID: "apple", issuer: "https://apple.example", subject: "apple-user-1") == nil)
+        #expect(try storage.sessions.session(idHash: hash("s-user-1"), now: t0) == nil)
+        #expect(try storage.consents.consents(userID: "user-1").isEmpty)
+        #expect(try storage.refreshTokens.grant(id: "g-user-1") == nil)
+        #expect(try storage.refreshTokens.refreshToken(hash: hash("r-user-1")) == nil)
+        #expect(try storage.codes.consumeCode(codeHash: hash("c-user-1"), now: t0) == .notFound)
+        // The other user keeps everything.
+        #expect(try users.user(id: "user-2") != nil)
+        #expect(try users.federatedIdentities(userID: "user-2").count == 2)
+        #expect(try storage.sessions.session(idHash: hash("s-user-2"), now: t0) != nil)
+        #expect(try storage.consents.consents(userID: "user-2").count == 1)
+        #expect(try storage.refreshTokens.refreshToken(hash: hash("r-user-2")) != nil)
+        // The email is free again.
+        try users.insertUser(Fixture.user("user-3", email: "ada@example.com"))
+    }
 }
