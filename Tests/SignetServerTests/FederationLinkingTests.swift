@@ -26,18 +26,6 @@ import Testing
         return outcome
     }
 
-    /// Redeems the code at the app's redirect; returns the ID token's claims.
-    static func redeem(_ fed: Federated, _ outcome: BrowserOutcome, pkce: PKCEPair) async throws -> [String: JSONValue] {
-        let query = try outcome.requireRedirect().query()
-        #expect(query["state"] == "st-123")
-        #expect(query["iss"] == fed.server.issuer)
-        let token = try await fed.interactive.redeem(code: try query.single("code"), pkce: pkce)
-        #expect(token.status == 200)
-        let idToken = try #require(try token.json()["id_token"]?.stringValue)
-        let payload = try #require(Base64URL.decode(String(idToken.split(separator: ".")[1])))
-        return try #require(try JSONValue.parse(payload, maximumDepth: 8).objectValue)
-    }
-
     @Test(arguments: [MockProviderFlavor.google, .apple, .github, .generic])
     func linkingOffAsksForThePasswordThenLinks(_ flavor: MockProviderFlavor) async throws {
         let fed = try Federated(flavor, user: MockUser(email: Interactive.email))
@@ -52,7 +40,7 @@ import Testing
         #expect(try fed.counts() == (users: 1, links: 0))
         // The right one links and continues the app's request.
         let done = try await browser.submit(fields: ["password": Interactive.password])
-        let claims = try await Self.redeem(fed, done, pkce: pkce)
+        let claims = try await fed.redeem(done, pkce: pkce)
         #expect(claims["sub"]?.stringValue == fed.interactive.user.id)
         #expect(claims["amr"] == .array([.string("fed"), .string("pwd")]))
         #expect(try fed.counts() == (users: 1, links: 1))
@@ -72,7 +60,7 @@ import Testing
         let pkce = PKCEPair.generate()
         _ = try await Self.reachLinkPage(fed, browser, pkce: pkce)
         let done = try await browser.submit(fields: ["password": Interactive.password])
-        let claims = try await Self.redeem(fed, done, pkce: pkce)
+        let claims = try await fed.redeem(done, pkce: pkce)
         #expect(claims["sub"]?.stringValue == fed.interactive.user.id)
         #expect(try fed.counts() == (users: 1, links: 1))
     }
@@ -112,7 +100,7 @@ import Testing
         // The real proof.
         _ = try await browser.open(linkURL)
         let done = try await browser.submit(fields: ["password": Interactive.password])
-        _ = try await Self.redeem(fed, done, pkce: pkce)
+        _ = try await fed.redeem(done, pkce: pkce)
         // Submitting the same form again (a second tab): the link is gone.
         let replay = try await HTTPTestClient(cookies: browser.cookies).post(fed.server.url(Routes.federationLink), form: submission)
         #expect(replay.status == 400)

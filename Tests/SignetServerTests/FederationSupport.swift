@@ -159,6 +159,22 @@ struct Federated {
         _ = try await browser.open(server.url(try Self.providerLink(browser, connection: connectionID))).requireRedirect()
     }
 
+    /// Checks the app's redirect (its callback, `state`, `iss`), redeems the code and returns the
+    /// ID token's claims.
+    func redeem(_ outcome: BrowserOutcome, pkce: PKCEPair, sourceLocation: SourceLocation = #_sourceLocation) async throws
+        -> [String: JSONValue] {
+        let redirect = try outcome.requireRedirect()
+        let query = try redirect.query()
+        #expect(redirect.base == Interactive.callback, sourceLocation: sourceLocation)
+        #expect(query["state"] == "st-123", sourceLocation: sourceLocation)
+        #expect(query["iss"] == server.issuer, sourceLocation: sourceLocation)
+        let token = try await interactive.redeem(code: try query.single("code"), pkce: pkce)
+        #expect(token.status == 200, sourceLocation: sourceLocation)
+        let idToken = try #require(try token.json()["id_token"]?.stringValue, sourceLocation: sourceLocation)
+        let payload = try #require(Base64URL.decode(String(idToken.split(separator: ".")[1])), sourceLocation: sourceLocation)
+        return try #require(try JSONValue.parse(payload, maximumDepth: 8).objectValue, sourceLocation: sourceLocation)
+    }
+
     /// The users and federated identities in the store.
     func counts() throws -> (users: Int, links: Int) {
         let users = try server.environment.storage.users.allUsers()
