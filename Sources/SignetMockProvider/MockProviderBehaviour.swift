@@ -14,6 +14,9 @@ public struct MockProviderBehaviour: Sendable {
     public var badSignature = false
     /// ID tokens name a `kid` that is not published.
     public var unknownKeyID = false
+    /// The JWKS publishes only the signing key and ID tokens carry no `kid`, as OpenID Connect
+    /// Core §10.1 allows for a single key (Authlib-based providers do this).
+    public var singleKeyWithoutKeyID = false
     /// `email_verified` is sent as a string ("true"/"false") even outside the Apple flavor.
     public var emailVerifiedAsString = false
     /// ID tokens carry no `nonce` even when the authorization request had one.
