@@ -19,7 +19,7 @@ extension MockProvider {
         claims.exp = issuedAt.addingTimeInterval(3600)
         if let nonce, !behaviour.omitNonce { claims.nonce = nonce }
         let stringFlags = flavor == .apple || behaviour.emailVerifiedAsString
-        if let email = user.email {
+        if let email = user.email, !behaviour.claimsOnlyInUserinfo {
             claims["email"] = .string(email)
             claims["email_verified"] = stringFlags ? .string(user.emailVerified ? "true" : "false") : .bool(user.emailVerified)
         }
@@ -33,7 +33,7 @@ extension MockProvider {
             claims["is_private_email"] = .string("false")
             claims["real_user_status"] = .int(2)
         case .generic, .github:
-            if let name = user.name { claims["name"] = .string(name) }
+            if let name = user.name, !behaviour.claimsOnlyInUserinfo { claims["name"] = .string(name) }
             claims["auth_time"] = .int(Int64(issuedAt.timeIntervalSince1970))
         }
         if let accessToken {

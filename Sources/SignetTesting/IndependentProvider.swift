@@ -13,8 +13,8 @@ import SignetServer
 /// What it is, read from its source (0.3.x): issuer `http://127.0.0.1:PORT` (from the request's
 /// host), discovery at the standard place, RS256 ID tokens whose header carries no `kid` (its JWKS
 /// holds one key), the ID token's claims filtered by scope (`email`, `email_verified` need the
-/// `email` scope), a nonce echoed (required with `requireNonce`), no PKCE (a `code_challenge` is
-/// ignored). Its authorization page is a form where the user's `sub` is typed (or a Deny button);
+/// `email` scope, and so does `/userinfo`), a nonce echoed (required with `requireNonce`), no
+/// PKCE (a `code_challenge` is ignored). Its authorization page is a form where the user's `sub` is typed (or a Deny button);
 /// users and their claims are set with `PUT /users/{sub}`, clients registered with
 /// `POST /oauth2/clients` (with `requireRegistration` only registered clients, their exact
 /// redirect URIs and their secret are accepted).
@@ -107,6 +107,25 @@ public final class IndependentProvider: Sendable {
         guard response.status == 204 else {
             throw TestingError("oidc-provider-mock refused the user: \(response.status) \(response.text.prefix(300))")
         }
+    }
+
+    /// How many `method path` requests (any query) the provider has logged with `status`, from
+    /// its access log (uvicorn logs a request after answering it, so callers that need a request
+    /// seen use `waitForRequests`).
+    public func requestCount(_ method: String, _ path: String, status: Int) -> Int {
+        process.stderr.split(separator: "\n").filter { line in
+            line.contains("uvicorn.access") && line.hasSuffix("\" \(status)")
+                && (line.contains("\"\(method) \(path) HTTP/") || line.contains("\"\(method) \(path)?"))
+        }.count
+    }
+
+    /// Waits until `requestCount` reaches `count` (or `seconds` pass) and returns the count.
+    public func waitForRequests(_ method: String, _ path: String, status: Int, count: Int = 1, seconds: Double = 5) async -> Int {
+        let deadline = Date().addingTimeInterval(seconds)
+        while requestCount(method, path, status: status) < count, Date() < deadline {
+            try? await Task.sleep(nanoseconds: 20_000_000)
+        }
+        return requestCount(method, path, status: status)
     }
 
     /// Stops the process. It holds nothing worth a graceful end (all its state is in memory), and

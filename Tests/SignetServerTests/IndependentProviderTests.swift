@@ -231,6 +231,9 @@ import Testing
             let other = try await Self.completes(setup, third, pkce: thirdPKCE, upstreamSub: "bob-upstream-2")
             #expect(other != sub)
             #expect(try await setup.users().count == 2)
+            // Every ID token carried email and email_verified: no userinfo call was needed.
+            #expect(await setup.provider.waitForRequests("POST", "/oauth2/token", status: 200, count: 3) == 3)
+            #expect(setup.provider.requestCount("GET", "/userinfo", status: 200) == 0)
         }
     }
 
@@ -250,6 +253,8 @@ import Testing
                 #expect(query["code"] == nil)
             }
             #expect(try await setup.users().isEmpty)
+            // The second ID token names an email but not email_verified, so Signet asked userinfo.
+            #expect(await setup.provider.waitForRequests("GET", "/userinfo", status: 200) == 1)
         }
     }
 
