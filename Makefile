@@ -8,7 +8,7 @@ SWIFT ?= swift
 DEB_PACKAGES := pkg-config libssl-dev libsqlite3-dev libpq-dev libmicrohttpd-dev libsodium-dev \
                 postgresql nginx-light wrk openssl chromium chromium-driver \
                 libsecret-1-dev gnome-keyring dbus-x11
-PY_TOOLS := jwcrypto==1.5.6 selenium==4.51.0
+PY_TOOLS := jwcrypto==1.5.6 selenium==4.51.0 oidc-provider-mock==0.3.4
 VENV := .build/pytools
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
@@ -27,7 +27,7 @@ deps:
 	fi
 
 pydeps:
-	@if [ ! -x $(VENV)/bin/python ] || ! $(VENV)/bin/python -c 'import jwcrypto, selenium' 2>/dev/null; then \
+	@if [ ! -x $(VENV)/bin/python ] || ! $(VENV)/bin/python -c 'import jwcrypto, selenium, oidc_provider_mock' 2>/dev/null; then \
 	  echo "==> installing Python test tools into $(VENV)"; \
 	  python3 -m venv $(VENV) && $(VENV)/bin/pip install -q $(PY_TOOLS); \
 	fi

@@ -5,7 +5,8 @@ import SignetJOSE
 /// Validates ID tokens per OpenID Connect Core §3.1.3.7, with keys from a `VerificationKeySource`
 /// (usually a `JWKSCache`) and an explicit `IDTokenPolicy`.
 ///
-/// Order: shape → `alg` allowed (never `none`, never HMAC) → key for `kid` (no fallback) →
+/// Order: shape → `alg` allowed (never `none`, never HMAC) → key for `kid` (no fallback; a token
+/// without `kid` only when the provider's set holds a single key, OIDC Core §10.1) →
 /// signature with the key's pinned algorithm → `exp`, `iat` (both required), `nbf` → `iss`
 /// exactly → `aud` ∩ audiences, `azp` when several audiences → `sub` → nonce → `at_hash`.
 public struct IDTokenValidator: Sendable {
@@ -31,24 +32,27 @@ public struct IDTokenValidator: Sendable {
         guard let algorithm = SignatureAlgorithm(rawValue: alg), policy.allowedAlgorithms.contains(algorithm) else {
             throw .algorithmNotAllowed
         }
-        guard let kid = header["kid"]?.stringValue else { throw .jose(.missingKeyID) }
-        let key: VerificationKey
-        do { key = try await keys.keys(for: kid) } catch { throw .key(error) }
-
         let verified: VerifiedJWT
-        do {
-            // iss/aud are checked below with OIDC's rules; the JOSE layer checks signature and times.
-            let jwtPolicy = VerificationPolicy(leeway: policy.leeway, requireExp: true,
-                                               maxTokenBytes: policy.maxTokenBytes, clock: policy.clock)
-            verified = try JWTVerifier(keys: [key], policy: jwtPolicy).verify(token)
-        } catch .expired {
-            throw .expired
-        } catch .missingExpiration {
-            throw .missingTimeClaim
-        } catch .issuedInFuture {
-            throw .badIssuedAt
-        } catch {
-            throw .jose(error)
+        if let kidValue = header["kid"] {
+            guard let kid = kidValue.stringValue else { throw .jose(.unknownKeyID) }
+            let key: VerificationKey
+            do { key = try await keys.keys(for: kid) } catch { throw .key(error) }
+            verified = try verify(token, with: key)
+        } else {
+            // OpenID Connect Core §10.1: a provider whose JWK Set holds a single key may leave
+            // `kid` out. With several keys the token must name one.
+            let key: VerificationKey?
+            do { key = try await keys.soleKey(refetch: false) } catch { throw .key(error) }
+            guard let key else { throw .jose(.missingKeyID) }
+            do {
+                verified = try verify(token, with: key)
+            } catch .jose(.badSignature) {
+                // The provider may have replaced its only key: one refetch, within the source's limit.
+                guard let fresh = try? await keys.soleKey(refetch: true), fresh.keyID != key.keyID else {
+                    throw .jose(.badSignature)
+                }
+                verified = try verify(token, with: fresh)
+            }
         }
         let claims = verified.claims
         guard let iat = claims.iat else { throw .missingTimeClaim }
@@ -82,6 +86,24 @@ public struct IDTokenValidator: Sendable {
     public static func atHash(_ token: String, algorithm: SignatureAlgorithm) -> String {
         let digest = algorithm == .edDSA ? Digest.sha512(Array(token.utf8)) : Digest.sha256(Array(token.utf8))
         return Base64URL.encode(digest.prefix(digest.count / 2))
+    }
+
+    /// Signature, header and times with one key; iss/aud are checked by the caller with OIDC's rules.
+    private func verify(_ token: String, with key: VerificationKey) throws(IDTokenError) -> VerifiedJWT {
+        do {
+            var jwtPolicy = VerificationPolicy(leeway: policy.leeway, requireExp: true,
+                                               maxTokenBytes: policy.maxTokenBytes, clock: policy.clock)
+            jwtPolicy.allowsMissingKeyIDWithSingleKey = true
+            return try JWTVerifier(keys: [key], policy: jwtPolicy).verify(token)
+        } catch .expired {
+            throw .expired
+        } catch .missingExpiration {
+            throw .missingTimeClaim
+        } catch .issuedInFuture {
+            throw .badIssuedAt
+        } catch {
+            throw .jose(error)
+        }
     }
 
     private func checkNonce(_ value: JSONValue?) throws(IDTokenError) {

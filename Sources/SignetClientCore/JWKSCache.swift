@@ -5,7 +5,8 @@ import SignetJOSE
 ///
 /// Rotation: a token naming an unknown `kid` triggers a refetch, but at most one per
 /// `minimumRefetchInterval` (so a stream of forged `kid`s cannot turn Signet into a request
-/// amplifier against the provider). There is never a fallback key. Concurrent callers share one
+/// amplifier against the provider); so does a token without `kid` whose signature the set's only
+/// key does not verify. There is never a fallback key. Concurrent callers share one
 /// fetch in flight. A failed fetch keeps the previously cached keys.
 public actor JWKSCache: VerificationKeySource {
     /// Where the set is published.
@@ -40,6 +41,15 @@ public actor JWKSCache: VerificationKeySource {
         try await refresh()
         guard let key = keysByID[kid] else { throw .unknownKeyID }
         return key
+    }
+
+    /// The set's only key, for a token without `kid` (fetched on first use). With `refetch` (the
+    /// cached key failed to verify) the set is fetched again, but not sooner than
+    /// `minimumRefetchInterval` after the last fetch. Nil when the set holds several keys or none.
+    public func soleKey(refetch: Bool) async throws(KeySourceError) -> VerificationKey? {
+        let due = lastFetch.map { clock().timeIntervalSince($0) >= minimumRefetchInterval } ?? true
+        if lastFetch == nil || (refetch && due) { try await refresh() }
+        return keysByID.count == 1 ? keysByID.values.first : nil
     }
 
     /// Fetches the set now (joining a fetch already in flight).

@@ -23,8 +23,14 @@ public struct Connection: Sendable, Equatable {
     public var tokenEndpoint: String?
     /// GitHub's API base (`/user`, `/user/emails`).
     public var apiBaseURL: String?
-    /// Client authentication at the token endpoint.
-    public var authenticationMethod: ClientAuthenticationMethod
+    /// Client authentication at the token endpoint as configured; nil when the configuration
+    /// names none (then `authenticationMethod` is the type's default, and an `oidc` connection
+    /// follows the provider's discovery document: see `UpstreamProvider`).
+    public var configuredAuthenticationMethod: ClientAuthenticationMethod?
+    /// Client authentication at the token endpoint: as configured, else the type's default.
+    public var authenticationMethod: ClientAuthenticationMethod {
+        configuredAuthenticationMethod ?? type.defaultAuthenticationMethod
+    }
     /// Scopes asked of the provider.
     public var scopes: [String]
     /// Whether a verified email may link a new identity to an existing account.
@@ -66,7 +72,7 @@ public struct Connection: Sendable, Equatable {
         self.authorizationEndpoint = authorizationEndpoint
         self.tokenEndpoint = tokenEndpoint
         self.apiBaseURL = apiBaseURL
-        self.authenticationMethod = authenticationMethod ?? type.defaultAuthenticationMethod
+        self.configuredAuthenticationMethod = authenticationMethod
         self.scopes = scopes ?? type.defaultScopes
         self.allowLinking = allowLinking
         self.allowedEmailDomains = allowedEmailDomains?.map { $0.lowercased() }

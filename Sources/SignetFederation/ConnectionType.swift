@@ -40,7 +40,8 @@ public enum ConnectionType: String, Sendable, CaseIterable, Codable {
         }
     }
 
-    /// How Signet authenticates at the token endpoint when nothing is configured.
+    /// How Signet authenticates at the token endpoint when nothing is configured (an `oidc`
+    /// connection uses client_secret_post instead when the discovery document offers only that).
     public var defaultAuthenticationMethod: ClientAuthenticationMethod {
         switch self {
         case .google, .apple, .github: .clientSecretPost

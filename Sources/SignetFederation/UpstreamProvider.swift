@@ -12,6 +12,8 @@ import Synchronization
 /// their ID tokens are checked by `IDTokenValidator` against the provider's JWKS (`JWKSCache`:
 /// an unknown `kid` refetches at most once per `jwksRefetchInterval`, never a fallback key).
 /// GitHub is OAuth only: the user comes from `GET /user`, the email from `GET /user/emails`.
+/// A generic `oidc` connection also reads the userinfo endpoint when the ID token lacks the
+/// email, and picks its token-endpoint authentication from the discovery document unless configured.
 public final class UpstreamProvider: Sendable {
     /// The connection.
     public let connection: Connection
@@ -146,7 +148,8 @@ public final class UpstreamProvider: Sendable {
         guard let tokenEndpoint = connection.tokenEndpoint.flatMap(URL.init(string:)) ?? metadata.tokenEndpoint else {
             throw .misconfigured("the provider has no token endpoint")
         }
-        let tokens = try await exchange(code: code, codeVerifier: codeVerifier, tokenEndpoint: tokenEndpoint)
+        let tokens = try await exchange(code: code, codeVerifier: codeVerifier, tokenEndpoint: tokenEndpoint,
+                                        method: try authenticationMethod(metadata))
         guard let idToken = tokens.idToken else { throw .invalidIDToken("the token response has no id_token") }
         let policy = IDTokenPolicy(issuer: connection.issuer, audiences: [connection.clientID], nonce: .equals(nonce), clock: clock)
         let validated: ValidatedIDToken
@@ -157,12 +160,52 @@ public final class UpstreamProvider: Sendable {
         if let azp = validated.claims["azp"], azp.stringValue != connection.clientID {
             throw .invalidIDToken("azp is not Signet's client id")
         }
-        return try identity(from: validated, appleUser: appleUser)
+        var identity = try identity(from: validated, appleUser: appleUser)
+        if connection.type == .oidc, let endpoint = metadata.userinfoEndpoint,
+           validated.claims["email"] == nil || validated.claims["email_verified"] == nil {
+            try await addUserInfo(to: &identity, endpoint: endpoint, accessToken: tokens.accessToken)
+        }
+        return identity
     }
 
-    func exchange(code: String, codeVerifier: String, tokenEndpoint: URL) async throws(FederationError) -> TokenResponse {
+    /// OpenID Connect Core §5.4: with the code flow a provider may return the claims of the
+    /// `email` and `profile` scopes from its userinfo endpoint only. When the ID token lacks the
+    /// email or its `email_verified`, both are taken from userinfo (as a pair, never mixed), and
+    /// names the ID token lacks. §5.3.4: a userinfo `sub` other than the ID token's is refused.
+    func addUserInfo(to identity: inout UpstreamIdentity, endpoint: URL, accessToken: String) async throws(FederationError) {
+        let info = try await getJSON(endpoint, headers: ["Authorization": "Bearer \(accessToken)", "Accept": "application/json"])
+        guard let object = info.objectValue else { throw .upstreamUnavailable("userinfo: not a JSON object") }
+        guard let sub = object["sub"]?.stringValue, sub.utf8.elementsEqual(identity.subject.utf8) else {
+            throw .invalidIDToken("userinfo names another subject")
+        }
+        if let email = object["email"]?.stringValue {
+            identity.email = email
+            // OpenID Connect Core §5.1: email_verified is a JSON boolean.
+            identity.emailVerified = object["email_verified"] == .bool(true)
+        }
+        identity.name = identity.name ?? object["name"]?.stringValue
+        identity.givenName = identity.givenName ?? object["given_name"]?.stringValue
+        identity.familyName = identity.familyName ?? object["family_name"]?.stringValue
+    }
+
+    /// How Signet authenticates at the token endpoint: as configured; else, for an `oidc`
+    /// connection, what the discovery document offers (OpenID Connect Discovery §3: an absent
+    /// `token_endpoint_auth_methods_supported` means client_secret_basic); else the type's default.
+    func authenticationMethod(_ metadata: ProviderMetadata?) throws(FederationError) -> ClientAuthenticationMethod {
+        if let configured = connection.configuredAuthenticationMethod { return configured }
+        guard connection.type == .oidc, let offered = metadata?.tokenEndpointAuthMethodsSupported else {
+            return connection.authenticationMethod
+        }
+        if offered.contains(ClientAuthenticationMethod.clientSecretBasic.rawValue) { return .clientSecretBasic }
+        if offered.contains(ClientAuthenticationMethod.clientSecretPost.rawValue) { return .clientSecretPost }
+        throw .misconfigured("the provider's token endpoint offers neither client_secret_basic nor client_secret_post; "
+            + "set token_endpoint_auth_method")
+    }
+
+    func exchange(code: String, codeVerifier: String, tokenEndpoint: URL, method: ClientAuthenticationMethod)
+        async throws(FederationError) -> TokenResponse {
         let client = TokenClient(tokenEndpoint: tokenEndpoint, clientID: connection.clientID,
-                                 authentication: try authentication(), http: http)
+                                 authentication: try authentication(method), http: http)
         do {
             return try await client.exchangeCode(code, redirectURI: callbackURL, codeVerifier: codeVerifier)
         } catch {
@@ -173,10 +216,10 @@ public final class UpstreamProvider: Sendable {
         }
     }
 
-    func authentication() throws(FederationError) -> ClientAuthentication {
+    func authentication(_ method: ClientAuthenticationMethod) throws(FederationError) -> ClientAuthentication {
         let secret: String?
         if let appleSecret { secret = try appleSecret.current() } else { secret = credentials.clientSecret }
-        switch connection.authenticationMethod {
+        switch method {
         case .none: return .none
         case .clientSecretBasic:
             guard let secret else { throw .misconfigured("no client secret") }
@@ -229,7 +272,8 @@ public final class UpstreamProvider: Sendable {
 
     func completeGitHub(code: String, codeVerifier: String) async throws(FederationError) -> UpstreamIdentity {
         guard let tokenEndpoint = URL(string: connection.tokenEndpoint ?? Self.gitHubToken) else { throw .misconfigured("bad token endpoint") }
-        let tokens = try await exchange(code: code, codeVerifier: codeVerifier, tokenEndpoint: tokenEndpoint)
+        let tokens = try await exchange(code: code, codeVerifier: codeVerifier, tokenEndpoint: tokenEndpoint,
+                                        method: connection.authenticationMethod)
         let base = (connection.apiBaseURL ?? Self.gitHubAPI).trimmingSuffix("/")
         let headers = ["Authorization": "Bearer \(tokens.accessToken)", "Accept": "application/vnd.github+json"]
         guard let userURL = URL(string: base + "/user"), let emailsURL = URL(string: base + "/user/emails") else {

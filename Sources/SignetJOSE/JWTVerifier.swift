@@ -4,7 +4,8 @@ import SignetCrypto
 /// Verifies compact JWS/JWT with a fixed set of keys and an explicit policy.
 ///
 /// Key selection: the token MUST carry a `kid` naming one of the keys. A token without `kid` is
-/// rejected even when there is only one key (`missingKeyID`), and an unknown `kid` never falls
+/// rejected even when there is only one key (`missingKeyID`) unless the policy's
+/// `allowsMissingKeyIDWithSingleKey` is set (upstream ID tokens), and an unknown `kid` never falls
 /// back to another key (`unknownKeyID`). The algorithm is pinned by the key: the header's `alg`
 /// must equal it exactly.
 public struct JWTVerifier: Sendable {
@@ -49,8 +50,17 @@ public struct JWTVerifier: Sendable {
                   allowed.contains(where: { VerificationPolicy.normalizedType($0) == VerificationPolicy.normalizedType(typ) })
             else { throw .wrongType }
         }
-        guard let kidValue = header["kid"] else { throw .missingKeyID }
-        guard let kid = kidValue.stringValue, let key = keys[kid] else { throw .unknownKeyID }
+        let key: VerificationKey
+        if let kidValue = header["kid"] {
+            guard let kid = kidValue.stringValue, let named = keys[kid] else { throw .unknownKeyID }
+            key = named
+        } else {
+            // OpenID Connect Core §10.1: `kid` may be left out when there is a single key.
+            guard policy.allowsMissingKeyIDWithSingleKey, keys.count == 1, let only = keys.values.first else {
+                throw .missingKeyID
+            }
+            key = only
+        }
         guard alg.utf8.elementsEqual(key.algorithm.rawValue.utf8) else { throw .algorithmMismatch }
 
         // The signing input is the ASCII of the first two parts and the dot between them.

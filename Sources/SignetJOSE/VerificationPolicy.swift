@@ -18,6 +18,10 @@ public struct VerificationPolicy: Sendable {
     public var maxTokenBytes: Int
     /// The current time; injected so tests use a fixed clock.
     public var clock: @Sendable () -> Date
+    /// Whether a token without `kid` is verified with the verifier's key when it holds exactly
+    /// one. OpenID Connect Core §10.1 lets a provider whose JWK Set holds a single key leave `kid`
+    /// out of its ID tokens; everything else (Signet's own tokens) must name its key. Off by default.
+    public var allowsMissingKeyIDWithSingleKey = false
 
     /// Creates a policy. Defaults: no issuer, audience or type check, 60 s leeway, `exp` required,
     /// 16 KiB maximum, the system clock.

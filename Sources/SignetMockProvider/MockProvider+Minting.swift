@@ -19,7 +19,7 @@ extension MockProvider {
         claims.exp = issuedAt.addingTimeInterval(3600)
         if let nonce, !behaviour.omitNonce { claims.nonce = nonce }
         let stringFlags = flavor == .apple || behaviour.emailVerifiedAsString
-        if let email = user.email {
+        if let email = user.email, !behaviour.claimsOnlyInUserinfo {
             claims["email"] = .string(email)
             claims["email_verified"] = stringFlags ? .string(user.emailVerified ? "true" : "false") : .bool(user.emailVerified)
         }
@@ -33,7 +33,7 @@ extension MockProvider {
             claims["is_private_email"] = .string("false")
             claims["real_user_status"] = .int(2)
         case .generic, .github:
-            if let name = user.name { claims["name"] = .string(name) }
+            if let name = user.name, !behaviour.claimsOnlyInUserinfo { claims["name"] = .string(name) }
             claims["auth_time"] = .int(Int64(issuedAt.timeIntervalSince1970))
         }
         if let accessToken {
@@ -70,13 +70,16 @@ extension MockProvider {
         let payload = claims.jsonValue.serialized()
         switch signing {
         case .valid:
-            return try (signingAlgorithm == .es256 ? keys.ec : keys.rsa).sign(payload: payload, type: "JWT")
+            let signer = signingAlgorithm == .es256 ? keys.ec : keys.rsa
+            if behaviour.singleKeyWithoutKeyID { return try Self.signWithoutKeyID(payload, signer: signer) }
+            return try signer.sign(payload: payload, type: "JWT")
         case .rs256:
             return try keys.rsa.sign(payload: payload, type: "JWT")
         case .es256:
             return try keys.ec.sign(payload: payload, type: "JWT")
         case .badSignature:
-            let token = try keys.rsa.sign(payload: payload, type: "JWT")
+            let token = behaviour.singleKeyWithoutKeyID
+                ? try Self.signWithoutKeyID(payload, signer: keys.rsa) : try keys.rsa.sign(payload: payload, type: "JWT")
             return Self.corruptSignature(token)
         case .unknownKeyID:
             return try JWSSigner(key: keys.unpublished, keyID: "unpublished-kid", algorithm: .rs256).sign(payload: payload, type: "JWT")
@@ -91,6 +94,13 @@ extension MockProvider {
             let secret = keys.rsa.key.publicKey.spkiDER
             return input + "." + Base64URL.encode(HMAC.sha256(key: secret, message: Array(input.utf8)))
         }
+    }
+
+    /// A JWS whose header names no key: `{"alg":…,"typ":"JWT"}`.
+    static func signWithoutKeyID(_ payload: [UInt8], signer: JWSSigner) throws -> String {
+        let header: JSONValue = ["alg": .string(signer.algorithm.rawValue), "typ": "JWT"]
+        let input = Base64URL.encode(header.serialized()) + "." + Base64URL.encode(payload)
+        return input + "." + Base64URL.encode(try signer.key.sign(Array(input.utf8), algorithm: signer.algorithm))
     }
 
     /// Flips bits in the middle of the signature part.

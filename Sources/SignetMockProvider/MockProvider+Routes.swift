@@ -53,7 +53,8 @@ extension MockProvider {
             "subject_types_supported": ["public"],
             "id_token_signing_alg_values_supported": [.string(signingAlgorithm.rawValue)],
             "scopes_supported": ["openid", "email", "profile"],
-            "token_endpoint_auth_methods_supported": ["client_secret_basic", "client_secret_post"],
+            "token_endpoint_auth_methods_supported": .array((behaviour.tokenEndpointAuthMethods
+                ?? ["client_secret_basic", "client_secret_post"]).map(JSONValue.string)),
             "code_challenge_methods_supported": ["S256"],
         ]
         if flavor == .apple {
@@ -173,13 +174,16 @@ extension MockProvider {
     private func authenticateClient(_ request: HTTPRequest, _ form: FormFields) -> Bool {
         var id = form.first("client_id")
         var secret = form.first("client_secret")
+        var method = "client_secret_post"
         if let authorization = request.headers["Authorization"], authorization.hasPrefix("Basic "),
            let decoded = Data(base64Encoded: String(authorization.dropFirst(6))),
            let text = String(data: decoded, encoding: .utf8), let colon = text.firstIndex(of: ":") {
             id = String(text[..<colon]).removingPercentEncoding
             secret = String(text[text.index(after: colon)...]).removingPercentEncoding
+            method = "client_secret_basic"
         }
         guard id == clientID, let secret else { return false }
+        if let accepted = behaviour.tokenEndpointAuthMethods, !accepted.contains(method) { return false }
         if let clientSecretValidator { return clientSecretValidator(secret) }
         return constantTimeEquals(Array(secret.utf8), Array(clientSecret.utf8))
     }
@@ -197,7 +201,7 @@ extension MockProvider {
         guard flavor != .github, flavor != .apple else { return .text("Not Found\n", status: 404) }
         guard bearer(request) else { return oauthError("invalid_token", status: 401) }
         let user = self.user
-        var body: [String: JSONValue] = ["sub": .string(user.subject)]
+        var body: [String: JSONValue] = ["sub": .string(behaviour.userinfoSubject ?? user.subject)]
         if let email = user.email {
             body["email"] = .string(email)
             body["email_verified"] = behaviour.emailVerifiedAsString ? .string(user.emailVerified ? "true" : "false") : .bool(user.emailVerified)

@@ -104,7 +104,11 @@ public final class MockProvider: Sendable {
     }
 
     /// The published key set, as served at `/jwks`.
-    public func jwks() -> JWKSet { state.withLock { $0.keys.publishedSet } }
+    public func jwks() -> JWKSet {
+        let (keys, single) = state.withLock { ($0.keys, $0.behaviour.singleKeyWithoutKeyID) }
+        guard single else { return keys.publishedSet }
+        return JWKSet(keys: [try? (signingAlgorithm == .es256 ? keys.ec : keys.rsa).publicJWK()].compactMap { $0 })
+    }
 
     /// Replaces the signing keys with fresh ones under new key IDs; the old keys are no longer
     /// published (tokens signed before no longer verify after a refetch).

@@ -14,6 +14,18 @@ public struct MockProviderBehaviour: Sendable {
     public var badSignature = false
     /// ID tokens name a `kid` that is not published.
     public var unknownKeyID = false
+    /// The JWKS publishes only the signing key and ID tokens carry no `kid`, as OpenID Connect
+    /// Core §10.1 allows for a single key (Authlib-based providers do this).
+    public var singleKeyWithoutKeyID = false
+    /// When set, the discovery document offers exactly these token-endpoint authentication
+    /// methods and the token endpoint accepts only them (client_secret_basic: the Authorization
+    /// header; client_secret_post: the form). Otherwise both are offered and accepted.
+    public var tokenEndpointAuthMethods: [String]?
+    /// ID tokens carry no `email`, `email_verified` or `name`; `/userinfo` has them (OpenID
+    /// Connect Core §5.4 allows this for the code flow).
+    public var claimsOnlyInUserinfo = false
+    /// `/userinfo` answers with this `sub` instead of the user's.
+    public var userinfoSubject: String?
     /// `email_verified` is sent as a string ("true"/"false") even outside the Apple flavor.
     public var emailVerifiedAsString = false
     /// ID tokens carry no `nonce` even when the authorization request had one.

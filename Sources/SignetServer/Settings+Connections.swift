@@ -35,7 +35,7 @@ extension Settings {
         "github only: the API base for GET /user and GET /user/emails; defaults to https://api.github.com.")
     /// Client authentication.
     public static let connectionAuthMethod = Setting<String?>("token_endpoint_auth_method", nil, type: "\"client_secret_basic\" | \"client_secret_post\" | \"none\"",
-        "How Signet authenticates at the provider's token endpoint; defaults to client_secret_post for google, apple and github, client_secret_basic for oidc.")
+        "How Signet authenticates at the provider's token endpoint; defaults to client_secret_post for google, apple and github. For oidc the default follows the discovery document's token_endpoint_auth_methods_supported: client_secret_basic when it is listed or the list is absent, else client_secret_post.")
     /// Scopes.
     public static let connectionScopes = Setting<[String]?>("scopes", nil, type: "array of string",
         "Scopes asked of the provider; defaults to [\"openid\", \"email\", \"profile\"] (apple: [\"openid\", \"email\", \"name\"], github: [\"read:user\", \"user:email\"]).")

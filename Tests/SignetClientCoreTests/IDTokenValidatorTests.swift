@@ -1,5 +1,6 @@
 import Foundation
 import SignetClientCore
+import SignetCore
 import SignetCrypto
 import SignetJOSE
 import SignetTesting
@@ -13,7 +14,8 @@ import Testing
     }
 
     func validator(audiences: Set<String> = ["app-1"], nonce: IDTokenPolicy.NonceCheck = .required,
-                   algorithms: Set<SignatureAlgorithm> = [.rs256, .es256]) -> IDTokenValidator {
+                   algorithms: Set<SignatureAlgorithm> = [.rs256, .es256], of other: MockProvider? = nil) -> IDTokenValidator {
+        let provider = other ?? self.provider
         let keys = JWKSCache(jwksURI: provider.jwksURL, http: OutboundHTTP())
         return IDTokenValidator(policy: IDTokenPolicy(issuer: provider.issuer, audiences: audiences, nonce: nonce,
                                                       allowedAlgorithms: algorithms), keys: keys)
@@ -81,6 +83,51 @@ import Testing
         #expect(await refusal(token, accessToken: "at-123") == nil)
         #expect(await refusal(token, accessToken: "at-456") == .atHashMismatch)
         #expect(await refusal(try provider.mintIDToken(nonce: "n"), accessToken: "at-123") == .atHashMismatch)
+    }
+
+    /// The JOSE header of a token, unverified.
+    static func header(_ token: String) throws -> JSONValue {
+        try JSONValue.parse(try #require(Base64URL.decode(String(token.split(separator: ".")[0]))), maximumDepth: 4)
+    }
+
+    @Test func aTokenWithoutKidIsVerifiedWithTheSetsOnlyKey() async throws {
+        // OpenID Connect Core §10.1 lets a provider with one key leave kid out; Authlib-based
+        // providers (oidc-provider-mock) do.
+        let single = try MockProvider(flavor: .google, clientID: "app-1")
+        defer { single.stop() }
+        single.behaviour.singleKeyWithoutKeyID = true
+        let token = try single.mintIDToken(nonce: "n-1")
+        #expect(try Self.header(token)["kid"] == nil)
+        let validated = try await validator(nonce: .equals("n-1"), of: single).validate(token)
+        #expect(validated.subject == "mock-user-1")
+        #expect(validated.keyID == "mock-rs-1")
+        // Everything else is still checked.
+        #expect(await refusal(try single.mintIDToken(nonce: "n-1"), validator(nonce: .equals("n-2"), of: single)) == .nonceMismatch)
+        #expect(await refusal(try single.mintIDToken(nonce: "n", audience: "other-app"), validator(of: single)) == .wrongAudience)
+        // Once the set holds two keys, a token must name one.
+        single.behaviour.singleKeyWithoutKeyID = false
+        #expect(await refusal(token, validator(of: single)) == .jose(.missingKeyID))
+    }
+
+    @Test func aReplacedOnlyKeyIsRefetchedAtMostOncePerInterval() async throws {
+        let single = try MockProvider(flavor: .google, clientID: "app-1")
+        defer { single.stop() }
+        single.behaviour.singleKeyWithoutKeyID = true
+        let clock = ManualClock(Date())
+        let keys = JWKSCache(jwksURI: single.jwksURL, http: OutboundHTTP(), minimumRefetchInterval: 60, clock: { clock.now })
+        let validator = IDTokenValidator(policy: IDTokenPolicy(issuer: single.issuer, audiences: ["app-1"], nonce: .none), keys: keys)
+        _ = try await validator.validate(try single.mintIDToken(nonce: nil))
+        try single.rotateKeys()
+        let rotated = try single.mintIDToken(nonce: nil)
+        // Within the interval the cached key answers, and it does not verify the new signature.
+        #expect(await refusal(rotated, validator) == .jose(.badSignature))
+        #expect(single.requestCount("/jwks") == 1)
+        clock.advance(by: 61)
+        #expect(try await validator.validate(rotated).keyID == "mock-rs-2")
+        #expect(single.requestCount("/jwks") == 2)
+        // A kid-less forgery costs no further fetch within the interval.
+        #expect(await refusal(try single.mintIDToken(nonce: nil, signing: .badSignature), validator) == .jose(.badSignature))
+        #expect(single.requestCount("/jwks") == 2)
     }
 
     @Test func es256TokensOfAGenericProvider() async throws {

@@ -1,8 +1,9 @@
 import Foundation
 import SignetClientCore
 import SignetCrypto
-import SignetFederation
+@testable import SignetFederation
 import SignetTesting
+import SignetWire
 import Testing
 
 @Suite struct UpstreamProviderTests {
@@ -57,6 +58,29 @@ import Testing
             _ = try UpstreamProvider(connection: Connection(id: "apple", type: .apple, clientID: "svc"), credentials: ConnectionCredentials(),
                                      callbackURL: "https://x/cb", http: OutboundHTTP())
         }
+    }
+
+    @Test func tokenEndpointAuthenticationComesFromTheConfigurationThenDiscovery() throws {
+        func method(_ type: ConnectionType, configured: ClientAuthenticationMethod? = nil,
+                    offered: [String]?) throws -> ClientAuthenticationMethod {
+            let connection = Connection(id: "c", type: type, clientID: "c", issuer: "https://op.example",
+                                        authenticationMethod: configured)
+            let provider = try UpstreamProvider(connection: connection, credentials: ConnectionCredentials(clientSecret: "s"),
+                                                callbackURL: "https://x/cb", http: OutboundHTTP())
+            let metadata = ProviderMetadata(issuer: "https://op.example", authorizationEndpoint: URL(fileURLWithPath: "/a"),
+                                            tokenEndpoint: nil, jwksURI: URL(fileURLWithPath: "/j"),
+                                            tokenEndpointAuthMethodsSupported: offered)
+            return try provider.authenticationMethod(metadata)
+        }
+        // OpenID Connect Discovery §3: an absent list means client_secret_basic.
+        #expect(try method(.oidc, offered: nil) == .clientSecretBasic)
+        #expect(try method(.oidc, offered: ["client_secret_post", "client_secret_basic"]) == .clientSecretBasic)
+        #expect(try method(.oidc, offered: ["private_key_jwt", "client_secret_post"]) == .clientSecretPost)
+        #expect(throws: FederationError.self) { try method(.oidc, offered: ["private_key_jwt"]) }
+        // What the configuration says wins; other types keep their defaults.
+        #expect(try method(.oidc, configured: .clientSecretBasic, offered: ["client_secret_post"]) == .clientSecretBasic)
+        #expect(try method(.oidc, configured: ClientAuthenticationMethod.none, offered: ["private_key_jwt"]) == ClientAuthenticationMethod.none)
+        #expect(try method(.google, offered: ["client_secret_basic"]) == .clientSecretPost)
     }
 
     @Test func discoveryWithAnotherIssuerIsRefused() async throws {

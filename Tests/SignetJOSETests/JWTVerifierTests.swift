@@ -117,6 +117,23 @@ import SignetCrypto
         expectRejected(try forged(header: #"{"alg":"ES256"}"#), .missingKeyID)
     }
 
+    @Test func missingKidIsAcceptedWithOneKeyOnlyWhenThePolicySaysSo() throws {
+        // OpenID Connect Core §10.1: upstream ID tokens may leave kid out when the set holds one key.
+        let lenient = try Self.verifier(keys: [signer.verificationKey()]) { $0.allowsMissingKeyIDWithSingleKey = true }
+        let verified = try lenient.verify(try forged(header: #"{"alg":"ES256","typ":"JWT"}"#))
+        #expect(verified.keyID == "ec-1")
+        #expect(verified.claims.sub == "user-1")
+        // The key still pins the algorithm, and the signature must still be the key's.
+        expectRejected(try forged(header: #"{"alg":"RS256"}"#), .algorithmMismatch, verifier: lenient)
+        let stranger = try forge(header: #"{"alg":"ES256"}"#, payload: validClaims().jsonValue.serializedString(),
+                                 key: #require(TestKeys.otherP256), algorithm: .es256)
+        expectRejected(stranger, .badSignature, verifier: lenient)
+        // With two keys a token must name one.
+        let other = try JWSSigner(key: #require(TestKeys.otherP256), keyID: "ec-2", algorithm: .es256)
+        let two = try Self.verifier(keys: [signer.verificationKey(), other.verificationKey()]) { $0.allowsMissingKeyIDWithSingleKey = true }
+        expectRejected(try forged(header: #"{"alg":"ES256"}"#), .missingKeyID, verifier: two)
+    }
+
     @Test func unknownKidNeverFallsBack() throws {
         let other = try JWSSigner(key: #require(TestKeys.otherP256), keyID: "ec-2", algorithm: .es256)
         let verifier = try Self.verifier(keys: [signer.verificationKey(), other.verificationKey()])

@@ -34,6 +34,14 @@ import Testing
         Case(name: "token endpoint redirects", flavor: .google, error: "temporarily_unavailable") { $0.behaviour.redirectTokenEndpoint = true },
         Case(name: "upstream error access_denied", flavor: .google, error: "access_denied") { $0.behaviour.callbackError = "access_denied" },
         Case(name: "user cancels", flavor: .apple, error: "access_denied") { $0.behaviour.callbackError = "user_cancelled_authorize" },
+        Case(name: "userinfo names another sub", flavor: .generic, error: "access_denied") {
+            $0.behaviour.claimsOnlyInUserinfo = true
+            $0.behaviour.userinfoSubject = "someone-else"
+        },
+        Case(name: "unverified email in userinfo", flavor: .generic, error: "access_denied") {
+            $0.behaviour.claimsOnlyInUserinfo = true
+            $0.user.emailVerified = false
+        },
     ]
 
     @Test(arguments: cases)

@@ -6,6 +6,7 @@ import SignetFederation
 import SignetServer
 import SignetStore
 import SignetTesting
+import SignetWire
 import Testing
 
 /// app → Signet → MockProvider → Signet → app, over real HTTP, for each provider style.
@@ -63,6 +64,46 @@ import Testing
         let outcome = try await fed.signIn(fed.browser(), pkce: PKCEPair.generate())
         try expectAppError(outcome, "access_denied", server: fed.server)
         #expect(try fed.counts() == (users: 1, links: 0))
+    }
+
+    /// Without configuration, a generic provider's token endpoint is authenticated the way its
+    /// discovery document offers (the mock then accepts nothing else).
+    @Test(arguments: ["client_secret_post", "client_secret_basic"])
+    func tokenEndpointAuthenticationFollowsDiscovery(_ method: String) async throws {
+        let fed = try Federated(.generic, user: MockUser(email: "newcomer@example.org"))
+        defer { fed.stop() }
+        fed.mock.behaviour.tokenEndpointAuthMethods = [method]
+        _ = try await Self.completes(fed, fed.browser())
+        // A configured method wins: the provider refuses it, the app gets access_denied.
+        let other: ClientAuthenticationMethod = method == "client_secret_post" ? .clientSecretBasic : .clientSecretPost
+        let pinned = try Federated(.generic) { $0.configuredAuthenticationMethod = other }
+        defer { pinned.stop() }
+        pinned.mock.behaviour.tokenEndpointAuthMethods = [method]
+        try expectAppError(try await pinned.signIn(pinned.browser(), pkce: PKCEPair.generate()), "access_denied", server: pinned.server)
+    }
+
+    @Test func aProviderOfferingNoSecretMethodIsAServerError() async throws {
+        let fed = try Federated(.generic)
+        defer { fed.stop() }
+        fed.mock.behaviour.tokenEndpointAuthMethods = ["private_key_jwt"]
+        try expectAppError(try await fed.signIn(fed.browser(), pkce: PKCEPair.generate()), "server_error", server: fed.server)
+        #expect(try fed.counts() == (users: 1, links: 0))
+    }
+
+    /// OpenID Connect Core §5.4: the email and profile claims may come from userinfo only.
+    @Test func claimsMissingFromTheIDTokenComeFromUserinfo() async throws {
+        let fed = try Federated(.generic, user: MockUser(email: "una@example.org", name: "Una Userinfo"))
+        defer { fed.stop() }
+        fed.mock.behaviour.claimsOnlyInUserinfo = true
+        let subject = try await Self.completes(fed, fed.browser())
+        let user = try #require(try fed.server.environment.storage.users.user(id: subject))
+        #expect(user.email == "una@example.org")
+        #expect(user.name == "Una Userinfo")
+        #expect(fed.mock.requestCount("/userinfo") == 1)
+        // An ID token that carries the email needs no userinfo call.
+        fed.mock.behaviour.claimsOnlyInUserinfo = false
+        #expect(try await Self.completes(fed, fed.browser()) == subject)
+        #expect(fed.mock.requestCount("/userinfo") == 1)
     }
 
     @Test func theSignInPageShowsTheEnabledProvidersOnly() async throws {
