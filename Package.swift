@@ -46,7 +46,8 @@ let package = Package(
         .target(name: "SignetMockProvider", dependencies: ["SignetServer", "SignetHTTP", "SignetClientCore"]),
         .target(name: "SignetTesting", dependencies: ["SignetServer", "SignetHTTP", "SignetSQLite", "SignetClientCore", "SignetMockProvider"]),
 
-        .executableTarget(name: "SignetBench", dependencies: ["SignetCrypto", "SignetJOSE", "SignetHTTP", "SignetServer"],
+        .executableTarget(name: "SignetBench", dependencies: ["SignetCrypto", "SignetJOSE", "SignetHTTP", "SignetServer",
+                                                             "SignetMockProvider"],
                           path: "bench/SignetBench"),
         // An API protected by SignetResource (docs/guides/swift-api.md).
         .executableTarget(name: "ExampleAPI", dependencies: ["SignetHTTP", "SignetResource"], path: "Examples/ExampleAPI"),

@@ -23,7 +23,7 @@ SIGNET=$ROOT/.build/release/signet
 BENCH=$ROOT/.build/release/SignetBench
 NGINX=${NGINX:-/usr/sbin/nginx}
 
-SECTIONS=(footprint startup http jwks crypto refresh client_credentials userinfo signin password)
+SECTIONS=(footprint startup http jwks crypto refresh slowfed client_credentials userinfo signin password)
 WRK_DURATION=5s
 WRK_THREADS=2
 WRK_CONNECTIONS=32
@@ -36,6 +36,11 @@ LOAD_SECONDS=5        # per SignetBench load run (after a 0.5 s warm-up)
 # adding queueing latency; password sign-ins use 4 (the server hashes 2 at a time).
 LOAD_CONNECTIONS=16
 PASSWORD_CONNECTIONS=4
+# slowfed: the mock upstream's delay (seconds) on every answer but /authorize, and how many
+# federated sign-ins are kept in flight while refresh rotations are measured (more than the
+# server's HTTP threads, one per core, so a callback that held its thread would show).
+UPSTREAM_DELAY=3
+FEDERATED_BROWSERS=32
 STRICT=0
 
 # ---------------------------------------------------------------------------------------------
@@ -287,12 +292,14 @@ openssl_reference() {
     fi
 }
 
-# start_oauth_server NAME: a fresh data dir with a user (`signet users add`), a public first-party
+# start_oauth_server NAME [CONFIG]: a fresh data dir with a user (`signet users add`), a public first-party
 # native client with a loopback redirect URI and a confidential client_credentials client
 # (`signet clients add`), then `signet serve` on it. Sets SIGNET_PID, SIGNET_PORT, OAUTH_ARGS
 # (the SignetBench load options for the user and clients). Passwords and secrets go to files.
+# CONFIG, when given, is passed to `signet serve --config` (e.g. for upstream connections).
 start_oauth_server() {
-    local name=$1 data=$WORK/$1-data
+    local name=$1 data=$WORK/$1-data config_args=()
+    [ -n "${2:-}" ] && config_args=(--config "$2")
     mkdir -p "$WORK/$name-secrets"
     local password_file=$WORK/$name-secrets/password secret_file=$WORK/$name-secrets/client-secret
     head -c 18 /dev/urandom | base64 | tr '+/' '-_' >"$password_file"
@@ -308,8 +315,8 @@ start_oauth_server() {
         awk '/^client_secret:/ { print $2 }' >"$secret_file"
     [ -s "$secret_file" ] || { echo "bench.sh: signet clients add printed no client_secret" >&2; cat "$WORK/$name.setup.log" >&2; return 1; }
     SIGNET_PORT=$(free_port)
-    show_cmd "$SIGNET serve --data $data --listen 127.0.0.1:$SIGNET_PORT"
-    "$SIGNET" serve --data "$data" --listen "127.0.0.1:$SIGNET_PORT" >"$WORK/$name.log" 2>&1 </dev/null &
+    show_cmd "$SIGNET serve ${config_args[*]} --data $data --listen 127.0.0.1:$SIGNET_PORT"
+    "$SIGNET" serve "${config_args[@]}" --data "$data" --listen "127.0.0.1:$SIGNET_PORT" >"$WORK/$name.log" 2>&1 </dev/null &
     SIGNET_PID=$!
     PIDS+=("$SIGNET_PID")
     wait_http "http://127.0.0.1:$SIGNET_PORT/healthz" || { cat "$WORK/$name.log" >&2; return 1; }
@@ -489,6 +496,71 @@ section_refresh() {
     load_run refresh-noid refresh-noid "$LOAD_CONNECTIONS"
     load_summary "refresh rotations/s, no ID token" 8000 20
     stop_pid "$SIGNET_PID"
+}
+
+section_slowfed() {
+    heading "Token endpoint next to a slow upstream: refresh rotations/s alone and with federated sign-ins in flight"
+    echo "  A mock Google (SignetBench mock, its own process) answers discovery, token, JWKS and userinfo after"
+    echo "  ${UPSTREAM_DELAY} s; Signet has a google connection 'slow' to it. Refresh chains as in the refresh section"
+    echo "  ($LOAD_CONNECTIONS connections, scope=offline_access) are measured alone, and while $FEDERATED_BROWSERS browsers each run"
+    echo "  federated sign-ins back to back: GET /authorize -> GET /signin -> GET /federation/start -> the mock's"
+    echo "  /authorize -> GET /oauth2/callback/slow (Signet redeems the code upstream: waits ${UPSTREAM_DELAY} s) -> 303 with a"
+    echo "  code -> POST /token (must return an ID token). A failed sign-in invalidates the figure. The server"
+    echo "  has $(nproc) HTTP threads (threads = 0: one per core), fewer than the callbacks waiting upstream."
+    local secrets=$WORK/slowfed-secrets issuer="" i
+    mkdir -p "$secrets"
+    head -c 24 /dev/urandom | base64 | tr '+/' '-_' >"$secrets/upstream-secret"
+    show_cmd "$BENCH mock --secret-file UPSTREAM_SECRET_FILE --delay $UPSTREAM_DELAY --client-id signet-bench"
+    "$BENCH" mock --secret-file "$secrets/upstream-secret" --delay "$UPSTREAM_DELAY" --client-id signet-bench \
+        >"$WORK/slowfed-mock.log" 2>&1 </dev/null &
+    local mock_pid=$!
+    PIDS+=("$mock_pid")
+    for i in $(seq 250); do
+        issuer=$(awk '$1 == "issuer" { print $2 }' "$WORK/slowfed-mock.log")
+        [ -n "$issuer" ] && break
+        sleep 0.02
+    done
+    [ -n "$issuer" ] || { echo "bench.sh: the mock upstream did not start" >&2; cat "$WORK/slowfed-mock.log" >&2; return 1; }
+    cat >"$WORK/slowfed.json" <<EOF
+{
+  "connections": [
+    { "id": "slow", "type": "google", "display_name": "Slow Google (mock)", "client_id": "signet-bench",
+      "client_secret": "file:$secrets/upstream-secret", "issuer": "$issuer" }
+  ]
+}
+EOF
+    echo "  $WORK/slowfed.json: a google connection 'slow', client_id signet-bench, issuer $issuer, client_secret file:..."
+    start_oauth_server slowfed "$WORK/slowfed.json"
+    show_cmd "$BENCH slowfed --connection slow --browsers $FEDERATED_BROWSERS --upstream-delay $UPSTREAM_DELAY --connections $LOAD_CONNECTIONS --seconds $LOAD_SECONDS --runs $WRK_RUNS --port $SIGNET_PORT --server-pid $SIGNET_PID ..."
+    local ok=1
+    "$BENCH" slowfed "${OAUTH_ARGS[@]}" --connection slow --browsers "$FEDERATED_BROWSERS" --upstream-delay "$UPSTREAM_DELAY" \
+        --connections "$LOAD_CONNECTIONS" --seconds "$LOAD_SECONDS" --runs "$WRK_RUNS" --results "$RESULTS" 2>&1 | sed 's/^/  /' || ok=0
+    local alone busy ratio completed failures fed_rate inflight callback status
+    alone=$(result slowfed.alone.rate 2>/dev/null || echo 0)
+    busy=$(result slowfed.busy.rate 2>/dev/null || echo 0)
+    ratio=$(result slowfed.ratio 2>/dev/null || echo 0)
+    completed=$(result slowfed.fed.completed 2>/dev/null || echo 0)
+    failures=$(result slowfed.fed.failures 2>/dev/null || echo 1)
+    fed_rate=$(result slowfed.fed.rate 2>/dev/null || echo 0)
+    inflight=$(result slowfed.fed.inflight_mean 2>/dev/null || echo 0)
+    callback=$(result slowfed.fed.callback_p50_ms 2>/dev/null || echo 0)
+    [ "$(result slowfed.errors 2>/dev/null || echo 1)" = 0.000 ] || ok=0
+    [ "$(result slowfed.aborted 2>/dev/null || echo 1)" = 0.000 ] || ok=0
+    [ "$failures" = 0.000 ] || ok=0
+    awk -v c="$completed" 'BEGIN { exit !(c > 0) }' || ok=0
+    [ "$ok" = 1 ] || echo "  !! refresh errors, broken chains, failed or no federated sign-ins: the figure is not valid"
+    status=$(pass_if "$ratio >= 0.8")
+    [ "$ok" = 1 ] || status=MISS
+    summary_add "refresh rotations/s, alone" "$(printf '%.0f/s p50 %.1f p99 %.1f ms' "$alone" \
+        "$(result slowfed.alone.p50_ms 2>/dev/null || echo 0)" "$(result slowfed.alone.p99_ms 2>/dev/null || echo 0)")" "(reference)" info
+    summary_add "  with $FEDERATED_BROWSERS sign-ins on a ${UPSTREAM_DELAY} s upstream" "$(printf '%.0f/s p50 %.1f p99 %.1f ms' "$busy" \
+        "$(result slowfed.busy.p50_ms 2>/dev/null || echo 0)" "$(result slowfed.busy.p99_ms 2>/dev/null || echo 0)")" "(info)" info
+    summary_add "  busy / alone (slow upstream)" "${ratio}x" ">= 0.80x" "$status"
+    summary_add "  federated sign-ins done in the busy runs" "$(printf '%.0f (%.1f/s), %.0f failed' "$completed" "$fed_rate" "$failures")" \
+        "(info)" info
+    summary_add "  callbacks in flight (mean); callback p50" "$(printf '%.1f; %.0f ms' "$inflight" "$callback")" "(info)" info
+    stop_pid "$SIGNET_PID"
+    stop_pid "$mock_pid"
 }
 
 section_client_credentials() {

@@ -1,6 +1,10 @@
 import Foundation
 import SignetCrypto
+import SignetMockProvider
 import SignetServer
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// One SignetBench subcommand. To add a benchmark: write its measuring type in its own file, add
 /// a `BenchCommand` here that prints a table and records figures, and call it from a section
@@ -14,7 +18,7 @@ struct BenchCommand: Sendable {
     let run: @Sendable ([String]) throws -> Int32
 
     /// Every subcommand, in usage order.
-    static let all: [BenchCommand] = [crypto, startup, load, argon2, port]
+    static let all: [BenchCommand] = [crypto, startup, load, slowfed, mock, argon2, port]
 
     /// `crypto [--seconds S] [--algorithms LIST] [--results FILE]`: sign/verify per second for every JWS algorithm.
     static let crypto = BenchCommand(name: "crypto", summary: "crypto [--seconds 2] [--algorithms ES256,RS256,PS256,EdDSA] [--results FILE]   sign/verify per second, one thread") { arguments in
@@ -102,46 +106,19 @@ struct BenchCommand: Sendable {
               let scenarioName = options.string("scenario"), let scenario = LoadScenario(rawValue: scenarioName) else {
             throw BenchUsageError("load needs --port P and --scenario (\(LoadScenario.allCases.map(\.rawValue).joined(separator: ", ")))")
         }
-        func secret(_ name: String) throws -> String? {
-            guard let path = options.string(name) else { return nil }
-            return try String(contentsOfFile: path, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
-        }
-        let settings = LoadSettings(
-            port: port, scenario: scenario, publicClientID: options.string("client") ?? "bench-app",
-            redirectURI: options.string("redirect-uri") ?? "http://127.0.0.1/callback",
-            scope: options.string("scope") ?? "openid profile email offline_access",
-            email: options.string("email") ?? "bench@example.com", password: try secret("password-file") ?? "",
-            confidentialClientID: options.string("confidential-client"), confidentialSecret: try secret("secret-file"))
+        let settings = try loadSettings(options, port: port, scenario: scenario)
         let connections = try options.int("connections", default: 16)
         let runs = try options.int("runs", default: 2)
         let seconds = try options.double("seconds", default: 5)
         let warmup = options.string("warmup").flatMap(Double.init) ?? 0.5
         let serverPID = options.string("server-pid").flatMap { Int32($0) }
-
-        // Not measured: one password sign-in for the SSO session, then each connection's own
-        // refresh token / access token / credentials.
-        var session: String?
-        if scenario.needsSession {
-            guard !settings.password.isEmpty else { throw BenchUsageError("\(scenario.rawValue) needs --email and --password-file") }
-            let setup = HTTPConnection(port: port)
-            let client = OAuthClient(clientID: settings.publicClientID, redirectURI: settings.redirectURI)
-            session = try client.passwordSignIn(setup, email: settings.email, password: settings.password, scope: settings.scope).session
-        }
-        let workers = (0..<connections).map { _ in LoadWorker(settings: settings, session: session) }
-        for worker in workers { try worker.setUp() }
+        let workers = try readyWorkers(settings, connections: connections)
 
         var measured: [LoadGenerator.Run] = []
         for run in 1...runs {
             let result = LoadGenerator(workers: workers, warmupSeconds: warmup, seconds: seconds, serverPID: serverPID).run()
             measured.append(result)
-            var line = "run \(run)  " + lpad(String(format: "%.1f", result.perSecond), 9) + " ops/s"
-            line += "   p50 " + lpad(String(format: "%.2f", result.quantileMilliseconds(0.5)), 6) + " ms"
-            line += "   p99 " + lpad(String(format: "%.2f", result.quantileMilliseconds(0.99)), 6) + " ms"
-            line += "   max " + lpad(String(format: "%.1f", result.quantileMilliseconds(1)), 6) + " ms"
-            line += "   errors \(result.errors)"
-            if let cpu = result.serverMicrosecondsPerOperation { line += "   server CPU " + lpad(String(format: "%.0f", cpu), 5) + " us/op" }
-            line += "   load generator CPU " + lpad(String(format: "%.0f", result.generatorMicrosecondsPerOperation), 4) + " us/op"
-            print(line)
+            print("run \(run)  " + result.line)
             for failure in result.failures { print("       !! \(failure)") }
             if scenario.isChain && result.liveWorkers < workers.count {
                 print("       !! \(workers.count - result.liveWorkers) of \(workers.count) chains aborted")
@@ -169,6 +146,148 @@ struct BenchCommand: Sendable {
         results.record(key + ".generator_cpu_us", median(measured.map(\.generatorMicrosecondsPerOperation)))
         try results.write()
         return errors == 0 && aborted == 0 ? 0 : 1
+    }
+
+    /// The load settings from the options every OAuth measurement shares.
+    static func loadSettings(_ options: BenchOptions, port: Int, scenario: LoadScenario) throws -> LoadSettings {
+        func secret(_ name: String) throws -> String? {
+            guard let path = options.string(name) else { return nil }
+            return try String(contentsOfFile: path, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
+        }
+        return LoadSettings(
+            port: port, scenario: scenario, publicClientID: options.string("client") ?? "bench-app",
+            redirectURI: options.string("redirect-uri") ?? "http://127.0.0.1/callback",
+            scope: options.string("scope") ?? "openid profile email offline_access",
+            email: options.string("email") ?? "bench@example.com", password: try secret("password-file") ?? "",
+            confidentialClientID: options.string("confidential-client"), confidentialSecret: try secret("secret-file"))
+    }
+
+    /// Not measured: one password sign-in for the SSO session (when the scenario needs one), then
+    /// each connection's own refresh token / access token / credentials.
+    static func readyWorkers(_ settings: LoadSettings, connections: Int) throws -> [LoadWorker] {
+        var session: String?
+        if settings.scenario.needsSession {
+            guard !settings.password.isEmpty else {
+                throw BenchUsageError("\(settings.scenario.rawValue) needs --email and --password-file")
+            }
+            let setup = HTTPConnection(port: settings.port)
+            let client = OAuthClient(clientID: settings.publicClientID, redirectURI: settings.redirectURI)
+            session = try client.passwordSignIn(setup, email: settings.email, password: settings.password, scope: settings.scope).session
+        }
+        let workers = (0..<connections).map { _ in LoadWorker(settings: settings, session: session) }
+        for worker in workers { try worker.setUp() }
+        return workers
+    }
+
+    /// `slowfed --port P --connection ID ...`: refresh rotations alone and next to federated
+    /// sign-ins that wait on a slow upstream (see `SlowUpstreamBench`).
+    static let slowfed = BenchCommand(name: "slowfed", summary: """
+        slowfed --port P --connection ID [--browsers 32] [--upstream-delay 3] [--connections 16] [--seconds 5]
+               [--warmup 0.5] [--runs 2] [--client bench-app] [--redirect-uri http://127.0.0.1/callback]
+               [--email E --password-file F] [--server-pid PID] [--results FILE]
+               refresh rotations (scope=offline_access) alone and with federated sign-ins on a slow upstream in flight
+        """) { arguments in
+        let options = try BenchOptions(arguments)
+        try options.allowOnly(["port", "connection", "browsers", "upstream-delay", "connections", "seconds", "warmup", "runs",
+                               "client", "redirect-uri", "email", "password-file", "confidential-client", "secret-file", "server-pid",
+                               "results"])
+        guard let portText = options.string("port"), let port = Int(portText), let connectionID = options.string("connection") else {
+            throw BenchUsageError("slowfed needs --port P and --connection ID")
+        }
+        let settings = try loadSettings(options, port: port, scenario: .refreshNoIDToken)
+        let connections = try options.int("connections", default: 16)
+        let browsers = try options.int("browsers", default: 32)
+        let runs = try options.int("runs", default: 2)
+        let bench = SlowUpstreamBench(
+            workers: try readyWorkers(settings, connections: connections), settings: settings, connectionID: connectionID,
+            browsers: browsers, upstreamDelay: try options.double("upstream-delay", default: 3),
+            warmupSeconds: options.string("warmup").flatMap(Double.init) ?? 0.5, seconds: try options.double("seconds", default: 5),
+            serverPID: options.string("server-pid").flatMap { Int32($0) })
+        let warm = try bench.warmUp()
+        print("warm-up: one federated sign-in through \(connectionID) in " + String(format: "%.1f", warm)
+              + " s (discovery, token endpoint and JWKS each wait on the upstream; the user is created)")
+        print("refresh: \(connections) connections, one chain each, scope=offline_access; busy: \(browsers) browsers, "
+              + "each running federated sign-ins back to back (starts spread over " + String(format: "%g", bench.upstreamDelay) + " s)")
+        var pairs: [SlowUpstreamBench.Pair] = []
+        for run in 1...runs {
+            let pair = bench.measure(run: run)
+            pairs.append(pair)
+            let window = pair.federation
+            print("run \(run)  alone " + pair.alone.line)
+            print("run \(run)  busy  " + pair.busy.line)
+            var line = "        federated sign-ins: \(window.completed) completed in the window ("
+                + String(format: "%.1f", window.perSecond) + "/s), callbacks in flight min \(window.inFlightMinimum) mean "
+                + String(format: "%.1f", window.inFlightMean) + ", callback p50 " + String(format: "%.0f", median(window.callbackMilliseconds))
+                + " ms max " + String(format: "%.0f", window.callbackMilliseconds.last ?? 0) + " ms, failures \(pair.federationFailures)"
+            if let threads = pair.serverThreads { line += ", server process threads \(threads)" }
+            print(line)
+            for message in pair.federationMessages { print("       !! federated sign-in: \(message)") }
+            for failure in pair.alone.failures + pair.busy.failures { print("       !! refresh: \(failure)") }
+            print("        busy/alone " + String(format: "%.2f", pair.alone.perSecond > 0 ? pair.busy.perSecond / pair.alone.perSecond : 0))
+        }
+        let alone = median(pairs.map(\.alone.perSecond))
+        let busy = median(pairs.map(\.busy.perSecond))
+        let ratio = alone > 0 ? busy / alone : 0
+        let errors = pairs.reduce(0) { $0 + $1.alone.errors + $1.busy.errors }
+        let aborted = bench.workers.filter { $0.aborted != nil }.count
+        let failures = pairs.reduce(0) { $0 + $1.federationFailures }
+        let completed = pairs.reduce(0) { $0 + $1.federation.completed }
+        print("median alone " + String(format: "%.1f", alone) + " ops/s, busy " + String(format: "%.1f", busy) + " ops/s: "
+              + String(format: "%.2f", ratio) + "x; \(completed) federated sign-ins completed in the busy windows, \(failures) failed")
+        if aborted > 0 { print("       !! \(aborted) of \(bench.workers.count) chains aborted") }
+        var results = BenchResults(path: options.string("results"))
+        for (name, side) in [("alone", pairs.map(\.alone)), ("busy", pairs.map(\.busy))] {
+            results.record("slowfed.\(name).rate", median(side.map(\.perSecond)))
+            results.record("slowfed.\(name).p50_ms", median(side.map { $0.quantileMilliseconds(0.5) }))
+            results.record("slowfed.\(name).p99_ms", median(side.map { $0.quantileMilliseconds(0.99) }))
+            let cpus = side.compactMap(\.serverMicrosecondsPerOperation)
+            if !cpus.isEmpty { results.record("slowfed.\(name).server_cpu_us", median(cpus)) }
+        }
+        results.record("slowfed.ratio", ratio)
+        results.record("slowfed.errors", Double(errors))
+        results.record("slowfed.aborted", Double(aborted))
+        results.record("slowfed.connections", Double(connections))
+        results.record("slowfed.browsers", Double(browsers))
+        results.record("slowfed.fed.completed", Double(completed))
+        results.record("slowfed.fed.rate", median(pairs.map(\.federation.perSecond)))
+        results.record("slowfed.fed.failures", Double(failures))
+        results.record("slowfed.fed.inflight_min", Double(pairs.map(\.federation.inFlightMinimum).min() ?? 0))
+        results.record("slowfed.fed.inflight_mean", median(pairs.map(\.federation.inFlightMean)))
+        results.record("slowfed.fed.callback_p50_ms", median(pairs.flatMap(\.federation.callbackMilliseconds)))
+        results.record("slowfed.fed.callback_max_ms", pairs.flatMap(\.federation.callbackMilliseconds).max() ?? 0)
+        let threads = pairs.compactMap(\.serverThreads)
+        if !threads.isEmpty { results.record("slowfed.server_threads", Double(threads.max() ?? 0)) }
+        try results.write()
+        return errors == 0 && aborted == 0 && failures == 0 && completed > 0 ? 0 : 1
+    }
+
+    /// `mock --secret-file F [--delay 3] [--client-id signet-bench]`: a mock Google until SIGTERM.
+    static let mock = BenchCommand(name: "mock", summary: """
+        mock --secret-file F [--delay 3] [--client-id signet-bench]
+               a mock Google on 127.0.0.1 (auto-approves one user) whose discovery, token, JWKS and userinfo
+               answers wait --delay seconds; prints "issuer URL", runs until SIGTERM or SIGINT
+        """) { arguments in
+        let options = try BenchOptions(arguments)
+        try options.allowOnly(["secret-file", "delay", "client-id"])
+        guard let path = options.string("secret-file") else { throw BenchUsageError("mock needs --secret-file F") }
+        let secret = try String(contentsOfFile: path, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
+        // Wait for the signals in this thread; every thread started after this inherits the mask.
+        var signals = sigset_t()
+        sigemptyset(&signals)
+        sigaddset(&signals, SIGTERM)
+        sigaddset(&signals, SIGINT)
+        pthread_sigmask(SIG_BLOCK, &signals, nil)
+        let provider = try MockProvider(flavor: .google, clientID: options.string("client-id") ?? "signet-bench", clientSecret: secret,
+                                        user: MockUser(subject: "bench-google-user", email: "google-user@example.com", name: "Gail Google"))
+        var behaviour = MockProviderBehaviour()
+        behaviour.delaySeconds = try options.double("delay", default: 3)
+        provider.behaviour = behaviour
+        print("issuer \(provider.issuer)")
+        fflush(nil)
+        var received: Int32 = 0
+        sigwait(&signals, &received)
+        provider.stop()
+        return 0
     }
 
     /// `argon2 [--threads 2] [--seconds 3] [--runs 2] [--ops 2] [--memory-kib 65536]`: hashes per second.

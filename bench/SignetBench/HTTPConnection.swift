@@ -9,13 +9,20 @@ import Glibc
 /// said `Connection: close` or the previous exchange failed. No redirects are followed.
 final class HTTPConnection {
     let port: Int
+    /// The longest one send or receive may block, in seconds.
+    let timeoutSeconds: Int
     private var fd: Int32 = -1
     private var buffer: [UInt8] = []
     private var scratch = [UInt8](repeating: 0, count: 65_536)
     /// TCP connections opened so far (1 for a connection that stayed alive throughout).
     private(set) var connects = 0
 
-    init(port: Int) { self.port = port }
+    /// A connection to `127.0.0.1:port`; a send or receive that blocks longer than
+    /// `timeoutSeconds` fails (a stuck server must not hang the benchmark).
+    init(port: Int, timeoutSeconds: Int = 10) {
+        self.port = port
+        self.timeoutSeconds = timeoutSeconds
+    }
 
     deinit { disconnect() }
 
@@ -51,8 +58,7 @@ final class HTTPConnection {
         guard socketFD >= 0 else { throw HTTPClientError("socket: \(String(cString: strerror(errno)))") }
         var one: Int32 = 1
         _ = setsockopt(socketFD, Int32(IPPROTO_TCP), TCP_NODELAY, &one, socklen_t(MemoryLayout<Int32>.size))
-        // A stuck server must not hang the benchmark: 10 s per send or receive.
-        var timeout = timeval(tv_sec: 10, tv_usec: 0)
+        var timeout = timeval(tv_sec: timeoutSeconds, tv_usec: 0)
         _ = setsockopt(socketFD, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
         _ = setsockopt(socketFD, SOL_SOCKET, SO_SNDTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
         var address = sockaddr_in()

@@ -20,6 +20,9 @@ struct LoadGenerator {
         var operations: Int
         var errors: Int
         var seconds: Double
+        /// The measured window on the monotonic clock (nanoseconds).
+        var windowStart: UInt64
+        var windowEnd: UInt64
         /// Operation latencies in nanoseconds, sorted.
         var latencies: [UInt64]
         /// The first few distinct failure messages.
@@ -45,6 +48,18 @@ struct LoadGenerator {
 
         var generatorMicrosecondsPerOperation: Double {
             operations > 0 ? generatorCPUSeconds * 1e6 / Double(operations) : 0
+        }
+
+        /// `ops/s, p50, p99, max, errors, server and generator CPU per operation` on one line.
+        var line: String {
+            var line = lpad(String(format: "%.1f", perSecond), 9) + " ops/s"
+            line += "   p50 " + lpad(String(format: "%.2f", quantileMilliseconds(0.5)), 6) + " ms"
+            line += "   p99 " + lpad(String(format: "%.2f", quantileMilliseconds(0.99)), 6) + " ms"
+            line += "   max " + lpad(String(format: "%.1f", quantileMilliseconds(1)), 6) + " ms"
+            line += "   errors \(errors)"
+            if let cpu = serverMicrosecondsPerOperation { line += "   server CPU " + lpad(String(format: "%.0f", cpu), 5) + " us/op" }
+            line += "   load generator CPU " + lpad(String(format: "%.0f", generatorMicrosecondsPerOperation), 4) + " us/op"
+            return line
         }
     }
 
@@ -111,7 +126,7 @@ struct LoadGenerator {
         for message in all.flatMap(\.failures) where !failures.contains(message) && failures.count < 5 { failures.append(message) }
         let serverCPU: Double? = if let serverStart, let serverEnd { serverEnd - serverStart } else { nil }
         return Run(operations: all.reduce(0) { $0 + $1.latencies.count }, errors: all.reduce(0) { $0 + $1.errors },
-                   seconds: seconds, latencies: all.flatMap(\.latencies).sorted(), failures: failures,
+                   seconds: seconds, windowStart: measureStart, windowEnd: measureEnd, latencies: all.flatMap(\.latencies).sorted(), failures: failures,
                    serverCPUSeconds: serverCPU, generatorCPUSeconds: selfEnd - selfStart,
                    liveWorkers: workers.filter { $0.aborted == nil }.count)
     }

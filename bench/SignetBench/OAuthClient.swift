@@ -11,6 +11,8 @@ struct OAuthClient {
     let redirectURI: String
     let sessionCookieName = "signet_session"
     let csrfCookieName = "signet_csrf"
+    /// Binds a federated sign-in to the browser that started it (plain-http name).
+    let federationCookieName = "signet_fed"
 
     /// Tokens from `/token`.
     struct Tokens {
@@ -92,6 +94,72 @@ struct OAuthClient {
         return (Code(code: code, verifier: verifier), session)
     }
 
+    /// A federated sign-in as a new browser, against an auto-approving upstream on loopback:
+    /// `GET /authorize` (303 to the sign-in page), `GET /signin` (the page with the provider's
+    /// link and the CSRF cookie), `GET /federation/start` (303 to the provider, binding cookie),
+    /// the provider's `/authorize` on a connection of its own (302 to Signet's callback with a
+    /// code), then `GET` the callback: Signet redeems the code at the provider's token endpoint
+    /// and answers 303 to the redirect URI with its own code. `inCallback` runs just before and
+    /// after the callback request (the part that waits on the provider); returns Signet's code
+    /// and the callback's duration in nanoseconds.
+    func federatedSignIn(_ connection: HTTPConnection, connectionID: String, scope: String, timeoutSeconds: Int,
+                         inCallback: (Bool) -> Void) throws(HTTPClientError) -> (code: Code, callbackNanoseconds: UInt64) {
+        let verifier = Self.randomToken(32)
+        let challenge = Base64URL.encode(Digest.sha256(Array(verifier.utf8)))
+        let state = Self.randomToken(12)
+        let query = Self.formEncode([
+            ("response_type", "code"), ("client_id", clientID), ("redirect_uri", redirectURI), ("scope", scope),
+            ("state", state), ("nonce", Self.randomToken(12)), ("code_challenge", challenge), ("code_challenge_method", "S256"),
+        ])
+        let authorize = try connection.request("GET", Routes.authorize + "?" + query)
+        guard authorize.status == 303, let signInPath = authorize.header("location"), signInPath.hasPrefix(Routes.signIn + "?") else {
+            throw HTTPClientError("GET /authorize without a session: status \(authorize.status), expected 303 to \(Routes.signIn)")
+        }
+        let page = try connection.request("GET", signInPath)
+        guard page.status == 200 else { throw HTTPClientError("GET /signin: status \(page.status), expected 200") }
+        guard let startPath = Self.providerLink(connectionID, in: page.body),
+              let browser = page.cookies.first(where: { $0.0 == csrfCookieName })?.1 else {
+            throw HTTPClientError("GET /signin: no link to \(Routes.federationStart) for \(connectionID), or no \(csrfCookieName) cookie")
+        }
+        let start = try connection.request("GET", startPath, headers: [("Cookie", "\(csrfCookieName)=\(browser)")])
+        guard start.status == 303, let providerURL = start.header("location"), let provider = Self.loopbackTarget(providerURL) else {
+            throw HTTPClientError("GET \(Routes.federationStart): status \(start.status), expected 303 to a provider on 127.0.0.1")
+        }
+        guard let binding = start.cookies.first(where: { $0.0 == federationCookieName })?.1 else {
+            throw HTTPClientError("GET \(Routes.federationStart): no \(federationCookieName) cookie")
+        }
+        let upstream = HTTPConnection(port: provider.port, timeoutSeconds: timeoutSeconds)
+        defer { upstream.disconnect() }
+        let approved = try upstream.request("GET", provider.path)
+        guard approved.status == 302 || approved.status == 303, let callbackURL = approved.header("location"),
+              let callback = Self.loopbackTarget(callbackURL), callback.port == connection.port,
+              callback.path.hasPrefix(Routes.federationCallbackPrefix + connectionID + "?") else {
+            throw HTTPClientError("provider /authorize: status \(approved.status), expected a redirect to Signet's callback")
+        }
+        inCallback(true)
+        let began = monotonicNanoseconds()
+        let finished: HTTPClientResponse
+        do {
+            finished = try connection.request("GET", callback.path, headers: [("Cookie", "\(federationCookieName)=\(binding)")])
+        } catch {
+            inCallback(false)
+            throw error
+        }
+        let took = monotonicNanoseconds() - began
+        inCallback(false)
+        guard finished.status == 303, let location = finished.header("location") else {
+            throw HTTPClientError("GET \(Routes.federationCallbackPrefix)\(connectionID): status \(finished.status), expected 303")
+        }
+        guard location.hasPrefix(redirectURI + "?") else {
+            throw HTTPClientError("GET \(Routes.federationCallbackPrefix)\(connectionID): redirected to \(Self.pathOnly(location)), expected the redirect URI")
+        }
+        let parameters = Self.queryParameters(location)
+        guard parameters["state"] == state, let code = parameters["code"] else {
+            throw HTTPClientError("federation callback: no code or wrong state at the redirect URI (error \(parameters["error"] ?? "?"))")
+        }
+        return (Code(code: code, verifier: verifier), took)
+    }
+
     /// `POST /token` with `grant_type=authorization_code`.
     func redeem(_ connection: HTTPConnection, _ code: Code) throws(HTTPClientError) -> Tokens {
         let body = Self.formEncode([("grant_type", "authorization_code"), ("code", code.code), ("redirect_uri", redirectURI),
@@ -123,6 +191,29 @@ struct OAuthClient {
         let start = found + marker.count
         guard let end = html[start...].firstIndex(of: 34) else { return nil }
         return String(decoding: html[start..<end], as: UTF8.self).replacingOccurrences(of: "&amp;", with: "&")
+    }
+
+    /// The first `href` on a page to `/federation/start` for `connectionID` (entities decoded).
+    static func providerLink(_ connectionID: String, in html: [UInt8]) -> String? {
+        let marker = Array("href=\"\(Routes.federationStart)?".utf8)
+        var from = 0
+        while let found = HTTPConnection.find(marker, in: html, from: from) {
+            let start = found + 6
+            guard let end = html[start...].firstIndex(of: 34) else { return nil }
+            let href = String(decoding: html[start..<end], as: UTF8.self).replacingOccurrences(of: "&amp;", with: "&")
+            if queryParameters(href)["connection"] == connectionID { return href }
+            from = end
+        }
+        return nil
+    }
+
+    /// `http://127.0.0.1:PORT/path?query` as the port and `/path?query`; nil for anything else.
+    static func loopbackTarget(_ url: String) -> (port: Int, path: String)? {
+        let prefix = "http://127.0.0.1:"
+        guard url.hasPrefix(prefix) else { return nil }
+        let rest = url.dropFirst(prefix.count)
+        guard let slash = rest.firstIndex(of: "/"), let port = Int(rest[..<slash]) else { return nil }
+        return (port, String(rest[slash...]))
     }
 
     /// The decoded query parameters of a URL (first value of each).
