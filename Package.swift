@@ -58,7 +58,7 @@ let package = Package(
         .testTarget(name: "SignetHTTPTests", dependencies: ["SignetHTTP"]),
         .testTarget(name: "SignetStoreTests", dependencies: ["SignetStore", "SignetSQLite"]),
         .testTarget(name: "SignetCoreTests", dependencies: ["SignetCore"]),
-        .testTarget(name: "SignetClientCoreTests", dependencies: ["SignetClientCore", "SignetTesting"]),
+        .testTarget(name: "SignetClientCoreTests", dependencies: ["SignetClientCore", "SignetHTTP", "SignetServer", "SignetTesting"]),
         .testTarget(name: "SignetFederationTests", dependencies: ["SignetFederation", "SignetTesting"]),
         .testTarget(name: "SignetKitTests", dependencies: ["SignetKit", "SignetKitSecretService", "SignetTesting"], exclude: ["Browser"]),
         .testTarget(name: "SignetResourceTests", dependencies: ["SignetResource", "SignetTesting"]),
