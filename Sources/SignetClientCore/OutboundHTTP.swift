@@ -6,12 +6,17 @@ import FoundationNetworking
 
 /// The HTTP client for every call Signet (or the SDK) makes to an upstream provider.
 ///
-/// An ephemeral `URLSession` (no cookies, no cache) whose SESSION-level delegate refuses every
-/// redirect (TOOLCHAIN-NOTES §7: on Linux per-task delegates are ignored), with a time limit for
-/// the whole exchange and a response size limit enforced while the body streams in: a response
-/// that crosses the limit is cancelled, never buffered whole. Redirects are reported as
-/// `OutboundError.redirected`; any other status is returned for the caller to judge (token
-/// endpoints answer errors with 400 and a JSON body).
+/// Never follows a redirect (reported as `OutboundError.redirected`), has a time limit for the
+/// whole exchange and a response size limit enforced while the body streams in (a response that
+/// crosses it is abandoned, never buffered whole), sends and keeps no cookies, caches nothing.
+/// Any other status is returned for the caller to judge (token endpoints answer errors with 400
+/// and a JSON body).
+///
+/// On Linux the exchange runs in `OutboundTransport` (HTTP/1.1 over a socket or OpenSSL TLS with
+/// the system trust store and host-name checks, one connection per call, waiting in `poll`):
+/// FoundationNetworking's URLSession keeps a core busy while a fresh connection waits for its
+/// first response, which a slow provider turns into CPU taken from everyone else. Elsewhere it
+/// is an ephemeral `URLSession` whose session-level delegate refuses redirects.
 public final class OutboundHTTP: Sendable {
     /// The longest a call may take, in seconds (connect, send and receive).
     public let timeLimit: TimeInterval
@@ -19,19 +24,25 @@ public final class OutboundHTTP: Sendable {
     public let sizeLimit: Int
     /// Sent as `User-Agent`.
     public let userAgent: String
+    /// PEM certificates to trust instead of the system's (a private CA, or tests); Linux only.
+    public let trustedCertificatesFile: String?
+    #if !os(Linux)
     private let session: URLSession
     private let delegate: OutboundDelegate
+    #endif
 
     /// Creates a client. Defaults: 10 s, 1 MiB, 128 connections per host.
     ///
-    /// `maximumConnectionsPerHost` matters under load: URLSession's default on Linux is 6, so a
-    /// provider answering in 3 s would let only 6 sign-ins talk to it at once while the rest queue
-    /// inside the session, their time limit running (measured by `make bench`'s slowfed section).
+    /// `maximumConnectionsPerHost` applies to URLSession (not Linux, where every call has its own
+    /// connection): its default is 6, so a provider answering in 3 s would let only 6 sign-ins
+    /// talk to it at once while the rest queue inside the session, their time limit running.
     public init(timeLimit: TimeInterval = 10, sizeLimit: Int = 1024 * 1024, userAgent: String = "Signet",
-                maximumConnectionsPerHost: Int = 128) {
+                maximumConnectionsPerHost: Int = 128, trustedCertificatesFile: String? = nil) {
         self.timeLimit = timeLimit
         self.sizeLimit = sizeLimit
         self.userAgent = userAgent
+        self.trustedCertificatesFile = trustedCertificatesFile
+        #if !os(Linux)
         let configuration = URLSessionConfiguration.ephemeral
         configuration.timeoutIntervalForRequest = timeLimit
         configuration.timeoutIntervalForResource = timeLimit
@@ -44,9 +55,12 @@ public final class OutboundHTTP: Sendable {
         let delegate = OutboundDelegate(sizeLimit: sizeLimit)
         self.delegate = delegate
         session = URLSession(configuration: configuration, delegate: delegate, delegateQueue: nil)
+        #endif
     }
 
+    #if !os(Linux)
     deinit { session.finishTasksAndInvalidate() }
+    #endif
 
     /// `GET url` with extra headers.
     public func get(_ url: URL, headers: [String: String] = [:]) async throws(OutboundError) -> OutboundResponse {
@@ -64,6 +78,11 @@ public final class OutboundHTTP: Sendable {
 
     /// Any request.
     public func send(method: String, url: URL, body: [UInt8]?, headers: [String: String]) async throws(OutboundError) -> OutboundResponse {
+        #if os(Linux)
+        return try await OutboundTransport.exchange(method: method, url: url, body: body, headers: headers, userAgent: userAgent,
+                                                    timeLimit: timeLimit, sizeLimit: sizeLimit,
+                                                    trustedCertificatesFile: trustedCertificatesFile)
+        #else
         var request = URLRequest(url: url, cachePolicy: .reloadIgnoringLocalCacheData, timeoutInterval: timeLimit)
         request.httpMethod = method
         request.httpShouldHandleCookies = false
@@ -76,5 +95,6 @@ public final class OutboundHTTP: Sendable {
             task.resume()
         }
         return try result.get()
+        #endif
     }
 }

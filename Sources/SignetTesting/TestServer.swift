@@ -128,13 +128,19 @@ public final class TestServer: Sendable {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/openssl")
         process.arguments = ["req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes", "-days", "1",
-                             "-subj", "/CN=\(host)", "-addext", "subjectAltName=DNS:\(host)", "-keyout", key, "-out", certificate]
+                             "-subj", "/CN=\(host)", "-addext", "subjectAltName=\(isIPAddress(host) ? "IP" : "DNS"):\(host)", "-keyout", key, "-out", certificate]
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
         try process.run()
         process.waitUntilExit()
         guard process.terminationStatus == 0 else { throw TestingError("openssl could not make a certificate for \(host)") }
         return (certificate, key)
+    }
+
+    static func isIPAddress(_ host: String) -> Bool {
+        var v4 = in_addr()
+        var v6 = in6_addr()
+        return inet_pton(AF_INET, host, &v4) == 1 || inet_pton(AF_INET6, host, &v6) == 1
     }
 
     /// A manual clock at the current wall-clock time, truncated to a whole second.

@@ -1,0 +1,200 @@
+#if os(Linux)
+import CSignetOutbound
+import Foundation
+
+/// Outbound HTTP/1.1 on Linux: one connection per call (`Connection: close`), run by the C
+/// transport on a thread of its own, which waits in `poll` (no CPU while a provider is slow).
+///
+/// FoundationNetworking's URLSession is not used here: while a fresh connection waits for its
+/// first response, its libcurl/Dispatch loop keeps a core busy (measured: one waiting request ≈
+/// 0.85 of a core, 32 ≈ 1.7 cores), so a slow provider would slow down everything else.
+enum OutboundTransport {
+    /// Room for the status line and headers on top of the body's size limit.
+    static let headerAllowance = 64 * 1024
+
+    static func exchange(method: String, url: URL, body: [UInt8]?, headers: [String: String], userAgent: String,
+                         timeLimit: TimeInterval, sizeLimit: Int, trustedCertificatesFile: String?) async throws(OutboundError)
+        -> OutboundResponse {
+        let target = try Target(url)
+        let request = try requestBytes(method: method, target: target, body: body, headers: headers, userAgent: userAgent)
+        let raw = await run(target: target, request: request, timeLimit: timeLimit,
+                            maxBytes: sizeLimit + headerAllowance, trustedCertificatesFile: trustedCertificatesFile)
+        return try parse(try raw.get(), sizeLimit: sizeLimit, method: method)
+    }
+
+    /// Where to connect, and what to put in the request line and `Host`.
+    struct Target: Sendable {
+        let host: String
+        let port: Int
+        let tls: Bool
+        let requestTarget: String
+        let hostHeader: String
+
+        init(_ url: URL) throws(OutboundError) {
+            guard let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https" else {
+                throw .transport("unsupported URL scheme")
+            }
+            guard let components = URLComponents(url: url, resolvingAgainstBaseURL: false), var host = components.host,
+                  !host.isEmpty else { throw .transport("URL without host") }
+            if host.hasPrefix("["), host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
+            tls = scheme == "https"
+            let defaultPort = tls ? 443 : 80
+            port = components.port ?? defaultPort
+            self.host = host
+            let path = components.percentEncodedPath.isEmpty ? "/" : components.percentEncodedPath
+            requestTarget = path + (components.percentEncodedQuery.map { "?" + $0 } ?? "")
+            let hostPart = host.contains(":") ? "[\(host)]" : host
+            hostHeader = port == defaultPort ? hostPart : "\(hostPart):\(port)"
+            for text in [host, requestTarget] where text.utf8.contains(where: { $0 <= 0x20 || $0 == 0x7F }) {
+                throw .transport("malformed URL")
+            }
+        }
+    }
+
+    static func requestBytes(method: String, target: Target, body: [UInt8]?, headers: [String: String],
+                             userAgent: String) throws(OutboundError) -> [UInt8] {
+        var lines = ["\(method) \(target.requestTarget) HTTP/1.1", "Host: \(target.hostHeader)"]
+        var names = Set<String>()
+        for (name, value) in headers.sorted(by: { $0.key < $1.key }) {
+            let lower = name.lowercased()
+            guard !["host", "content-length", "connection", "transfer-encoding"].contains(lower) else { continue }
+            guard !name.isEmpty, name.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F && $0 != UInt8(ascii: ":") }),
+                  !value.utf8.contains(where: { $0 == 0x0D || $0 == 0x0A || $0 == 0 }) else {
+                throw .transport("malformed request header")
+            }
+            names.insert(lower)
+            lines.append("\(name): \(value)")
+        }
+        if !names.contains("user-agent") { lines.append("User-Agent: \(userAgent)") }
+        if !names.contains("accept") { lines.append("Accept: */*") }
+        if !names.contains("accept-encoding") { lines.append("Accept-Encoding: identity") }
+        if let body { lines.append("Content-Length: \(body.count)") } else if method == "POST" || method == "PUT" {
+            lines.append("Content-Length: 0")
+        }
+        lines.append("Connection: close")
+        return Array((lines.joined(separator: "\r\n") + "\r\n\r\n").utf8) + (body ?? [])
+    }
+
+    /// Runs the C exchange on a new thread (it blocks in `poll`), off the cooperative pool.
+    static func run(target: Target, request: [UInt8], timeLimit: TimeInterval, maxBytes: Int,
+                    trustedCertificatesFile: String?) async -> Result<[UInt8], OutboundError> {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Result<[UInt8], OutboundError>, Never>) in
+            let thread = Thread {
+                var response: UnsafeMutablePointer<UInt8>?
+                var length = 0
+                let code = request.withUnsafeBufferPointer { bytes in
+                    signet_outbound_exchange(target.host, String(target.port), target.tls ? 1 : 0, trustedCertificatesFile,
+                                             bytes.baseAddress, bytes.count, timeLimit, maxBytes, &response, &length)
+                }
+                defer { signet_outbound_free(response) }
+                switch code {
+                case 0:
+                    let bytes = response.map { Array(UnsafeBufferPointer(start: $0, count: length)) } ?? []
+                    continuation.resume(returning: .success(bytes))
+                case -6: continuation.resume(returning: .failure(.timeout))
+                case -7: continuation.resume(returning: .failure(.tooLarge))
+                default: continuation.resume(returning: .failure(.transport(reason(code))))
+                }
+            }
+            thread.stackSize = 512 * 1024
+            thread.start()
+        }
+    }
+
+    static func reason(_ code: Int32) -> String {
+        switch code {
+        case -1: "the host name did not resolve"
+        case -2: "could not connect"
+        case -3: "TLS handshake failed"
+        case -4: "the server's certificate is not trusted for this host"
+        case -5: "the connection failed"
+        case -8: "out of memory"
+        default: "error \(code)"
+        }
+    }
+
+    // MARK: parsing
+
+    /// Parses a raw HTTP/1.1 response (skipping 1xx), de-chunks the body and applies the limits.
+    static func parse(_ raw: [UInt8], sizeLimit: Int, method: String) throws(OutboundError) -> OutboundResponse {
+        var start = 0
+        while true {
+            guard let end = headerEnd(raw, from: start) else { throw .transport("incomplete response") }
+            let head = String(decoding: raw[start..<end], as: UTF8.self)
+            var lines = head.components(separatedBy: "\r\n")
+            let statusLine = lines.removeFirst().split(separator: " ", maxSplits: 2, omittingEmptySubsequences: false)
+            guard statusLine.count >= 2, statusLine[0].hasPrefix("HTTP/1."), statusLine[1].count == 3,
+                  let status = Int(statusLine[1]), (100..<600).contains(status) else { throw .transport("malformed status line") }
+            let bodyStart = end + 4
+            if (100..<200).contains(status) {
+                start = bodyStart
+                continue
+            }
+            var headers: [String: String] = [:]
+            for line in lines where !line.isEmpty {
+                guard let colon = line.firstIndex(of: ":") else { throw .transport("malformed header") }
+                let name = line[..<colon].lowercased()
+                let value = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+                headers[name] = headers[name].map { $0 + ", " + value } ?? value
+            }
+            if [301, 302, 303, 307, 308].contains(status), headers["location"] != nil { throw .redirected }
+            let rest = Array(raw[bodyStart...])
+            let body: [UInt8]
+            if method == "HEAD" || status == 204 || status == 304 {
+                body = []
+            } else if headers["transfer-encoding"]?.lowercased().contains("chunked") == true {
+                body = try dechunk(rest, sizeLimit: sizeLimit)
+            } else if let declared = headers["content-length"] {
+                guard let length = Int(declared), length >= 0 else { throw .transport("malformed Content-Length") }
+                guard length <= sizeLimit else { throw .tooLarge }
+                guard rest.count >= length else { throw .transport("response ended early") }
+                body = Array(rest.prefix(length))
+            } else {
+                body = rest
+            }
+            guard body.count <= sizeLimit else { throw .tooLarge }
+            return OutboundResponse(status: status, headers: headers, body: body)
+        }
+    }
+
+    static func headerEnd(_ raw: [UInt8], from start: Int) -> Int? {
+        guard raw.count >= start + 4 else { return nil }
+        var index = start
+        while index + 3 < raw.count {
+            if raw[index] == 13, raw[index + 1] == 10, raw[index + 2] == 13, raw[index + 3] == 10 { return index }
+            index += 1
+        }
+        return nil
+    }
+
+    /// Decodes a chunked body (RFC 9112 §7.1); trailers are ignored.
+    static func dechunk(_ bytes: [UInt8], sizeLimit: Int) throws(OutboundError) -> [UInt8] {
+        var body: [UInt8] = []
+        var index = 0
+        while true {
+            guard let lineEnd = lineEnd(bytes, from: index) else { throw .transport("incomplete chunked body") }
+            let sizeText = String(decoding: bytes[index..<lineEnd], as: UTF8.self).split(separator: ";").first ?? ""
+            guard let size = Int(sizeText.trimmingCharacters(in: .whitespaces), radix: 16), size >= 0 else {
+                throw .transport("malformed chunk")
+            }
+            index = lineEnd + 2
+            if size == 0 { return body }
+            guard body.count + size <= sizeLimit else { throw .tooLarge }
+            guard index + size + 2 <= bytes.count, bytes[index + size] == 13, bytes[index + size + 1] == 10 else {
+                throw .transport("incomplete chunked body")
+            }
+            body.append(contentsOf: bytes[index..<(index + size)])
+            index += size + 2
+        }
+    }
+
+    static func lineEnd(_ bytes: [UInt8], from start: Int) -> Int? {
+        var index = start
+        while index + 1 < bytes.count {
+            if bytes[index] == 13, bytes[index + 1] == 10 { return index }
+            index += 1
+        }
+        return nil
+    }
+}
+#endif

@@ -1,0 +1,86 @@
+import Foundation
+@testable import SignetClientCore
+import SignetServer
+import SignetTesting
+import Testing
+
+/// The Linux transport: TLS verification against a real https server (Signet's own, with a
+/// self-signed certificate), and the HTTP/1.1 response parser.
+@Suite struct OutboundTransportTests {
+    @Test func httpsWithATrustedCertificateForTheAddress() async throws {
+        let server = try TestServer(tlsHost: "127.0.0.1")
+        defer { server.stop() }
+        #expect(server.baseURL.absoluteString.hasPrefix("https://127.0.0.1:"))
+        let certificate = try #require(server.configuration.http.tlsCertificateFile)
+        let response = try await OutboundHTTP(trustedCertificatesFile: certificate).get(server.url("/.well-known/openid-configuration"))
+        #expect(response.status == 200)
+        #expect(response.mediaType == "application/json")
+        #expect(String(decoding: response.body, as: UTF8.self).contains("\"issuer\":\"https://127.0.0.1:"))
+        let posted = try await OutboundHTTP(trustedCertificatesFile: certificate).postForm(server.url("/token"), [("grant_type", "x")])
+        #expect(posted.status == 400)
+    }
+
+    @Test func untrustedOrMisnamedCertificatesAreRefused() async throws {
+        let server = try TestServer(tlsHost: "signet.test")
+        defer { server.stop() }
+        let certificate = try #require(server.configuration.http.tlsCertificateFile)
+        let url = server.url("/healthz")
+        // Not in the system's trust store.
+        await #expect(throws: OutboundError.transport("the server's certificate is not trusted for this host")) {
+            _ = try await OutboundHTTP().get(url)
+        }
+        // Trusted, but it names signet.test, not 127.0.0.1.
+        await #expect(throws: OutboundError.transport("the server's certificate is not trusted for this host")) {
+            _ = try await OutboundHTTP(trustedCertificatesFile: certificate).get(url)
+        }
+        // Plain http to a TLS port is not a response.
+        await #expect { _ = try await OutboundHTTP(timeLimit: 2).get(try #require(URL(string: "http://127.0.0.1:\(server.port)/healthz"))) }
+            throws: { error in
+                guard let error = error as? OutboundError else { return false }
+                return error != .redirected
+            }
+    }
+
+    @Test func unsupportedSchemesAndHeaderInjectionAreRefused() async throws {
+        await #expect(throws: OutboundError.transport("unsupported URL scheme")) {
+            _ = try await OutboundHTTP().get(try #require(URL(string: "ftp://127.0.0.1/x")))
+        }
+        await #expect(throws: OutboundError.transport("malformed request header")) {
+            _ = try await OutboundHTTP().get(try #require(URL(string: "http://127.0.0.1:1/x")), headers: ["X-A": "1\r\nX-B: 2"])
+        }
+    }
+
+    static func parse(_ text: String, sizeLimit: Int = 1024, method: String = "GET") throws(OutboundError) -> OutboundResponse {
+        try OutboundTransport.parse(Array(text.utf8), sizeLimit: sizeLimit, method: method)
+    }
+
+    @Test func parsesLengthChunkedAndInformationalResponses() throws {
+        let plain = try Self.parse("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 2\r\n\r\n{}")
+        #expect(plain.status == 200 && plain.body == Array("{}".utf8) && plain.mediaType == "application/json")
+        let chunked = try Self.parse("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n4;ext=1\r\nWiki\r\n5\r\npedia\r\n0\r\nX-Trailer: t\r\n\r\n")
+        #expect(String(decoding: chunked.body, as: UTF8.self) == "Wikipedia")
+        let informational = try Self.parse("HTTP/1.1 100 Continue\r\n\r\nHTTP/1.1 400 Bad Request\r\nContent-Length: 3\r\n\r\nbad")
+        #expect(informational.status == 400 && informational.body == Array("bad".utf8))
+        let repeated = try Self.parse("HTTP/1.1 200 OK\r\nVary: a\r\nvary: b\r\nContent-Length: 0\r\n\r\n")
+        #expect(repeated.headers["vary"] == "a, b")
+        let untilClose = try Self.parse("HTTP/1.0 200 OK\r\n\r\nall of it")
+        #expect(untilClose.body == Array("all of it".utf8))
+        #expect(try Self.parse("HTTP/1.1 204 No Content\r\n\r\n").body.isEmpty)
+        #expect(try Self.parse("HTTP/1.1 200 OK\r\nContent-Length: 5\r\n\r\n", method: "HEAD").body.isEmpty)
+    }
+
+    @Test func refusesRedirectsOversizeAndBrokenResponses() {
+        #expect(throws: OutboundError.redirected) { try Self.parse("HTTP/1.1 302 Found\r\nLocation: https://evil.example\r\nContent-Length: 0\r\n\r\n") }
+        #expect(throws: OutboundError.tooLarge) { try Self.parse("HTTP/1.1 200 OK\r\nContent-Length: 2000\r\n\r\n", sizeLimit: 1000) }
+        #expect(throws: OutboundError.tooLarge) {
+            try Self.parse("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n800\r\n" + String(repeating: "a", count: 2048) + "\r\n0\r\n\r\n")
+        }
+        #expect(throws: OutboundError.tooLarge) { try Self.parse("HTTP/1.0 200 OK\r\n\r\n" + String(repeating: "a", count: 2000)) }
+        for broken in ["HTTP/1.1 200 OK\r\nContent-Length: 10\r\n\r\nshort", "HTTP/1.1 200 OK\r\nContent-Length: x\r\n\r\n",
+                       "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nab", "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n",
+                       "HTTP/1.1 200 OK\r\nContent-Length: 0\r\n", "SMTP 220 hello\r\n\r\n", "HTTP/1.1 2000 OK\r\n\r\n",
+                       "HTTP/1.1 200 OK\r\nno colon here\r\n\r\n"] {
+            #expect(throws: (any Error).self, "\(broken.debugDescription)") { try Self.parse(broken) }
+        }
+    }
+}
