@@ -559,6 +559,8 @@ EOF
     summary_add "  federated sign-ins done in the busy runs" "$(printf '%.0f (%.1f/s), %.0f failed' "$completed" "$fed_rate" "$failures")" \
         "(info)" info
     summary_add "  callbacks in flight (mean); callback p50" "$(printf '%.1f; %.0f ms' "$inflight" "$callback")" "(info)" info
+    summary_add "  server CPU, sign-ins alone" "$(printf '%.0f ms per s' "$(result slowfed.fed.server_cpu_ms_per_s 2>/dev/null || echo 0)")" \
+        "(info)" info
     stop_pid "$SIGNET_PID"
     stop_pid "$mock_pid"
 }

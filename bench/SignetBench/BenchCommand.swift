@@ -221,6 +221,10 @@ struct BenchCommand: Sendable {
                 + " ms max " + String(format: "%.0f", window.callbackMilliseconds.last ?? 0) + " ms, failures \(pair.federationFailures)"
             if let threads = pair.serverThreads { line += ", server process threads \(threads)" }
             print(line)
+            if let cpu = pair.signInsOnlyCPU {
+                print("        sign-ins alone (1 s before the busy window): server CPU " + String(format: "%.0f", cpu * 1000)
+                      + " ms per second for \(pair.signInsOnlyCompleted) sign-ins completed with ~\(browsers) in flight")
+            }
             for message in pair.federationMessages { print("       !! federated sign-in: \(message)") }
             for failure in pair.alone.failures + pair.busy.failures { print("       !! refresh: \(failure)") }
             print("        busy/alone " + String(format: "%.2f", pair.alone.perSecond > 0 ? pair.busy.perSecond / pair.alone.perSecond : 0))
@@ -255,6 +259,8 @@ struct BenchCommand: Sendable {
         results.record("slowfed.fed.inflight_mean", median(pairs.map(\.federation.inFlightMean)))
         results.record("slowfed.fed.callback_p50_ms", median(pairs.flatMap(\.federation.callbackMilliseconds)))
         results.record("slowfed.fed.callback_max_ms", pairs.flatMap(\.federation.callbackMilliseconds).max() ?? 0)
+        let quietCPU = pairs.compactMap(\.signInsOnlyCPU)
+        if !quietCPU.isEmpty { results.record("slowfed.fed.server_cpu_ms_per_s", median(quietCPU) * 1000) }
         let threads = pairs.compactMap(\.serverThreads)
         if !threads.isEmpty { results.record("slowfed.server_threads", Double(threads.max() ?? 0)) }
         try results.write()

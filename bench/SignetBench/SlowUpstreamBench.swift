@@ -27,6 +27,10 @@ struct SlowUpstreamBench {
         var federationMessages: [String]
         /// Threads of the server process while the sign-ins were in flight.
         var serverThreads: Int?
+        /// Server CPU (seconds per second) over one second with only the sign-ins running, and
+        /// the sign-ins completed in that second: what waiting on the upstream costs the server.
+        var signInsOnlyCPU: Double?
+        var signInsOnlyCompleted: Int
     }
 
     /// One federated sign-in before measuring (not measured): Signet fetches the provider's
@@ -51,12 +55,19 @@ struct SlowUpstreamBench {
         // on their second sign-in and the stream is steady.
         sleepUntil(monotonicNanoseconds() + UInt64((upstreamDelay + 0.25) * 1e9))
         let threads = Self.threadCount(pid: serverPID)
+        let quietStart = monotonicNanoseconds()
+        let cpuStart = ProcessCPU.seconds(pid: serverPID)
+        sleepUntil(quietStart + 1_000_000_000)
+        let cpuEnd = ProcessCPU.seconds(pid: serverPID)
+        let quietWindow = stream.window(from: quietStart, to: monotonicNanoseconds())
+        let signInsOnlyCPU: Double? = if let cpuStart, let cpuEnd { cpuEnd - cpuStart } else { nil }
         let busy = generator.run()
         stream.stop()
         if alone == nil { alone = generator.run() }
         let failures = stream.failures
         return Pair(alone: alone ?? busy, busy: busy, federation: stream.window(from: busy.windowStart, to: busy.windowEnd),
-                    federationFailures: failures.count, federationMessages: failures.messages, serverThreads: threads)
+                    federationFailures: failures.count, federationMessages: failures.messages, serverThreads: threads,
+                    signInsOnlyCPU: signInsOnlyCPU, signInsOnlyCompleted: quietWindow.completed)
     }
 
     /// `Threads:` of `/proc/PID/status`.
