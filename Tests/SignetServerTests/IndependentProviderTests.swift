@@ -121,6 +121,15 @@ import Testing
             return try await browser.open(signet.url(link))
         }
 
+        /// Signet's output (its log) so far holds none of `secrets`: no code, token, state, nonce,
+        /// email, subject or client secret is ever logged.
+        func expectQuietLogs(_ secrets: [String], sourceLocation: SourceLocation = #_sourceLocation) {
+            let log = signet.stdout + signet.stderr
+            for secret in secrets where !secret.isEmpty {
+                #expect(!log.contains(secret), "the log holds a secret (\(secret.prefix(4))…)", sourceLocation: sourceLocation)
+            }
+        }
+
         /// A browser that follows redirects to the provider too.
         func browser() -> FormBrowser {
             let browser = FormBrowser()
@@ -199,6 +208,7 @@ import Testing
                                                       headers: ["Authorization": "Bearer \(accessToken)"])
         #expect(userinfo.status == 200, "\(userinfo)")
         #expect(try userinfo.json()["sub"]?.stringValue == sub)
+        setup.expectQuietLogs([try query.single("code"), idToken, accessToken, state, nonce, upstreamSub])
         return sub
     }
 
@@ -234,6 +244,8 @@ import Testing
             // Every ID token carried email and email_verified: no userinfo call was needed.
             #expect(await setup.provider.waitForRequests("POST", "/oauth2/token", status: 200, count: 3) == 3)
             #expect(setup.provider.requestCount("GET", "/userinfo", status: 200) == 0)
+            let clientSecret = try String(contentsOfFile: setup.folder.appending("provider-secret"), encoding: .utf8)
+            setup.expectQuietLogs(["ada@example.net", "bob@example.net", "Ada Independent", clientSecret])
         }
     }
 
