@@ -18,6 +18,8 @@
 #include <unistd.h>
 
 #include <openssl/err.h>
+#include <openssl/evp.h>
+#include <openssl/x509.h>
 #include <openssl/ssl.h>
 #include <openssl/x509v3.h>
 
@@ -157,6 +159,27 @@ static int tls_start(connection *c, const char *host, const char *ca_file) {
     return SSL_get_verify_result(c->ssl) == X509_V_OK ? SIGNET_OUTBOUND_OK : SIGNET_OUTBOUND_CERTIFICATE;
 }
 
+/// Whether a certificate of the verified chain has a pinned key (SHA-256 of its SPKI DER).
+static int chain_matches_pins(SSL *ssl, const uint8_t *pins, size_t pin_count) {
+    STACK_OF(X509) *chain = SSL_get0_verified_chain(ssl);
+    if (chain == NULL) return 0;
+    for (int i = 0; i < sk_X509_num(chain); i++) {
+        X509_PUBKEY *key = X509_get_X509_PUBKEY(sk_X509_value(chain, i));
+        unsigned char *der = NULL;
+        int length = key != NULL ? i2d_X509_PUBKEY(key, &der) : -1;
+        if (length <= 0) continue;
+        unsigned char digest[32];
+        unsigned int digest_length = 0;
+        int ok = EVP_Digest(der, (size_t)length, digest, &digest_length, EVP_sha256(), NULL);
+        OPENSSL_free(der);
+        if (ok != 1 || digest_length != 32) continue;
+        for (size_t p = 0; p < pin_count; p++) {
+            if (CRYPTO_memcmp(digest, pins + 32 * p, 32) == 0) return 1;
+        }
+    }
+    return 0;
+}
+
 static int send_all(connection *c, const uint8_t *bytes, size_t length) {
     size_t sent = 0;
     while (sent < length) {
@@ -258,7 +281,7 @@ static int response_complete(const uint8_t *buffer, size_t length) {
 // MARK: the exchange
 
 int signet_outbound_exchange(const char *host, const char *port, int use_tls, const char *ca_file,
-                             const uint8_t *request, size_t request_length, double timeout_seconds,
+                             const uint8_t *pins, size_t pin_count, const uint8_t *request, size_t request_length, double timeout_seconds,
                              size_t max_bytes, uint8_t **response, size_t *response_length) {
     *response = NULL;
     *response_length = 0;
@@ -272,6 +295,9 @@ int signet_outbound_exchange(const char *host, const char *port, int use_tls, co
     size_t length = 0, capacity = 0;
     int result = connect_any(host, port, c.deadline, &c.fd);
     if (result == SIGNET_OUTBOUND_OK && use_tls) result = tls_start(&c, host, ca_file);
+    if (result == SIGNET_OUTBOUND_OK && use_tls && pin_count > 0 && !chain_matches_pins(c.ssl, pins, pin_count)) {
+        result = SIGNET_OUTBOUND_PIN;
+    }
     if (result == SIGNET_OUTBOUND_OK) result = send_all(&c, request, request_length);
     while (result == SIGNET_OUTBOUND_OK) {
         if (length == capacity) {

@@ -7,6 +7,8 @@ import SignetKit
 /// checked callback, the code exchange, the stored tokens — and prints who signed in.
 ///
 /// `--refresh`, `--logout` and `--print-access-token` work on the stored session, for scripts.
+/// `--ca-file` trusts a private CA instead of the system's; `--pin-sha256` (repeatable) pins the
+/// issuer's public key on top of the normal verification.
 /// Tokens go to the Secret Service when a session bus is available; otherwise only
 /// `--insecure-file-storage` allows a 0600 file under `$XDG_CONFIG_HOME/signet`, with a warning.
 enum LoginCommand {
@@ -14,12 +16,14 @@ enum LoginCommand {
     usage: signet login --issuer URL --client-id ID [--scope "openid profile email offline_access"]
                         [--redirect-uri http://127.0.0.1/callback] [--redirect-port N] [--no-browser]
                         [--browser-command CMD] [--timeout SECONDS] [--insecure-file-storage]
+                        [--ca-file PEM] [--pin-sha256 BASE64]...
            signet login --issuer URL --client-id ID (--refresh | --logout | --print-access-token)
     """
 
     static func run(_ raw: [String]) async throws -> Int32 {
         let arguments = try ParsedArguments(
-            raw, options: ["issuer", "client-id", "scope", "redirect-uri", "redirect-port", "browser-command", "timeout"],
+            raw, options: ["issuer", "client-id", "scope", "redirect-uri", "redirect-port", "browser-command", "timeout",
+                           "ca-file", "pin-sha256"],
             flags: ["no-browser", "insecure-file-storage", "refresh", "logout", "print-access-token", "help"])
         if arguments.flag("help") {
             Output.print(usage)
@@ -41,10 +45,18 @@ enum LoginCommand {
             configuration.scopes = scope.split(separator: " ").map(String.init)
             if !configuration.scopes.contains("openid") { configuration.scopes.insert("openid", at: 0) }
         }
+        let pins = try arguments.all("pin-sha256").map { text -> [UInt8] in
+            guard let data = Data(base64Encoded: text), data.count == 32 else {
+                throw UsageError("--pin-sha256 takes the base64 SHA-256 of a SubjectPublicKeyInfo (44 characters)")
+            }
+            return Array(data)
+        }
+        if !pins.isEmpty, !issuer.lowercased().hasPrefix("https://") { throw UsageError("--pin-sha256 needs an https issuer") }
+        let http = OutboundHTTP(trustedCertificatesFile: arguments.value("ca-file"), pinnedKeyHashes: pins)
         let storage = try chooseStorage(insecureFile: arguments.flag("insecure-file-storage"))
         let client: SignInClient
         do {
-            client = try await SignInClient.discover(configuration, storage: storage)
+            client = try await SignInClient.discover(configuration, storage: storage, http: http)
         } catch {
             Output.error("signet login: \(error)")
             return 1

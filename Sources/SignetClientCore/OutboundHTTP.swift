@@ -26,6 +26,11 @@ public final class OutboundHTTP: Sendable {
     public let userAgent: String
     /// PEM certificates to trust instead of the system's (a private CA, or tests); Linux only.
     public let trustedCertificatesFile: String?
+    /// Public-key pins (RFC 7469 `pin-sha256`: SHA-256 of a certificate's SubjectPublicKeyInfo, 32
+    /// bytes each): when not empty, an https call succeeds only if a certificate of the verified
+    /// chain has one of these keys, on top of the usual verification. Linux only (elsewhere a
+    /// non-empty list stops the program rather than run unpinned).
+    public let pinnedKeyHashes: [[UInt8]]
     #if !os(Linux)
     private let session: URLSession
     private let delegate: OutboundDelegate
@@ -37,12 +42,16 @@ public final class OutboundHTTP: Sendable {
     /// connection): its default is 6, so a provider answering in 3 s would let only 6 sign-ins
     /// talk to it at once while the rest queue inside the session, their time limit running.
     public init(timeLimit: TimeInterval = 10, sizeLimit: Int = 1024 * 1024, userAgent: String = "Signet",
-                maximumConnectionsPerHost: Int = 128, trustedCertificatesFile: String? = nil) {
+                maximumConnectionsPerHost: Int = 128, trustedCertificatesFile: String? = nil, pinnedKeyHashes: [[UInt8]] = []) {
         self.timeLimit = timeLimit
         self.sizeLimit = sizeLimit
         self.userAgent = userAgent
         self.trustedCertificatesFile = trustedCertificatesFile
+        // Fail closed: a malformed pin is a programming error, never a silently unpinned client.
+        precondition(pinnedKeyHashes.allSatisfy { $0.count == 32 }, "a pin is the 32-byte SHA-256 of a SubjectPublicKeyInfo")
+        self.pinnedKeyHashes = pinnedKeyHashes
         #if !os(Linux)
+        precondition(pinnedKeyHashes.isEmpty, "public-key pinning is implemented for the Linux transport only")
         let configuration = URLSessionConfiguration.ephemeral
         configuration.timeoutIntervalForRequest = timeLimit
         configuration.timeoutIntervalForResource = timeLimit
@@ -81,7 +90,7 @@ public final class OutboundHTTP: Sendable {
         #if os(Linux)
         return try await OutboundTransport.exchange(method: method, url: url, body: body, headers: headers, userAgent: userAgent,
                                                     timeLimit: timeLimit, sizeLimit: sizeLimit,
-                                                    trustedCertificatesFile: trustedCertificatesFile)
+                                                    trustedCertificatesFile: trustedCertificatesFile, pinnedKeyHashes: pinnedKeyHashes)
         #else
         var request = URLRequest(url: url, cachePolicy: .reloadIgnoringLocalCacheData, timeoutInterval: timeLimit)
         request.httpMethod = method

@@ -13,12 +13,12 @@ enum OutboundTransport {
     static let headerAllowance = 64 * 1024
 
     static func exchange(method: String, url: URL, body: [UInt8]?, headers: [String: String], userAgent: String,
-                         timeLimit: TimeInterval, sizeLimit: Int, trustedCertificatesFile: String?) async throws(OutboundError)
-        -> OutboundResponse {
+                         timeLimit: TimeInterval, sizeLimit: Int, trustedCertificatesFile: String?,
+                         pinnedKeyHashes: [[UInt8]]) async throws(OutboundError) -> OutboundResponse {
         let target = try Target(url)
         let request = try requestBytes(method: method, target: target, body: body, headers: headers, userAgent: userAgent)
-        let raw = await run(target: target, request: request, timeLimit: timeLimit,
-                            maxBytes: sizeLimit + headerAllowance, trustedCertificatesFile: trustedCertificatesFile)
+        let raw = await run(target: target, request: request, timeLimit: timeLimit, maxBytes: sizeLimit + headerAllowance,
+                            trustedCertificatesFile: trustedCertificatesFile, pins: pinnedKeyHashes.flatMap { $0 })
         return try parse(try raw.get(), sizeLimit: sizeLimit, method: method)
     }
 
@@ -77,14 +77,17 @@ enum OutboundTransport {
 
     /// Runs the C exchange on a new thread (it blocks in `poll`), off the cooperative pool.
     static func run(target: Target, request: [UInt8], timeLimit: TimeInterval, maxBytes: Int,
-                    trustedCertificatesFile: String?) async -> Result<[UInt8], OutboundError> {
+                    trustedCertificatesFile: String?, pins: [UInt8]) async -> Result<[UInt8], OutboundError> {
         await withCheckedContinuation { (continuation: CheckedContinuation<Result<[UInt8], OutboundError>, Never>) in
             let thread = Thread {
                 var response: UnsafeMutablePointer<UInt8>?
                 var length = 0
-                let code = request.withUnsafeBufferPointer { bytes in
-                    signet_outbound_exchange(target.host, String(target.port), target.tls ? 1 : 0, trustedCertificatesFile,
-                                             bytes.baseAddress, bytes.count, timeLimit, maxBytes, &response, &length)
+                let code = pins.withUnsafeBufferPointer { pinBytes in
+                    request.withUnsafeBufferPointer { bytes in
+                        signet_outbound_exchange(target.host, String(target.port), target.tls ? 1 : 0, trustedCertificatesFile,
+                                                 pinBytes.baseAddress, pinBytes.count / 32,
+                                                 bytes.baseAddress, bytes.count, timeLimit, maxBytes, &response, &length)
+                    }
                 }
                 defer { signet_outbound_free(response) }
                 switch code {
@@ -109,6 +112,7 @@ enum OutboundTransport {
         case -4: "the server's certificate is not trusted for this host"
         case -5: "the connection failed"
         case -8: "out of memory"
+        case -9: "the server's key is not pinned"
         default: "error \(code)"
         }
     }

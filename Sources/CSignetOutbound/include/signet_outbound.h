@@ -13,6 +13,7 @@ enum {
     SIGNET_OUTBOUND_TIMEOUT = -6,      // the deadline passed
     SIGNET_OUTBOUND_TOO_LARGE = -7,    // the response grew past `max_bytes`
     SIGNET_OUTBOUND_NO_MEMORY = -8,
+    SIGNET_OUTBOUND_PIN = -9,          // no certificate in the verified chain has a pinned key
 };
 
 /// One HTTP/1.1 exchange on a new connection, blocking the calling thread until the response is
@@ -26,7 +27,12 @@ enum {
 /// The raw response (status line, headers, body) is returned in `*response` (free with
 /// `signet_outbound_free`). Reading stops early once a `Content-Length` body or a chunked body's
 /// last chunk is complete. SIGPIPE is blocked on the calling thread while it runs.
+///
+/// `pins` (`pin_count` SHA-256 digests of 32 bytes, may be 0): when given, after the normal
+/// verification at least one certificate of the verified chain must have a SubjectPublicKeyInfo
+/// whose SHA-256 is pinned (RFC 7469's pin-sha256), else `SIGNET_OUTBOUND_PIN`.
 int signet_outbound_exchange(const char *host, const char *port, int use_tls, const char *ca_file,
+                             const uint8_t *pins, size_t pin_count,
                              const uint8_t *request, size_t request_length, double timeout_seconds,
                              size_t max_bytes, uint8_t **response, size_t *response_length);
 
