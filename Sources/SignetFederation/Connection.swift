@@ -53,6 +53,9 @@ public struct Connection: Sendable, Equatable {
     public var nativeClientIDs: [String]
     /// Whether native ID-token sign-in is allowed.
     public var nativeSignIn: Bool
+    /// A PEM file of CA certificates trusted for this provider instead of the system's (a
+    /// provider behind a private CA); nil: the system's trust store.
+    public var trustedCertificatesFile: String?
 
     /// Creates a connection; unset values take the type's defaults.
     public init(id: String, type: ConnectionType, clientID: String, displayName: String? = nil, logoURL: String? = nil,
@@ -61,7 +64,8 @@ public struct Connection: Sendable, Equatable {
                 authenticationMethod: ClientAuthenticationMethod? = nil, scopes: [String]? = nil,
                 allowLinking: Bool = false, allowedEmailDomains: [String]? = nil, hostedDomain: String? = nil,
                 homeRealmDomains: [String] = [], enabled: Bool = true, timeoutSeconds: Int = 10, appleTeamID: String? = nil,
-                appleKeyID: String? = nil, nativeClientIDs: [String] = [], nativeSignIn: Bool = false) {
+                appleKeyID: String? = nil, nativeClientIDs: [String] = [], nativeSignIn: Bool = false,
+                trustedCertificatesFile: String? = nil) {
         self.id = id
         self.type = type
         self.clientID = clientID
@@ -84,6 +88,7 @@ public struct Connection: Sendable, Equatable {
         self.appleKeyID = appleKeyID
         self.nativeClientIDs = nativeClientIDs
         self.nativeSignIn = nativeSignIn
+        self.trustedCertificatesFile = trustedCertificatesFile
     }
 
     /// The discovery document URL.

@@ -22,7 +22,7 @@ public final class Federation: Sendable {
             // connection without a key serves native ID-token sign-in only (no web flow).
             guard connection.enabled, !Self.isNativeOnly(configured) else { continue }
             let credentials = try configured.credentials(relativeTo: configuration.dataDirectory)
-            let http = OutboundHTTP(timeLimit: TimeInterval(connection.timeoutSeconds), sizeLimit: 1024 * 1024, userAgent: "Signet")
+            let http = try Self.outboundHTTP(for: connection)
             do {
                 providers[connection.id] = try UpstreamProvider(
                     connection: connection, credentials: credentials,
@@ -34,6 +34,16 @@ public final class Federation: Sendable {
         self.connections = configuration.connections.map(\.connection)
         self.providers = providers
         self.homeRealm = HomeRealmDirectory(connections: connections.filter { providers[$0.id] != nil })
+    }
+
+    /// The HTTP client for one provider: its time limit, 1 MiB, its CA file if any (which must
+    /// be readable now, so a typo stops the start rather than every sign-in).
+    static func outboundHTTP(for connection: Connection) throws(ConfigurationIssue) -> OutboundHTTP {
+        if let file = connection.trustedCertificatesFile, !FileManager.default.isReadableFile(atPath: file) {
+            throw ConfigurationIssue(path: "connections.\(connection.id).ca_file", message: "cannot read \(file)")
+        }
+        return OutboundHTTP(timeLimit: TimeInterval(connection.timeoutSeconds), sizeLimit: 1024 * 1024, userAgent: "Signet",
+                            trustedCertificatesFile: connection.trustedCertificatesFile)
     }
 
     /// Whether a connection can only serve native ID-token sign-in: an Apple connection without
@@ -52,17 +62,4 @@ public final class Federation: Sendable {
 
     /// Whether `id` names a configured but disabled connection.
     func isDisabled(_ id: String) -> Bool { connections.contains { $0.id == id && !$0.enabled } }
-
-    /// CSP `form-action` sources a sign-in form must allow so that home-realm discovery (a form
-    /// POST answered by redirects to the provider) is not blocked: the origins of the mapped
-    /// connections' issuers and configured authorization endpoints.
-    var homeRealmFormTargets: [String] {
-        var targets: [String] = []
-        for connection in enabled where !connection.homeRealmDomains.isEmpty {
-            for url in [connection.issuer, connection.authorizationEndpoint].compactMap({ $0 }) {
-                if let source = HTMLPage.cspSource(for: url), !targets.contains(source) { targets.append(source) }
-            }
-        }
-        return targets
-    }
 }

@@ -128,7 +128,7 @@ extension FederationRoutes {
             body += "<p class=\"muted\">Next time you can sign in with either. "
                 + "<a href=\"\(HTMLPage.escape(signInHref))\">Use another account</a></p>\n"
             return HTMLPage.response(title: "Link your \(provider) sign-in", body: body,
-                                     formTargets: HTMLPage.cspSource(for: pending.request.redirectURI).map { [$0] } ?? [])
+                                     formLeadsToClient: true)
         } catch is FlowError {
             return InteractiveRoutes.requestGone()
         } catch {

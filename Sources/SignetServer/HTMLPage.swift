@@ -54,11 +54,15 @@ enum HTMLPage {
         """
     }
 
-    /// An HTML response with the hardening headers. `formTargets` are extra CSP `form-action`
-    /// sources (a redirect after a form POST is checked against `form-action` by browsers).
-    static func response(title: String, body: String, status: Int = 200, formTargets: [String] = []) -> HTTPResponse {
+    /// An HTML response with the hardening headers. `formLeadsToClient`: the page's form ends in
+    /// a redirect to a client (sign-in, consent, account link, logout), so the CSP has no
+    /// `form-action`: browsers check every hop of a form's redirect chain against it, and a
+    /// client's redirect URI may redirect on (a broker's callback to its app, a web app's callback
+    /// to its start page), which no list Signet could write would allow. Every other page keeps
+    /// `form-action 'self'`.
+    static func response(title: String, body: String, status: Int = 200, formLeadsToClient: Bool = false) -> HTTPResponse {
         var response = HTTPResponse.html(render(title: title, body: body), status: status)
-        harden(&response, formTargets: formTargets)
+        harden(&response, formLeadsToClient: formLeadsToClient)
         return response
     }
 
@@ -69,13 +73,13 @@ enum HTMLPage {
     }
 
     /// Adds the headers every page and every redirect of the interactive endpoints carries.
-    static func harden(_ response: inout HTTPResponse, formTargets: [String] = []) {
-        let formAction = (["'self'"] + formTargets).joined(separator: " ")
+    static func harden(_ response: inout HTTPResponse, formLeadsToClient: Bool = false) {
+        let formAction = formLeadsToClient ? "" : "form-action 'self'; "
         response.headers.set("Cache-Control", "no-store")
         response.headers.set("Pragma", "no-cache")
         response.headers.set("X-Frame-Options", "DENY")
         response.headers.set("Content-Security-Policy",
-                             "default-src 'none'; style-src 'unsafe-inline'; form-action \(formAction); frame-ancestors 'none'")
+                             "default-src 'none'; style-src 'unsafe-inline'; \(formAction)frame-ancestors 'none'")
         response.headers.set("Referrer-Policy", "no-referrer")
         response.headers.set("X-Content-Type-Options", "nosniff")
     }
@@ -85,9 +89,9 @@ enum HTMLPage {
         "<input type=\"hidden\" name=\"\(escape(name))\" value=\"\(escape(value))\">"
     }
 
-    /// The CSP source expression that lets a form's redirect reach `uri`: `scheme:` for a
-    /// private-use scheme, `scheme://host:port` for http(s). Nil when the URI does not reduce to
-    /// a safe expression (it is then simply not added).
+    /// The CSP source expression for `uri`: `scheme:` for a private-use scheme,
+    /// `scheme://host:port` for http(s) (provider logos' `img-src`). Nil when the URI does not
+    /// reduce to a safe expression (it is then simply not added).
     static func cspSource(for uri: String) -> String? {
         guard let colon = uri.firstIndex(of: ":") else { return nil }
         let scheme = uri[..<colon].lowercased()

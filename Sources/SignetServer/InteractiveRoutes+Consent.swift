@@ -35,7 +35,7 @@ extension InteractiveRoutes {
             body += "<button type=\"submit\" name=\"decision\" value=\"allow\">Allow</button>\n"
             body += "<button type=\"submit\" name=\"decision\" value=\"deny\" class=\"secondary\">Deny</button>\n</form>\n"
             var response = HTMLPage.response(title: "Allow access?", body: body,
-                                             formTargets: HTMLPage.cspSource(for: pending.request.redirectURI).map { [$0] } ?? [])
+                                             formLeadsToClient: true)
             if let cookie = browser.cookie { response.setCookie(cookie) }
             return response
         } catch is FlowError {

@@ -66,7 +66,7 @@ extension InteractiveRoutes {
         if let state = checked.state { body += HTMLPage.hidden("state", state) + "\n" }
         body += "<button type=\"submit\">Sign out</button>\n</form>\n"
         var response = HTMLPage.response(title: "Sign out?", body: body,
-                                         formTargets: checked.postLogoutRedirectURI.flatMap(HTMLPage.cspSource(for:)).map { [$0] } ?? [])
+                                         formLeadsToClient: true)
         if let cookie = browser.cookie { response.setCookie(cookie) }
         return response
     }

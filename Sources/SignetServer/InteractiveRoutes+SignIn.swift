@@ -30,8 +30,7 @@ extension InteractiveRoutes {
         body += "<input id=\"password\" name=\"password\" type=\"password\" autocomplete=\"current-password\"\(federation.homeRealm.isEmpty ? " required" : "")>\n"
         body += "<button type=\"submit\">Sign in</button>\n</form>\n"
         var response = HTMLPage.response(title: "Sign in", body: body,
-                                         formTargets: (HTMLPage.cspSource(for: pending.request.redirectURI).map { [$0] } ?? [])
-                                            + federation.homeRealmFormTargets)
+                                         formLeadsToClient: true)
         allowProviderLogos(&response)
         if let cookie = browser.cookie { response.setCookie(cookie) }
         return response

@@ -57,6 +57,12 @@ public final class NativeSignInVerifier: NativeIDTokenVerifier {
         return VerifiedNativeIDToken(identity: identity, nonce: nonce)
     }
 
+    /// The shared client, or one trusting the connection's private CA.
+    private func http(for connection: Connection) -> OutboundHTTP {
+        guard let file = connection.trustedCertificatesFile else { return http }
+        return OutboundHTTP(timeLimit: http.timeLimit, sizeLimit: http.sizeLimit, userAgent: http.userAgent, trustedCertificatesFile: file)
+    }
+
     /// The connection's key cache, created after discovery on first use. A failed discovery is
     /// not cached (the next request tries again).
     private func keySource(for connection: Connection) async throws(OAuthError) -> JWKSCache {
@@ -64,14 +70,14 @@ public final class NativeSignInVerifier: NativeIDTokenVerifier {
         let metadata: ProviderMetadata
         do {
             metadata = try await DiscoveryClient.fetch(issuer: connection.issuer,
-                                                       discoveryURL: URL(string: connection.discoveryDocumentURL), http: http)
+                                                       discoveryURL: URL(string: connection.discoveryDocumentURL), http: http(for: connection))
         } catch {
             Log.error("native sign-in: discovery for connection \(connection.id) failed: \(error)")
             throw OAuthError(.temporarilyUnavailable, "The identity provider cannot be reached; try again later.",
                              detail: "discovery: \(error)")
         }
         let clock = self.clock
-        let fresh = JWKSCache(jwksURI: metadata.jwksURI, http: http, clock: { clock.now })
+        let fresh = JWKSCache(jwksURI: metadata.jwksURI, http: http(for: connection), clock: { clock.now })
         return caches.withLock { table in
             if let existing = table[connection.id] { return existing }
             table[connection.id] = fresh

@@ -66,6 +66,9 @@ extension Settings {
     /// Outbound time limit.
     public static let connectionCallTimeout = Setting("timeout_seconds", 10, type: "seconds",
         "Time limit of each call to this provider (discovery, JWKS, token, user API), 1 to 60. Responses are also limited to 1 MiB and redirects are never followed.")
+    /// Private CA for this provider.
+    public static let connectionCAFile = Setting<String?>("ca_file", nil, type: "path",
+        "A PEM file of CA certificates to trust for this provider's https endpoints instead of the system's trust store (a provider behind a private CA). Host names are still checked; the file must be readable when Signet starts.")
     /// Native ID-token audiences.
     public static let connectionNativeClientIDs = Setting("native_client_ids", [String](), type: "array of string",
         "The audiences accepted for native ID-token sign-in (the client ids of the iOS and Android apps at the provider).")
@@ -77,7 +80,7 @@ extension Settings {
         connectionClientSecret.entry, connectionIssuer.entry, connectionDiscoveryURL.entry, connectionAuthorizationEndpoint.entry,
         connectionTokenEndpoint.entry, connectionAPIBaseURL.entry, connectionAuthMethod.entry, connectionScopes.entry,
         connectionAllowLinking.entry, connectionAllowedEmailDomains.entry, connectionHostedDomain.entry,
-        connectionHomeRealmDomains.entry, connectionEnabled.entry, connectionCallTimeout.entry, connectionTeamID.entry, connectionKeyID.entry,
+        connectionHomeRealmDomains.entry, connectionEnabled.entry, connectionCallTimeout.entry, connectionCAFile.entry, connectionTeamID.entry, connectionKeyID.entry,
         connectionPrivateKey.entry, connectionNativeClientIDs.entry, connectionNativeSignIn.entry,
     ]
 }

@@ -16,18 +16,20 @@ public final class SignetApplication: Sendable {
     public let federation: Federation
     let discovery: [UInt8]
 
-    /// Builds the application; makes sure signing keys exist.
+    /// Builds the application; makes sure signing keys exist. Everything that can refuse the
+    /// configuration runs first: key generation (a background thread) starts only once nothing
+    /// can throw any more, so a refused start leaves no thread working behind it.
     public init(environment: ServerEnvironment) throws {
         self.environment = environment
         self.issuer = environment.configuration.issuer
-        try environment.keyRing.prepare(environment.requiredAlgorithms)
         authorizationServer = AuthorizationServer(policy: environment.policy, storage: environment.storage,
                                                   masterKey: environment.masterKey, keyRing: environment.keyRing,
                                                   clock: environment.clock, random: environment.random)
-        try Self.registerConfiguredClients(environment, server: authorizationServer)
         federation = try Federation(configuration: environment.configuration, clock: { [clock = environment.clock] in clock.now })
+        try Self.registerConfiguredClients(environment, server: authorizationServer)
         discovery = DiscoveryDocument.build(issuer: issuer,
                                             signingAlgorithms: environment.requiredAlgorithms.map(\.rawValue))
+        try environment.keyRing.prepare(environment.requiredAlgorithms)
     }
 
     /// The route table: every path, method and handler of the server.

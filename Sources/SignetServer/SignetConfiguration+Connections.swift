@@ -51,7 +51,8 @@ extension ConfigSection {
                 homeRealmDomains: c.stringArray(Settings.connectionHomeRealmDomains), enabled: c.bool(Settings.connectionEnabled),
                 timeoutSeconds: c.int(Settings.connectionCallTimeout, in: 1...60),
                 appleTeamID: c.optionalString(Settings.connectionTeamID), appleKeyID: c.optionalString(Settings.connectionKeyID),
-                nativeClientIDs: c.stringArray(Settings.connectionNativeClientIDs), nativeSignIn: c.bool(Settings.connectionNativeSignIn))
+                nativeClientIDs: c.stringArray(Settings.connectionNativeClientIDs), nativeSignIn: c.bool(Settings.connectionNativeSignIn),
+                trustedCertificatesFile: c.optionalString(Settings.connectionCAFile))
             c.finish(known: Settings.connection)
             if object["id"] != nil, !seen.insert(id).inserted { reader.report(c.path("id"), "another connection has the id \(id)") }
             guard reader.issues.count == before, let type else { continue }

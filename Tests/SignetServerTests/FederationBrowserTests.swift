@@ -1,7 +1,9 @@
 import Foundation
+import SignetCore
 import SignetCrypto
 import SignetFederation
 import SignetJOSE
+import SignetStore
 import SignetServer
 import SignetTesting
 import Testing
@@ -37,27 +39,34 @@ import Testing
 
     /// Runs the browser through the Apple-style flow against `fed`.
     func run(_ fed: Federated, password: String? = nil) async throws -> Run {
+        try await run(fed.interactive, connection: "Apple", password: password)
+    }
+
+    /// Runs the browser from the app's request at `interactive` through the provider button
+    /// `connection`; `extra` adds environment (the upstream's credentials).
+    func run(_ interactive: Interactive, connection: String, password: String? = nil, extra: [String: String] = [:]) async throws -> Run {
         let home = try TemporaryDirectory(prefix: "browser")
         defer { home.remove() }
         let pkce = PKCEPair.generate()
-        let server = fed.server
+        let server = interactive.server
         let base = server.baseURL.absoluteString
-        let start = fed.interactive.authorizeURL(pkce: pkce).absoluteString.replacingOccurrences(of: base, with: server.issuer)
+        let start = interactive.authorizeURL(pkce: pkce).absoluteString.replacingOccurrences(of: base, with: server.issuer)
         let logFile = home.appending("browser.log")
         var environment = [
-            "SIGNET_START_URL": start, "SIGNET_HOST_RULES": "MAP \(Self.host) 127.0.0.1", "SIGNET_CONNECTION": "Apple",
+            "SIGNET_START_URL": start, "SIGNET_HOST_RULES": "MAP \(Self.host) 127.0.0.1", "SIGNET_CONNECTION": connection,
             "SIGNET_REDIRECT_PREFIX": Interactive.callback, "SIGNET_ISSUER": server.issuer,
-            "SIGNET_TOKEN_URL": base + Routes.token, "SIGNET_CA_FILE": try #require(server.configuration.http.tlsCertificateFile),
+            "SIGNET_TOKEN_URL": base + Routes.token, "SIGNET_CA_FILE": server.configuration.http.tlsCertificateFile ?? "",
             "SIGNET_CLIENT_ID": "native", "SIGNET_CODE_VERIFIER": pkce.verifier, "SIGNET_REDIRECT_URI": Interactive.callback,
             "SIGNET_TEST_LOG": logFile, "HOME": home.path, "DBUS_SESSION_BUS_ADDRESS": "", "DISPLAY": ""]
         if let password { environment["SIGNET_PASSWORD"] = password }
+        environment.merge(extra) { $1 }
         let outcome = try await Subprocess.run(PackagePaths.python, [Self.script], environment: environment, timeoutSeconds: 120)
         let browserLog = (try? String(contentsOfFile: logFile, encoding: .utf8)) ?? "(no browser log)"
         #expect(outcome.succeeded, "stderr: \(outcome.stderr)\nbrowser: \(browserLog)")
         let last = outcome.stdout.split(separator: "\n").last.map(String.init) ?? ""
         let result = try #require(try JSONValue.parse(Array(last.utf8), maximumDepth: 12).objectValue,
                                   "stdout: \(outcome.stdout)\nstderr: \(outcome.stderr)")
-        #expect(result["error"] == nil, "browser: \(browserLog)")
+        #expect(result["error"] == nil, "browser: \(browserLog) stopped at: \(result["stoppedAt"] ?? "-")")
         return Run(result: result)
     }
 
@@ -98,5 +107,81 @@ import Testing
         #expect(claims["amr"] == .array([.string("fed"), .string("pwd")]))
         #expect(try fed.counts() == (users: 1, links: 1))
         #expect(run.cookies["__Host-signet_link"] == nil)
+    }
+}
+
+/// Another Signet as the upstream `oidc` provider, served over https with a certificate from a
+/// private CA that only the connection's `ca_file` trusts; the whole dance in Chromium.
+@Suite("another Signet behind a private CA as the upstream provider", .serialized) struct PrivateCAUpstreamTests {
+    @Test(.enabled(if: RealBrowser.unavailable == nil, "skipped: \(RealBrowser.unavailable ?? "")"))
+    func signInThroughAnUpstreamSignetTrustedOnlyByTheConnectionsCAFile() async throws {
+        // The upstream: a Signet on https with a self-signed certificate (its own private CA),
+        // a user whose email it vouches for, and a confidential client for the downstream.
+        let upstream = try Interactive(tlsHost: "localhost")
+        defer { upstream.stop() }
+        let certificate = try #require(upstream.server.configuration.http.tlsCertificateFile)
+        let storage = upstream.server.environment.storage
+        let corpUser = try upstream.server.environment.makeUserService().create(email: "corp.user@example.org", name: "Corp User",
+                                                                                 password: "corp user password")
+        try storage.users.updateProfile(userID: corpUser.id, name: "Corp User", givenName: nil, familyName: nil, emailVerified: true,
+                                        now: upstream.server.clock.now)
+        let registered = try ClientRegistration(server: upstream.server.application.authorizationServer).register(ClientSpec(
+            id: "downstream", name: "Downstream Signet", isPublic: false, redirectURIs: ["https://placeholder.example/cb"],
+            scope: "openid email profile", firstParty: true, authenticationMethod: "client_secret_basic"))
+        let secrets = try TemporaryDirectory(prefix: "upstream-secret")
+        defer { secrets.remove() }
+        let secretPath = try secrets.write(try #require(registered.secret), to: "secret")
+
+        // The downstream: a connection configured from the upstream's issuer, trusting its CA.
+        let connection = Connection(id: "corp", type: .oidc, clientID: "downstream", displayName: "Corp SSO",
+                                    issuer: upstream.server.issuer, trustedCertificatesFile: certificate)
+        let downstream = try Interactive { configuration in
+            configuration.connections = [ConfiguredConnection(connection: connection, clientSecret: .file(secretPath))]
+        }
+        defer { downstream.stop() }
+        var client = try #require(try storage.clients.client(id: "downstream"))
+        client.redirectURIs = [downstream.server.issuer + Routes.federationCallbackPrefix + "corp"]
+        try storage.clients.upsertClient(client)
+
+        let run = try await FederationBrowserTests().run(downstream, connection: "Corp SSO", extra: [
+            "SIGNET_UPSTREAM_ORIGIN": upstream.server.issuer, "SIGNET_UPSTREAM_EMAIL": "corp.user@example.org",
+            "SIGNET_UPSTREAM_PASSWORD": "corp user password"])
+        #expect(run.result["upstreamPage"]?.stringValue?.hasPrefix(upstream.server.issuer) == true, "\(run.result)")
+        #expect(run.query["state"] == .string("st-123"))
+        #expect(run.query["iss"] == .string(downstream.server.issuer))
+        let claims = try run.idTokenClaims()
+        #expect(claims["amr"] == .array([.string("fed")]))
+        let user = try #require(try downstream.server.environment.storage.users.user(email: "corp.user@example.org"))
+        #expect(claims["sub"] == .string(user.id))
+        #expect(user.id != corpUser.id)
+        let links = try downstream.server.environment.storage.users.federatedIdentities(userID: user.id)
+        #expect(links.map(\.issuer) == [upstream.server.issuer])
+        #expect(links.map(\.subject) == [corpUser.id])
+    }
+
+    @Test func withoutTheCAFileTheUpstreamIsNotTrusted() async throws {
+        let upstream = try TestServer(tlsHost: "127.0.0.1")
+        defer { upstream.stop() }
+        let connection = Connection(id: "corp", type: .oidc, clientID: "downstream", issuer: upstream.issuer)
+        let secrets = try TemporaryDirectory(prefix: "upstream-secret")
+        defer { secrets.remove() }
+        let secretPath = try secrets.write("not-used", to: "secret")
+        let downstream = try Interactive { configuration in
+            configuration.connections = [ConfiguredConnection(connection: connection, clientSecret: .file(secretPath))]
+        }
+        defer { downstream.stop() }
+        let browser = FormBrowser()
+        _ = try await browser.open(downstream.authorizeURL(pkce: PKCEPair.generate()))
+        let started = try await browser.open(downstream.server.url(try Federated.providerLink(browser, connection: "corp")))
+        #expect(started.status == 502)
+        #expect(started.response.text.contains("Cannot reach"))
+        // A ca_file that cannot be read stops the start.
+        #expect(throws: (any Error).self) {
+            _ = try Interactive { configuration in
+                var unreadable = connection
+                unreadable.trustedCertificatesFile = "/nonexistent/ca.pem"
+                configuration.connections = [ConfiguredConnection(connection: unreadable, clientSecret: .file(secretPath))]
+            }
+        }
     }
 }

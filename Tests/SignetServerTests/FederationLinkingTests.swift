@@ -79,6 +79,7 @@ import Testing
         let shown = try await stranger.open(linkURL)
         #expect(shown.status == 400)
         #expect(!shown.response.text.contains("<form"))
+        #expect(shown.response.header("Content-Security-Policy")?.contains("form-action 'self';") == true)
         let submission = try form.submission(overrides: ["password": Interactive.password])
         let post = try await HTTPTestClient().post(fed.server.url(Routes.federationLink), form: submission)
         #expect(post.status == 400)

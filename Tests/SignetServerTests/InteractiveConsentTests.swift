@@ -17,7 +17,7 @@ import Testing
         #expect(consent.redirect == nil)
         #expect(consent.url.path == Routes.consent)
         expectHardened(consent.response)
-        #expect(consent.response.header("Content-Security-Policy")?.contains("form-action 'self' https://partner.example.com;") == true)
+        #expect(consent.response.header("Content-Security-Policy")?.contains("form-action") == false)
         let text = consent.response.text
         #expect(text.contains("Web Partner"))
         #expect(text.contains("See your email address"))
@@ -51,7 +51,7 @@ import Testing
         _ = try await browser.open(env.authorizeURL(client: "app", redirectURI: Self.app, pkce: .generate()))
         let consent = try await env.submitCredentials(browser)
         #expect(consent.url.path == Routes.consent)
-        #expect(consent.response.header("Content-Security-Policy")?.contains("form-action 'self' com.example.other:;") == true)
+        #expect(consent.response.header("Content-Security-Policy")?.contains("form-action") == false)
         #expect(try await browser.submit(formWithAction: Routes.consent, pressing: "decision").requireRedirect()["code"] != nil)
         let again = try await browser.open(env.authorizeURL(client: "app", redirectURI: Self.app, pkce: .generate()))
         #expect(again.redirect == nil)

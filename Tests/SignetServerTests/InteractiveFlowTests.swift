@@ -17,7 +17,7 @@ import Testing
         #expect(page.status == 200)
         #expect(page.url.path == Routes.signIn)
         expectHardened(page.response)
-        #expect(page.response.header("Content-Security-Policy")?.contains("form-action 'self' http://127.0.0.1:49152;") == true)
+        #expect(page.response.header("Content-Security-Policy")?.contains("form-action") == false)
         #expect(page.response.text.contains("Native &lt;b&gt;App&lt;/b&gt;"))
         let form = try #require(page.forms.first)
         #expect(form.value("email") == "alice@example.com")

@@ -84,7 +84,7 @@ import Testing
         #expect(page.status == 200)
         #expect(page.redirect == nil)
         expectHardened(page.response)
-        #expect(page.response.header("Content-Security-Policy")?.contains("form-action 'self' com.example.native:;") == true)
+        #expect(page.response.header("Content-Security-Policy")?.contains("form-action") == false)
         #expect(Interactive.sessionCookie(browser) != nil, "nothing ended before confirming")
         let form = try #require(page.forms.first { $0.action.path == Routes.endSession })
         // A forged confirmation is refused and the session survives.

@@ -11,11 +11,14 @@ self-signed certificate). It prints one JSON object.
 
 Environment: SIGNET_START_URL, SIGNET_HOST_RULES, SIGNET_CONNECTION (display name),
 SIGNET_REDIRECT_PREFIX, SIGNET_ISSUER, SIGNET_TOKEN_URL, SIGNET_CA_FILE, SIGNET_CLIENT_ID,
-SIGNET_CODE_VERIFIER, SIGNET_REDIRECT_URI, SIGNET_PASSWORD (optional), SIGNET_TEST_LOG (optional).
+SIGNET_CODE_VERIFIER, SIGNET_REDIRECT_URI, SIGNET_PASSWORD (optional), SIGNET_TEST_LOG (optional),
+SIGNET_UPSTREAM_ORIGIN, SIGNET_UPSTREAM_EMAIL and SIGNET_UPSTREAM_PASSWORD (optional: the upstream is
+itself a Signet whose sign-in page asks for them).
 """
 import http.client
 import json
 import os
+import re
 import ssl
 import sys
 import traceback
@@ -36,9 +39,12 @@ def log(message):
 
 def redeem(code):
     token_url = urllib.parse.urlsplit(os.environ["SIGNET_TOKEN_URL"])
-    context = ssl.create_default_context(cafile=os.environ["SIGNET_CA_FILE"])
-    context.check_hostname = False  # the certificate names Signet's site; we connect to 127.0.0.1
-    connection = http.client.HTTPSConnection(token_url.hostname, token_url.port, context=context, timeout=20)
+    if token_url.scheme == "https":
+        context = ssl.create_default_context(cafile=os.environ["SIGNET_CA_FILE"])
+        context.check_hostname = False  # the certificate names Signet's site; we connect to 127.0.0.1
+        connection = http.client.HTTPSConnection(token_url.hostname, token_url.port, context=context, timeout=20)
+    else:
+        connection = http.client.HTTPConnection(token_url.hostname, token_url.port, timeout=20)
     body = urllib.parse.urlencode({
         "grant_type": "authorization_code", "code": code, "client_id": os.environ["SIGNET_CLIENT_ID"],
         "redirect_uri": os.environ["SIGNET_REDIRECT_URI"], "code_verifier": os.environ["SIGNET_CODE_VERIFIER"]})
@@ -64,6 +70,14 @@ def main():
         WebDriverWait(driver, 20).until(lambda d: d.find_elements(By.PARTIAL_LINK_TEXT, "Sign in with "))
         log("sign-in page: " + driver.title)
         driver.find_element(By.PARTIAL_LINK_TEXT, "Sign in with " + os.environ["SIGNET_CONNECTION"]).click()
+        if os.environ.get("SIGNET_UPSTREAM_EMAIL"):
+            # The upstream provider is another Signet: its own sign-in page.
+            origin = os.environ["SIGNET_UPSTREAM_ORIGIN"]
+            WebDriverWait(driver, 20).until(lambda d: d.current_url.startswith(origin) and d.find_elements(By.NAME, "email"))
+            result["upstreamPage"] = driver.current_url.split("?")[0]
+            driver.find_element(By.NAME, "email").send_keys(os.environ["SIGNET_UPSTREAM_EMAIL"])
+            driver.find_element(By.NAME, "password").send_keys(os.environ["SIGNET_UPSTREAM_PASSWORD"])
+            driver.find_element(By.CSS_SELECTOR, "form button[type=submit]").click()
         WebDriverWait(driver, 20).until(
             lambda d: d.current_url.startswith(prefix) or "/federation/link" in d.current_url or "Sign-in not completed" in d.title)
         if "/federation/link" in driver.current_url:
@@ -80,6 +94,11 @@ def main():
                               "sameSite": c.get("sameSite", "")} for c in driver.get_cookies()]
     except Exception:
         log("failed at " + driver.current_url + " (" + driver.title + ")\n" + traceback.format_exc())
+        try:
+            log("console: " + json.dumps(driver.get_log("browser"))[:1500])
+        except Exception:
+            pass
+        log("page: " + re.sub(r"\s+", " ", re.sub(r"<style>.*?</style>", "", driver.page_source, flags=re.S))[:1500])
         result["error"] = traceback.format_exc(limit=2)
         result["stoppedAt"] = driver.title
     finally:
