@@ -45,11 +45,7 @@ public final class BackgroundProcess: Sendable {
             }
             try? await Task.sleep(nanoseconds: 5_000_000)
         }
-        _ = await output.waitUntilFinished(seconds: 5)
-        _ = await errors.waitUntilFinished(seconds: 5)
-        return SubprocessResult(status: launched.process.terminationStatus,
-                                wasSignaled: launched.process.terminationReason == .uncaughtSignal,
-                                stdoutBytes: output.bytes, stderrBytes: errors.bytes)
+        return await SubprocessResult.collect(launched.process, output: output, errors: errors)
     }
 
     deinit {

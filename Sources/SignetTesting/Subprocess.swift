@@ -35,11 +35,7 @@ public enum Subprocess {
             }
             try? await Task.sleep(nanoseconds: 5_000_000)
         }
-        _ = await output.waitUntilFinished(seconds: 5)
-        _ = await errors.waitUntilFinished(seconds: 5)
-        return SubprocessResult(status: process.process.terminationStatus,
-                                wasSignaled: process.process.terminationReason == .uncaughtSignal,
-                                stdoutBytes: output.bytes, stderrBytes: errors.bytes)
+        return await SubprocessResult.collect(process.process, output: output, errors: errors)
     }
 
     /// Set once: writes to a closed pipe or socket fail with EPIPE instead of killing the process.

@@ -1,3 +1,5 @@
+import Foundation
+
 /// How a finished subprocess ended and what it printed.
 public struct SubprocessResult: Sendable, CustomStringConvertible {
     /// The exit status, or the signal number when `wasSignaled`.
@@ -27,5 +29,14 @@ public struct SubprocessResult: Sendable, CustomStringConvertible {
     /// Status and both outputs, for test failure messages.
     public var description: String {
         "\(wasSignaled ? "signal" : "exit") \(status)\n--- stdout\n\(stdout)--- stderr\n\(stderr)"
+    }
+
+    /// The result of an ended `process`, once its output collectors have drained (at most 5 s
+    /// each).
+    static func collect(_ process: Process, output: OutputCollector, errors: OutputCollector) async -> SubprocessResult {
+        _ = await output.waitUntilFinished(seconds: 5)
+        _ = await errors.waitUntilFinished(seconds: 5)
+        return SubprocessResult(status: process.terminationStatus, wasSignaled: process.terminationReason == .uncaughtSignal,
+                                stdoutBytes: output.bytes, stderrBytes: errors.bytes)
     }
 }

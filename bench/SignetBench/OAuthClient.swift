@@ -27,9 +27,8 @@ struct OAuthClient {
         var verifier: String
     }
 
-    /// `GET /authorize` for a new request (fresh PKCE pair, state and nonce). With `session`, the
-    /// SSO cookie is sent and the server must answer 303 with a code at the redirect URI.
-    func authorize(_ connection: HTTPConnection, scope: String, session: String?) throws(HTTPClientError) -> (Code?, HTTPClientResponse) {
+    /// A fresh authorization request: PKCE verifier, state, and the query (with a nonce).
+    func newRequest(scope: String) -> (verifier: String, state: String, query: String) {
         let verifier = Self.randomToken(32)
         let challenge = Base64URL.encode(Digest.sha256(Array(verifier.utf8)))
         let state = Self.randomToken(12)
@@ -37,6 +36,13 @@ struct OAuthClient {
             ("response_type", "code"), ("client_id", clientID), ("redirect_uri", redirectURI), ("scope", scope),
             ("state", state), ("nonce", Self.randomToken(12)), ("code_challenge", challenge), ("code_challenge_method", "S256"),
         ])
+        return (verifier, state, query)
+    }
+
+    /// `GET /authorize` for a new request (fresh PKCE pair, state and nonce). With `session`, the
+    /// SSO cookie is sent and the server must answer 303 with a code at the redirect URI.
+    func authorize(_ connection: HTTPConnection, scope: String, session: String?) throws(HTTPClientError) -> (Code?, HTTPClientResponse) {
+        let (verifier, state, query) = newRequest(scope: scope)
         var headers: [(String, String)] = []
         if let session { headers.append(("Cookie", "\(sessionCookieName)=\(session)")) }
         let response = try connection.request("GET", Routes.authorize + "?" + query, headers: headers)
@@ -81,13 +87,8 @@ struct OAuthClient {
         guard submit.status == 303, let location = submit.header("location") else {
             throw HTTPClientError("POST /signin: status \(submit.status), expected 303")
         }
-        guard location.hasPrefix(redirectURI + "?") else {
-            throw HTTPClientError("POST /signin: redirected to \(Self.pathOnly(location)), expected the redirect URI (wrong password, throttled, or consent?)")
-        }
-        let parameters = Self.queryParameters(location)
-        guard parameters["state"] == state, let code = parameters["code"] else {
-            throw HTTPClientError("POST /signin: no code or wrong state at the redirect URI (error \(parameters["error"] ?? "?"))")
-        }
+        let code = try Self.code(at: location, redirectURI: redirectURI, state: state,
+                                 step: "POST /signin", hint: " (wrong password, throttled, or consent?)")
         guard let session = submit.cookies.first(where: { $0.0 == sessionCookieName })?.1, !session.isEmpty else {
             throw HTTPClientError("POST /signin: no \(sessionCookieName) cookie")
         }
@@ -104,13 +105,7 @@ struct OAuthClient {
     /// and the callback's duration in nanoseconds.
     func federatedSignIn(_ connection: HTTPConnection, connectionID: String, scope: String, timeoutSeconds: Int,
                          inCallback: (Bool) -> Void) throws(HTTPClientError) -> (code: Code, callbackNanoseconds: UInt64) {
-        let verifier = Self.randomToken(32)
-        let challenge = Base64URL.encode(Digest.sha256(Array(verifier.utf8)))
-        let state = Self.randomToken(12)
-        let query = Self.formEncode([
-            ("response_type", "code"), ("client_id", clientID), ("redirect_uri", redirectURI), ("scope", scope),
-            ("state", state), ("nonce", Self.randomToken(12)), ("code_challenge", challenge), ("code_challenge_method", "S256"),
-        ])
+        let (verifier, state, query) = newRequest(scope: scope)
         let authorize = try connection.request("GET", Routes.authorize + "?" + query)
         guard authorize.status == 303, let signInPath = authorize.header("location"), signInPath.hasPrefix(Routes.signIn + "?") else {
             throw HTTPClientError("GET /authorize without a session: status \(authorize.status), expected 303 to \(Routes.signIn)")
@@ -150,13 +145,8 @@ struct OAuthClient {
         guard finished.status == 303, let location = finished.header("location") else {
             throw HTTPClientError("GET \(Routes.federationCallbackPrefix)\(connectionID): status \(finished.status), expected 303")
         }
-        guard location.hasPrefix(redirectURI + "?") else {
-            throw HTTPClientError("GET \(Routes.federationCallbackPrefix)\(connectionID): redirected to \(Self.pathOnly(location)), expected the redirect URI")
-        }
-        let parameters = Self.queryParameters(location)
-        guard parameters["state"] == state, let code = parameters["code"] else {
-            throw HTTPClientError("federation callback: no code or wrong state at the redirect URI (error \(parameters["error"] ?? "?"))")
-        }
+        let code = try Self.code(at: location, redirectURI: redirectURI, state: state,
+                                 step: "GET \(Routes.federationCallbackPrefix)\(connectionID)")
         return (Code(code: code, verifier: verifier), took)
     }
 
@@ -217,6 +207,19 @@ struct OAuthClient {
     }
 
     /// The decoded query parameters of a URL (first value of each).
+    /// The code at the app's redirect `location`, checking the redirect URI and `state`.
+    static func code(at location: String, redirectURI: String, state: String, step: String, hint: String = "")
+        throws(HTTPClientError) -> String {
+        guard location.hasPrefix(redirectURI + "?") else {
+            throw HTTPClientError("\(step): redirected to \(pathOnly(location)), expected the redirect URI\(hint)")
+        }
+        let parameters = queryParameters(location)
+        guard parameters["state"] == state, let code = parameters["code"] else {
+            throw HTTPClientError("\(step): no code or wrong state at the redirect URI (error \(parameters["error"] ?? "?"))")
+        }
+        return code
+    }
+
     static func queryParameters(_ url: String) -> [String: String] {
         let bytes = Array(url.utf8)
         guard let question = bytes.firstIndex(of: 63) else { return [:] }
