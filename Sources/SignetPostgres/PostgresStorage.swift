@@ -35,7 +35,9 @@ public final class PostgresStorage: SignetStorage, Sendable {
                       dropOnDeinit: nil)
     }
 
-    private init(conninfo: String, database: String?, migrate: Bool, maxConnections: Int,
+    /// `database`, when given, replaces the database `conninfo` names; `dropOnDeinit` is the admin
+    /// connection string that drops it when the store is released (tests only).
+    init(conninfo: String, database: String?, migrate: Bool, maxConnections: Int,
                  dropOnDeinit: String?) throws {
         self.conninfo = conninfo
         self.database = database
