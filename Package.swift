@@ -30,6 +30,8 @@ let package = Package(
         .target(name: "SignetWire", dependencies: ["SignetCrypto"]),
         .target(name: "SignetStore", dependencies: ["SignetWire"]),
         .target(name: "SignetSQLite", dependencies: ["SignetStore", "CSQLite", "CSignetShims"]),
+        // The same store on PostgreSQL (libpq); not wired into `signet serve` yet.
+        .target(name: "SignetPostgres", dependencies: ["SignetStore", "CLibPQ"]),
         .target(name: "SignetCore", dependencies: ["SignetWire", "SignetJOSE", "SignetStore"]),
         .target(name: "SignetHTTP", dependencies: ["CMicroHTTPD", "CSignetShims"]),
         // Relying-party logic shared by the SDK, federation and the resource kit.
@@ -60,7 +62,7 @@ let package = Package(
         .testTarget(name: "SignetJOSETests", dependencies: ["SignetJOSE"], exclude: ["Interop"]),
         .testTarget(name: "SignetWireTests", dependencies: ["SignetWire"]),
         .testTarget(name: "SignetHTTPTests", dependencies: ["SignetHTTP"]),
-        .testTarget(name: "SignetStoreTests", dependencies: ["SignetStore", "SignetSQLite"]),
+        .testTarget(name: "SignetStoreTests", dependencies: ["SignetStore", "SignetSQLite", "SignetPostgres"]),
         .testTarget(name: "SignetCoreTests", dependencies: ["SignetCore"]),
         .testTarget(name: "SignetClientCoreTests", dependencies: ["SignetClientCore", "SignetHTTP", "SignetServer", "SignetTesting"]),
         .testTarget(name: "SignetFederationTests", dependencies: ["SignetFederation", "SignetTesting"]),

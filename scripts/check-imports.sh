@@ -9,6 +9,7 @@ declare -A allowed=(
   [SignetWire]="SignetCrypto"
   [SignetStore]="SignetWire SignetCrypto"
   [SignetSQLite]="SignetStore SignetWire SignetCrypto CSQLite CSignetShims"
+  [SignetPostgres]="SignetStore SignetWire SignetCrypto CLibPQ"
   [SignetCore]="SignetWire SignetJOSE SignetStore SignetCrypto"
   [SignetHTTP]="CMicroHTTPD CSignetShims"
   [SignetClientCore]="SignetWire SignetJOSE SignetCrypto CSignetOutbound"

@@ -1,11 +1,26 @@
 #!/usr/bin/env bash
 # Runs every test: builds, then `swift test`. Services the tests need are started here and
-# stopped on exit. Both XCTest and Swift Testing summaries are checked, not just the exit code.
+# stopped on exit (PostgreSQL: scripts/postgres-test-server.sh). Both XCTest and Swift Testing
+# summaries are checked, not just the exit code.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 swift build --build-tests
 log=$(mktemp)
-trap 'rm -f "$log"' EXIT
+pgdir=""
+cleanup() {
+  rm -f "$log"
+  if [ -n "$pgdir" ]; then scripts/postgres-test-server.sh stop "$pgdir"; fi
+}
+trap cleanup EXIT
+# A throwaway PostgreSQL cluster (Unix socket only) for the store contract suite on PostgreSQL.
+if compgen -G '/usr/lib/postgresql/*/bin/initdb' >/dev/null; then
+  pgdir=$(mktemp -d /tmp/signet-pg.XXXXXX)
+  SIGNET_TEST_POSTGRES_URL=$(scripts/postgres-test-server.sh start "$pgdir")
+  export SIGNET_TEST_POSTGRES_URL
+  echo "PostgreSQL test server: $SIGNET_TEST_POSTGRES_URL"
+else
+  echo "PostgreSQL tests skipped: no /usr/lib/postgresql/*/bin/initdb (Debian: postgresql)"
+fi
 set +e
 # Serial: many end-to-end tests block on sockets and subprocesses, and on 2 cores the Swift
 # concurrency pool has only 2 threads; run in parallel they can starve the servers' async handlers.

@@ -1,4 +1,5 @@
 import Foundation
+import SignetPostgres
 import SignetSQLite
 import SignetStore
 
@@ -6,14 +7,30 @@ import SignetStore
 enum Backend: String, CaseIterable, CustomStringConvertible, Sendable {
     case inMemory
     case sqlite
+    /// Only when `SIGNET_TEST_POSTGRES_URL` names a PostgreSQL server (scripts/run-tests.sh starts one).
+    case postgres
+
+    /// The backends to test: PostgreSQL only when a server was given.
+    static var allCases: [Backend] {
+        postgresURL == nil ? [.inMemory, .sqlite] : [.inMemory, .sqlite, .postgres]
+    }
+
+    /// A libpq connection string or URL for a role that may create databases, or nil.
+    static var postgresURL: String? {
+        ProcessInfo.processInfo.environment["SIGNET_TEST_POSTGRES_URL"].flatMap { $0.isEmpty ? nil : $0 }
+    }
 
     var description: String { rawValue }
 
-    /// A fresh, empty store (SQLite: a migrated temporary file, deleted when released).
+    /// A fresh, empty store (SQLite: a migrated temporary file, deleted when released; PostgreSQL:
+    /// a migrated database of its own, dropped when released).
     func make() throws -> any SignetStorage {
         switch self {
-        case .inMemory: InMemoryStorage()
-        case .sqlite: try SQLiteStorage.temporary()
+        case .inMemory: return InMemoryStorage()
+        case .sqlite: return try SQLiteStorage.temporary()
+        case .postgres:
+            guard let url = Self.postgresURL else { throw StoreError.backend("SIGNET_TEST_POSTGRES_URL is not set") }
+            return try PostgresStorage.temporary(adminConninfo: url)
         }
     }
 }

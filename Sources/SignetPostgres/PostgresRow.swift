@@ -1,0 +1,111 @@
+import CLibPQ
+import Foundation
+import SignetStore
+
+/// One row of a text-format result; valid only inside the decode closure it is passed to.
+/// Columns are 0-based. A NULL where a value is required throws `.corrupt`.
+struct PostgresRow {
+    let result: OpaquePointer
+    let row: Int32
+
+    func isNull(_ column: Int32) -> Bool {
+        PQgetisnull(result, row, column) != 0
+    }
+
+    func text(_ column: Int32) throws -> String {
+        guard let value = optionalText(column) else { throw nullColumn(column) }
+        return value
+    }
+
+    func optionalText(_ column: Int32) -> String? {
+        guard !isNull(column), let chars = PQgetvalue(result, row, column) else { return nil }
+        let count = Int(PQgetlength(result, row, column))
+        return chars.withMemoryRebound(to: UInt8.self, capacity: count) {
+            String(decoding: UnsafeBufferPointer(start: $0, count: count), as: UTF8.self)
+        }
+    }
+
+    /// A `bytea` column; the server sends it in hex (`\x0a1b…`), the default `bytea_output`.
+    func blob(_ column: Int32) throws -> [UInt8] {
+        guard let value = try optionalBlob(column) else { throw nullColumn(column) }
+        return value
+    }
+
+    func optionalBlob(_ column: Int32) throws -> [UInt8]? {
+        guard let hex = optionalText(column) else { return nil }
+        let digits = Array(hex.utf8)
+        guard digits.count >= 2, digits[0] == UInt8(ascii: "\\"), digits[1] == UInt8(ascii: "x"),
+              digits.count % 2 == 0 else {
+            throw StoreError.corrupt("column \(name(column)) is not hex bytea")
+        }
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity((digits.count - 2) / 2)
+        var index = 2
+        while index < digits.count {
+            guard let high = Self.nibble(digits[index]), let low = Self.nibble(digits[index + 1]) else {
+                throw StoreError.corrupt("column \(name(column)) is not hex bytea")
+            }
+            bytes.append(high << 4 | low)
+            index += 2
+        }
+        return bytes
+    }
+
+    func int64(_ column: Int32) throws -> Int64 {
+        guard let value = try optionalInt64(column) else { throw nullColumn(column) }
+        return value
+    }
+
+    func optionalInt64(_ column: Int32) throws -> Int64? {
+        guard let text = optionalText(column) else { return nil }
+        guard let value = Int64(text) else { throw StoreError.corrupt("column \(name(column)) is not an integer") }
+        return value
+    }
+
+    func optionalInt(_ column: Int32) throws -> Int? {
+        try optionalInt64(column).map { Int($0) }
+    }
+
+    func bool(_ column: Int32) throws -> Bool {
+        switch try text(column) {
+        case "t": return true
+        case "f": return false
+        default: throw StoreError.corrupt("column \(name(column)) is not a boolean")
+        }
+    }
+
+    func date(_ column: Int32) throws -> Date {
+        Date(microsecondsSince1970: try int64(column))
+    }
+
+    func optionalDate(_ column: Int32) throws -> Date? {
+        try optionalInt64(column).map { Date(microsecondsSince1970: $0) }
+    }
+
+    /// A JSON array of strings stored as text.
+    func stringArray(_ column: Int32) throws -> [String] {
+        let json = try text(column)
+        do {
+            return try JSONDecoder().decode([String].self, from: Data(json.utf8))
+        } catch {
+            throw StoreError.corrupt("column \(name(column)) is not a JSON array of strings")
+        }
+    }
+
+    private static func nibble(_ digit: UInt8) -> UInt8? {
+        switch digit {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): digit - UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): digit - UInt8(ascii: "a") + 10
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): digit - UInt8(ascii: "A") + 10
+        default: nil
+        }
+    }
+
+    private func name(_ column: Int32) -> String {
+        PQfname(result, column).map { String(cString: $0) } ?? "\(column)"
+    }
+
+    private func nullColumn(_ column: Int32) -> StoreError {
+        StoreError.corrupt("unexpected NULL in column \(name(column))")
+    }
+}

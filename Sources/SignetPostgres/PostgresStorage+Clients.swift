@@ -1,0 +1,89 @@
+import Foundation
+import SignetStore
+
+extension PostgresStorage: ClientStore {
+    static let clientColumns = """
+        id, name, secret_hash, secret_salt, is_public, first_party, redirect_uris, post_logout_redirect_uris,
+        allowed_scopes, grant_types, token_endpoint_auth_method, id_token_algorithm, access_token_lifetime,
+        refresh_token_lifetime, id_token_lifetime, allow_headless, created_at, updated_at, extra
+        """
+
+    static func decodeClient(_ row: PostgresRow) throws -> ClientRecord {
+        ClientRecord(
+            id: try row.text(0), name: try row.text(1), secretHash: try row.optionalBlob(2), secretSalt: try row.optionalBlob(3),
+            isPublic: try row.bool(4), firstParty: try row.bool(5), redirectURIs: try row.stringArray(6),
+            postLogoutRedirectURIs: try row.stringArray(7), allowedScopes: try row.stringArray(8),
+            grantTypes: try row.stringArray(9), tokenEndpointAuthMethod: try row.text(10),
+            idTokenAlgorithm: try row.text(11), accessTokenLifetime: try row.optionalInt(12),
+            refreshTokenLifetime: try row.optionalInt(13), idTokenLifetime: try row.optionalInt(14),
+            allowHeadless: try row.bool(15), createdAt: try row.date(16), updatedAt: try row.date(17),
+            extra: try row.text(18))
+    }
+
+    /// See `ClientStore.upsertClient(_:)`.
+    public func upsertClient(_ client: ClientRecord) throws {
+        let binds: [any PostgresBindable] = [
+            client.id, client.name, client.secretHash, client.secretSalt, client.isPublic, client.firstParty,
+            try jsonArray(client.redirectURIs), try jsonArray(client.postLogoutRedirectURIs),
+            try jsonArray(client.allowedScopes), try jsonArray(client.grantTypes), client.tokenEndpointAuthMethod,
+            client.idTokenAlgorithm, client.accessTokenLifetime, client.refreshTokenLifetime, client.idTokenLifetime,
+            client.allowHeadless, client.createdAt, client.updatedAt, client.extra,
+        ]
+        try withConnection { db in
+            try db.transaction {
+                try db.run("""
+                    INSERT INTO clients (\(Self.clientColumns))
+                    VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19)
+                    ON CONFLICT (id) DO UPDATE SET
+                        name = excluded.name, secret_hash = excluded.secret_hash, secret_salt = excluded.secret_salt,
+                        is_public = excluded.is_public, first_party = excluded.first_party,
+                        redirect_uris = excluded.redirect_uris,
+                        post_logout_redirect_uris = excluded.post_logout_redirect_uris,
+                        allowed_scopes = excluded.allowed_scopes, grant_types = excluded.grant_types,
+                        token_endpoint_auth_method = excluded.token_endpoint_auth_method,
+                        id_token_algorithm = excluded.id_token_algorithm,
+                        access_token_lifetime = excluded.access_token_lifetime,
+                        refresh_token_lifetime = excluded.refresh_token_lifetime,
+                        id_token_lifetime = excluded.id_token_lifetime, allow_headless = excluded.allow_headless,
+                        updated_at = excluded.updated_at, extra = excluded.extra
+                    """, binds)
+                try Self.bumpGeneration("clients", db)
+            }
+        }
+    }
+
+    /// See `ClientStore.client(id:)`.
+    public func client(id: String) throws -> ClientRecord? {
+        try withConnection { db in try db.one("SELECT \(Self.clientColumns) FROM clients WHERE id = $1", [id], Self.decodeClient) }
+    }
+
+    /// See `ClientStore.allClients()`.
+    public func allClients() throws -> [ClientRecord] {
+        try withConnection { db in try db.query("SELECT \(Self.clientColumns) FROM clients ORDER BY id", [], Self.decodeClient) }
+    }
+
+    /// See `ClientStore.deleteClient(id:)`.
+    public func deleteClient(id: String) throws -> Bool {
+        try withConnection { db in
+            try db.transaction {
+                guard try db.run("DELETE FROM clients WHERE id = $1", [id]) == 1 else { return false }
+                try Self.bumpGeneration("clients", db)
+                return true
+            }
+        }
+    }
+
+    /// See `ClientStore.clientsGeneration()`.
+    public func clientsGeneration() throws -> Int64 {
+        try generation("clients")
+    }
+}
+
+/// A list of strings as a JSON array, the form list columns use.
+func jsonArray(_ values: [String]) throws -> String {
+    do {
+        return String(decoding: try JSONEncoder().encode(values), as: UTF8.self)
+    } catch {
+        throw StoreError.corrupt("cannot encode a string list as JSON")
+    }
+}
