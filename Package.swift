@@ -44,7 +44,8 @@ let package = Package(
         .target(name: "SignetKitSecretService", dependencies: ["SignetKit", "CLibSecret", "CSecretShims"]),
         // Apple-only glue (ASWebAuthenticationSession, Keychain); an empty module elsewhere.
         .target(name: "SignetKitApple", dependencies: ["SignetKit"]),
-        .target(name: "SignetServer", dependencies: ["SignetCore", "SignetHTTP", "SignetStore", "SignetSQLite", "SignetFederation"]),
+        .target(name: "SignetServer", dependencies: ["SignetCore", "SignetHTTP", "SignetStore", "SignetSQLite", "SignetPostgres",
+                                                     "SignetFederation"]),
         .target(name: "SignetCLI", dependencies: ["SignetServer", "SignetSQLite", "SignetCore", "SignetKit", "SignetKitSecretService",
                                                   "SignetMockProvider"]),
         .executableTarget(name: "signet", dependencies: ["SignetCLI"]),
@@ -68,6 +69,7 @@ let package = Package(
         .testTarget(name: "SignetFederationTests", dependencies: ["SignetFederation", "SignetTesting"]),
         .testTarget(name: "SignetKitTests", dependencies: ["SignetKit", "SignetKitSecretService", "SignetTesting"], exclude: ["Browser"]),
         .testTarget(name: "SignetResourceTests", dependencies: ["SignetResource", "SignetTesting"]),
-        .testTarget(name: "SignetServerTests", dependencies: ["SignetTesting", "SignetServer", "SignetCLI"], exclude: ["Browser"]),
+        .testTarget(name: "SignetServerTests", dependencies: ["SignetTesting", "SignetServer", "SignetCLI", "SignetPostgres"],
+                    exclude: ["Browser"]),
     ]
 )

@@ -1,4 +1,3 @@
-import SignetSQLite
 import SignetServer
 
 /// `signet migrate`: applies pending schema migrations and prints what it did.
@@ -6,7 +5,7 @@ enum MigrateCommand {
     static func run(_ raw: [String]) throws -> Int32 {
         let arguments = try ParsedArguments(raw, options: CommonOptions.valued, flags: [])
         let configuration = try CommonOptions.configuration(arguments)
-        let storage = try SQLiteStorage(path: configuration.databaseFilePath, migrate: false)
+        let storage = try ConfiguredStorage.open(configuration, migrate: false)
         let applied = try storage.migrate()
         let version = try storage.currentVersion()
         if applied.isEmpty {

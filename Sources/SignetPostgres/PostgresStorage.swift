@@ -13,7 +13,7 @@ import Synchronization
 /// re-checks its `WHERE` against the winner's row, so exactly one caller wins); read-then-write
 /// operations lock what they read with `SELECT … FOR UPDATE` inside a transaction.
 ///
-/// Not used by `signet serve` yet: the server opens `SQLiteStorage`.
+/// `signet serve` and the admin commands open it when `database.driver` is "postgres".
 public final class PostgresStorage: SignetStorage, Sendable {
     /// The libpq connection string or URL the pool connects with.
     private let conninfo: String
@@ -76,6 +76,10 @@ public final class PostgresStorage: SignetStorage, Sendable {
             throw error
         }
     }
+
+    /// For a store made by `temporary(adminConninfo:)`: the name of its database (so tests can
+    /// point other processes at it); nil otherwise.
+    public var temporaryDatabaseName: String? { dropOnDeinit == nil ? nil : database }
 
     /// An arbitrary, fixed key for `pg_advisory_lock`, so nodes starting together migrate one at a time.
     static let migrationLockKey: Int64 = 0x5369_676E_6574_4D31   // "SignetM1"

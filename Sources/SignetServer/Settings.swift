@@ -9,21 +9,27 @@ public enum Settings {
         "Addresses to accept connections on, such as \"127.0.0.1:8080\", \"[::1]:8080\" or \"0.0.0.0:443\". Port 0 picks a free port.")
     /// The data folder.
     public static let dataDirectory = Setting("data_dir", "./signet-data", type: "path",
-        "The folder for the SQLite database and the generated master key. Relative paths in other settings are resolved against it.")
+        "The folder for the SQLite database and the generated master key. Relative paths in other settings are resolved against it. PostgreSQL nodes keep nothing in it.")
     /// The master key reference.
     public static let masterKey = Setting("master_key", "file:master.key", type: "secret reference",
-        "The 32-byte key (hex or base64, or 32 raw bytes) that encrypts signing keys at rest and keys the token hashes: \"env:NAME\" or \"file:PATH\". The embedded default creates the file with mode 0600 when it is missing.")
+        "The 32-byte key (hex or base64, or 32 raw bytes) that encrypts signing keys at rest and keys the token hashes: \"env:NAME\" or \"file:PATH\". The embedded default creates the file with mode 0600 when it is missing. With PostgreSQL it must be set explicitly, is never generated, and every node needs the same key.")
     /// Top-level keys, for the reference.
     static let topLevel: [SettingEntry] = [issuer.entry, listen.entry, dataDirectory.entry, masterKey.entry]
 
     // MARK: database
     /// Database driver.
-    public static let databaseDriver = Setting("driver", "sqlite", type: "\"sqlite\"",
-        "The storage backend. The embedded default is SQLite in WAL mode.")
+    public static let databaseDriver = Setting("driver", "sqlite", type: "\"sqlite\" | \"postgres\"",
+        "The storage backend. The embedded default is SQLite in WAL mode, for one node; PostgreSQL lets several stateless nodes share one database.")
     /// SQLite file.
     public static let databasePath = Setting("path", "signet.db", type: "path",
-        "The SQLite database file, relative to data_dir.")
-    static let database: [SettingEntry] = [databaseDriver.entry, databasePath.entry]
+        "SQLite only: the database file, relative to data_dir.")
+    /// PostgreSQL connection string.
+    public static let databaseURL = Setting<String?>("url", nil, type: "secret reference",
+        "PostgreSQL only, and required there: \"env:NAME\" or \"file:PATH\" holding a libpq connection string (`host=… dbname=… user=…`) or a `postgresql://` URL, which may include a password.")
+    /// PostgreSQL pool size.
+    public static let databaseMaxConnections = Setting("max_connections", 16, type: "integer",
+        "PostgreSQL only: the most connections one node opens at once; requests beyond that wait for a free one.")
+    static let database: [SettingEntry] = [databaseDriver.entry, databasePath.entry, databaseURL.entry, databaseMaxConnections.entry]
 
     // MARK: http
     /// Body limit.

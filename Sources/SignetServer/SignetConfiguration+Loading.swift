@@ -30,9 +30,15 @@ extension SignetConfiguration {
         dataDirectory = section.string(Settings.dataDirectory)
         masterKey = section.secret(Settings.masterKey) ?? .file("master.key")
         if let db = section.section("database") {
-            database.driver = db.string(Settings.databaseDriver)
+            let before = reader.issues.count
+            database.driver = db.choice(Settings.databaseDriver, from: ["sqlite", "postgres"])
+            let driverIsKnown = reader.issues.count == before
             database.path = db.string(Settings.databasePath)
+            database.url = db.secret(Settings.databaseURL)
+            database.maxConnections = db.int(Settings.databaseMaxConnections, in: 1...1000)
             db.finish(known: Settings.database)
+            // After a driver typo the rest cannot be judged.
+            if driverIsKnown { validateDatabase(db, masterKeyIsExplicit: top["master_key"] != nil) }
         }
         if let h = section.section("http") {
             http.maxBodyBytes = h.int(Settings.maxBodyBytes, in: 1024...1_073_741_824)
@@ -86,12 +92,32 @@ extension SignetConfiguration {
         for (index, address) in listen.enumerated() where SignetConfiguration.listenProblem(address) != nil {
             reader.report("listen[\(index)]", SignetConfiguration.listenProblem(address) ?? "")
         }
-        if database.driver != "sqlite" { reader.report("database.driver", "unknown driver \"\(database.driver)\"; use \"sqlite\"") }
         if lifetimes.sessionIdle > lifetimes.sessionAbsolute {
             reader.report("lifetimes.session_idle", "must not exceed lifetimes.session_absolute")
         }
         if lifetimes.refreshToken > lifetimes.refreshFamily {
             reader.report("lifetimes.refresh_token", "must not exceed lifetimes.refresh_token_absolute")
+        }
+    }
+
+    /// The rules between the database settings: each backend's own settings only, a connection
+    /// string for PostgreSQL, and one master key shared by every node.
+    private func validateDatabase(_ db: ConfigSection, masterKeyIsExplicit: Bool) {
+        let given = Set(db.values.keys)
+        if database.isPostgres {
+            if !given.contains("url") {
+                db.reader.report(db.path("url"), "is required with driver \"postgres\": \"env:NAME\" or \"file:PATH\" holding the connection string")
+            }
+            if given.contains("path") { db.reader.report(db.path("path"), "is for SQLite only; PostgreSQL uses database.url") }
+            // Several nodes share the database, so they must share the key that decrypts its
+            // signing keys and keys its token hashes: a key generated per node would split them.
+            if !masterKeyIsExplicit {
+                db.reader.report("master_key", "must be set explicitly (\"env:NAME\" or \"file:PATH\") with driver \"postgres\": every node needs the same key, so none is generated")
+            }
+        } else {
+            for key in ["url", "max_connections"] where given.contains(key) {
+                db.reader.report(db.path(key), "is for PostgreSQL only (driver \"postgres\")")
+            }
         }
     }
 

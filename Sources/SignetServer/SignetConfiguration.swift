@@ -29,10 +29,17 @@ public struct SignetConfiguration: Sendable {
 
     /// Storage settings.
     public struct Database: Sendable {
-        /// `sqlite`.
+        /// `sqlite` or `postgres`.
         public var driver: String = Settings.databaseDriver.defaultValue
         /// SQLite file, relative to the data folder.
         public var path: String = Settings.databasePath.defaultValue
+        /// PostgreSQL: where the connection string is (it may hold a password).
+        public var url: SecretReference?
+        /// PostgreSQL: the pool size of one node.
+        public var maxConnections: Int = Settings.databaseMaxConnections.defaultValue
+
+        /// True for the PostgreSQL backend.
+        public var isPostgres: Bool { driver == "postgres" }
     }
 
     /// HTTP limits and TLS.

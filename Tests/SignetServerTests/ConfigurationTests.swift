@@ -72,7 +72,14 @@ import Testing
         (#"{"lifetimes": {"session_idle": 9000, "session_absolute": 3600}}"#, "lifetimes.session_idle", "must not exceed"),
         (#"{"keys": {"access_token_algorithm": "none"}}"#, "keys.access_token_algorithm", "one of"),
         (#"{"keys": {"id_token_algorithm": "HS256"}}"#, "keys.id_token_algorithm", "one of"),
-        (#"{"database": {"driver": "mysql"}}"#, "database.driver", "unknown driver"),
+        (#"{"database": {"driver": "mysql"}}"#, "database.driver", "one of sqlite, postgres"),
+        (#"{"master_key": "env:K", "database": {"driver": "postgres"}}"#, "database.url", "is required"),
+        (#"{"master_key": "env:K", "database": {"driver": "postgres", "url": "postgresql://u:pw@db/signet"}}"#, "database.url", "reference"),
+        (#"{"master_key": "env:K", "database": {"driver": "postgres", "url": "env:PG", "path": "x.db"}}"#, "database.path", "SQLite only"),
+        (#"{"master_key": "env:K", "database": {"driver": "postgres", "url": "env:PG", "max_connections": 0}}"#, "database.max_connections", "between"),
+        (#"{"database": {"driver": "postgres", "url": "env:PG"}}"#, "master_key", "every node needs the same key"),
+        (#"{"database": {"url": "env:PG"}}"#, "database.url", "PostgreSQL only"),
+        (#"{"database": {"driver": "sqlite", "max_connections": 4}}"#, "database.max_connections", "PostgreSQL only"),
         (#"{"database": []}"#, "database", "must be an object"),
         (#"[1, 2]"#, "", "JSON object"),
         (#"{"issuer": "#, "", "not valid JSON"),
@@ -83,6 +90,53 @@ import Testing
             Issue.record("accepted \(json)")
         } catch {
             #expect(error.issues.contains { $0.path == path && $0.message.contains(message) }, "\(error)")
+        }
+    }
+
+    @Test func readsAPostgresDatabase() throws {
+        let json = #"{"master_key": "file:/run/secrets/signet-master-key", "database": {"driver": "postgres", "url": "env:SIGNET_DATABASE_URL", "max_connections": 4}}"#
+        let config = try SignetConfiguration(parsing: Data(json.utf8))
+        #expect(config.database.isPostgres)
+        #expect(config.database.url == .environment("SIGNET_DATABASE_URL"))
+        #expect(config.database.maxConnections == 4)
+        let defaults = try SignetConfiguration(parsing: Data(#"{"master_key": "env:K", "database": {"driver": "postgres", "url": "env:U"}}"#.utf8))
+        #expect(defaults.database.maxConnections == 16)
+        #expect(!SignetConfiguration.defaults.database.isPostgres)
+        #expect(SignetConfiguration.defaults.database.url == nil)
+    }
+
+    /// With PostgreSQL a missing master key file is an error, never generated: a key made by one
+    /// node would not be the others'. Nothing is created in the data folder either.
+    @Test func postgresNeverGeneratesTheMasterKey() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("pgkey-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        var config = try SignetConfiguration(parsing: Data(#"{"master_key": "file:master.key", "database": {"driver": "postgres", "url": "env:SIGNET_NO_SUCH_VARIABLE"}}"#.utf8))
+        config.dataDirectory = directory
+        do {
+            _ = try ServerEnvironment.open(config)
+            Issue.record("opened without a master key")
+        } catch let issue as ConfigurationIssue {
+            #expect(issue.path == "master_key", "\(issue)")
+            #expect(issue.message.contains("cannot read"), "\(issue)")
+        }
+        #expect(!FileManager.default.fileExists(atPath: directory))
+    }
+
+    /// A `database.url` that cannot be read is reported with its path, before any connection.
+    @Test func postgresReportsAnUnreadableConnectionString() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("pgurl-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let key = String(repeating: "ab", count: 32)
+        FileManager.default.createFile(atPath: directory + "/master.key", contents: Data(key.utf8))
+        var config = try SignetConfiguration(parsing: Data(#"{"master_key": "file:master.key", "database": {"driver": "postgres", "url": "env:SIGNET_NO_SUCH_VARIABLE"}}"#.utf8))
+        config.dataDirectory = directory
+        do {
+            _ = try ServerEnvironment.open(config)
+            Issue.record("opened without a connection string")
+        } catch let issue as ConfigurationIssue {
+            #expect(issue.path == "database.url", "\(issue)")
+            #expect(issue.message.contains("SIGNET_NO_SUCH_VARIABLE"), "\(issue)")
         }
     }
 
