@@ -86,7 +86,11 @@ public final class ServerEnvironment: Sendable {
             let created = FileManager.default.createFile(atPath: path, contents: Data(hex.utf8), attributes: [.posixPermissions: 0o600])
             guard created else { throw ConfigurationIssue(path: "master_key", message: "cannot create \(path)") }
         }
-        let material = try reference.resolve(relativeTo: configuration.dataDirectory)
+        let material: [UInt8]
+        do { material = try reference.resolve(relativeTo: configuration.dataDirectory) } catch {
+            let hint = configuration.database.isPostgres ? " (with PostgreSQL it is never generated: give every node the same key)" : ""
+            throw ConfigurationIssue(path: "master_key", message: error.message + hint)
+        }
         do { return try MasterKey(material: material) } catch {
             throw ConfigurationIssue(path: "master_key", message: error.message)
         }

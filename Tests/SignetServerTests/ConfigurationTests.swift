@@ -117,7 +117,7 @@ import Testing
             Issue.record("opened without a master key")
         } catch let issue as ConfigurationIssue {
             #expect(issue.path == "master_key", "\(issue)")
-            #expect(issue.message.contains("cannot read"), "\(issue)")
+            #expect(issue.message.contains("never generated"), "\(issue)")
         }
         #expect(!FileManager.default.fileExists(atPath: directory))
     }

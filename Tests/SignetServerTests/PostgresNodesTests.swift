@@ -121,6 +121,12 @@ import Testing
                                                "http://127.0.0.1/callback", "--scope", "openid profile email offline_access"])
         try #require(client.succeeded, "\(client)")
 
+        // The signing keys are made once, before the nodes start (docs/operations.md): nodes
+        // starting together on an empty key table would each make their own.
+        let keys = try await cluster.signet(["keys", "list"])
+        try #require(keys.succeeded, "\(keys)")
+        #expect(keys.stdout.split(separator: "\n").count == 3, "\(keys)")   // header, RS256, ES256
+
         async let startA = cluster.launchNode()
         async let startB = cluster.launchNode()
         let (nodeA, nodeB) = try await (startA, startB)
@@ -165,6 +171,18 @@ import Testing
                                        policy: VerificationPolicy(issuer: Self.issuer, audience: "native"))
         let verified = try verifier.verify(idToken)
         #expect(verified.claims.sub == subject)
+
+        // No sticky sessions needed: a sign-in page served by B, posted to A (the pending request
+        // is in the database; the CSRF binding is keyed by the shared master key).
+        let other = FormBrowser()
+        let pkce4 = PKCEPair.generate()
+        let pageB = try await other.open(Self.authorizeURL(nodeB, pkce: pkce4))
+        let formB = try #require(pageB.forms.first)
+        let toA = HTMLForm(action: nodeA.url(Routes.signIn), rawAction: Routes.signIn, method: formB.method, id: formB.id,
+                           controls: formB.controls)
+        let crossed = try await other.submit(toA, fields: ["email": Self.email, "password": Self.password])
+        let code4 = try crossed.requireRedirect().query().single("code")
+        #expect(try await Self.redeem(nodeB, code: code4, pkce: pkce4).status == 200)
 
         // Rotate on B; the old token presented on A after the (zero) grace is reuse: the family
         // is revoked on both nodes.
