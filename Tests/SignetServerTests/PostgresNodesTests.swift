@@ -235,14 +235,16 @@ import Testing
         }
     }
 
-    /// A node refuses to start when the database is unreachable, and says which setting to check
-    /// without printing the connection string.
+    /// A node refuses to start when its database does not exist: libpq's reason is printed, the
+    /// connection string (and its password) is not.
     @Test(.enabled(if: adminConninfo != nil, "needs SIGNET_TEST_POSTGRES_URL (scripts/run-tests.sh starts a throwaway PostgreSQL)"))
     func serveRefusesADatabaseThatDoesNotExist() async throws {
         let directory = try TemporaryDirectory(prefix: "pgmissing")
         defer { directory.remove() }
         let admin = try #require(Self.adminConninfo)
-        let urlFile = try directory.write(Self.conninfo(admin, database: "signet_no_such_database"), to: "database.conninfo")
+        var conninfo = Self.conninfo(admin, database: "signet_no_such_database")
+        if !conninfo.hasPrefix("postgres") { conninfo += " password=pw-never-printed" }   // unused on a trusted socket
+        let urlFile = try directory.write(conninfo, to: "database.conninfo")
         let keyFile = try directory.write(MasterKey.generateHex(random: SystemRandomSource()), to: "master.key")
         let file = try directory.write(#"{"master_key": "file:\#(keyFile)", "database": {"driver": "postgres", "url": "file:\#(urlFile)"}}"#,
                                        to: "signet.json")
@@ -250,5 +252,6 @@ import Testing
         #expect(!result.succeeded, "\(result)")
         #expect(result.stderr.contains("signet_no_such_database"), "\(result)")   // libpq names the database
         #expect(!result.stdout.contains("listening on"))
+        #expect(!(result.stdout + result.stderr).contains("pw-never-printed"))
     }
 }
