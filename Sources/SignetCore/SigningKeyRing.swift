@@ -91,9 +91,12 @@ public final class SigningKeyRing: Sendable {
         let now = clock.now
         var created: [SigningKeyRecord] = []
         for algorithm in algorithms where !state.withLock({ $0.entries.contains { $0.algorithm == algorithm && $0.record.canSign(at: now) } }) {
-            created.append(try createKey(algorithm, activatesAt: now))
+            // Another node may have created one meanwhile: the store inserts only if none can sign.
+            let record = try makeKey(algorithm, activatesAt: now)
+            if try store.insertKeyUnlessOneCanSign(record, now: now) { created.append(record) }
         }
-        if !created.isEmpty { try reload() }
+        // Always re-read: a key another node stored meanwhile must be in this node's set too.
+        try reload()
         readiness.open()
         return created
     }
@@ -170,6 +173,13 @@ public final class SigningKeyRing: Sendable {
     }
 
     private func createKey(_ algorithm: SignatureAlgorithm, activatesAt: Date) throws -> SigningKeyRecord {
+        let record = try makeKey(algorithm, activatesAt: activatesAt)
+        try store.insertKey(record)
+        return record
+    }
+
+    /// A new key pair as a record (the private key sealed), not stored yet.
+    private func makeKey(_ algorithm: SignatureAlgorithm, activatesAt: Date) throws -> SigningKeyRecord {
         let keyType: KeyType = switch algorithm {
         case .rs256, .ps256: .rsa(bits: 2048)
         case .es256: .p256
@@ -182,7 +192,6 @@ public final class SigningKeyRing: Sendable {
         let sealed = try AESGCM.seal(key.pkcs8DER, key: encryptionKey, associatedData: Array(keyID.utf8))
         let record = SigningKeyRecord(id: keyID, algorithm: algorithm.rawValue, encryptedPrivateKey: sealed,
                                       publicJWK: String(decoding: jwk.jsonBytes(), as: UTF8.self), createdAt: clock.now, activatesAt: activatesAt)
-        try store.insertKey(record)
         return record
     }
 

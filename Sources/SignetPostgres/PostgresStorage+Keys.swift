@@ -26,6 +26,27 @@ extension PostgresStorage: SigningKeyStore {
         }
     }
 
+    /// See `SigningKeyStore.insertKeyUnlessOneCanSign(_:now:)`: a transaction holding an
+    /// advisory lock on the key table, so two nodes cannot both find no signing key.
+    public func insertKeyUnlessOneCanSign(_ key: SigningKeyRecord, now: Date) throws -> Bool {
+        try withConnection { db in
+            try db.transaction {
+                _ = try db.query("SELECT pg_advisory_xact_lock(hashtext('signet.signing_keys'))", []) { _ in () }
+                let signing = try db.query("""
+                    SELECT id FROM signing_keys
+                    WHERE algorithm = $1 AND activates_at <= $2 AND (retired_at IS NULL OR retired_at > $3)
+                    """, [key.algorithm, now.addingTimeInterval(SigningKeyRecord.firstKeySkew), now]) { try $0.text(0) }
+                guard signing.isEmpty else { return false }
+                try db.run("INSERT INTO signing_keys (\(Self.keyColumns)) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)", [
+                    key.id, key.algorithm, key.encryptedPrivateKey, key.publicJWK, key.createdAt,
+                    key.activatesAt, key.retiredAt, key.removeAfter,
+                ])
+                try Self.bumpGeneration("keys", db)
+                return true
+            }
+        }
+    }
+
     /// See `SigningKeyStore.allKeys()`.
     public func allKeys() throws -> [SigningKeyRecord] {
         try withConnection { db in

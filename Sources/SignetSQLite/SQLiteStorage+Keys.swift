@@ -26,6 +26,26 @@ extension SQLiteStorage: SigningKeyStore {
         }
     }
 
+    /// See `SigningKeyStore.insertKeyUnlessOneCanSign(_:now:)`: one `BEGIN IMMEDIATE`
+    /// transaction, so the check and the insert see the same keys.
+    public func insertKeyUnlessOneCanSign(_ key: SigningKeyRecord, now: Date) throws -> Bool {
+        try write { db in
+            try db.immediateTransaction {
+                let signing = try db.query("""
+                    SELECT id FROM signing_keys
+                    WHERE algorithm = ? AND activates_at <= ? AND (retired_at IS NULL OR retired_at > ?)
+                    """, [key.algorithm, now.addingTimeInterval(SigningKeyRecord.firstKeySkew), now]) { try $0.text(0) }
+                guard signing.isEmpty else { return false }
+                try db.run("INSERT INTO signing_keys (\(Self.keyColumns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?)", [
+                    key.id, key.algorithm, key.encryptedPrivateKey, key.publicJWK, key.createdAt,
+                    key.activatesAt, key.retiredAt, key.removeAfter,
+                ])
+                try Self.bumpGeneration("keys", db)
+                return true
+            }
+        }
+    }
+
     /// See `SigningKeyStore.allKeys()`.
     public func allKeys() throws -> [SigningKeyRecord] {
         try read { db in

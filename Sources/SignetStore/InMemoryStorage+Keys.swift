@@ -10,6 +10,17 @@ extension InMemoryStorage: SigningKeyStore {
         }
     }
 
+    /// See `SigningKeyStore.insertKeyUnlessOneCanSign(_:now:)`.
+    public func insertKeyUnlessOneCanSign(_ key: SigningKeyRecord, now: Date) throws -> Bool {
+        try state.withLock { s in
+            if s.keys.values.contains(where: { $0.algorithm == key.algorithm && $0.signsSoon(at: now) }) { return false }
+            guard s.keys[key.id] == nil else { throw StoreError.duplicate }
+            s.keys[key.id] = key
+            s.keysGeneration += 1
+            return true
+        }
+    }
+
     /// See `SigningKeyStore.allKeys()`.
     public func allKeys() throws -> [SigningKeyRecord] {
         state.withLock { s in

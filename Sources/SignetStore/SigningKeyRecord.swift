@@ -40,6 +40,15 @@ public struct SigningKeyRecord: Sendable, Equatable {
         activatesAt <= now && retiredAt.map { now < $0 } ?? true
     }
 
+    /// How far ahead a key that is about to sign still counts as "a key that can sign" when a
+    /// node decides whether to make a first key (nodes' clocks and start-ups differ a little).
+    public static let firstKeySkew: TimeInterval = 60
+
+    /// Whether the key signs at `now` or will within `firstKeySkew` (and is not retired by then).
+    public func signsSoon(at now: Date) -> Bool {
+        activatesAt <= now.addingTimeInterval(Self.firstKeySkew) && retiredAt.map { now < $0 } ?? true
+    }
+
     /// Whether the key belongs in the JWKS at `now`.
     public func isPublished(at now: Date) -> Bool {
         removeAfter.map { now < $0 } ?? true

@@ -7,6 +7,12 @@ public protocol SigningKeyStore: Sendable {
     /// Stores a new key. Throws `.duplicate` if a key with the same `id` exists.
     func insertKey(_ key: SigningKeyRecord) throws
 
+    /// Stores `key` only if no stored key of its algorithm can sign at `now` or within
+    /// `SigningKeyRecord.firstKeySkew` after it (another node's first key, made a moment later by
+    /// its clock), in one atomic step: several nodes starting together on an empty store create
+    /// one key per algorithm, not one each. Returns whether it was stored.
+    func insertKeyUnlessOneCanSign(_ key: SigningKeyRecord, now: Date) throws -> Bool
+
     /// Every stored key, oldest `createdAt` first (ties by id), including retired ones.
     func allKeys() throws -> [SigningKeyRecord]
 

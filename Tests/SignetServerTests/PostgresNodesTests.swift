@@ -121,15 +121,15 @@ import Testing
                                                "http://127.0.0.1/callback", "--scope", "openid profile email offline_access"])
         try #require(client.succeeded, "\(client)")
 
-        // The signing keys are made once, before the nodes start (docs/operations.md): nodes
-        // starting together on an empty key table would each make their own.
-        let keys = try await cluster.signet(["keys", "list"])
-        try #require(keys.succeeded, "\(keys)")
-        #expect(keys.stdout.split(separator: "\n").count == 3, "\(keys)")   // header, RS256, ES256
-
+        // Both nodes start together on an empty key table: exactly one key per algorithm is made
+        // (the store inserts a first key only if none can sign), so either node's tokens verify
+        // against the other's JWKS at once.
         async let startA = cluster.launchNode()
         async let startB = cluster.launchNode()
         let (nodeA, nodeB) = try await (startA, startB)
+        let keys = try await cluster.signet(["keys", "list"])
+        try #require(keys.succeeded, "\(keys)")
+        #expect(keys.stdout.split(separator: "\n").count == 3, "\(keys)")   // header, RS256, ES256
         #expect(nodeA.port != nodeB.port)
         #expect(nodeA.issuer == Self.issuer && nodeB.issuer == Self.issuer)
         // Nothing kept on the nodes: their data folders stay empty (or absent).

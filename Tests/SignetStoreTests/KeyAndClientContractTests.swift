@@ -1,9 +1,43 @@
 import Foundation
 import SignetStore
+import Synchronization
 import Testing
 
 @Suite("Contract: signing keys and clients")
 struct KeyAndClientContractTests {
+    static func key(_ id: String, _ algorithm: String = "RS256", activatesAt: Date = t0) -> SigningKeyRecord {
+        SigningKeyRecord(id: id, algorithm: algorithm, encryptedPrivateKey: [1], publicJWK: #"{"kty":"RSA"}"#,
+                         createdAt: t0, activatesAt: activatesAt)
+    }
+
+    @Test(arguments: Backend.allCases)
+    func aFirstKeyIsStoredOnlyWhenNoneCanSign(_ backend: Backend) throws {
+        let store = try backend.make().keys
+        let now = t0.addingTimeInterval(10)
+        // A key that signs only later does not count.
+        try store.insertKey(Self.key("later", activatesAt: t0.addingTimeInterval(3_600)))
+        #expect(try store.insertKeyUnlessOneCanSign(Self.key("a"), now: now))
+        #expect(try store.insertKeyUnlessOneCanSign(Self.key("b"), now: now) == false)
+        #expect(try store.insertKeyUnlessOneCanSign(Self.key("c", "ES256"), now: now))
+        try store.retireKey(id: "a", retiredAt: now, removeAfter: now.addingTimeInterval(60))
+        #expect(try store.insertKeyUnlessOneCanSign(Self.key("d"), now: now))
+        #expect(try store.allKeys().map(\.id).sorted() == ["a", "c", "d", "later"])
+    }
+
+    /// Eight nodes starting together on an empty store: exactly one key per algorithm.
+    @Test(arguments: Backend.allCases)
+    func racingFirstKeysYieldOne(_ backend: Backend) throws {
+        let storage = try backend.make()
+        let stored = Atomic(0)
+        DispatchQueue.concurrentPerform(iterations: 8) { index in
+            if (try? storage.keys.insertKeyUnlessOneCanSign(Self.key("node-\(index)"), now: t0)) == true {
+                stored.add(1, ordering: .sequentiallyConsistent)
+            }
+        }
+        #expect(stored.load(ordering: .sequentiallyConsistent) == 1)
+        #expect(try storage.keys.allKeys().count == 1)
+    }
+
     @Test(arguments: Backend.allCases)
     func keysInsertListRetireDelete(_ backend: Backend) throws {
         let store = try backend.make().keys
