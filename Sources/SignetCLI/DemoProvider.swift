@@ -19,13 +19,16 @@ enum DemoProvider {
         guard !configuration.connections.contains(where: { $0.connection.id == connectionID }) else { return mock }
         let directory = configuration.dataDirectory
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-        let path = (directory as NSString).appendingPathComponent("demo-google-client-secret")
+        let name = "demo-google-client-secret"
+        let path = (directory as NSString).appendingPathComponent(name)
         guard FileManager.default.createFile(atPath: path, contents: Data(secret.utf8), attributes: [.posixPermissions: 0o600]) else {
             throw ConfigurationIssue(path: "", message: "cannot write \(path)")
         }
         let connection = Connection(id: connectionID, type: .google, clientID: mock.clientID, displayName: "Google (demo)",
                                     issuer: mock.issuer)
-        configuration.connections.append(ConfiguredConnection(connection: connection, clientSecret: .file(path)))
+        // Secret file references are resolved against the data folder: name the file only, so a
+        // relative --data (make demo's ./signet-data) is not prefixed twice.
+        configuration.connections.append(ConfiguredConnection(connection: connection, clientSecret: .file(name)))
         return mock
     }
 

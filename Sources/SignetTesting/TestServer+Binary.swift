@@ -16,7 +16,7 @@ extension TestServer {
     ///   - startTimeoutSeconds: how long to wait for the "listening on" line.
     public static func launchBinary(arguments: [String] = [], dataDirectory: String? = nil,
                                     listen: String = "127.0.0.1:0", environment: [String: String] = [:],
-                                    startTimeoutSeconds: Double = 30) async throws -> BinaryServer {
+                                    currentDirectory: String? = nil, startTimeoutSeconds: Double = 30) async throws -> BinaryServer {
         let binary = try PackagePaths.signetBinary()
         let temporary = dataDirectory == nil ? try TemporaryDirectory(prefix: "binary") : nil
         let data = dataDirectory ?? temporary?.appending("data") ?? ""
@@ -26,8 +26,8 @@ extension TestServer {
         var failure = ""
         launching: for _ in 0..<attempts {
             switch try await attempt(binary: binary, arguments: ["serve", "--data", data, "--listen", listen] + arguments,
-                                     environment: environment, startTimeoutSeconds: startTimeoutSeconds,
-                                     data: data, temporary: temporary) {
+                                     environment: environment, currentDirectory: currentDirectory,
+                                     startTimeoutSeconds: startTimeoutSeconds, data: data, temporary: temporary) {
             case .success(let server): return server
             case .failure(let error):
                 failure = error.message
@@ -38,9 +38,10 @@ extension TestServer {
         throw TestingError(failure)
     }
 
-    private static func attempt(binary: String, arguments: [String], environment: [String: String], startTimeoutSeconds: Double,
-                                data: String, temporary: TemporaryDirectory?) async throws -> Result<BinaryServer, TestingError> {
-        let launched = try Subprocess.launch(binary, arguments, environment: environment, currentDirectory: nil)
+    private static func attempt(binary: String, arguments: [String], environment: [String: String], currentDirectory: String?,
+                                startTimeoutSeconds: Double, data: String, temporary: TemporaryDirectory?)
+        async throws -> Result<BinaryServer, TestingError> {
+        let launched = try Subprocess.launch(binary, arguments, environment: environment, currentDirectory: currentDirectory)
         try? launched.stdin.close()
         let output = OutputCollector(launched.stdout)
         let errors = OutputCollector(launched.stderr)
