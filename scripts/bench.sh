@@ -23,7 +23,7 @@ SIGNET=$ROOT/.build/release/signet
 BENCH=$ROOT/.build/release/SignetBench
 NGINX=${NGINX:-/usr/sbin/nginx}
 
-SECTIONS=(footprint startup http jwks crypto refresh slowfed client_credentials userinfo signin password)
+SECTIONS=(footprint startup http jwks crypto refresh slowfed postgres client_credentials userinfo signin password)
 WRK_DURATION=5s
 WRK_THREADS=2
 WRK_CONNECTIONS=32
@@ -303,15 +303,15 @@ start_oauth_server() {
     mkdir -p "$WORK/$name-secrets"
     local password_file=$WORK/$name-secrets/password secret_file=$WORK/$name-secrets/client-secret
     head -c 18 /dev/urandom | base64 | tr '+/' '-_' >"$password_file"
-    show_cmd "$SIGNET users add bench@example.com --password-stdin --data $data < PASSWORD_FILE"
-    "$SIGNET" users add bench@example.com --password-stdin --data "$data" <"$password_file" >"$WORK/$name.setup.log" 2>&1 ||
+    show_cmd "$SIGNET users add bench@example.com --password-stdin ${config_args[*]} --data $data < PASSWORD_FILE"
+    "$SIGNET" users add bench@example.com --password-stdin "${config_args[@]}" --data "$data" <"$password_file" >"$WORK/$name.setup.log" 2>&1 ||
         { cat "$WORK/$name.setup.log" >&2; return 1; }
-    show_cmd "$SIGNET clients add bench-app --public --first-party --redirect-uri http://127.0.0.1/callback --scope 'openid profile email offline_access' --data $data"
+    show_cmd "$SIGNET clients add bench-app --public --first-party --redirect-uri http://127.0.0.1/callback --scope 'openid profile email offline_access' ${config_args[*]} --data $data"
     "$SIGNET" clients add bench-app --public --first-party --redirect-uri http://127.0.0.1/callback \
-        --scope "openid profile email offline_access" --data "$data" >>"$WORK/$name.setup.log" 2>&1 ||
+        --scope "openid profile email offline_access" "${config_args[@]}" --data "$data" >>"$WORK/$name.setup.log" 2>&1 ||
         { cat "$WORK/$name.setup.log" >&2; return 1; }
-    show_cmd "$SIGNET clients add bench-service --confidential --grant-type client_credentials --scope api --data $data   # secret -> file"
-    "$SIGNET" clients add bench-service --confidential --grant-type client_credentials --scope api --data "$data" 2>>"$WORK/$name.setup.log" |
+    show_cmd "$SIGNET clients add bench-service --confidential --grant-type client_credentials --scope api ${config_args[*]} --data $data   # secret -> file"
+    "$SIGNET" clients add bench-service --confidential --grant-type client_credentials --scope api "${config_args[@]}" --data "$data" 2>>"$WORK/$name.setup.log" |
         awk '/^client_secret:/ { print $2 }' >"$secret_file"
     [ -s "$secret_file" ] || { echo "bench.sh: signet clients add printed no client_secret" >&2; cat "$WORK/$name.setup.log" >&2; return 1; }
     SIGNET_PORT=$(free_port)
@@ -563,6 +563,32 @@ EOF
         "(info)" info
     stop_pid "$SIGNET_PID"
     stop_pid "$mock_pid"
+}
+
+section_postgres() {
+    heading "Refresh-token rotation on PostgreSQL (database.driver postgres): the same load as the refresh section"
+    if ! compgen -G '/usr/lib/postgresql/*/bin/initdb' >/dev/null; then
+        echo "  skipped: no PostgreSQL server binaries (Debian: postgresql)"
+        return 0
+    fi
+    echo "  A throwaway PostgreSQL cluster on this machine (scripts/postgres-test-server.sh: Unix socket,"
+    echo "  fsync off, as in the tests: the figure is Signet's cost, not a durable disk's), one database,"
+    echo "  one signet serve with database.max_connections 16. Reference only: no target yet."
+    local pgdir conninfo
+    pgdir=$(mktemp -d /tmp/signet-bench-pg.XXXXXX)   # outside $WORK (0700): the server runs as postgres
+    conninfo=$(scripts/postgres-test-server.sh start "$pgdir") || { echo "  !! PostgreSQL did not start"; return 1; }
+    psql "$conninfo" -q -c "CREATE DATABASE signet_bench" >/dev/null
+    printf '%s' "${conninfo/dbname=postgres/dbname=signet_bench}" >"$WORK/pg.conninfo"
+    openssl rand -hex 32 >"$WORK/pg.master-key"
+    printf '{"master_key": "file:%s", "database": {"driver": "postgres", "url": "file:%s", "max_connections": 16}}\n' \
+        "$WORK/pg.master-key" "$WORK/pg.conninfo" >"$WORK/postgres.json"
+    start_oauth_server postgres "$WORK/postgres.json" || { scripts/postgres-test-server.sh stop "$pgdir"; return 1; }
+    echo "  Without an ID token (scope=offline_access):"
+    load_run pg-refresh-noid refresh-noid "$LOAD_CONNECTIONS"
+    summary_add "refresh rotations/s on PostgreSQL, no ID token" "$(printf '%.0f/s p50 %.1f p99 %.1f ms' "$LOAD_RATE" "$LOAD_P50" "$LOAD_P99")" "(info)" info
+    summary_add "  server CPU/op (PostgreSQL's own CPU not included)" "$(printf '%.0f us' "$LOAD_CPU")" "(info)" info
+    stop_pid "$SIGNET_PID"
+    scripts/postgres-test-server.sh stop "$pgdir"
 }
 
 section_client_credentials() {
