@@ -9,13 +9,5 @@ public enum RandomToken {
 
     /// Lowercase hex SHA-256 of the UTF-8 of `value`: what Sign in with Apple expects as the
     /// request `nonce` for a raw nonce, and what it then puts in the ID token's `nonce` claim.
-    public static func sha256Hex(_ value: String) -> String {
-        let hex = Array("0123456789abcdef".utf8)
-        var out: [UInt8] = []
-        for byte in Digest.sha256(Array(value.utf8)) {
-            out.append(hex[Int(byte >> 4)])
-            out.append(hex[Int(byte & 0x0F)])
-        }
-        return String(decoding: out, as: UTF8.self)
-    }
+    public static func sha256Hex(_ value: String) -> String { Digest.sha256Hex(value) }
 }

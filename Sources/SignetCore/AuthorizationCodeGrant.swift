@@ -54,18 +54,9 @@ struct AuthorizationCodeGrant {
         return try TokenResponseBuilder(server: server).build(
             client: client, user: user, scope: scope, grantID: grant.grantID, resource: record.resource, nonce: record.nonce,
             authTime: record.authTime, amr: amr, sessionID: record.sessionID,
-            refreshToken: try issueFirstRefreshToken(grant: grant, client: client, scope: scope, now: now))
+            refreshToken: try server.issueFirstRefreshToken(grant: grant, client: client, scope: scope, now: now))
     }
 
-    private func issueFirstRefreshToken(grant: GrantRecord, client: Client, scope: Scope, now: Date) throws -> String? {
-        guard scope.contains(Scope.offlineAccess), client.grantTypes.contains(.refreshToken) else { return nil }
-        let token = server.tokens.make(.refresh)
-        let lifetime = TimeInterval(client.refreshTokenLifetime ?? server.policy.refreshTokenLifetime)
-        try server.storage.refreshTokens.insertRefreshToken(RefreshTokenRecord(
-            tokenHash: server.tokens.hash(token), grantID: grant.grantID, scope: grant.scope, createdAt: now,
-            expiresAt: min(now.addingTimeInterval(lifetime), grant.absoluteExpiresAt)))
-        return token
-    }
 }
 
 /// What the authorize side records in a code for the token side: the authentication methods.

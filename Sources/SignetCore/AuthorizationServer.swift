@@ -62,4 +62,17 @@ public final class AuthorizationServer: Sendable {
                                policy: VerificationPolicy(issuer: policy.issuer, audience: audience, allowedTypes: types,
                                                           leeway: 30, requireExp: requireExp, clock: { clock.now }))
     }
+
+    /// The first refresh token of a new grant family (code redemption, token exchange): only for
+    /// `offline_access` and clients allowed the refresh grant; it expires with the client's (or
+    /// the policy's) refresh lifetime, never after the family.
+    func issueFirstRefreshToken(grant: GrantRecord, client: Client, scope: Scope, now: Date) throws -> String? {
+        guard scope.contains(Scope.offlineAccess), client.grantTypes.contains(.refreshToken) else { return nil }
+        let token = tokens.make(.refresh)
+        let lifetime = TimeInterval(client.refreshTokenLifetime ?? policy.refreshTokenLifetime)
+        try storage.refreshTokens.insertRefreshToken(RefreshTokenRecord(
+            tokenHash: tokens.hash(token), grantID: grant.grantID, scope: grant.scope, createdAt: now,
+            expiresAt: min(now.addingTimeInterval(lifetime), grant.absoluteExpiresAt)))
+        return token
+    }
 }

@@ -120,7 +120,7 @@ struct TokenExchangeGrant {
             try server.storage.refreshTokens.createGrant(grant)
             var response = try TokenResponseBuilder(server: server).build(
                 client: client, user: user, scope: scope, grantID: grant.grantID, resource: resource, nonce: nil,
-                authTime: now, amr: ["fed"], sessionID: nil, refreshToken: try firstRefreshToken(grant: grant, client: client, scope: scope, now: now))
+                authTime: now, amr: ["fed"], sessionID: nil, refreshToken: try server.issueFirstRefreshToken(grant: grant, client: client, scope: scope, now: now))
             response.issuedTokenType = Self.accessTokenType
             return response
         } catch let error as OAuthError {
@@ -150,27 +150,8 @@ struct TokenExchangeGrant {
         case .raw:
             return constantTimeEquals(Array(tokenNonce.utf8), Array(raw.utf8))
         case .sha256Hex:
-            return constantTimeEquals(Array(tokenNonce.lowercased().utf8), Array(Self.sha256Hex(raw).utf8))
+            return constantTimeEquals(Array(tokenNonce.lowercased().utf8), Array(Digest.sha256Hex(raw).utf8))
         }
     }
 
-    static func sha256Hex(_ value: String) -> String {
-        let hex = Array("0123456789abcdef".utf8)
-        var out: [UInt8] = []
-        for byte in Digest.sha256(Array(value.utf8)) {
-            out.append(hex[Int(byte >> 4)])
-            out.append(hex[Int(byte & 0x0F)])
-        }
-        return String(decoding: out, as: UTF8.self)
-    }
-
-    private func firstRefreshToken(grant: GrantRecord, client: Client, scope: Scope, now: Date) throws -> String? {
-        guard scope.contains(Scope.offlineAccess), client.grantTypes.contains(.refreshToken) else { return nil }
-        let token = server.tokens.make(.refresh)
-        let lifetime = TimeInterval(client.refreshTokenLifetime ?? server.policy.refreshTokenLifetime)
-        try server.storage.refreshTokens.insertRefreshToken(RefreshTokenRecord(
-            tokenHash: server.tokens.hash(token), grantID: grant.grantID, scope: grant.scope, createdAt: now,
-            expiresAt: min(now.addingTimeInterval(lifetime), grant.absoluteExpiresAt)))
-        return token
-    }
 }

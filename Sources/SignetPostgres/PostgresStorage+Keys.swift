@@ -13,15 +13,20 @@ extension PostgresStorage: SigningKeyStore {
             retiredAt: try row.optionalDate(6), removeAfter: try row.optionalDate(7))
     }
 
+    /// Inserts the row and bumps the keys generation (inside the caller's transaction).
+    static func insertKeyRow(_ key: SigningKeyRecord, _ db: PostgresConnection) throws {
+        try db.run("INSERT INTO signing_keys (\(Self.keyColumns)) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)", [
+            key.id, key.algorithm, key.encryptedPrivateKey, key.publicJWK, key.createdAt,
+            key.activatesAt, key.retiredAt, key.removeAfter,
+        ])
+        try Self.bumpGeneration("keys", db)
+    }
+
     /// See `SigningKeyStore.insertKey(_:)`.
     public func insertKey(_ key: SigningKeyRecord) throws {
         try withConnection { db in
             try db.transaction {
-                try db.run("INSERT INTO signing_keys (\(Self.keyColumns)) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)", [
-                    key.id, key.algorithm, key.encryptedPrivateKey, key.publicJWK, key.createdAt,
-                    key.activatesAt, key.retiredAt, key.removeAfter,
-                ])
-                try Self.bumpGeneration("keys", db)
+                try Self.insertKeyRow(key, db)
             }
         }
     }
@@ -37,11 +42,7 @@ extension PostgresStorage: SigningKeyStore {
                     WHERE algorithm = $1 AND activates_at <= $2 AND (retired_at IS NULL OR retired_at > $3)
                     """, [key.algorithm, now.addingTimeInterval(SigningKeyRecord.firstKeySkew), now]) { try $0.text(0) }
                 guard signing.isEmpty else { return false }
-                try db.run("INSERT INTO signing_keys (\(Self.keyColumns)) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)", [
-                    key.id, key.algorithm, key.encryptedPrivateKey, key.publicJWK, key.createdAt,
-                    key.activatesAt, key.retiredAt, key.removeAfter,
-                ])
-                try Self.bumpGeneration("keys", db)
+                try Self.insertKeyRow(key, db)
                 return true
             }
         }

@@ -1,4 +1,5 @@
 import Foundation
+import SignetStore
 
 /// A statement parameter as libpq receives it: text for everything except byte strings, which go
 /// in binary format (raw bytes, no escaping). Each carries its type OID, so the server never has

@@ -1,6 +1,7 @@
 import CSQLite
 import CSignetShims
 import Foundation
+import SignetStore
 
 extension String: SQLiteBindable {
     func bind(to statement: OpaquePointer, at index: Int32) -> Int32 {

@@ -13,15 +13,20 @@ extension SQLiteStorage: SigningKeyStore {
             retiredAt: row.optionalDate(6), removeAfter: row.optionalDate(7))
     }
 
+    /// Inserts the row and bumps the keys generation (inside the caller's transaction).
+    static func insertKeyRow(_ key: SigningKeyRecord, _ db: SQLiteConnection) throws {
+        try db.run("INSERT INTO signing_keys (\(Self.keyColumns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?)", [
+            key.id, key.algorithm, key.encryptedPrivateKey, key.publicJWK, key.createdAt,
+            key.activatesAt, key.retiredAt, key.removeAfter,
+        ])
+        try Self.bumpGeneration("keys", db)
+    }
+
     /// See `SigningKeyStore.insertKey(_:)`.
     public func insertKey(_ key: SigningKeyRecord) throws {
         try write { db in
             try db.immediateTransaction {
-                try db.run("INSERT INTO signing_keys (\(Self.keyColumns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?)", [
-                    key.id, key.algorithm, key.encryptedPrivateKey, key.publicJWK, key.createdAt,
-                    key.activatesAt, key.retiredAt, key.removeAfter,
-                ])
-                try Self.bumpGeneration("keys", db)
+                try Self.insertKeyRow(key, db)
             }
         }
     }
@@ -36,11 +41,7 @@ extension SQLiteStorage: SigningKeyStore {
                     WHERE algorithm = ? AND activates_at <= ? AND (retired_at IS NULL OR retired_at > ?)
                     """, [key.algorithm, now.addingTimeInterval(SigningKeyRecord.firstKeySkew), now]) { try $0.text(0) }
                 guard signing.isEmpty else { return false }
-                try db.run("INSERT INTO signing_keys (\(Self.keyColumns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?)", [
-                    key.id, key.algorithm, key.encryptedPrivateKey, key.publicJWK, key.createdAt,
-                    key.activatesAt, key.retiredAt, key.removeAfter,
-                ])
-                try Self.bumpGeneration("keys", db)
+                try Self.insertKeyRow(key, db)
                 return true
             }
         }

@@ -87,20 +87,11 @@ import Testing
 
 /// Public-key pinning on the Linux transport.
 @Suite struct OutboundPinningTests {
-    /// The SHA-256 of the certificate's SubjectPublicKeyInfo, computed by the openssl tool.
-    static func pin(ofCertificate path: String) async throws -> [UInt8] {
-        let script = "openssl x509 -in '\(path)' -pubkey -noout | openssl pkey -pubin -outform der | openssl dgst -sha256 -binary | base64"
-        let result = try await Subprocess.run("/bin/sh", ["-c", script])
-        #expect(result.succeeded, "\(result)")
-        let data = try #require(Data(base64Encoded: result.stdout.trimmingCharacters(in: .whitespacesAndNewlines)))
-        return Array(data)
-    }
-
     @Test func aPinnedKeyIsAcceptedAndAnyOtherRefused() async throws {
         let server = try TestServer(tlsHost: "127.0.0.1")
         defer { server.stop() }
         let certificate = try #require(server.configuration.http.tlsCertificateFile)
-        let pin = try await Self.pin(ofCertificate: certificate)
+        let pin = try await CertificatePin.bytes(ofCertificate: certificate)
         #expect(pin.count == 32)
         let url = server.url("/healthz")
         let pinned = try await OutboundHTTP(trustedCertificatesFile: certificate, pinnedKeyHashes: [Array(repeating: 1, count: 32), pin]).get(url)

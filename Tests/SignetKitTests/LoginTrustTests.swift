@@ -19,9 +19,7 @@ import Testing
         let home = try TemporaryDirectory(prefix: "login-trust")
         defer { home.remove() }
         let certificate = try #require(server.configuration.http.tlsCertificateFile)
-        let pin = try await Subprocess.run("/bin/sh", ["-c", "openssl x509 -in '\(certificate)' -pubkey -noout | "
-                                                        + "openssl pkey -pubin -outform der | openssl dgst -sha256 -binary | base64"])
-            .stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        let pin = try await CertificatePin.base64(ofCertificate: certificate)
         #expect(pin.count == 44)
         let other = Data(repeating: 7, count: 32).base64EncodedString()
 
