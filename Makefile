@@ -5,7 +5,7 @@
 SHELL := /bin/bash
 SWIFT ?= swift
 # Debian packages the build, the tests and the benchmarks need.
-DEB_PACKAGES := pkg-config libssl-dev libsqlite3-dev libpq-dev libmicrohttpd-dev libsodium-dev \
+DEB_PACKAGES := pkg-config gdb libssl-dev libsqlite3-dev libpq-dev libmicrohttpd-dev libsodium-dev \
                 postgresql nginx-light wrk openssl ca-certificates chromium chromium-driver \
                 libsecret-1-dev gnome-keyring dbus-x11
 PY_TOOLS := jwcrypto==1.5.6 selenium==4.51.0 oidc-provider-mock==0.3.4

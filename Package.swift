@@ -24,6 +24,9 @@ let package = Package(
         // Outbound HTTP/1.1 over plain sockets or OpenSSL TLS (Linux: URLSession's libcurl loop
         // spins a core while a fresh connection waits for its first response).
         .target(name: "CSignetOutbound", linkerSettings: [.linkedLibrary("ssl"), .linkedLibrary("crypto")]),
+        // Child processes for the tests, with nothing of the parent's but three streams (Foundation's
+        // Process on Linux lets every descriptor through and tracks a child by an inherited socket).
+        .target(name: "CSignetSpawn"),
 
         .target(name: "SignetCrypto", dependencies: ["CLibCrypto", "CSodium", "CSignetShims"]),
         .target(name: "SignetJOSE", dependencies: ["SignetCrypto"]),
@@ -51,7 +54,8 @@ let package = Package(
         .executableTarget(name: "signet", dependencies: ["SignetCLI"]),
         // The mock upstream provider (tests and `signet serve --demo`).
         .target(name: "SignetMockProvider", dependencies: ["SignetServer", "SignetHTTP", "SignetClientCore"]),
-        .target(name: "SignetTesting", dependencies: ["SignetServer", "SignetHTTP", "SignetSQLite", "SignetClientCore", "SignetMockProvider"]),
+        .target(name: "SignetTesting", dependencies: ["SignetServer", "SignetHTTP", "SignetSQLite", "SignetClientCore", "SignetMockProvider",
+                                                     "CSignetSpawn"]),
 
         .executableTarget(name: "SignetBench", dependencies: ["SignetCrypto", "SignetJOSE", "SignetHTTP", "SignetServer",
                                                              "SignetMockProvider"],
@@ -60,9 +64,9 @@ let package = Package(
         .executableTarget(name: "ExampleAPI", dependencies: ["SignetHTTP", "SignetResource"], path: "Examples/ExampleAPI"),
 
         .testTarget(name: "SignetCryptoTests", dependencies: ["SignetCrypto"]),
-        .testTarget(name: "SignetJOSETests", dependencies: ["SignetJOSE"], exclude: ["Interop"]),
+        .testTarget(name: "SignetJOSETests", dependencies: ["SignetJOSE", "SignetTesting"], exclude: ["Interop"]),
         .testTarget(name: "SignetWireTests", dependencies: ["SignetWire"]),
-        .testTarget(name: "SignetHTTPTests", dependencies: ["SignetHTTP"]),
+        .testTarget(name: "SignetHTTPTests", dependencies: ["SignetHTTP", "SignetTesting"]),
         .testTarget(name: "SignetStoreTests", dependencies: ["SignetStore", "SignetSQLite", "SignetPostgres"]),
         .testTarget(name: "SignetCoreTests", dependencies: ["SignetCore"]),
         .testTarget(name: "SignetClientCoreTests", dependencies: ["SignetClientCore", "SignetHTTP", "SignetServer", "SignetTesting"]),

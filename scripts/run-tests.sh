@@ -24,9 +24,19 @@ fi
 set +e
 # Serial: many end-to-end tests block on sockets and subprocesses, and on 2 cores the Swift
 # concurrency pool has only 2 threads; run in parallel they can starve the servers' async handlers.
+# If the test process crashes, CI keeps only the end of this log: the crash is summed up there
+# (what it printed, the crashed thread's frames read from the core file with gdb, the tests that
+# were running). The Swift backtracer prints only the crashed thread; it cannot unwind through
+# abort(), gdb can.
+export SWIFT_BACKTRACE="${SWIFT_BACKTRACE:-enable=yes,threads=crashed,registers=none,images=none,sanitize=no}"
+ulimit -c unlimited 2>/dev/null || true
+rm -f core core.[0-9]*
 swift test --skip-build --no-parallel 2>&1 | tee "$log"
 rc=${PIPESTATUS[0]}
 set -e
-if [ "$rc" -ne 0 ]; then echo "tests failed (exit $rc)"; exit "$rc"; fi
+if [ "$rc" -ne 0 ]; then
+  scripts/crash-summary.sh "$log" || true
+  echo "tests failed (exit $rc)"; exit "$rc"
+fi
 grep -Eq 'Test run with [1-9][0-9]* tests? .* passed' "$log" || { echo "no Swift Testing tests ran"; exit 1; }
 echo "all tests passed"

@@ -13,14 +13,15 @@ public final class BackgroundProcess: Sendable {
     private let errors: OutputCollector
 
     /// Starts `executable` (an absolute path, or a name looked up on PATH) with `arguments`; its
-    /// standard input is closed at once.
+    /// standard input gets `stdin` (a few bytes: they must fit in the pipe) and is then closed.
     ///
     /// - Parameter environment: variables added to (or replacing) the test process's environment.
-    public init(_ executable: String, _ arguments: [String] = [], environment: [String: String] = [:]) throws {
+    public init(_ executable: String, _ arguments: [String] = [], environment: [String: String] = [:], stdin: [UInt8] = []) throws {
         launched = try Subprocess.launch(executable, arguments, environment: environment, currentDirectory: nil)
+        if !stdin.isEmpty { try? launched.stdin.write(contentsOf: Data(stdin)) }
         try? launched.stdin.close()
-        output = OutputCollector(launched.stdout)
-        errors = OutputCollector(launched.stderr)
+        output = OutputCollector(descriptor: launched.stdout)
+        errors = OutputCollector(descriptor: launched.stderr)
         processIdentifier = launched.process.processIdentifier
     }
 
@@ -35,20 +36,17 @@ public final class BackgroundProcess: Sendable {
     /// then kills it with SIGKILL. Returns how it ended.
     @discardableResult
     public func stop(signal: Int32 = SIGTERM, timeoutSeconds: Double = 10) async -> SubprocessResult {
-        if launched.process.isRunning { kill(processIdentifier, signal) }
-        let deadline = Date().addingTimeInterval(timeoutSeconds)
-        while launched.process.isRunning {
-            if Date() > deadline {
-                kill(processIdentifier, SIGKILL)
-                while launched.process.isRunning { try? await Task.sleep(nanoseconds: 5_000_000) }
-                break
-            }
-            try? await Task.sleep(nanoseconds: 5_000_000)
-        }
+        await launched.process.stop(signal: signal, timeoutSeconds: timeoutSeconds)
         return await SubprocessResult.collect(launched.process, output: output, errors: errors)
     }
 
+    /// Kills the process (SIGKILL) and blocks until it has ended (at most 30 s).
+    public func kill() {
+        launched.process.send(SIGKILL)
+        launched.process.waitUntilExit(seconds: 30)
+    }
+
     deinit {
-        if launched.process.isRunning { kill(processIdentifier, SIGKILL) }
+        launched.process.send(SIGKILL)
     }
 }

@@ -51,29 +51,18 @@ public final class BinaryServer: Sendable {
     /// it ended; `forced` is true when SIGKILL was needed.
     @discardableResult
     public func stop(signal: Int32 = SIGTERM, timeoutSeconds: Double = 10) async -> (result: SubprocessResult, forced: Bool) {
-        if launched.process.isRunning { kill(processIdentifier, signal) }
-        let deadline = Date().addingTimeInterval(timeoutSeconds)
-        var forced = false
-        while launched.process.isRunning {
-            if Date() > deadline {
-                kill(processIdentifier, SIGKILL)
-                forced = true
-                while launched.process.isRunning { try? await Task.sleep(nanoseconds: 5_000_000) }
-                break
-            }
-            try? await Task.sleep(nanoseconds: 5_000_000)
-        }
+        let forced = await launched.process.stop(signal: signal, timeoutSeconds: timeoutSeconds)
         _ = await output.waitUntilFinished(seconds: 5)
         _ = await errors.waitUntilFinished(seconds: 5)
         temporary?.remove()
         let result = SubprocessResult(status: launched.process.terminationStatus,
-                                      wasSignaled: launched.process.terminationReason == .uncaughtSignal,
+                                      wasSignaled: launched.process.wasSignaled,
                                       stdoutBytes: output.bytes, stderrBytes: errors.bytes)
         return (result, forced)
     }
 
     deinit {
-        if launched.process.isRunning { kill(processIdentifier, SIGKILL) }
+        launched.process.send(SIGKILL)
         temporary?.remove()
     }
 }

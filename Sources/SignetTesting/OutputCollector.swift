@@ -1,8 +1,11 @@
 import Foundation
 import Synchronization
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Reads a pipe to its end on a thread of its own, so a chatty child never blocks on a full pipe,
-/// and lets callers look at what arrived so far.
+/// and lets callers look at what arrived so far. Owns the descriptor: closes it at end of file.
 final class OutputCollector: Sendable {
     private struct State {
         var bytes: [UInt8] = []
@@ -11,14 +14,17 @@ final class OutputCollector: Sendable {
 
     private let state = Mutex(State())
 
-    /// Starts reading `handle` until end of file.
-    init(_ handle: FileHandle) {
+    /// Starts reading `descriptor` (the read end of a pipe) until end of file or a read error.
+    init(descriptor: Int32) {
         let thread = Thread { [self] in
+            var buffer = [UInt8](repeating: 0, count: 16_384)
             while true {
-                let chunk = handle.availableData
-                if chunk.isEmpty { break }
-                state.withLock { $0.bytes.append(contentsOf: chunk) }
+                let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+                if count < 0 && errno == EINTR { continue }
+                if count <= 0 { break }
+                state.withLock { $0.bytes.append(contentsOf: buffer[0..<count]) }
             }
+            close(descriptor)
             state.withLock { $0.finished = true }
         }
         thread.start()
@@ -39,6 +45,16 @@ final class OutputCollector: Sendable {
         while !isFinished {
             if Date() > deadline { return false }
             try? await Task.sleep(nanoseconds: 5_000_000)
+        }
+        return true
+    }
+
+    /// The same, blocking the calling thread.
+    func waitUntilFinishedBlocking(seconds: Double) -> Bool {
+        let deadline = Date().addingTimeInterval(seconds)
+        while !isFinished {
+            if Date() > deadline { return false }
+            usleep(2_000)
         }
         return true
     }

@@ -7,13 +7,9 @@ public enum RealBrowser {
         for path in ["/usr/bin/chromium", "/usr/bin/chromedriver"] where !FileManager.default.isExecutableFile(atPath: path) {
             return "\(path) is missing (Debian packages chromium chromium-driver; `make deps` installs them)"
         }
-        let check = Process()
-        check.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        check.arguments = [PackagePaths.python, "-c", "import selenium"]
-        check.standardOutput = FileHandle.nullDevice
-        check.standardError = FileHandle.nullDevice
-        guard (try? check.run()) != nil else { return "no Python at \(PackagePaths.python)" }
-        check.waitUntilExit()
-        return check.terminationStatus == 0 ? nil : "selenium is not installed for \(PackagePaths.python) (`make pydeps`)"
+        guard let check = try? Subprocess.runBlocking(PackagePaths.python, ["-c", "import selenium"]) else {
+            return "no Python at \(PackagePaths.python)"
+        }
+        return check.succeeded ? nil : "selenium is not installed for \(PackagePaths.python) (`make pydeps`)"
     }()
 }

@@ -1,3 +1,4 @@
+import CSignetSpawn
 import Foundation
 #if canImport(Glibc)
 import Glibc
@@ -15,73 +16,93 @@ public enum Subprocess {
     public static func run(_ executable: String, _ arguments: [String] = [], stdin: [UInt8]? = nil,
                            environment: [String: String] = [:], currentDirectory: String? = nil,
                            timeoutSeconds: Double = 60) async throws -> SubprocessResult {
-        let process = try launch(executable, arguments, environment: environment, currentDirectory: currentDirectory)
-        let output = OutputCollector(process.stdout)
-        let errors = OutputCollector(process.stderr)
-        let input = process.stdin
+        let launched = try launch(executable, arguments, environment: environment, currentDirectory: currentDirectory)
+        let output = OutputCollector(descriptor: launched.stdout)
+        let errors = OutputCollector(descriptor: launched.stderr)
+        let input = launched.stdin
         await Blocking.run {
-            // A child that exits without reading must not kill the test process with SIGPIPE.
-            _ = Subprocess.sigpipeIgnored
             if let stdin { try? input.write(contentsOf: Data(stdin)) }
             try? input.close()
         }
-        let deadline = Date().addingTimeInterval(timeoutSeconds)
-        while process.process.isRunning {
-            if Date() > deadline {
-                kill(process.process.processIdentifier, SIGKILL)
-                _ = await output.waitUntilFinished(seconds: 2)
-                throw TestingError("\(executable) \(arguments.joined(separator: " ")) did not finish in \(timeoutSeconds) s; "
-                    + "stdout so far: \(output.text) stderr so far: \(errors.text)")
-            }
-            try? await Task.sleep(nanoseconds: 5_000_000)
+        if await !launched.process.waitForExit(seconds: timeoutSeconds) {
+            launched.process.send(SIGKILL)
+            _ = await output.waitUntilFinished(seconds: 2)
+            throw TestingError("\(executable) \(arguments.joined(separator: " ")) did not finish in \(timeoutSeconds) s; "
+                + "stdout so far: \(output.text) stderr so far: \(errors.text)")
         }
-        return await SubprocessResult.collect(process.process, output: output, errors: errors)
+        return await SubprocessResult.collect(launched.process, output: output, errors: errors)
     }
 
-    /// Set once: writes to a closed pipe or socket fail with EPIPE instead of killing the process.
+    /// `run` for callers that cannot await (a start-up check, a static property): blocks the
+    /// calling thread.
+    public static func runBlocking(_ executable: String, _ arguments: [String] = [], stdin: [UInt8]? = nil,
+                                   environment: [String: String] = [:], timeoutSeconds: Double = 60) throws -> SubprocessResult {
+        let launched = try launch(executable, arguments, environment: environment, currentDirectory: nil)
+        let output = OutputCollector(descriptor: launched.stdout)
+        let errors = OutputCollector(descriptor: launched.stderr)
+        if let stdin { try? launched.stdin.write(contentsOf: Data(stdin)) }
+        try? launched.stdin.close()
+        if !launched.process.waitUntilExit(seconds: timeoutSeconds) {
+            launched.process.send(SIGKILL)
+            throw TestingError("\(executable) \(arguments.joined(separator: " ")) did not finish in \(timeoutSeconds) s")
+        }
+        _ = output.waitUntilFinishedBlocking(seconds: 5)
+        _ = errors.waitUntilFinishedBlocking(seconds: 5)
+        return SubprocessResult(status: launched.process.terminationStatus, wasSignaled: launched.process.wasSignaled,
+                                stdoutBytes: output.bytes, stderrBytes: errors.bytes)
+    }
+
+    /// Set once: writes to a closed pipe or socket fail with EPIPE instead of killing the test
+    /// process (children start with the default disposition again).
     static let sigpipeIgnored: Bool = {
         signal(SIGPIPE, SIG_IGN)
         return true
     }()
 
-    /// A started child and the parent's ends of its three pipes.
-    struct Launched: @unchecked Sendable {
-        // Process is thread-safe for the calls made here (isRunning, terminationStatus, pid).
-        let process: Process
+    /// A started child and the parent's ends of its three pipes: `stdin` to write to, `stdout`
+    /// and `stderr` descriptors to hand to an `OutputCollector` (which closes them).
+    struct Launched: Sendable {
+        let process: ChildProcess
         let stdin: FileHandle
-        let stdout: FileHandle
-        let stderr: FileHandle
+        let stdout: Int32
+        let stderr: Int32
     }
 
-    /// Starts a child with piped standard streams.
+    /// Starts a child with piped standard streams and nothing else of this process's descriptors.
     static func launch(_ executable: String, _ arguments: [String], environment: [String: String],
                        currentDirectory: String?) throws -> Launched {
-        let process = Process()
-        if executable.contains("/") {
-            process.executableURL = URL(fileURLWithPath: executable)
-            process.arguments = arguments
-        } else {
-            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-            process.arguments = [executable] + arguments
+        _ = sigpipeIgnored
+        var input: [Int32] = [-1, -1], output: [Int32] = [-1, -1], errors: [Int32] = [-1, -1]
+        var opened: [Int32] { input + output + errors }
+        for index in 0..<3 {
+            let rc = index == 0 ? signet_cloexec_pipe(&input) : index == 1 ? signet_cloexec_pipe(&output) : signet_cloexec_pipe(&errors)
+            guard rc == 0 else {
+                for fd in opened where fd >= 0 { close(fd) }
+                throw TestingError("cannot make a pipe for \(executable) (errno \(rc))")
+            }
         }
-        if !environment.isEmpty {
-            process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        let variables = environment.isEmpty ? ProcessInfo.processInfo.environment
+            : ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        let argv = ([executable] + arguments).map { strdup($0) } + [nil]
+        let envp = variables.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer {
+            for pointer in argv { free(pointer) }
+            for pointer in envp { free(pointer) }
         }
-        if let currentDirectory { process.currentDirectoryURL = URL(fileURLWithPath: currentDirectory) }
-        let input = Pipe(), output = Pipe(), errors = Pipe()
-        process.standardInput = input
-        process.standardOutput = output
-        process.standardError = errors
-        do {
-            try process.run()
-        } catch {
-            throw TestingError("cannot start \(executable): \(error)")
+        var pid: pid_t = 0
+        let rc = argv.withUnsafeBufferPointer { args in
+            envp.withUnsafeBufferPointer { env in
+                signet_spawn(executable, args.baseAddress, env.baseAddress, currentDirectory, input[0], output[1], errors[1], &pid)
+            }
         }
-        // Foundation's Process closes the child's ends of the pipes in this process after
-        // spawning (checked on this toolchain: the descriptors are gone after `run()`). Closing
-        // them again would close whatever descriptor reused the number — once, a server's listen
-        // socket, which made libmicrohttpd abort.
-        return Launched(process: process, stdin: input.fileHandleForWriting,
-                        stdout: output.fileHandleForReading, stderr: errors.fileHandleForReading)
+        // The child's ends belong to the child now (or to nobody, if it did not start).
+        close(input[0]); close(output[1]); close(errors[1])
+        guard rc == 0 else {
+            close(input[1]); close(output[0]); close(errors[0])
+            throw TestingError("cannot start \(executable): \(String(cString: strerror(rc)))")
+        }
+        return Launched(process: ChildProcess(processIdentifier: pid),
+                        stdin: FileHandle(fileDescriptor: input[1], closeOnDealloc: true),
+                        stdout: output[0], stderr: errors[0])
     }
 }

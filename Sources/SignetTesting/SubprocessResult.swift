@@ -33,10 +33,10 @@ public struct SubprocessResult: Sendable, CustomStringConvertible {
 
     /// The result of an ended `process`, once its output collectors have drained (at most 5 s
     /// each).
-    static func collect(_ process: Process, output: OutputCollector, errors: OutputCollector) async -> SubprocessResult {
+    static func collect(_ process: ChildProcess, output: OutputCollector, errors: OutputCollector) async -> SubprocessResult {
         _ = await output.waitUntilFinished(seconds: 5)
         _ = await errors.waitUntilFinished(seconds: 5)
-        return SubprocessResult(status: process.terminationStatus, wasSignaled: process.terminationReason == .uncaughtSignal,
+        return SubprocessResult(status: process.terminationStatus, wasSignaled: process.wasSignaled,
                                 stdoutBytes: output.bytes, stderrBytes: errors.bytes)
     }
 }

@@ -43,8 +43,8 @@ extension TestServer {
         async throws -> Result<BinaryServer, TestingError> {
         let launched = try Subprocess.launch(binary, arguments, environment: environment, currentDirectory: currentDirectory)
         try? launched.stdin.close()
-        let output = OutputCollector(launched.stdout)
-        let errors = OutputCollector(launched.stderr)
+        let output = OutputCollector(descriptor: launched.stdout)
+        let errors = OutputCollector(descriptor: launched.stderr)
         let deadline = Date().addingTimeInterval(startTimeoutSeconds)
         while true {
             // The issuer line follows the listening lines, so both are there once it is.
@@ -58,7 +58,7 @@ extension TestServer {
             }
             if !launched.process.isRunning || Date() > deadline {
                 let running = launched.process.isRunning
-                if running { kill(launched.process.processIdentifier, SIGKILL) }
+                if running { await launched.process.stop(signal: SIGKILL) }
                 _ = await output.waitUntilFinished(seconds: 2)
                 _ = await errors.waitUntilFinished(seconds: 2)
                 return .failure(TestingError("signet serve did not report listening (\(running ? "timed out" : "exited"));\n"

@@ -125,15 +125,10 @@ public final class TestServer: Sendable {
     static func selfSignedCertificate(host: String, in directory: TemporaryDirectory) throws -> (certificate: String, key: String) {
         let certificate = directory.appending("tls-certificate.pem")
         let key = directory.appending("tls-key.pem")
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/openssl")
-        process.arguments = ["req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes", "-days", "1",
-                             "-subj", "/CN=\(host)", "-addext", "subjectAltName=\(isIPAddress(host) ? "IP" : "DNS"):\(host)", "-keyout", key, "-out", certificate]
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else { throw TestingError("openssl could not make a certificate for \(host)") }
+        let result = try Subprocess.runBlocking("/usr/bin/openssl", [
+            "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes", "-days", "1", "-subj", "/CN=\(host)",
+            "-addext", "subjectAltName=\(isIPAddress(host) ? "IP" : "DNS"):\(host)", "-keyout", key, "-out", certificate])
+        guard result.succeeded else { throw TestingError("openssl could not make a certificate for \(host): \(result)") }
         return (certificate, key)
     }
 

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import SignetTesting
 @testable import SignetHTTP
 
 /// IPv6 loopback and TLS.
@@ -57,15 +58,7 @@ import Testing
     }
 
     private func run(_ executable: String, _ arguments: [String]) throws -> (status: Int32, output: String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+        let result = try Subprocess.runBlocking(executable, arguments)
+        return (result.wasSignaled ? -1 : result.status, result.stdout)
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import SignetCrypto
+import SignetTesting
 @testable import SignetJOSE
 
 /// Interop with a third-party JOSE implementation, Python `jwcrypto`, in both directions for every
@@ -115,35 +116,19 @@ import SignetCrypto
         let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
             .appendingPathComponent("Interop").appendingPathComponent("jose_interop.py")
         let python = ProcessInfo.processInfo.environment["SIGNET_PYTHON"].flatMap { $0.isEmpty ? nil : $0 }
-        let process = Process()
-        if let python {
-            process.executableURL = URL(fileURLWithPath: python)
-            process.arguments = [script.path]
-        } else {
-            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-            process.arguments = ["python3", script.path]
-        }
-        let stdin = Pipe(), stdout = Pipe(), stderr = Pipe()
-        process.standardInput = stdin
-        process.standardOutput = stdout
-        process.standardError = stderr
+        let result: SubprocessResult
         do {
-            try process.run()
+            result = try Subprocess.runBlocking(python ?? "python3", [script.path], stdin: input)
         } catch {
             throw InteropFailure(description: "cannot start \(python ?? "python3"): \(error). Set SIGNET_PYTHON to a Python with jwcrypto (make pydeps).")
         }
-        stdin.fileHandleForWriting.write(Data(input))
-        try? stdin.fileHandleForWriting.close()
-        let output = stdout.fileHandleForReading.readDataToEndOfFile()
-        let errors = stderr.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
-            let message = String(decoding: errors, as: UTF8.self)
-            let hint = process.terminationStatus == 3
+        guard result.succeeded else {
+            let hint = result.status == 3
                 ? " Install it: python3 -m venv .build/pytools && .build/pytools/bin/pip install jwcrypto==1.5.6, then export SIGNET_PYTHON=$PWD/.build/pytools/bin/python (make test does this)."
                 : ""
-            throw InteropFailure(description: "jose_interop.py exited \(process.terminationStatus): \(message)\(hint)")
+            throw InteropFailure(description: "jose_interop.py exited \(result.status): \(result.stderr)\(hint)")
         }
+        let output = result.stdoutBytes
         return Array(output)
     }
 }

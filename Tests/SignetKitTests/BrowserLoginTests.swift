@@ -162,16 +162,8 @@ struct ExampleAPIProcess {
     static func with(issuer: String, audience: String, _ body: (ExampleAPIProcess) async throws -> Void) async throws {
         let binary = URL(fileURLWithPath: try PackagePaths.signetBinary()).deletingLastPathComponent().appendingPathComponent("ExampleAPI").path
         let port = try FreePort.pick()
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: binary)
-        process.arguments = ["--issuer", issuer, "--audience", audience, "--listen", "127.0.0.1:\(port)"]
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        defer {
-            process.terminate()
-            process.waitUntilExit()
-        }
+        let process = try BackgroundProcess(binary, ["--issuer", issuer, "--audience", audience, "--listen", "127.0.0.1:\(port)"])
+        defer { process.kill() }
         let api = ExampleAPIProcess(port: port)
         var ready = false
         for _ in 0..<100 where !ready {

@@ -6,11 +6,11 @@ import Glibc
 
 /// A private D-Bus session bus with a gnome-keyring daemon (Secret Service only) on it, unlocked
 /// with a test password, its files in a temporary folder. Stopping the bus ends the daemon too.
-struct ThrowawayKeyring: @unchecked Sendable {   // Process: only isRunning/terminate/wait are used
+struct ThrowawayKeyring: @unchecked Sendable {   // TemporaryDirectory: only its path is read
     /// The bus address, for `DBUS_SESSION_BUS_ADDRESS`.
     let address: String
-    let bus: Process
-    let daemon: Process
+    let bus: BackgroundProcess
+    let daemon: BackgroundProcess?
     let home: TemporaryDirectory
 
     /// Why no keyring can be started here, or nil when it can.
@@ -30,8 +30,7 @@ struct ThrowawayKeyring: @unchecked Sendable {   // Process: only isRunning/term
     /// Starts the bus (`dbus-daemon --nofork` on a socket in the temporary folder) and the keyring
     /// (`gnome-keyring-daemon --foreground --unlock`, which reads the password from stdin and
     /// creates the login keyring), then waits until the keyring owns `org.freedesktop.secrets`.
-    /// Both stay children of this process: Foundation's `Process` on Linux tracks a child through
-    /// an inherited socket, so a daemon that forks away would look alive forever.
+    /// Both stay children of this process, so stopping them is a kill and a wait.
     static func start() async throws -> ThrowawayKeyring {
         let home = try TemporaryDirectory(prefix: "keyring")
         for folder in ["data", "run", "config"] {
@@ -39,32 +38,30 @@ struct ThrowawayKeyring: @unchecked Sendable {   // Process: only isRunning/term
                                                     attributes: [.posixPermissions: 0o700])
         }
         let address = "unix:path=" + home.appending("bus")
-        let bus = Process()
-        bus.executableURL = URL(fileURLWithPath: "/usr/bin/dbus-daemon")
-        bus.arguments = ["--session", "--nofork", "--nopidfile", "--address=\(address)"]
-        bus.standardOutput = FileHandle.nullDevice
-        bus.standardError = FileHandle.nullDevice
-        let daemon = Process()
-        let keyring = ThrowawayKeyring(address: address, bus: bus, daemon: daemon, home: home)
+        let bus: BackgroundProcess
         do {
-            try bus.run()
-            try await keyring.waitFor("bus socket") { FileManager.default.fileExists(atPath: home.appending("bus")) }
-            daemon.executableURL = URL(fileURLWithPath: "/usr/bin/gnome-keyring-daemon")
-            daemon.arguments = ["--foreground", "--unlock", "--components=secrets"]
-            daemon.environment = ProcessInfo.processInfo.environment.merging(keyring.environment) { $1 }
-            let password = Pipe()
-            daemon.standardInput = password
-            daemon.standardOutput = FileHandle.nullDevice
-            daemon.standardError = FileHandle.nullDevice
-            try daemon.run()
-            try password.fileHandleForWriting.write(contentsOf: Data("throwaway-test-password".utf8))
-            try password.fileHandleForWriting.close()
-            try await keyring.waitFor("gnome-keyring on the bus") { await keyring.secretServiceIsOnTheBus() }
+            bus = try BackgroundProcess("/usr/bin/dbus-daemon", ["--session", "--nofork", "--nopidfile", "--address=\(address)"])
         } catch {
-            keyring.stop()
+            home.remove()
             throw error
         }
-        return keyring
+        let busOnly = ThrowawayKeyring(address: address, bus: bus, daemon: nil, home: home)
+        do {
+            try await busOnly.waitFor("bus socket") { FileManager.default.fileExists(atPath: home.appending("bus")) }
+            let daemon = try BackgroundProcess("/usr/bin/gnome-keyring-daemon", ["--foreground", "--unlock", "--components=secrets"],
+                                               environment: busOnly.environment, stdin: Array("throwaway-test-password".utf8))
+            let keyring = ThrowawayKeyring(address: address, bus: bus, daemon: daemon, home: home)
+            do {
+                try await keyring.waitFor("gnome-keyring on the bus") { await keyring.secretServiceIsOnTheBus() }
+            } catch {
+                daemon.kill()
+                throw error
+            }
+            return keyring
+        } catch {
+            busOnly.stop()
+            throw error
+        }
     }
 
     /// Whether `org.freedesktop.secrets` has an owner (asked with dbus-send, which never activates it).
@@ -86,14 +83,10 @@ struct ThrowawayKeyring: @unchecked Sendable {   // Process: only isRunning/term
     }
 
     /// Ends the keyring and the bus (SIGKILL: gnome-keyring-daemon keeps running after SIGTERM
-    /// in the foreground) and removes the folder. Waits a bounded time, never `waitUntilExit`.
+    /// in the foreground), waits for both, and removes the folder.
     func stop() {
-        for process in [daemon, bus] where process.isRunning {
-            kill(process.processIdentifier, SIGKILL)
-        }
-        for _ in 0..<100 where daemon.isRunning || bus.isRunning {
-            usleep(20_000)
-        }
+        daemon?.kill()
+        bus.kill()
         home.remove()
     }
 }
