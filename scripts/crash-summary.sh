@@ -31,7 +31,7 @@ for line in lines:
     if m:
         ended.add(m.group(1))
         if m.group(2) == "failed" and m.group(1) not in failed: failed.append(m.group(1))
-running = [t for t in started if t not in ended and not t.startswith("case ")]
+running = [t for t in started if t not in ended and t != "run" and not t.startswith("case ")]
 for i, line in enumerate(lines):
     if line.startswith("*** Signal") or line.startswith("*** Program crashed"):
         before = [l for l in lines[max(0, i - 4):i] if l.strip() and not l.startswith(("◇", "✔"))]

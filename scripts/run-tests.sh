@@ -30,13 +30,31 @@ set +e
 # abort(), gdb can.
 export SWIFT_BACKTRACE="${SWIFT_BACKTRACE:-enable=yes,threads=crashed,registers=none,images=none,sanitize=no}"
 ulimit -c unlimited 2>/dev/null || true
-rm -f core core.[0-9]*
-swift test --skip-build --no-parallel 2>&1 | tee "$log"
-rc=${PIPESTATUS[0]}
+run_tests() {
+  rm -f core core.[0-9]*
+  swift test --skip-build --no-parallel 2>&1 | tee "$log"
+  return "${PIPESTATUS[0]}"
+}
+# A run that ended without Swift Testing's closing line died (a crash), as opposed to tests failing.
+died() { ! grep -Eq 'Test run with [0-9]+ tests?' "$log"; }
+run_tests; rc=$?
+crash=""
+if [ "$rc" -ne 0 ] && died; then
+  # One more run, once: a crash is reported (here and again at the very end) but a second crash,
+  # or any failing test, fails the run.
+  crash=$(scripts/crash-summary.sh "$log" 2>&1)
+  echo "$crash"
+  echo "== the test process died (exit $rc); running the tests once more"
+  run_tests; rc=$?
+fi
 set -e
 if [ "$rc" -ne 0 ]; then
   scripts/crash-summary.sh "$log" || true
   echo "tests failed (exit $rc)"; exit "$rc"
 fi
 grep -Eq 'Test run with [1-9][0-9]* tests? .* passed' "$log" || { echo "no Swift Testing tests ran"; exit 1; }
+if [ -n "$crash" ]; then
+  echo "== NOTE: the first test run died; the second passed. What the first run showed:"
+  echo "$crash"
+fi
 echo "all tests passed"
