@@ -1,6 +1,7 @@
 #if os(Linux)
 import CSignetOutbound
 import Foundation
+import Synchronization
 
 /// Outbound HTTP/1.1 on Linux: one connection per call (`Connection: close`), run by the C
 /// transport on a thread of its own, which waits in `poll` (no CPU while a provider is slow).
@@ -75,32 +76,56 @@ enum OutboundTransport {
         return Array((lines.joined(separator: "\r\n") + "\r\n\r\n").utf8) + (body ?? [])
     }
 
-    /// Runs the C exchange on a new thread (it blocks in `poll`), off the cooperative pool.
+    /// One blocking exchange: what `run` calls on its thread. Tests replace it to stand in for a
+    /// transport that never returns.
+    typealias BlockingExchange = @Sendable (_ target: Target, _ request: [UInt8], _ timeLimit: TimeInterval, _ maxBytes: Int,
+                                            _ trustedCertificatesFile: String?, _ pins: [UInt8]) -> Result<[UInt8], OutboundError>
+
+    /// Slack after the time limit before `run` gives up on the exchange's thread.
+    static let abandonSlack: TimeInterval = 0.5
+
+    /// Runs the exchange on a new thread (it blocks in `poll`), off the cooperative pool, and
+    /// answers at the latest `timeLimit` + `abandonSlack` after the start. The C transport bounds
+    /// connecting, TLS, sending and receiving by the deadline, but not name resolution
+    /// (`getaddrinfo` blocks as long as the resolver wants): a call whose thread is still busy
+    /// then gets `.timeout`, and the thread finishes on its own (everything after the resolver
+    /// finds the deadline already passed).
     static func run(target: Target, request: [UInt8], timeLimit: TimeInterval, maxBytes: Int,
-                    trustedCertificatesFile: String?, pins: [UInt8]) async -> Result<[UInt8], OutboundError> {
+                    trustedCertificatesFile: String?, pins: [UInt8],
+                    exchange: @escaping BlockingExchange = cExchange) async -> Result<[UInt8], OutboundError> {
         await withCheckedContinuation { (continuation: CheckedContinuation<Result<[UInt8], OutboundError>, Never>) in
-            let thread = Thread {
-                var response: UnsafeMutablePointer<UInt8>?
-                var length = 0
-                let code = pins.withUnsafeBufferPointer { pinBytes in
-                    request.withUnsafeBufferPointer { bytes in
-                        signet_outbound_exchange(target.host, String(target.port), target.tls ? 1 : 0, trustedCertificatesFile,
-                                                 pinBytes.baseAddress, pinBytes.count / 32,
-                                                 bytes.baseAddress, bytes.count, timeLimit, maxBytes, &response, &length)
-                    }
-                }
-                defer { signet_outbound_free(response) }
-                switch code {
-                case 0:
-                    let bytes = response.map { Array(UnsafeBufferPointer(start: $0, count: length)) } ?? []
-                    continuation.resume(returning: .success(bytes))
-                case -6: continuation.resume(returning: .failure(.timeout))
-                case -7: continuation.resume(returning: .failure(.tooLarge))
-                default: continuation.resume(returning: .failure(.transport(reason(code))))
+            let pending = Mutex<CheckedContinuation<Result<[UInt8], OutboundError>, Never>?>(continuation)
+            let finish: @Sendable (Result<[UInt8], OutboundError>) -> Void = { result in
+                pending.withLock { waiting in
+                    waiting?.resume(returning: result)
+                    waiting = nil
                 }
             }
-            thread.stackSize = 512 * 1024
+            let thread = Thread { finish(exchange(target, request, timeLimit, maxBytes, trustedCertificatesFile, pins)) }
+            thread.stackSize = 1 << 20
             thread.start()
+            DispatchQueue.global().asyncAfter(deadline: .now() + max(0, timeLimit) + abandonSlack) { finish(.failure(.timeout)) }
+        }
+    }
+
+    /// The C transport (`signet_outbound_exchange`), blocking the calling thread.
+    @Sendable static func cExchange(target: Target, request: [UInt8], timeLimit: TimeInterval, maxBytes: Int,
+                                    trustedCertificatesFile: String?, pins: [UInt8]) -> Result<[UInt8], OutboundError> {
+        var response: UnsafeMutablePointer<UInt8>?
+        var length = 0
+        let code = pins.withUnsafeBufferPointer { pinBytes in
+            request.withUnsafeBufferPointer { bytes in
+                signet_outbound_exchange(target.host, String(target.port), target.tls ? 1 : 0, trustedCertificatesFile,
+                                         pinBytes.baseAddress, pinBytes.count / 32,
+                                         bytes.baseAddress, bytes.count, timeLimit, maxBytes, &response, &length)
+            }
+        }
+        defer { signet_outbound_free(response) }
+        switch code {
+        case 0: return .success(response.map { Array(UnsafeBufferPointer(start: $0, count: length)) } ?? [])
+        case -6: return .failure(.timeout)
+        case -7: return .failure(.tooLarge)
+        default: return .failure(.transport(reason(code)))
         }
     }
 

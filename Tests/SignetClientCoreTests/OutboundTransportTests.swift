@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 @testable import SignetClientCore
 import SignetServer
 import SignetTesting
@@ -103,5 +104,39 @@ import Testing
         await #expect(throws: OutboundError.transport("the server's certificate is not trusted for this host")) {
             _ = try await OutboundHTTP(pinnedKeyHashes: [pin]).get(url)
         }
+    }
+}
+
+/// The caller is answered by the deadline even when the transport's thread is stuck where the C
+/// code cannot bound it (name resolution): a stand-in exchange that blocks until released.
+@Suite struct OutboundDeadlineTests {
+    @Test func aStuckExchangeIsAnsweredWithATimeoutAndItsLateResultIsDropped() async throws {
+        let release = DispatchSemaphore(value: 0)
+        let state = Mutex((entered: false, returned: false))
+        let target = try OutboundTransport.Target(try #require(URL(string: "http://stuck-resolver.invalid/x")))
+        let result = await OutboundTransport.run(target: target, request: [], timeLimit: 0.2, maxBytes: 1024,
+                                                 trustedCertificatesFile: nil, pins: []) { _, _, _, _, _, _ in
+            state.withLock { $0.entered = true }
+            _ = release.wait(timeout: .now() + 5)   // without the deadline guard the caller would get this late success
+            state.withLock { $0.returned = true }
+            return .success(Array("HTTP/1.1 200 OK\r\nContent-Length: 0\r\n\r\n".utf8))
+        }
+        #expect(result == .failure(.timeout))
+        #expect(state.withLock { $0.entered && !$0.returned })   // answered while the exchange was still stuck
+        release.signal()
+        // The exchange's late success must not reach the caller a second time (a second resume of
+        // the continuation would stop the test process).
+        for _ in 0..<200 where !state.withLock({ $0.returned }) { try await Task.sleep(nanoseconds: 10_000_000) }
+        #expect(state.withLock { $0.returned })
+        try await Task.sleep(nanoseconds: 50_000_000)
+    }
+
+    @Test func anExchangeThatFinishesInTimeIsAnsweredWithItsOwnResult() async throws {
+        let target = try OutboundTransport.Target(try #require(URL(string: "http://127.0.0.1:1/x")))
+        let result = await OutboundTransport.run(target: target, request: [], timeLimit: 5, maxBytes: 1024,
+                                                 trustedCertificatesFile: nil, pins: []) { _, _, _, _, _, _ in
+            .failure(.transport("could not connect"))
+        }
+        #expect(result == .failure(.transport("could not connect")))
     }
 }
