@@ -35,8 +35,9 @@ run_tests() {
   swift test --skip-build --no-parallel 2>&1 | tee "$log"
   return "${PIPESTATUS[0]}"
 }
-# A run that ended without Swift Testing's closing line died (a crash), as opposed to tests failing.
-died() { ! grep -Eq 'Test run with [0-9]+ tests?' "$log"; }
+# A run that ended without Swift Testing's closing line, or crashed after it (at exit), died, as
+# opposed to tests failing.
+died() { ! grep -Eq 'Test run with [0-9]+ tests?' "$log" || grep -q '^\*\*\* Program crashed' "$log"; }
 run_tests; rc=$?
 crash=""
 if [ "$rc" -ne 0 ] && died; then
