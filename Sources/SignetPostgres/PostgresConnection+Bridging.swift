@@ -4,17 +4,12 @@ import SignetStore
 
 extension PostgresConnection {
     /// Connects with the libpq connection string or URL `conninfo`; `database`, when given,
-    /// replaces the database it names. Client encoding is UTF-8.
+    /// replaces the database it names. Client encoding is UTF-8; a connection attempt gives up
+    /// after `defaultConnectTimeout` seconds unless `conninfo` sets its own `connect_timeout`.
     static func connect(conninfo: String, database: String? = nil) throws -> PostgresConnection {
-        var keywords = ["dbname", "client_encoding", "application_name"]
-        var values = [conninfo, "UTF8", "signet"]
-        if let database {
-            // Later keywords override the ones expanded from `conninfo`.
-            keywords.append("dbname")
-            values.append(database)
-        }
-        let handle = withCStrings(keywords) { keywordPointers in
-            withCStrings(values) { valuePointers in
+        let parameters = connectionParameters(conninfo: conninfo, database: database)
+        let handle = withCStrings(parameters.map(\.keyword)) { keywordPointers in
+            withCStrings(parameters.map(\.value)) { valuePointers in
                 PQconnectdbParams(keywordPointers, valuePointers, 1)
             }
         }
@@ -24,6 +19,51 @@ extension PostgresConnection {
             throw StoreError.backend("postgres: cannot connect: \(connection.connectionMessage)")
         }
         return connection
+    }
+
+    /// libpq's `connect_timeout` (seconds) when the operator's connection string sets none: without
+    /// it, connecting to an unreachable server waits for the operating system's TCP timeout.
+    static let defaultConnectTimeout = 10
+
+    /// The keywords and values for `PQconnectdbParams` (with `expand_dbname`): `conninfo` is
+    /// expanded in place of `dbname`, and a keyword later in the list overrides the same keyword
+    /// earlier or inside `conninfo`. So `connect_timeout` is added only when `conninfo` (URL or
+    /// keyword form) and the `PGCONNECT_TIMEOUT` variable in `environment` leave it unset.
+    static func connectionParameters(conninfo: String, database: String?,
+                                     environment: [String: String] = ProcessInfo.processInfo.environment)
+        -> [(keyword: String, value: String)] {
+        var parameters = [(keyword: "dbname", value: conninfo), ("client_encoding", "UTF8"), ("application_name", "signet")]
+        if let database {
+            parameters.append(("dbname", database))
+        }
+        let fromEnvironment = environment["PGCONNECT_TIMEOUT"].map { !$0.isEmpty } ?? false
+        if !fromEnvironment, !conninfoSets("connect_timeout", conninfo) {
+            parameters.append(("connect_timeout", String(defaultConnectTimeout)))
+        }
+        return parameters
+    }
+
+    /// True when `conninfo`, parsed as libpq parses it (`key=value …` or a `postgres[ql]://` URL),
+    /// gives `keyword` a value. A string libpq cannot parse sets nothing (connecting reports it).
+    static func conninfoSets(_ keyword: String, _ conninfo: String) -> Bool {
+        guard let options = PQconninfoParse(conninfo, nil) else { return false }
+        defer { PQconninfoFree(options) }
+        var option = options
+        while let name = option.pointee.keyword {
+            if String(cString: name) == keyword { return option.pointee.val != nil }
+            option += 1
+        }
+        return false
+    }
+
+    /// Sets this session's time limits (milliseconds; 0 turns them off): `statement_timeout` and
+    /// `lock_timeout` to `milliseconds`, `idle_in_transaction_session_timeout` to `idleInTransaction`.
+    /// Plain `SET`, so the operator's own `options` in the connection string stay as they are.
+    func setTimeLimits(statement milliseconds: Int, idleInTransaction: Int) throws {
+        try execute("""
+            SET statement_timeout = \(milliseconds); SET lock_timeout = \(milliseconds); \
+            SET idle_in_transaction_session_timeout = \(idleInTransaction)
+            """)
     }
 
     /// True while the server connection is usable.
@@ -102,7 +142,9 @@ extension PostgresConnection {
         throw Self.storeError(sqlState: state, message: message)
     }
 
-    /// Maps uniqueness violations to `.duplicate`, missing parents to `.notFound`, the rest to `.backend`.
+    /// Maps uniqueness violations to `.duplicate`, missing parents to `.notFound`, the rest to `.backend`
+    /// (among them 57014 `query_canceled`, a statement past `statement_timeout`, and 55P03
+    /// `lock_not_available`, a lock wait past `lock_timeout`: the request fails with a server error).
     /// Only the primary message is kept: libpq's full text has a DETAIL line that quotes key values.
     static func storeError(sqlState: String, message: String) -> StoreError {
         switch sqlState {

@@ -8,7 +8,9 @@ import Synchronization
 ///
 /// Each call checks a connection out of a small pool (opening one when none is idle, at most
 /// `maxConnections` at once; callers beyond that wait), and puts it back when it is healthy and
-/// outside any transaction. Every value is a bound parameter. Single-use operations are one
+/// outside any transaction. Every pooled connection runs under time limits (`statementTimeout`):
+/// a statement that runs or waits for a lock longer is cancelled, and fails as `.backend`.
+/// Every value is a bound parameter. Single-use operations are one
 /// `UPDATE … RETURNING` (under READ COMMITTED a racing `UPDATE` waits for the row lock and then
 /// re-checks its `WHERE` against the winner's row, so exactly one caller wins); read-then-write
 /// operations lock what they read with `SELECT … FOR UPDATE` inside a transaction.
@@ -23,25 +25,34 @@ public final class PostgresStorage: SignetStorage, Sendable {
     private let slots: DispatchSemaphore
     /// The most connections open at once.
     public let maxConnections: Int
+    /// The longest one statement may run, and the longest it may wait for a lock (seconds;
+    /// `statement_timeout` and `lock_timeout` of every pooled connection); 0 sets no limit.
+    public let statementTimeout: TimeInterval
+    /// A transaction left idle this many times `statementTimeout` is ended by the server
+    /// (`idle_in_transaction_session_timeout`), releasing its locks.
+    public static let idleInTransactionFactor = 6
     /// For `temporary(adminConninfo:)`: the admin connection string whose server drops `database`
     /// on deinit, or nil.
     private let dropOnDeinit: String?
 
     /// Connects with `conninfo` (a libpq connection string, `host=… dbname=… user=…`, or a
     /// `postgresql://` URL) and applies pending migrations unless `migrate` is false.
+    /// `statementTimeout` bounds each statement and lock wait (seconds; see `statementTimeout`).
     /// Throws `.backend` if the server cannot be reached or its schema is newer than this build.
-    public convenience init(conninfo: String, migrate: Bool = true, maxConnections: Int = 8) throws {
+    public convenience init(conninfo: String, migrate: Bool = true, maxConnections: Int = 8,
+                            statementTimeout: TimeInterval = 10) throws {
         try self.init(conninfo: conninfo, database: nil, migrate: migrate, maxConnections: maxConnections,
-                      dropOnDeinit: nil)
+                      statementTimeout: statementTimeout, dropOnDeinit: nil)
     }
 
     /// `database`, when given, replaces the database `conninfo` names; `dropOnDeinit` is the admin
     /// connection string that drops it when the store is released (tests only).
     init(conninfo: String, database: String?, migrate: Bool, maxConnections: Int,
-                 dropOnDeinit: String?) throws {
+         statementTimeout: TimeInterval = 10, dropOnDeinit: String?) throws {
         self.conninfo = conninfo
         self.database = database
         self.maxConnections = max(1, maxConnections)
+        self.statementTimeout = max(0, statementTimeout)
         self.slots = DispatchSemaphore(value: self.maxConnections)
         self.dropOnDeinit = dropOnDeinit
         let version = try currentVersion()
@@ -63,12 +74,14 @@ public final class PostgresStorage: SignetStorage, Sendable {
 
     /// A migrated, empty database created for this store through `adminConninfo` (a role that may
     /// create databases) and dropped when the store is released. For tests.
-    public static func temporary(adminConninfo: String, maxConnections: Int = 8) throws -> PostgresStorage {
+    public static func temporary(adminConninfo: String, maxConnections: Int = 8,
+                                 statementTimeout: TimeInterval = 10) throws -> PostgresStorage {
         let name = "signet_test_" + UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "")
         try PostgresConnection.connect(conninfo: adminConninfo).execute("CREATE DATABASE \(name)")
         do {
             return try PostgresStorage(conninfo: adminConninfo, database: name, migrate: true,
-                                       maxConnections: maxConnections, dropOnDeinit: adminConninfo)
+                                       maxConnections: maxConnections, statementTimeout: statementTimeout,
+                                       dropOnDeinit: adminConninfo)
         } catch {
             if let again = try? PostgresConnection.connect(conninfo: adminConninfo) {
                 try? again.execute("DROP DATABASE IF EXISTS \(name) WITH (FORCE)")
@@ -86,10 +99,11 @@ public final class PostgresStorage: SignetStorage, Sendable {
 
     /// Applies every migration newer than the database, each in its own transaction, holding a
     /// session advisory lock so nodes starting together do not race; returns the versions applied
-    /// (empty when the schema is current).
+    /// (empty when the schema is current). It runs on a connection of its own without the time
+    /// limits: a migration may take long, and so may waiting for another node's.
     @discardableResult
     public func migrate() throws -> [Int] {
-        try withConnection { db in
+        try withConnection(limited: false) { db in
             try db.run("SELECT pg_advisory_lock($1)", [Self.migrationLockKey])
             defer { _ = try? db.run("SELECT pg_advisory_unlock($1)", [Self.migrationLockKey]) }
             try db.execute("""
@@ -176,17 +190,34 @@ public final class PostgresStorage: SignetStorage, Sendable {
 
     /// Runs `body` on a connection from the pool, opening one if none is idle and waiting while
     /// `maxConnections` are in use. The connection goes back to the pool only if it is healthy
-    /// and outside any transaction; otherwise it is closed.
+    /// and outside any transaction; otherwise it is closed. A statement that fails on its time
+    /// limit leaves the connection idle (outside a transaction, the statement is simply cancelled;
+    /// inside, `transaction` rolls back), so it goes back to the pool.
+    ///
+    /// With `limited` false, `body` gets a new connection without time limits, closed afterwards
+    /// (it still counts against `maxConnections`).
     @discardableResult
-    func withConnection<T>(_ body: (PostgresConnection) throws -> T) throws -> T {
+    func withConnection<T>(limited: Bool = true, _ body: (PostgresConnection) throws -> T) throws -> T {
         slots.wait()
         defer { slots.signal() }
-        let db = try idle.withLock { $0.popLast() } ?? PostgresConnection.connect(conninfo: conninfo, database: database)
+        guard limited else {
+            return try body(PostgresConnection.connect(conninfo: conninfo, database: database))
+        }
+        let db = try idle.withLock { $0.popLast() } ?? openLimitedConnection()
         defer {
             if db.isHealthy, db.isIdle {
                 idle.withLock { $0.append(db) }
             }
         }
         return try body(db)
+    }
+
+    /// A new connection with this store's time limits set.
+    private func openLimitedConnection() throws -> PostgresConnection {
+        let db = try PostgresConnection.connect(conninfo: conninfo, database: database)
+        // PostgreSQL's limits are milliseconds in a 32-bit integer.
+        let statement = min(Int((statementTimeout * 1000).rounded(.up)), Int(Int32.max) / Self.idleInTransactionFactor)
+        try db.setTimeLimits(statement: statement, idleInTransaction: statement * Self.idleInTransactionFactor)
+        return db
     }
 }

@@ -17,7 +17,8 @@ public enum ConfiguredStorage {
         if configuration.database.isPostgres {
             let conninfo = try postgresConninfo(configuration)
             return .postgres(try PostgresStorage(conninfo: conninfo, migrate: migrate,
-                                                 maxConnections: configuration.database.maxConnections))
+                                                 maxConnections: configuration.database.maxConnections,
+                                                 statementTimeout: TimeInterval(configuration.database.statementTimeoutSeconds)))
         }
         return .sqlite(try SQLiteStorage(path: configuration.databaseFilePath, migrate: migrate))
     }

@@ -29,7 +29,11 @@ public enum Settings {
     /// PostgreSQL pool size.
     public static let databaseMaxConnections = Setting("max_connections", 16, type: "integer",
         "PostgreSQL only: the most connections one node opens at once; requests beyond that wait for a free one.")
-    static let database: [SettingEntry] = [databaseDriver.entry, databasePath.entry, databaseURL.entry, databaseMaxConnections.entry]
+    /// PostgreSQL statement and lock timeout.
+    public static let databaseStatementTimeout = Setting("statement_timeout", 10, type: "seconds",
+        "PostgreSQL only: the longest one SQL statement may run or wait for a lock (statement_timeout and lock_timeout on every connection); past it the statement is cancelled, its transaction rolled back, and the request fails with a server error. A transaction left idle six times this long is ended by the server.")
+    static let database: [SettingEntry] = [databaseDriver.entry, databasePath.entry, databaseURL.entry,
+                                           databaseMaxConnections.entry, databaseStatementTimeout.entry]
 
     // MARK: http
     /// Body limit.

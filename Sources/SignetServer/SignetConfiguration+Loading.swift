@@ -36,6 +36,7 @@ extension SignetConfiguration {
             database.path = db.string(Settings.databasePath)
             database.url = db.secret(Settings.databaseURL)
             database.maxConnections = db.int(Settings.databaseMaxConnections, in: 1...1000)
+            database.statementTimeoutSeconds = db.int(Settings.databaseStatementTimeout, in: 1...600)
             db.finish(known: Settings.database)
             // After a driver typo the rest cannot be judged.
             if driverIsKnown { validateDatabase(db, masterKeyIsExplicit: top["master_key"] != nil) }
@@ -115,7 +116,7 @@ extension SignetConfiguration {
                 db.reader.report("master_key", "must be set explicitly (\"env:NAME\" or \"file:PATH\") with driver \"postgres\": every node needs the same key, so none is generated")
             }
         } else {
-            for key in ["url", "max_connections"] where given.contains(key) {
+            for key in ["url", "max_connections", "statement_timeout"] where given.contains(key) {
                 db.reader.report(db.path(key), "is for PostgreSQL only (driver \"postgres\")")
             }
         }

@@ -37,6 +37,8 @@ public struct SignetConfiguration: Sendable {
         public var url: SecretReference?
         /// PostgreSQL: the pool size of one node.
         public var maxConnections: Int = Settings.databaseMaxConnections.defaultValue
+        /// PostgreSQL: the statement and lock timeout of every connection, in seconds.
+        public var statementTimeoutSeconds: Int = Settings.databaseStatementTimeout.defaultValue
 
         /// True for the PostgreSQL backend.
         public var isPostgres: Bool { driver == "postgres" }

@@ -1,4 +1,5 @@
 import Foundation
+import SignetPostgres
 import Testing
 @testable import SignetServer
 
@@ -80,6 +81,10 @@ import Testing
         (#"{"database": {"driver": "postgres", "url": "env:PG"}}"#, "master_key", "every node needs the same key"),
         (#"{"database": {"url": "env:PG"}}"#, "database.url", "PostgreSQL only"),
         (#"{"database": {"driver": "sqlite", "max_connections": 4}}"#, "database.max_connections", "PostgreSQL only"),
+        (#"{"database": {"statement_timeout": 30}}"#, "database.statement_timeout", "PostgreSQL only"),
+        (#"{"master_key": "env:K", "database": {"driver": "postgres", "url": "env:PG", "statement_timeout": 0}}"#, "database.statement_timeout", "between"),
+        (#"{"master_key": "env:K", "database": {"driver": "postgres", "url": "env:PG", "statement_timeout": 601}}"#, "database.statement_timeout", "between"),
+        (#"{"master_key": "env:K", "database": {"driver": "postgres", "url": "env:PG", "statement_timeout": 2.5}}"#, "database.statement_timeout", "whole number"),
         (#"{"database": []}"#, "database", "must be an object"),
         (#"[1, 2]"#, "", "JSON object"),
         (#"{"issuer": "#, "", "not valid JSON"),
@@ -94,15 +99,29 @@ import Testing
     }
 
     @Test func readsAPostgresDatabase() throws {
-        let json = #"{"master_key": "file:/run/secrets/signet-master-key", "database": {"driver": "postgres", "url": "env:SIGNET_DATABASE_URL", "max_connections": 4}}"#
+        let json = #"{"master_key": "file:/run/secrets/signet-master-key", "database": {"driver": "postgres", "url": "env:SIGNET_DATABASE_URL", "max_connections": 4, "statement_timeout": 30}}"#
         let config = try SignetConfiguration(parsing: Data(json.utf8))
         #expect(config.database.isPostgres)
         #expect(config.database.url == .environment("SIGNET_DATABASE_URL"))
         #expect(config.database.maxConnections == 4)
+        #expect(config.database.statementTimeoutSeconds == 30)
         let defaults = try SignetConfiguration(parsing: Data(#"{"master_key": "env:K", "database": {"driver": "postgres", "url": "env:U"}}"#.utf8))
         #expect(defaults.database.maxConnections == 16)
+        #expect(defaults.database.statementTimeoutSeconds == 10)
         #expect(!SignetConfiguration.defaults.database.isPostgres)
         #expect(SignetConfiguration.defaults.database.url == nil)
+    }
+
+    /// `database.statement_timeout` reaches the store the server opens.
+    @Test(.enabled(if: PostgresNodesTests.adminConninfo != nil, "SIGNET_TEST_POSTGRES_URL is not set"))
+    func theStatementTimeoutReachesThePostgresStore() throws {
+        let json = #"{"master_key": "env:K", "database": {"driver": "postgres", "url": "env:SIGNET_TEST_POSTGRES_URL", "statement_timeout": 3}}"#
+        let config = try SignetConfiguration(parsing: Data(json.utf8))
+        guard case .postgres(let store) = try ConfiguredStorage.open(config, migrate: false) else {
+            Issue.record("driver postgres did not open a PostgresStorage")
+            return
+        }
+        #expect(store.statementTimeout == 3)
     }
 
     /// With PostgreSQL a missing master key file is an error, never generated: a key made by one

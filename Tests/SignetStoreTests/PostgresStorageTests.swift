@@ -20,9 +20,26 @@ struct PostgresStorageTests {
     }
 
     /// A store on `database` (a separate pool, as another node would have).
-    func store(_ database: String, migrate: Bool = true, maxConnections: Int = 8) throws -> PostgresStorage {
-        try PostgresStorage(conninfo: try #require(Backend.postgresURL), database: database, migrate: migrate,
-                            maxConnections: maxConnections, dropOnDeinit: nil)
+    func store(_ database: String, migrate: Bool = true, maxConnections: Int = 8, statementTimeout: TimeInterval = 10,
+               conninfo: String? = nil) throws -> PostgresStorage {
+        try PostgresStorage(conninfo: try conninfo ?? #require(Backend.postgresURL), database: database, migrate: migrate,
+                            maxConnections: maxConnections, statementTimeout: statementTimeout, dropOnDeinit: nil)
+    }
+
+    /// Expects the error of a statement cancelled by `statement_timeout` (57014) or `lock_timeout` (55P03).
+    func expectTimeLimit(_ error: any Error, sourceLocation: SourceLocation = #_sourceLocation) {
+        guard case StoreError.backend(let message)? = error as? StoreError else {
+            Issue.record("expected StoreError.backend, got \(error)", sourceLocation: sourceLocation)
+            return
+        }
+        #expect(message.contains("57014") || message.contains("55P03"), "\(message)", sourceLocation: sourceLocation)
+    }
+
+    /// The server process ids and states of the connections to `database`, other than `db`'s own.
+    func sessions(of database: String, seenFrom db: PostgresConnection) throws -> [String] {
+        try db.query("SELECT state FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()", [database]) {
+            $0.optionalText(0) ?? ""
+        }
     }
 
     @Test func migrationsApplyOnceAndAreIdempotent() throws {
@@ -143,6 +160,116 @@ struct PostgresStorageTests {
             }
             #expect(try #require(open) <= 5)
             #expect(try #require(open) >= 2)
+        }
+    }
+
+    @Test func pooledConnectionsHaveTheTimeLimitsAndKeepTheOperatorsOptions() throws {
+        let admin = try #require(Backend.postgresURL)
+        // The operator's own server options in the connection string (URL or keyword form).
+        let conninfo = admin.contains("://")
+            ? admin + (admin.contains("?") ? "&" : "?") + "options=-c%20work_mem%3D5123kB"
+            : admin + " options='-c work_mem=5123kB'"
+        try withDatabase { database in
+            let store = try store(database, statementTimeout: 2, conninfo: conninfo)
+            let settings = try store.withConnection { db in
+                try ["statement_timeout", "lock_timeout", "idle_in_transaction_session_timeout", "work_mem"].map { name in
+                    try db.one("SELECT current_setting($1)", [name]) { try $0.text(0) }
+                }
+            }
+            #expect(settings == ["2s", "2s", "12s", "5123kB"])
+            // No limit at all with 0.
+            let unlimited = try self.store(database, statementTimeout: 0)
+            #expect(try unlimited.withConnection { db in try db.one("SHOW statement_timeout", []) { try $0.text(0) } } == "0")
+        }
+    }
+
+    /// A statement past the limit is cancelled, the transaction around it rolls back, and the
+    /// connection goes back to the pool outside any transaction and keeps working.
+    @Test func aStatementPastTheLimitFailsAndRollsBack() throws {
+        try withDatabase { database in
+            let store = try store(database, maxConnections: 1, statementTimeout: 1)
+            let pid = try store.withConnection { db in try db.one("SELECT pg_backend_pid()", []) { try $0.int64(0) } }
+            do {
+                try store.withConnection { db in
+                    try db.transaction {
+                        try PostgresStorage.insertGrant(Fixture.grant("half-way"), db)
+                        try db.run("SELECT pg_sleep(30)")
+                    }
+                }
+                Issue.record("a 30-second statement outlived a 1-second limit")
+            } catch {
+                expectTimeLimit(error)
+            }
+            // Outside a transaction too.
+            do {
+                try store.withConnection { db in try db.run("SELECT pg_sleep(30)") }
+                Issue.record("a 30-second statement outlived a 1-second limit")
+            } catch {
+                expectTimeLimit(error)
+            }
+            #expect(try store.grant(id: "half-way") == nil)
+            try store.createGrant(Fixture.grant("after"))
+            #expect(try store.grant(id: "after") != nil)
+            // The same connection, back in the pool, idle.
+            #expect(try store.withConnection { db in try db.one("SELECT pg_backend_pid()", []) { try $0.int64(0) } } == pid)
+            let admin = try PostgresConnection.connect(conninfo: try #require(Backend.postgresURL), database: database)
+            #expect(try sessions(of: database, seenFrom: admin) == ["idle"])
+        }
+    }
+
+    /// A row locked by another connection makes the operation that needs it fail after the lock
+    /// timeout instead of waiting; nothing changes, and once the lock is gone the same call succeeds.
+    @Test func aRowLockedElsewhereFailsAfterTheLockTimeoutAndChangesNothing() throws {
+        try withDatabase { database in
+            let store = try store(database, statementTimeout: 1)
+            try store.createGrant(Fixture.grant("g"))
+            try store.insertRefreshToken(Fixture.token("rt", grant: "g"))
+            let holder = try PostgresConnection.connect(conninfo: try #require(Backend.postgresURL), database: database)
+            // Were the store to wait for the lock after all, the server ends this transaction after
+            // 30 s and the rotation below succeeds: the test fails rather than hangs.
+            try holder.execute("SET idle_in_transaction_session_timeout = '30s'")
+            try holder.execute("BEGIN")
+            // Rotation locks the token, then its grant: the second lock is the one it cannot get.
+            _ = try holder.query("SELECT grant_id FROM grants WHERE grant_id = $1 FOR UPDATE", ["g"]) { _ in () }
+            func rotate() throws -> RotationResult {
+                try store.rotateRefreshToken(tokenHash: hash("rt"), clientID: "app", successorHash: hash("rt-next"),
+                                             successorExpiresAt: t0.addingTimeInterval(3_600), now: t0, graceSeconds: 30)
+            }
+            do {
+                let result = try rotate()
+                Issue.record("rotated past a lock held elsewhere: \(result)")
+            } catch {
+                expectTimeLimit(error)
+            }
+            // A plain update of the locked row, outside a transaction, fails the same way.
+            #expect(throws: StoreError.self) { _ = try store.revokeGrant(id: "g", reason: "test", now: t0) }
+            #expect(try store.refreshToken(hash: hash("rt"))?.rotatedAt == nil)
+            #expect(try store.refreshToken(hash: hash("rt-next")) == nil)
+            #expect(try store.grant(id: "g")?.revokedAt == nil)
+            #expect(try sessions(of: database, seenFrom: holder).allSatisfy { $0 == "idle" })
+
+            try holder.execute("ROLLBACK")
+            guard case .rotated = try rotate() else {
+                Issue.record("the rotation failed once the lock was released")
+                return
+            }
+            #expect(try store.refreshToken(hash: hash("rt-next")) != nil)
+        }
+    }
+
+    /// Migrations run without the limits: a node waits for another node's migration however long.
+    @Test func migrationsWaitForTheAdvisoryLockBeyondTheLimit() throws {
+        try withDatabase { database in
+            let store = try store(database, migrate: true, statementTimeout: 1)
+            let other = try PostgresConnection.connect(conninfo: try #require(Backend.postgresURL), database: database)
+            try other.run("SELECT pg_advisory_lock($1)", [PostgresStorage.migrationLockKey])
+            let released = DispatchSemaphore(value: 0)
+            DispatchQueue.global().asyncAfter(deadline: .now() + 3) {
+                _ = try? other.run("SELECT pg_advisory_unlock($1)", [PostgresStorage.migrationLockKey])
+                released.signal()
+            }
+            #expect(try store.migrate() == [])
+            released.wait()
         }
     }
 }

@@ -1,0 +1,56 @@
+@testable import SignetPostgres
+import Testing
+
+/// How a connection's libpq parameters are built; no server needed.
+@Suite struct PostgresConnectionTests {
+    /// The value given to `keyword`, the last one winning as in libpq, or nil.
+    func value(_ keyword: String, in parameters: [(keyword: String, value: String)]) -> String? {
+        parameters.last { $0.keyword == keyword }?.value
+    }
+
+    @Test(arguments: [
+        "host=/run/pg port=5432 user=signet dbname=signet",
+        "host=/run/pg application_name=connect_timeout",      // the word as a value sets nothing
+        "postgres://signet@db.internal/signet",
+        "postgresql://signet@db.internal:5433/signet?sslmode=verify-full",
+        "not a connection string",                           // libpq reports it when connecting
+    ])
+    func connectTimeoutIsAddedWhenAbsent(conninfo: String) {
+        let parameters = PostgresConnection.connectionParameters(conninfo: conninfo, database: nil, environment: [:])
+        #expect(parameters.first?.keyword == "dbname")
+        #expect(parameters.first?.value == conninfo)
+        #expect(parameters.last?.keyword == "connect_timeout")
+        #expect(value("connect_timeout", in: parameters) == String(PostgresConnection.defaultConnectTimeout))
+        #expect(value("client_encoding", in: parameters) == "UTF8")
+    }
+
+    @Test(arguments: [
+        "host=/run/pg connect_timeout=3 dbname=signet",
+        "host=/run/pg connect_timeout = 3",
+        "host=/run/pg connect_timeout='3'",
+        "postgres://signet@db.internal/signet?connect_timeout=3",
+        "postgresql://signet@db.internal/signet?sslmode=require&connect_timeout=3",
+    ])
+    func theOperatorsConnectTimeoutIsKept(conninfo: String) {
+        let parameters = PostgresConnection.connectionParameters(conninfo: conninfo, database: nil, environment: [:])
+        #expect(!parameters.contains { $0.keyword == "connect_timeout" })
+        #expect(parameters.first?.value == conninfo)
+    }
+
+    @Test func pgconnectTimeoutInTheEnvironmentIsKept() {
+        let conninfo = "host=/run/pg dbname=signet"
+        let parameters = PostgresConnection.connectionParameters(conninfo: conninfo, database: nil,
+                                                                 environment: ["PGCONNECT_TIMEOUT": "4"])
+        #expect(!parameters.contains { $0.keyword == "connect_timeout" })
+        let emptyVariable = PostgresConnection.connectionParameters(conninfo: conninfo, database: nil,
+                                                                    environment: ["PGCONNECT_TIMEOUT": ""])
+        #expect(value("connect_timeout", in: emptyVariable) == "10")
+    }
+
+    @Test func aDatabaseReplacesTheOneNamed() {
+        let parameters = PostgresConnection.connectionParameters(conninfo: "host=/run/pg dbname=postgres",
+                                                                 database: "signet_test_1", environment: [:])
+        #expect(parameters.filter { $0.keyword == "dbname" }.map(\.value) == ["host=/run/pg dbname=postgres", "signet_test_1"])
+        #expect(value("connect_timeout", in: parameters) == "10")
+    }
+}
