@@ -27,7 +27,7 @@ for line in lines:
     if m:
         started.append(m.group(1))
         continue
-    m = re.match(r"^\S+ Test (.+?) (passed|failed|skipped|recorded an issue)", line)
+    m = re.match(r"^\S+ Test (.+?)(?: with \d+ test cases?)? (passed|failed|skipped|recorded an issue)", line)
     if m:
         ended.add(m.group(1))
         if m.group(2) == "failed" and m.group(1) not in failed: failed.append(m.group(1))
