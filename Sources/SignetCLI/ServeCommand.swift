@@ -29,10 +29,12 @@ enum ServeCommand {
         if arguments.flag("demo") { try DemoSeed.seed(environment).forEach(Output.print) }
         if let demoProvider { DemoProvider.lines(demoProvider).forEach(Output.print) }
         let refresher = Task { await application.refreshKeysPeriodically() }
+        let purge = application.startPeriodicPurge()
         _ = await termination.wait()
         Output.print("signet: shutting down")
         refresher.cancel()
         server.stop()
+        purge?.stop()
         demoProvider?.stop()
         // A first start may still be generating keys: OpenSSL's exit-time cleanup must not run
         // under that thread.

@@ -9,6 +9,7 @@ public enum SignetCommandLine {
     commands:
       serve          run the server (no --config: the embedded default in ./signet-data)
       migrate        apply pending database migrations
+      purge          delete expired rows now (maintenance.purge_retention past expiry); prints the count
       keys           list | rotate [--algorithm ALG] [--prepublish SECONDS] | retire KID
       clients        add ID [--public (default) | --confidential] [--name N] [--redirect-uri URI]...
                        [--post-logout-redirect-uri URI]... [--scope "openid profile email offline_access"]
@@ -42,6 +43,7 @@ public enum SignetCommandLine {
             switch command {
             case "serve": return try await ServeCommand.run(rest)
             case "migrate": return try MigrateCommand.run(rest)
+            case "purge": return try PurgeCommand.run(rest)
             case "keys": return try KeysCommand.run(rest)
             case "clients": return try ClientsCommand.run(rest)
             case "users": return try UsersCommand.run(rest)

@@ -22,6 +22,7 @@ public enum ConfigurationReference {
             ("lifetimes", "Lifetimes (seconds)", Settings.lifetimes),
             ("keys", "Signing keys", Settings.keys),
             ("passwords", "Password hashing", Settings.passwords),
+            ("maintenance", "Expired data", Settings.maintenance),
             ("clients[]", "Clients (each entry of the array)", Settings.client),
             ("connections[]", "Upstream connections (each entry of the array)", Settings.connection),
         ]

@@ -112,6 +112,15 @@ public enum Settings {
         "Argon2id memory in KiB.")
     static let passwords: [SettingEntry] = [argonOps.entry, argonMemory.entry]
 
+    // MARK: maintenance
+    /// How often expired rows are deleted.
+    public static let purgeInterval = Setting("purge_interval", 3600, type: "seconds",
+        "`signet serve` deletes expired authorization requests, codes, nonces, ended sessions, ended grants with their refresh tokens and old throttle records this often, on a background thread; 0 turns it off (then run `signet purge` from cron).")
+    /// How long expired rows are kept.
+    public static let purgeRetention = Setting("purge_retention", 86_400, type: "seconds",
+        "How long a row is kept after it expired or ended before it is deleted, so a replay of a recently expired code or refresh token is still recognised as one (and revokes its grant) rather than seen as unknown.")
+    static let maintenance: [SettingEntry] = [purgeInterval.entry, purgeRetention.entry]
+
     // MARK: clients (each entry of the `clients` array)
     /// Client id.
     public static let clientID = Setting("id", "", type: "string (required)",

@@ -77,9 +77,14 @@ extension SignetConfiguration {
             passwords.memoryKiB = p.int(Settings.argonMemory, in: 8192...4_194_304)
             p.finish(known: Settings.passwords)
         }
+        if let m = section.section("maintenance") {
+            maintenance.purgeInterval = m.int(Settings.purgeInterval, in: 0...604_800)
+            maintenance.purgeRetention = m.int(Settings.purgeRetention, in: 0...31_536_000)
+            m.finish(known: Settings.maintenance)
+        }
         clients = ConfigSection.clients(top["clients"], reader: reader, refreshFamilyLifetime: lifetimes.refreshFamily)
         connections = ConfigSection.connections(top["connections"], reader: reader)
-        section.finish(known: Settings.topLevel, sections: ["database", "http", "lifetimes", "keys", "passwords", "clients", "connections"])
+        section.finish(known: Settings.topLevel, sections: ["database", "http", "lifetimes", "keys", "passwords", "maintenance", "clients", "connections"])
         validate(reader)
         if !reader.issues.isEmpty { throw ConfigurationError(issues: reader.issues) }
     }

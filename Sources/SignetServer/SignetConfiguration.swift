@@ -22,6 +22,8 @@ public struct SignetConfiguration: Sendable {
     public var keys: Keys
     /// Password hashing cost.
     public var passwords: Passwords
+    /// Deleting expired rows.
+    public var maintenance: Maintenance
     /// Clients declared in the file (`clients`); upserted into the store at start-up.
     public var clients: [ConfiguredClient] = []
     /// Upstream identity providers (`connections`).
@@ -102,6 +104,14 @@ public struct SignetConfiguration: Sendable {
         public var memoryKiB = Settings.argonMemory.defaultValue
     }
 
+    /// Deleting expired rows.
+    public struct Maintenance: Sendable {
+        /// Seconds between purges by `signet serve`; 0 = never.
+        public var purgeInterval = Settings.purgeInterval.defaultValue
+        /// Seconds a row is kept past its expiry or end.
+        public var purgeRetention = Settings.purgeRetention.defaultValue
+    }
+
     /// The embedded default: every setting at its default.
     public static var defaults: SignetConfiguration {
         // The defaults are valid by construction; the fallback only keeps this total.
@@ -118,6 +128,7 @@ public struct SignetConfiguration: Sendable {
         lifetimes = Lifetimes()
         keys = Keys()
         passwords = Passwords()
+        maintenance = Maintenance()
     }
 
     /// The absolute path of the SQLite database.

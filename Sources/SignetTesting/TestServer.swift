@@ -30,6 +30,7 @@ public final class TestServer: Sendable {
     /// The data folder (inside a temporary directory removed by `stop()`).
     public let dataDirectory: String
     private let server: HTTPServer
+    private let purge: PeriodicPurge?
     private let temporary: TemporaryDirectory
 
     /// Starts a server. `clock` defaults to `TestServer.makeClock()`.
@@ -71,6 +72,7 @@ public final class TestServer: Sendable {
                 self.application = started.application
                 self.dataDirectory = dataDirectory
                 self.server = started.server
+                self.purge = started.purge
                 self.temporary = temporary
                 return
             } catch let error as HTTPServerError {
@@ -90,6 +92,7 @@ public final class TestServer: Sendable {
         let environment: ServerEnvironment
         let application: SignetApplication
         let server: HTTPServer
+        let purge: PeriodicPurge?
     }
 
     private static func attempt(port: Int, dataDirectory: String, clock: ManualClock,
@@ -109,7 +112,9 @@ public final class TestServer: Sendable {
         let application = try SignetApplication(environment: environment)
         environment.keyRing.waitUntilReady()
         let server = try application.start()
-        return Started(port: port, baseURL: baseURL, environment: environment, application: application, server: server)
+        // As `signet serve` does; on by default (hourly), so tests that want it set a short interval.
+        let purge = application.startPeriodicPurge()
+        return Started(port: port, baseURL: baseURL, environment: environment, application: application, server: server, purge: purge)
     }
 
     /// Starts a server, runs `body`, and stops the server whatever happens.
@@ -158,9 +163,10 @@ public final class TestServer: Sendable {
         return URL(string: text) ?? baseURL.appendingPathComponent(path)
     }
 
-    /// Stops listening and deletes the data folder. Safe to call more than once.
+    /// Stops listening and the periodic purge, and deletes the data folder. Safe to call more than once.
     public func stop() {
         server.stop()
+        purge?.stop()
         temporary.remove()
     }
 

@@ -1,0 +1,19 @@
+import Foundation
+import SignetCore
+import SignetServer
+
+/// `signet purge`: deletes expired rows once, with the configured `maintenance.purge_retention`,
+/// and prints how many it deleted. For installations that set `maintenance.purge_interval` to 0
+/// and purge from cron instead, or to reclaim space right away.
+enum PurgeCommand {
+    static func run(_ raw: [String]) throws -> Int32 {
+        let arguments = try ParsedArguments(raw, options: CommonOptions.valued, flags: [])
+        guard arguments.positionals.isEmpty else { throw UsageError("unexpected argument \(arguments.positionals[0])") }
+        let configuration = try CommonOptions.configuration(arguments)
+        let storage = try ConfiguredStorage.open(configuration, migrate: true).storage
+        let retention = configuration.maintenance.purgeRetention
+        let removed = try storage.purge(before: SystemClock().now.addingTimeInterval(-TimeInterval(retention)))
+        Output.print("purged \(removed) expired row(s) (kept \(retention) s past expiry)")
+        return 0
+    }
+}
