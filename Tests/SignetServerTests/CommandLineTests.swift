@@ -14,7 +14,7 @@ import Testing
         var all: [(String?, String)] = Settings.topLevel.map { (nil, $0.key) }
         let sections: [(String, [SettingEntry])] = [("database", Settings.database), ("http", Settings.http),
                                                     ("lifetimes", Settings.lifetimes), ("keys", Settings.keys),
-                                                    ("passwords", Settings.passwords)]
+                                                    ("passwords", Settings.passwords), ("maintenance", Settings.maintenance)]
         for (section, entries) in sections {
             all.append((nil, section))
             all += entries.map { (section, $0.key) }

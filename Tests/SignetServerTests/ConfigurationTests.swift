@@ -11,6 +11,17 @@ import Testing
         #expect(config.lifetimes.authorizationCode == 300)
         #expect(config.lifetimes.refreshGrace == 30)
         #expect(config.masterKey == .file("master.key"))
+        #expect(config.maintenance.purgeInterval == 3600)
+        #expect(config.maintenance.purgeRetention == 86_400)
+    }
+
+    @Test func readsTheMaintenanceSettings() throws {
+        let config = try SignetConfiguration(parsing: Data(#"{"maintenance": {"purge_interval": 1, "purge_retention": 0}}"#.utf8))
+        #expect(config.maintenance.purgeInterval == 1)
+        #expect(config.maintenance.purgeRetention == 0)
+        let off = try SignetConfiguration(parsing: Data(#"{"maintenance": {"purge_interval": 0}}"#.utf8))
+        #expect(off.maintenance.purgeInterval == 0)
+        #expect(off.maintenance.purgeRetention == 86_400)
     }
 
     @Test func readsEverySection() throws {
@@ -48,6 +59,8 @@ import Testing
         (#"{"lifetimes": {"acess_token": 1}}"#, "lifetimes.acess_token", "did you mean \"access_token\""),
         (#"{"keys": {"id_token_alg": "RS256"}}"#, "keys.id_token_alg", "unknown setting"),
         (#"{"passwords": {"argon2id_ops": 2}}"#, "passwords.argon2id_ops", "unknown setting"),
+        (#"{"maintenance": {"purge_intervall": 60}}"#, "maintenance.purge_intervall", "did you mean \"purge_interval\""),
+        (#"{"maintainance": {}}"#, "maintainance", "did you mean \"maintenance\""),
     ])
     func typosAreReported(json: String, path: String, message: String) {
         do {
@@ -72,6 +85,11 @@ import Testing
         (#"{"lifetimes": {"authorization_code": 100000}}"#, "lifetimes.authorization_code", "between"),
         (#"{"lifetimes": {"session_idle": 9000, "session_absolute": 3600}}"#, "lifetimes.session_idle", "must not exceed"),
         (#"{"keys": {"access_token_algorithm": "none"}}"#, "keys.access_token_algorithm", "one of"),
+        (#"{"maintenance": {"purge_interval": -1}}"#, "maintenance.purge_interval", "between 0 and 604800, not -1"),
+        (#"{"maintenance": {"purge_interval": 0.5}}"#, "maintenance.purge_interval", "whole number"),
+        (#"{"maintenance": {"purge_retention": -1}}"#, "maintenance.purge_retention", "between 0 and 31536000"),
+        (#"{"maintenance": {"purge_retention": "1d"}}"#, "maintenance.purge_retention", "whole number"),
+        (#"{"maintenance": 3600}"#, "maintenance", "must be an object"),
         (#"{"keys": {"id_token_algorithm": "HS256"}}"#, "keys.id_token_algorithm", "one of"),
         (#"{"database": {"driver": "mysql"}}"#, "database.driver", "one of sqlite, postgres"),
         (#"{"master_key": "env:K", "database": {"driver": "postgres"}}"#, "database.url", "is required"),
