@@ -1,7 +1,6 @@
 #if os(Linux)
 import CSignetOutbound
 import Foundation
-import Synchronization
 
 /// Outbound HTTP/1.1 on Linux: one connection per call (`Connection: close`), run by the C
 /// transport on a thread of its own, which waits in `poll` (no CPU while a provider is slow).
@@ -94,17 +93,11 @@ enum OutboundTransport {
                     trustedCertificatesFile: String?, pins: [UInt8],
                     exchange: @escaping BlockingExchange = cExchange) async -> Result<[UInt8], OutboundError> {
         await withCheckedContinuation { (continuation: CheckedContinuation<Result<[UInt8], OutboundError>, Never>) in
-            let pending = Mutex<CheckedContinuation<Result<[UInt8], OutboundError>, Never>?>(continuation)
-            let finish: @Sendable (Result<[UInt8], OutboundError>) -> Void = { result in
-                pending.withLock { waiting in
-                    waiting?.resume(returning: result)
-                    waiting = nil
-                }
-            }
-            let thread = Thread { finish(exchange(target, request, timeLimit, maxBytes, trustedCertificatesFile, pins)) }
+            let first = FirstResult(continuation)
+            let thread = Thread { first.offer(exchange(target, request, timeLimit, maxBytes, trustedCertificatesFile, pins)) }
             thread.stackSize = 1 << 20
             thread.start()
-            DispatchQueue.global().asyncAfter(deadline: .now() + max(0, timeLimit) + abandonSlack) { finish(.failure(.timeout)) }
+            DispatchQueue.global().asyncAfter(deadline: .now() + max(0, timeLimit) + abandonSlack) { first.offer(.failure(.timeout)) }
         }
     }
 

@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import SignetClientCore
 
 /// An overall deadline for a provider round trip, on top of each call's own time limit: if the
 /// work has not finished after `seconds` (a lost completion in the HTTP stack, say), the caller
@@ -8,19 +8,13 @@ enum Deadline {
     static func run<T: Sendable>(seconds: TimeInterval, _ work: @escaping @Sendable () async throws(FederationError) -> T)
         async throws(FederationError) -> T {
         let result: Result<T, FederationError> = await withCheckedContinuation { continuation in
-            let once = Mutex<CheckedContinuation<Result<T, FederationError>, Never>?>(continuation)
-            let finish: @Sendable (Result<T, FederationError>) -> Void = { result in
-                once.withLock { pending in
-                    pending?.resume(returning: result)
-                    pending = nil
-                }
-            }
+            let first = FirstResult(continuation)
             let worker = Task {
-                do throws(FederationError) { finish(.success(try await work())) } catch { finish(.failure(error)) }
+                do throws(FederationError) { first.offer(.success(try await work())) } catch { first.offer(.failure(error)) }
             }
             Task {
                 try? await Task.sleep(nanoseconds: UInt64(seconds * 1e9))
-                finish(.failure(.upstreamUnavailable("no answer within \(Int(seconds)) s")))
+                first.offer(.failure(.upstreamUnavailable("no answer within \(Int(seconds)) s")))
                 worker.cancel()
             }
         }
