@@ -48,23 +48,13 @@ public final class ChildProcess: Sendable {
     /// Waits (polling) until the child ends or `seconds` pass; returns whether it ended.
     @discardableResult
     public func waitForExit(seconds: Double) async -> Bool {
-        let deadline = Date().addingTimeInterval(seconds)
-        while isRunning {
-            if Date() > deadline { return false }
-            try? await Task.sleep(nanoseconds: 5_000_000)
-        }
-        return true
+        await Polling.wait(seconds: seconds) { !isRunning }
     }
 
     /// Blocks the calling thread until the child ends or `seconds` pass; returns whether it ended.
     @discardableResult
     public func waitUntilExit(seconds: Double) -> Bool {
-        let deadline = Date().addingTimeInterval(seconds)
-        while isRunning {
-            if Date() > deadline { return false }
-            usleep(2_000)
-        }
-        return true
+        Polling.waitBlocking(seconds: seconds) { !isRunning }
     }
 
     /// Sends `signal`, waits up to `timeoutSeconds`, then SIGKILL and waits again (a killed child

@@ -41,21 +41,11 @@ final class OutputCollector: Sendable {
 
     /// Waits (polling) until end of file or until `seconds` passed; returns whether it finished.
     func waitUntilFinished(seconds: Double) async -> Bool {
-        let deadline = Date().addingTimeInterval(seconds)
-        while !isFinished {
-            if Date() > deadline { return false }
-            try? await Task.sleep(nanoseconds: 5_000_000)
-        }
-        return true
+        await Polling.wait(seconds: seconds) { isFinished }
     }
 
     /// The same, blocking the calling thread.
     func waitUntilFinishedBlocking(seconds: Double) -> Bool {
-        let deadline = Date().addingTimeInterval(seconds)
-        while !isFinished {
-            if Date() > deadline { return false }
-            usleep(2_000)
-        }
-        return true
+        Polling.waitBlocking(seconds: seconds) { isFinished }
     }
 }

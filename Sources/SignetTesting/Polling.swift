@@ -1,0 +1,25 @@
+import Foundation
+
+/// Waiting for a condition by polling, with an upper bound: for child processes and pipes, which
+/// have no event to await.
+enum Polling {
+    /// Checks `done` every 5 ms until it holds (true) or `seconds` pass (false).
+    static func wait(seconds: Double, until done: () -> Bool) async -> Bool {
+        let deadline = Date().addingTimeInterval(seconds)
+        while !done() {
+            if Date() > deadline { return false }
+            try? await Task.sleep(nanoseconds: 5_000_000)
+        }
+        return true
+    }
+
+    /// The same, blocking the calling thread (2 ms steps), for callers that cannot await.
+    static func waitBlocking(seconds: Double, until done: () -> Bool) -> Bool {
+        let deadline = Date().addingTimeInterval(seconds)
+        while !done() {
+            if Date() > deadline { return false }
+            usleep(2_000)
+        }
+        return true
+    }
+}
