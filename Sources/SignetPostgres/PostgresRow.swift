@@ -84,12 +84,7 @@ struct PostgresRow {
 
     /// A JSON array of strings stored as text.
     func stringArray(_ column: Int32) throws -> [String] {
-        let json = try text(column)
-        do {
-            return try JSONDecoder().decode([String].self, from: Data(json.utf8))
-        } catch {
-            throw StoreError.corrupt("column \(name(column)) is not a JSON array of strings")
-        }
+        try StringList.decode(try text(column), column: name(column))
     }
 
     private static func nibble(_ digit: UInt8) -> UInt8? {

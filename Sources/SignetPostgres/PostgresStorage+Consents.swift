@@ -18,7 +18,7 @@ extension PostgresStorage: ConsentStore {
 
     /// See `ConsentStore.putConsent(_:)`.
     public func putConsent(_ consent: ConsentRecord) throws {
-        let scopes = try jsonArray(consent.scopes)
+        let scopes = try StringList.json(consent.scopes)
         try withConnection { db in
             try db.run("""
                 INSERT INTO consents (user_id, client_id, scopes, granted_at) VALUES ($1, $2, $3, $4)

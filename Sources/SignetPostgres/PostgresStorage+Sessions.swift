@@ -15,7 +15,7 @@ extension PostgresStorage: SessionStore {
 
     /// See `SessionStore.insertSession(_:)`.
     public func insertSession(_ session: SessionRecord) throws {
-        let amr = try jsonArray(session.amr)
+        let amr = try StringList.json(session.amr)
         try withConnection { db in
             try db.run("INSERT INTO sessions (\(Self.sessionColumns)) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)", [
                 session.idHash, session.userID, session.createdAt, session.lastSeenAt, session.idleExpiresAt,

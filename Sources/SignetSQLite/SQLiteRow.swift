@@ -57,12 +57,7 @@ struct SQLiteRow {
 
     /// A JSON array of strings stored as text.
     func stringArray(_ column: Int32) throws -> [String] {
-        let json = try text(column)
-        do {
-            return try JSONDecoder().decode([String].self, from: Data(json.utf8))
-        } catch {
-            throw StoreError.corrupt("column \(column) is not a JSON array of strings")
-        }
+        try StringList.decode(try text(column), column: "\(column)")
     }
 
     private func nullColumn(_ column: Int32) -> StoreError {

@@ -24,8 +24,8 @@ extension SQLiteStorage: ClientStore {
     public func upsertClient(_ client: ClientRecord) throws {
         let binds: [any SQLiteBindable] = [
             client.id, client.name, client.secretHash, client.secretSalt, client.isPublic, client.firstParty,
-            try jsonArray(client.redirectURIs), try jsonArray(client.postLogoutRedirectURIs),
-            try jsonArray(client.allowedScopes), try jsonArray(client.grantTypes), client.tokenEndpointAuthMethod,
+            try StringList.json(client.redirectURIs), try StringList.json(client.postLogoutRedirectURIs),
+            try StringList.json(client.allowedScopes), try StringList.json(client.grantTypes), client.tokenEndpointAuthMethod,
             client.idTokenAlgorithm, client.accessTokenLifetime, client.refreshTokenLifetime, client.idTokenLifetime,
             client.allowHeadless, client.createdAt, client.updatedAt, client.extra,
         ]
@@ -76,14 +76,5 @@ extension SQLiteStorage: ClientStore {
     /// See `ClientStore.clientsGeneration()`.
     public func clientsGeneration() throws -> Int64 {
         try generation("clients")
-    }
-}
-
-/// A list of strings as a JSON array, the form list columns use.
-func jsonArray(_ values: [String]) throws -> String {
-    do {
-        return String(decoding: try JSONEncoder().encode(values), as: UTF8.self)
-    } catch {
-        throw StoreError.corrupt("cannot encode a string list as JSON")
     }
 }

@@ -15,7 +15,7 @@ extension SQLiteStorage: SessionStore {
 
     /// See `SessionStore.insertSession(_:)`.
     public func insertSession(_ session: SessionRecord) throws {
-        let amr = try jsonArray(session.amr)
+        let amr = try StringList.json(session.amr)
         try write { db in
             try db.run("INSERT INTO sessions (\(Self.sessionColumns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)", [
                 session.idHash, session.userID, session.createdAt, session.lastSeenAt, session.idleExpiresAt,
