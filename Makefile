@@ -12,7 +12,7 @@ PY_TOOLS := jwcrypto==1.5.6 selenium==4.51.0 oidc-provider-mock==0.3.4
 VENV := .build/pytools
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: all deps pydeps build release test demo bench clean check-imports
+.PHONY: all deps pydeps build release test demo bench clean check-imports check-suites
 
 all: build
 
@@ -41,7 +41,10 @@ release: deps
 check-imports:
 	@scripts/check-imports.sh
 
-test: deps pydeps check-imports
+check-suites:
+	@scripts/check-suites.sh
+
+test: deps pydeps check-imports check-suites
 	SIGNET_PYTHON=$(CURDIR)/$(VENV)/bin/python scripts/run-tests.sh
 
 demo: release

@@ -67,7 +67,7 @@ let package = Package(
         .testTarget(name: "SignetJOSETests", dependencies: ["SignetJOSE", "SignetTesting"], exclude: ["Interop"]),
         .testTarget(name: "SignetWireTests", dependencies: ["SignetWire"]),
         .testTarget(name: "SignetHTTPTests", dependencies: ["SignetHTTP", "SignetTesting"]),
-        .testTarget(name: "SignetStoreTests", dependencies: ["SignetStore", "SignetSQLite", "SignetPostgres"]),
+        .testTarget(name: "SignetStoreTests", dependencies: ["SignetStore", "SignetSQLite", "SignetPostgres", "SignetTesting"]),
         .testTarget(name: "SignetCoreTests", dependencies: ["SignetCore"]),
         .testTarget(name: "SignetClientCoreTests", dependencies: ["SignetClientCore", "SignetHTTP", "SignetServer", "SignetTesting"]),
         .testTarget(name: "SignetFederationTests", dependencies: ["SignetFederation", "SignetTesting"]),

@@ -2,13 +2,29 @@
 # Runs every test: builds, then `swift test`. Services the tests need are started here and
 # stopped on exit (PostgreSQL: scripts/postgres-test-server.sh). Both XCTest and Swift Testing
 # summaries are checked, not just the exit code.
+#
+# Under CI (`CI` or `SIGNET_REQUIRE_ALL` set) nothing is skipped: a missing real part (PostgreSQL,
+# Chromium, the keyring, jwcrypto, oidc-provider-mock) fails the tests that need it, and a run in
+# which some real part was used by no test fails (see RealPart in SignetTesting). A test process
+# that dies fails the run, with its crash summary; nothing is run twice.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+required=""
+for name in CI SIGNET_REQUIRE_ALL; do
+  case "${!name:-}" in ""|0|false|FALSE|False|no) ;; *) required=yes ;; esac
+done
+# The whole `swift test` run gets this many seconds (each suite that starts servers also has a
+# per-test `.timeLimit`); past it the test process is sent SIGABRT, so its core names the frames.
+run_limit=${SIGNET_TEST_RUN_LIMIT:-1500}
+
 swift build --build-tests
 log=$(mktemp)
+parts=$(mktemp)
 pgdir=""
+watchdog=""
 cleanup() {
-  rm -f "$log"
+  rm -f "$log" "$parts"
+  if [ -n "$watchdog" ]; then kill "$watchdog" 2>/dev/null || true; fi
   if [ -n "$pgdir" ]; then scripts/postgres-test-server.sh stop "$pgdir"; fi
 }
 trap cleanup EXIT
@@ -18,10 +34,13 @@ if compgen -G '/usr/lib/postgresql/*/bin/initdb' >/dev/null; then
   SIGNET_TEST_POSTGRES_URL=$(scripts/postgres-test-server.sh start "$pgdir")
   export SIGNET_TEST_POSTGRES_URL
   echo "PostgreSQL test server: $SIGNET_TEST_POSTGRES_URL"
+elif [ -n "$required" ]; then
+  echo "MISSING: PostgreSQL server binaries (no /usr/lib/postgresql/*/bin/initdb; Debian: postgresql); the PostgreSQL tests will fail"
 else
   echo "PostgreSQL tests skipped: no /usr/lib/postgresql/*/bin/initdb (Debian: postgresql)"
 fi
-set +e
+export SIGNET_REAL_PARTS_LOG="$parts"
+
 # Serial: many end-to-end tests block on sockets and subprocesses, and on 2 cores the Swift
 # concurrency pool has only 2 threads; run in parallel they can starve the servers' async handlers.
 # If the test process crashes, CI keeps only the end of this log: the crash is summed up there
@@ -30,32 +49,51 @@ set +e
 # abort(), gdb can.
 export SWIFT_BACKTRACE="${SWIFT_BACKTRACE:-enable=yes,threads=crashed,registers=none,images=none,sanitize=no}"
 ulimit -c unlimited 2>/dev/null || true
-run_tests() {
-  rm -f core core.[0-9]*
-  swift test --skip-build --no-parallel 2>&1 | tee "$log"
-  return "${PIPESTATUS[0]}"
-}
+rm -f core core.[0-9]*
+# The watchdog: a hung run ends with a core dump and the summary below instead of CI's limit.
+(
+  sleep "$run_limit" & sleeper=$!
+  trap 'kill "$sleeper" 2>/dev/null; exit 0' TERM
+  wait "$sleeper"
+  echo "== the test run passed its ${run_limit} s limit; aborting the test process" >&2
+  pkill -ABRT -f 'SignetPackageTests.xctest' || true
+) &
+watchdog=$!
+set +e
+swift test --skip-build --no-parallel 2>&1 | tee "$log"
+rc=${PIPESTATUS[0]}
+set -e
+kill "$watchdog" 2>/dev/null || true
+wait "$watchdog" 2>/dev/null || true
+watchdog=""
+
 # A run that ended without Swift Testing's closing line, or crashed after it (at exit), died, as
 # opposed to tests failing.
 died() { ! grep -Eq 'Test run with [0-9]+ tests?' "$log" || grep -q '^\*\*\* Program crashed' "$log"; }
-run_tests; rc=$?
-crash=""
-if [ "$rc" -ne 0 ] && died; then
-  # One more run, once: a crash is reported (here and again at the very end) but a second crash,
-  # or any failing test, fails the run.
-  crash=$(scripts/crash-summary.sh "$log" 2>&1)
-  echo "$crash"
-  echo "== the test process died (exit $rc); running the tests once more"
-  run_tests; rc=$?
-fi
-set -e
+if [ "$rc" -eq 0 ] && died; then rc=1; fi
 if [ "$rc" -ne 0 ]; then
+  if died; then echo "== the test process died (exit $rc)"; fi
   scripts/crash-summary.sh "$log" || true
-  echo "tests failed (exit $rc)"; exit "$rc"
 fi
+
+# How many tests used each real part (RealPart.use() writes one line per use).
+summary="real parts:"
+unused=""
+for part in PostgreSQL Chromium keyring jwcrypto oidc-provider-mock; do
+  count=$(awk -F'\t' -v p="$part" '$1 == p { print $2 }' "$parts" | sort -u | wc -l)
+  summary="$summary $part $count,"
+  if [ "$count" -eq 0 ]; then unused="$unused $part"; fi
+done
+echo "${summary%,} test(s)"
+if [ -n "$unused" ]; then
+  if [ -n "$required" ]; then
+    echo "no test used:$unused (required under CI)"
+    [ "$rc" -ne 0 ] || rc=1
+  else
+    echo "not used in this run:$unused"
+  fi
+fi
+
+if [ "$rc" -ne 0 ]; then echo "tests failed (exit $rc)"; exit "$rc"; fi
 grep -Eq 'Test run with [1-9][0-9]* tests? .* passed' "$log" || { echo "no Swift Testing tests ran"; exit 1; }
-if [ -n "$crash" ]; then
-  echo "== NOTE: the first test run died; the second passed. What the first run showed:"
-  echo "$crash"
-fi
 echo "all tests passed"

@@ -41,6 +41,7 @@ public final class IndependentProvider: Sendable {
     ///   - requireNonce: authorization requests without `nonce` are refused.
     public static func start(requireRegistration: Bool = true, requireNonce: Bool = true,
                              startTimeoutSeconds: Double = 30) async throws -> IndependentProvider {
+        try RealPart.oidcProviderMock.use()
         let python = PackagePaths.python
         var failure = ""
         for _ in 0..<3 {

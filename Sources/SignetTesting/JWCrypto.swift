@@ -10,6 +10,7 @@ public enum JWCrypto {
     /// header are checked; with true jwcrypto's default `exp`/`nbf` checks run against the wall clock.
     public static func verify(tokens: [String], jwks: [UInt8], algorithms: [String] = ["RS256", "PS256", "ES256", "EdDSA"],
                               checkClaims: Bool = false) async throws -> [JWCryptoResult] {
+        try RealPart.jwcrypto.use()
         let jwksValue: JSONValue
         do { jwksValue = try JSONValue.parse(jwks) } catch { throw TestingError("the JWKS is not JSON: \(error)") }
         let request: JSONValue = ["jwks": jwksValue, "tokens": .array(tokens.map(JSONValue.string)),

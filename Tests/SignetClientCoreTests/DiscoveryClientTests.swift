@@ -3,7 +3,7 @@ import SignetClientCore
 import SignetTesting
 import Testing
 
-@Suite struct DiscoveryClientTests {
+@Suite(.endToEndLimit) struct DiscoveryClientTests {
     @Test func fetchesAndChecksTheIssuerExactly() async throws {
         let provider = try MockProvider(flavor: .google)
         defer { provider.stop() }

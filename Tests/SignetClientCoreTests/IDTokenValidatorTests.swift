@@ -6,7 +6,7 @@ import SignetJOSE
 import SignetTesting
 import Testing
 
-@Suite struct IDTokenValidatorTests {
+@Suite(.endToEndLimit) struct IDTokenValidatorTests {
     let provider: MockProvider
 
     init() throws {

@@ -4,7 +4,7 @@ import SignetCore
 import SignetTesting
 import Testing
 
-@Suite struct JWKSCacheTests {
+@Suite(.endToEndLimit) struct JWKSCacheTests {
     @Test func cachesAndRefetchesAtMostOncePerIntervalForUnknownKeyIDs() async throws {
         let provider = try MockProvider(flavor: .google)
         defer { provider.stop() }

@@ -6,7 +6,7 @@ import Synchronization
 import SignetTesting
 import Testing
 
-@Suite struct OutboundHTTPTests {
+@Suite(.endToEndLimit) struct OutboundHTTPTests {
     @Test func neverFollowsRedirects() async throws {
         let provider = try MockProvider(flavor: .google)
         defer { provider.stop() }
@@ -70,7 +70,7 @@ import Testing
     }
 }
 
-@Suite struct OutboundHTTPChallengeTests {
+@Suite(.endToEndLimit) struct OutboundHTTPChallengeTests {
     /// Signet answers invalid_client with 401 and `WWW-Authenticate: Basic`: the client must get
     /// the response, not stall.
     @Test func a401WithAChallengeComesBackAsAResponse() async throws {

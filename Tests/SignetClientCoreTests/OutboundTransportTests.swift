@@ -7,7 +7,7 @@ import Testing
 
 /// The Linux transport: TLS verification against a real https server (Signet's own, with a
 /// self-signed certificate), and the HTTP/1.1 response parser.
-@Suite struct OutboundTransportTests {
+@Suite(.endToEndLimit) struct OutboundTransportTests {
     @Test func httpsWithATrustedCertificateForTheAddress() async throws {
         let server = try TestServer(tlsHost: "127.0.0.1")
         defer { server.stop() }
@@ -87,7 +87,7 @@ import Testing
 }
 
 /// Public-key pinning on the Linux transport.
-@Suite struct OutboundPinningTests {
+@Suite(.endToEndLimit) struct OutboundPinningTests {
     @Test func aPinnedKeyIsAcceptedAndAnyOtherRefused() async throws {
         let server = try TestServer(tlsHost: "127.0.0.1")
         defer { server.stop() }
@@ -109,7 +109,7 @@ import Testing
 
 /// The caller is answered by the deadline even when the transport's thread is stuck where the C
 /// code cannot bound it (name resolution): a stand-in exchange that blocks until released.
-@Suite struct OutboundDeadlineTests {
+@Suite(.endToEndLimit) struct OutboundDeadlineTests {
     @Test func aStuckExchangeIsAnsweredWithATimeoutAndItsLateResultIsDropped() async throws {
         let release = DispatchSemaphore(value: 0)
         let state = Mutex((entered: false, returned: false))

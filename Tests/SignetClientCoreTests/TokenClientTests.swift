@@ -4,7 +4,7 @@ import SignetJOSE
 import SignetTesting
 import Testing
 
-@Suite struct TokenClientTests {
+@Suite(.endToEndLimit) struct TokenClientTests {
     /// Runs `/authorize` and returns the code from the redirect.
     func authorize(_ provider: MockProvider, pkce: PKCEPair, nonce: String) async throws -> String {
         let url = provider.url("/authorize?" + FormBody.encode([

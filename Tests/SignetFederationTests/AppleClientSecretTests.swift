@@ -2,10 +2,11 @@ import Foundation
 import SignetCrypto
 import SignetJOSE
 import SignetFederation
+import SignetTesting
 import Synchronization
 import Testing
 
-@Suite struct AppleClientSecretTests {
+@Suite(.endToEndLimit) struct AppleClientSecretTests {
     static func pem(_ key: PrivateKey) -> String {
         "-----BEGIN PRIVATE KEY-----\n" + Data(key.pkcs8DER).base64EncodedString(options: [.lineLength64Characters])
             + "\n-----END PRIVATE KEY-----\n"

@@ -6,7 +6,7 @@ import SignetTesting
 import SignetWire
 import Testing
 
-@Suite struct UpstreamProviderTests {
+@Suite(.endToEndLimit) struct UpstreamProviderTests {
     static func query(_ url: String) throws -> URLQuery { try URLQuery(queryOf: url) }
 
     @Test func googleAuthorizationURLCarriesStateNonceAndPKCE() async throws {

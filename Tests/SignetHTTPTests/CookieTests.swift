@@ -1,8 +1,9 @@
 import Foundation
+import SignetTesting
 import Testing
 @testable import SignetHTTP
 
-@Suite struct CookieTests {
+@Suite(.endToEndLimit) struct CookieTests {
     @Test func parsesCookieHeaderFirstWins() {
         let headers: HTTPHeaders = ["Cookie": "sid=abc; theme=dark;  sid=evil ; bad; q=\"quoted\"", "cookie": "late=1; theme=light"]
         let request = HTTPRequest(method: .GET, path: "/", headers: headers)

@@ -1,7 +1,8 @@
+import SignetTesting
 import Testing
 @testable import SignetHTTP
 
-@Suite struct FormFieldsTests {
+@Suite(.endToEndLimit) struct FormFieldsTests {
     @Test func keepsOrderAndRepeats() throws {
         let form = try FormFields.parse("a=1&b=2&a=3")
         #expect(form.pairs.map(\.name) == ["a", "b", "a"])
@@ -54,7 +55,7 @@ import Testing
     }
 }
 
-@Suite struct FormEncodingTests {
+@Suite(.endToEndLimit) struct FormEncodingTests {
     @Test func strictEncoding() {
         let encoded = FormEncoding.encode([("code", "a b+c/d?&="), ("state", "é~-._"), ("e", "")])
         #expect(encoded == "code=a%20b%2Bc%2Fd%3F%26%3D&state=%C3%A9~-._&e=")

@@ -1,7 +1,8 @@
+import SignetTesting
 import Testing
 @testable import SignetHTTP
 
-@Suite struct HTTPHeadersTests {
+@Suite(.endToEndLimit) struct HTTPHeadersTests {
     @Test func caseInsensitiveOrderedLookup() {
         var headers = HTTPHeaders()
         headers.add("Accept", "a")
@@ -26,7 +27,7 @@ import Testing
     }
 }
 
-@Suite struct HTTPMethodTests {
+@Suite(.endToEndLimit) struct HTTPMethodTests {
     @Test func anyTokenIsAMethod() {
         #expect(HTTPMethod(rawValue: "GET") == .GET)
         #expect(HTTPMethod(rawValue: "PROPFIND").rawValue == "PROPFIND")

@@ -1,7 +1,8 @@
+import SignetTesting
 import Testing
 @testable import SignetHTTP
 
-@Suite struct HTTPRequestTests {
+@Suite(.endToEndLimit) struct HTTPRequestTests {
     @Test func malformedQueryIsReportedNotThrown() {
         let request = HTTPRequest(method: .GET, path: "/", rawQuery: "a=%zz")
         #expect(request.query.isEmpty)
@@ -30,7 +31,7 @@ import Testing
     }
 }
 
-@Suite struct ListenAddressTests {
+@Suite(.endToEndLimit) struct ListenAddressTests {
     @Test func parsesLiterals() throws {
         let v4 = try ListenAddress("127.0.0.1:8080")
         #expect(v4.host == "127.0.0.1" && v4.port == 8080 && !v4.isIPv6)

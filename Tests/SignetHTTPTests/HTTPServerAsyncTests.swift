@@ -1,4 +1,5 @@
 import Foundation
+import SignetTesting
 import Synchronization
 import Testing
 @testable import SignetHTTP
@@ -28,7 +29,7 @@ final class Gate: Sendable {
     }
 }
 
-@Suite struct HTTPServerAsyncTests {
+@Suite(.endToEndLimit) struct HTTPServerAsyncTests {
     @Test func slowAsyncHandlerDoesNotBlockOthers() async throws {
         let slowStarted = Atomic(false)
         let slowFinished = Atomic(false)

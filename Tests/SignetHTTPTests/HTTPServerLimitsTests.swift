@@ -1,9 +1,10 @@
 import Foundation
+import SignetTesting
 import Testing
 @testable import SignetHTTP
 
 /// Hostile and broken clients: each gets a clear refusal and the server keeps answering.
-@Suite struct HTTPServerLimitsTests {
+@Suite(.endToEndLimit) struct HTTPServerLimitsTests {
     @Test func hugeHeaderIsRefused() throws {
         let server = try TestServer(router: testRouter())
         let connection = try #require(RawConnection(port: server.port))

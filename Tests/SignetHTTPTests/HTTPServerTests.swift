@@ -2,11 +2,12 @@ import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
+import SignetTesting
 import Synchronization
 import Testing
 @testable import SignetHTTP
 
-@Suite struct HTTPServerTests {
+@Suite(.endToEndLimit) struct HTTPServerTests {
     @Test func servesJSONWithHeaders() async throws {
         let server = try TestServer(router: testRouter())
         let (status, headers, body) = try await server.fetch("/hello")

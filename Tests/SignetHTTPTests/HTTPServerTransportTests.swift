@@ -4,7 +4,7 @@ import SignetTesting
 @testable import SignetHTTP
 
 /// IPv6 loopback and TLS.
-@Suite struct HTTPServerTransportTests {
+@Suite(.endToEndLimit) struct HTTPServerTransportTests {
     static var hasIPv6Loopback: Bool {
         let fd = socket(AF_INET6, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { return false }

@@ -1,7 +1,8 @@
+import SignetTesting
 import Testing
 @testable import SignetHTTP
 
-@Suite struct RouterTests {
+@Suite(.endToEndLimit) struct RouterTests {
     private func router() -> Router {
         let router = Router()
         router.get("/hello", .sync { _ in .text("hello") })

@@ -9,7 +9,7 @@ import SignetTesting
 /// verifies JWTs jwcrypto signed (with the JWK jwcrypto exported). One Python process serves all
 /// algorithms. The interpreter is `$SIGNET_PYTHON` (set by `make test`), else `python3` on PATH;
 /// if jwcrypto is missing the tests FAIL with instructions rather than skip.
-@Suite struct InteropTests {
+@Suite(.endToEndLimit) struct InteropTests {
     struct SignedBySignet: Sendable {
         let algorithm: SignatureAlgorithm
         let token: String

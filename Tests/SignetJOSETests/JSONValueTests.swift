@@ -1,7 +1,8 @@
+import SignetTesting
 import Testing
 @testable import SignetJOSE
 
-@Suite struct JSONValueTests {
+@Suite(.endToEndLimit) struct JSONValueTests {
     @Test func parsesAllTypes() throws {
         let value = try JSONValue.parse(#" {"a":[1,-2,3.5,1e3,true,false,null],"b":{"c":"d\u00e9\n"},"e":""} "#)
         #expect(value == .object([

@@ -1,9 +1,10 @@
 import Foundation
+import SignetTesting
 import Testing
 import SignetCrypto
 @testable import SignetJOSE
 
-@Suite struct JWTVerifierTests {
+@Suite(.endToEndLimit) struct JWTVerifierTests {
     let key: PrivateKey
     let signer: JWSSigner
     let verifier: JWTVerifier

@@ -5,7 +5,7 @@ import SignetTesting
 import Testing
 
 /// Every bad callback, with real authorization responses from a real Signet.
-@Suite("SignetKit refuses bad callbacks") struct BadCallbackEndToEndTests {
+@Suite("SignetKit refuses bad callbacks", .endToEndLimit) struct BadCallbackEndToEndTests {
     static let redirect = "http://127.0.0.1:50124/callback"
 
     /// A real callback URL for a fresh sign-in, and the client that started it.

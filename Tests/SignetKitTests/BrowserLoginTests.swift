@@ -6,14 +6,12 @@ import Testing
 /// `signet login` (the real binary) against `signet serve --demo` (the real binary), with headless
 /// Chromium from Debian as the system browser, driven over WebDriver (selenium): the README's
 /// walkthrough, end to end. Then the access token it prints is accepted by Examples/ExampleAPI.
-@Suite("signet login in a real browser", .serialized) struct BrowserLoginTests {
+@Suite("signet login in a real browser", .serialized, .endToEndLimit) struct BrowserLoginTests {
     static let script = PackagePaths.packageRoot.appendingPathComponent("Tests/SignetKitTests/Browser/signin.py").path
 
-    /// Why the browser test cannot run here, or nil when it can.
-    static var unavailable: String? { RealBrowser.unavailable }
-
-    @Test(.enabled(if: unavailable == nil, "skipped: \(unavailable ?? "")"))
+    @Test(.enabled(if: RealPart.chromium.canRun, RealPart.chromium.skipComment))
     func signetLoginSignsInThroughChromiumAndTheExampleAPIAcceptsTheToken() async throws {
+        try RealPart.chromium.use()
         let server = try await TestServer.launchBinary(arguments: ["--demo"])
         do {
             try await walkthrough(server)
@@ -79,9 +77,10 @@ import Testing
 
     /// With a session bus and a Secret Service (a throwaway gnome-keyring), `signet login` keeps
     /// the tokens in the keyring by default: no flag, no warning, no token file.
-    @Test(.enabled(if: unavailable == nil && ThrowawayKeyring.unavailable == nil,
-                   "skipped: \(unavailable ?? ThrowawayKeyring.unavailable ?? "")"))
+    @Test(.enabled(if: RealPart.chromium.canRun && RealPart.keyring.canRun,
+                   RealPart.chromium.canRun ? RealPart.keyring.skipComment : RealPart.chromium.skipComment))
     func signetLoginStoresTheTokensInTheKeyring() async throws {
+        try RealPart.chromium.use()
         let keyring = try await ThrowawayKeyring.start()
         defer { keyring.stop() }
         let server = try await TestServer.launchBinary(arguments: ["--demo"])
@@ -117,8 +116,9 @@ import Testing
     /// The same walkthrough through a federated connection: `signet serve --demo` runs a mock
     /// Google beside Signet; Chromium follows "Sign in with Google (demo)", the mock approves its
     /// user, Signet provisions the account and `signet login` prints it.
-    @Test(.enabled(if: unavailable == nil, "skipped: \(unavailable ?? "")"))
+    @Test(.enabled(if: RealPart.chromium.canRun, RealPart.chromium.skipComment))
     func signetLoginSignsInThroughTheDemoGoogleConnection() async throws {
+        try RealPart.chromium.use()
         let server = try await TestServer.launchBinary(arguments: ["--demo"])
         do {
             let home = try TemporaryDirectory(prefix: "login-home")

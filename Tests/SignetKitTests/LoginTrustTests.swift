@@ -6,7 +6,7 @@ import Testing
 /// `signet login --ca-file` and `--pin-sha256` against a Signet serving https with a certificate
 /// no system trusts: discovery succeeds only when the CA is given and, if pins are given, when one
 /// of them is the server's key.
-@Suite struct LoginTrustTests {
+@Suite(.endToEndLimit) struct LoginTrustTests {
     func login(_ server: TestServer, _ extra: [String], home: TemporaryDirectory) async throws -> SubprocessResult {
         try await SignetBinary.run(["login", "--issuer", server.issuer, "--client-id", "native", "--insecure-file-storage",
                                     "--print-access-token"] + extra,

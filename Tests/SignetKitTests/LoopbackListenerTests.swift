@@ -3,7 +3,7 @@ import SignetKit
 import SignetTesting
 import Testing
 
-@Suite("Loopback listener") struct LoopbackListenerTests {
+@Suite("Loopback listener", .endToEndLimit) struct LoopbackListenerTests {
     @Test func acceptsExactlyOneValidCallbackAndRefusesOthers() async throws {
         let listener = try LoopbackListener()
         #expect(listener.port > 0)

@@ -6,7 +6,7 @@ import SignetWire
 import Testing
 
 /// The kit against the mock provider, whose misbehaviour switches mint bad ID tokens.
-@Suite("SignetKit refuses bad ID tokens") struct MockProviderIDTokenTests {
+@Suite("SignetKit refuses bad ID tokens", .endToEndLimit) struct MockProviderIDTokenTests {
     static let redirect = "http://127.0.0.1:50126/callback"
 
     func client(_ mock: MockProvider) async throws -> SignInClient {

@@ -11,7 +11,7 @@ import Testing
 /// SignetKit's native ID-token sign-in against a real Signet whose connections point at mock
 /// Google and Apple providers: the nonce request, the provider's token minted with it (as
 /// Credential Manager or Apple's sheet would return it), and the RFC 8693 exchange.
-@Suite("SignetKit native ID-token sign-in") struct NativeIDTokenExchangeTests {
+@Suite("SignetKit native ID-token sign-in", .endToEndLimit) struct NativeIDTokenExchangeTests {
     /// A Signet with `google` and `apple` connections for native sign-in and a first-party
     /// public client `native-app` allowed the token exchange.
     final class Fixture: Sendable {

@@ -13,13 +13,13 @@ import Glibc
 /// and keeps that connection, so one test owns the in-process keyring; it sets the variable
 /// before libsecret's first use. `signet login` with the keyring runs in its own processes
 /// (BrowserLoginTests).
-@Suite("Secret Service token storage") struct SecretServiceStorageTests {
+@Suite("Secret Service token storage", .endToEndLimit) struct SecretServiceStorageTests {
     @Test func withoutASessionBusThereIsNoKeyring() {
         #expect(SecretServiceTokenStorage.available(environment: [:]) == nil)
         #expect(SecretServiceTokenStorage.available(environment: ["DBUS_SESSION_BUS_ADDRESS": ""]) == nil)
     }
 
-    @Test(.enabled(if: ThrowawayKeyring.unavailable == nil, "skipped: \(ThrowawayKeyring.unavailable ?? "")"))
+    @Test(.enabled(if: RealPart.keyring.canRun, RealPart.keyring.skipComment))
     func roundTripInARealGnomeKeyring() async throws {
         let keyring = try await ThrowawayKeyring.start()
         defer { keyring.stop() }

@@ -6,7 +6,7 @@ import SignetTesting
 import Testing
 
 /// SignetKit against a real Signet on loopback, with a cookie-keeping form browser as the user.
-@Suite("SignetKit end to end") struct SignInEndToEndTests {
+@Suite("SignetKit end to end", .endToEndLimit) struct SignInEndToEndTests {
     @Test func signInRefreshAndSignOut() async throws {
         let fixture = try KitFixture()
         defer { fixture.stop() }

@@ -13,14 +13,6 @@ struct ThrowawayKeyring: @unchecked Sendable {   // TemporaryDirectory: only its
     let daemon: BackgroundProcess?
     let home: TemporaryDirectory
 
-    /// Why no keyring can be started here, or nil when it can.
-    static let unavailable: String? = {
-        for path in ["/usr/bin/dbus-daemon", "/usr/bin/dbus-send", "/usr/bin/gnome-keyring-daemon"] where !FileManager.default.isExecutableFile(atPath: path) {
-            return "\(path) is missing (Debian packages dbus-x11 gnome-keyring; `make deps` installs them)"
-        }
-        return nil
-    }()
-
     /// The variables a child needs to use this keyring (and nothing of the user's own session).
     var environment: [String: String] {
         ["DBUS_SESSION_BUS_ADDRESS": address, "HOME": home.path, "XDG_DATA_HOME": home.appending("data"),
@@ -32,6 +24,7 @@ struct ThrowawayKeyring: @unchecked Sendable {   // TemporaryDirectory: only its
     /// creates the login keyring), then waits until the keyring owns `org.freedesktop.secrets`.
     /// Both stay children of this process, so stopping them is a kill and a wait.
     static func start() async throws -> ThrowawayKeyring {
+        try RealPart.keyring.use()
         let home = try TemporaryDirectory(prefix: "keyring")
         for folder in ["data", "run", "config"] {
             try FileManager.default.createDirectory(atPath: home.appending(folder), withIntermediateDirectories: true,

@@ -4,7 +4,7 @@ import SignetResource
 import SignetTesting
 import Testing
 
-@Suite("SignetResource against a real Signet") struct AccessTokenValidatorTests {
+@Suite("SignetResource against a real Signet", .endToEndLimit) struct AccessTokenValidatorTests {
     @Test func acceptsARealTokenAndRefusesAudienceExpiryTamperingAndScope() async throws {
         let fixture = try ResourceFixture()
         defer { fixture.stop() }

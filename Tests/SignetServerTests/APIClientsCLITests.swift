@@ -6,7 +6,7 @@ import SignetJOSE
 import SignetServer
 import SignetTesting
 
-@Suite struct APIClientsCLITests {
+@Suite(.endToEndLimit) struct APIClientsCLITests {
     static func secret(in output: String) -> String? {
         output.split(separator: "\n").first { $0.hasPrefix("client_secret: ") }.map { String($0.dropFirst("client_secret: ".count)) }
     }

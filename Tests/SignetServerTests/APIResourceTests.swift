@@ -4,7 +4,7 @@ import SignetHTTP
 import SignetJOSE
 import SignetTesting
 
-@Suite struct APIUserInfoTests {
+@Suite(.endToEndLimit) struct APIUserInfoTests {
     @Test func getAndPost() async throws {
         let fixture = try APIFixture()
         defer { fixture.stop() }
@@ -57,7 +57,7 @@ import SignetTesting
     }
 }
 
-@Suite struct APIRevocationTests {
+@Suite(.endToEndLimit) struct APIRevocationTests {
     @Test func revokingTheRefreshTokenEndsTheFamily() async throws {
         let fixture = try APIFixture()
         defer { fixture.stop() }
@@ -105,7 +105,7 @@ import SignetTesting
     }
 }
 
-@Suite struct APIIntrospectionTests {
+@Suite(.endToEndLimit) struct APIIntrospectionTests {
     @Test func activeAndInactive() async throws {
         let fixture = try APIFixture()
         defer { fixture.stop() }
@@ -144,7 +144,7 @@ import SignetTesting
     }
 }
 
-@Suite struct APIDiscoveryTests {
+@Suite(.endToEndLimit) struct APIDiscoveryTests {
     @Test func advertisedEndpointsAnswer() async throws {
         let fixture = try APIFixture()
         defer { fixture.stop() }

@@ -4,7 +4,7 @@ import SignetHTTP
 import SignetJOSE
 import SignetTesting
 
-@Suite struct APITokenTests {
+@Suite(.endToEndLimit) struct APITokenTests {
     @Test func codeGrantHappyPath() async throws {
         let fixture = try APIFixture()
         defer { fixture.stop() }

@@ -5,7 +5,7 @@ import Testing
 
 /// Hostile and broken requests against the real Signet server (its own limits and routes, not just
 /// SignetHTTP's): each gets a clear 4xx or a closed connection, and the server keeps answering.
-@Suite struct BadInputEndToEndTests {
+@Suite(.endToEndLimit) struct BadInputEndToEndTests {
     static func expectStillHealthy(_ server: TestServer) async throws {
         let outcome = try await RawHTTPConnection.exchange(port: server.port,
             request: "GET \(Routes.health) HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")

@@ -6,7 +6,7 @@ import Testing
 
 /// The real `signet` executable, run as a subprocess: check-config, keys, migrate and serve.
 /// Needs `.build/debug/signet` (`swift build`, or `swift build --build-tests` as `make test` runs).
-@Suite struct CommandLineTests {
+@Suite(.endToEndLimit) struct CommandLineTests {
     // MARK: check-config
 
     /// Every setting of every section, and every section name: (JSON path of the section, key).

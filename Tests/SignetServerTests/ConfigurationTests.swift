@@ -1,9 +1,10 @@
 import Foundation
 import SignetPostgres
+import SignetTesting
 import Testing
 @testable import SignetServer
 
-@Suite struct ConfigurationTests {
+@Suite(.endToEndLimit) struct ConfigurationTests {
     @Test func emptyFileGivesDefaults() throws {
         let config = try SignetConfiguration(parsing: Data("{}".utf8))
         #expect(config.issuer == Settings.issuer.defaultValue)
@@ -131,8 +132,9 @@ import Testing
     }
 
     /// `database.statement_timeout` reaches the store the server opens.
-    @Test(.enabled(if: PostgresNodesTests.adminConninfo != nil, "SIGNET_TEST_POSTGRES_URL is not set"))
+    @Test(.enabled(if: RealPart.postgres.canRun, RealPart.postgres.skipComment))
     func theStatementTimeoutReachesThePostgresStore() throws {
+        _ = try RealPart.postgres()
         let json = #"{"master_key": "env:K", "database": {"driver": "postgres", "url": "env:SIGNET_TEST_POSTGRES_URL", "statement_timeout": 3}}"#
         let config = try SignetConfiguration(parsing: Data(json.utf8))
         guard case .postgres(let store) = try ConfiguredStorage.open(config, migrate: false) else {
@@ -261,7 +263,7 @@ import Testing
     }
 }
 
-@Suite struct ConfigurationReferenceTests {
+@Suite(.endToEndLimit) struct ConfigurationReferenceTests {
     /// docs/configuration.md is generated from Settings.swift; regenerate it with
     /// `signet config-reference > docs/configuration.md` when a setting changes.
     @Test func documentedReferenceMatchesTheCode() throws {

@@ -4,7 +4,7 @@ import Testing
 
 /// The black-box probe in scripts/probe/conformance.py, run against the real `signet serve --demo`
 /// binary with users and clients created through the CLI, as a new user would.
-@Suite struct ConformanceProbeTests {
+@Suite(.endToEndLimit) struct ConformanceProbeTests {
     @Test func probePassesAgainstTheDemoServer() async throws {
         let data = try TemporaryDirectory(prefix: "signet-probe")
         defer { data.remove() }

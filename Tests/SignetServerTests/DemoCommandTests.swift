@@ -5,7 +5,7 @@ import Testing
 
 /// `signet serve --demo` exactly as `make demo` runs it: a data folder given relative to the
 /// working directory (`--data ./signet-data`).
-@Suite struct DemoCommandTests {
+@Suite(.endToEndLimit) struct DemoCommandTests {
     @Test func demoStartsWithARelativeDataFolderAndShowsTheMockGoogleButton() async throws {
         let folder = try TemporaryDirectory(prefix: "demo-cwd")
         defer { folder.remove() }

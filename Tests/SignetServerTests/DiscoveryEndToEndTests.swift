@@ -5,7 +5,7 @@ import SignetTesting
 import Testing
 
 /// Provider metadata over real HTTP (OpenID Connect Discovery 1.0 §4, RFC 8414 §3).
-@Suite struct DiscoveryEndToEndTests {
+@Suite(.endToEndLimit) struct DiscoveryEndToEndTests {
     @Test(arguments: [Routes.openIDConfiguration, Routes.oauthAuthorizationServer])
     func metadataNamesThisIssuerExactly(path: String) async throws {
         let server = try TestServer()

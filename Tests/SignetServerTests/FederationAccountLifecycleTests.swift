@@ -8,7 +8,7 @@ import Testing
 
 /// Unlinking and deleting accounts with `signet users` (the real binary, against the running
 /// server's data folder), then signing in again through the provider.
-@Suite struct FederationAccountLifecycleTests {
+@Suite(.endToEndLimit) struct FederationAccountLifecycleTests {
     func users(_ fed: Federated, _ arguments: [String]) async throws -> SubprocessResult {
         try await SignetBinary.run(["users"] + arguments + ["--data", fed.server.dataDirectory])
     }

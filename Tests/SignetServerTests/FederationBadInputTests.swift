@@ -7,7 +7,7 @@ import SignetTesting
 import Testing
 
 /// Every misbehaviour of the provider and of the callback is refused, with nothing created.
-@Suite struct FederationBadInputTests {
+@Suite(.endToEndLimit) struct FederationBadInputTests {
     /// A misbehaviour of the mock and the error the app must receive.
     struct Case: Sendable, CustomStringConvertible {
         let name: String

@@ -13,7 +13,7 @@ import Testing
 /// form_post back to Signet is then a genuine cross-site POST, so the browser's SameSite rules
 /// decide which cookies arrive: the binding cookie (`SameSite=None; Secure`) must, the session
 /// cookie stays `Lax`, and the link cookie must survive the redirect that follows the post.
-@Suite("federated sign-in in a real browser, across sites", .serialized) struct FederationBrowserTests {
+@Suite("federated sign-in in a real browser, across sites", .serialized, .endToEndLimit) struct FederationBrowserTests {
     static let script = PackagePaths.packageRoot.appendingPathComponent("Tests/SignetServerTests/Browser/federated_signin.py").path
     static let host = "signet.test"
 
@@ -70,8 +70,9 @@ import Testing
         return Run(result: result)
     }
 
-    @Test(.enabled(if: RealBrowser.unavailable == nil, "skipped: \(RealBrowser.unavailable ?? "")"))
+    @Test(.enabled(if: RealPart.chromium.canRun, RealPart.chromium.skipComment))
     func appleFormPostAcrossSitesSignsUpWithTheSessionCookieStillLax() async throws {
+        try RealPart.chromium.use()
         let fed = try Federated(.apple, user: MockUser(email: "cross.site@example.org"), tlsHost: Self.host)
         defer { fed.stop() }
         #expect(fed.server.issuer.hasPrefix("https://\(Self.host):"))
@@ -95,8 +96,9 @@ import Testing
         #expect(cookies["__Host-signet_csrf"]?["sameSite"] == .string("Lax"))
     }
 
-    @Test(.enabled(if: RealBrowser.unavailable == nil, "skipped: \(RealBrowser.unavailable ?? "")"))
+    @Test(.enabled(if: RealPart.chromium.canRun, RealPart.chromium.skipComment))
     func appleFormPostAcrossSitesReachesTheLinkPageAndLinksAfterThePassword() async throws {
+        try RealPart.chromium.use()
         let fed = try Federated(.apple, user: MockUser(email: Interactive.email), tlsHost: Self.host)
         defer { fed.stop() }
         let run = try await run(fed, password: Interactive.password)
@@ -112,9 +114,10 @@ import Testing
 
 /// Another Signet as the upstream `oidc` provider, served over https with a certificate from a
 /// private CA that only the connection's `ca_file` trusts; the whole dance in Chromium.
-@Suite("another Signet behind a private CA as the upstream provider", .serialized) struct PrivateCAUpstreamTests {
-    @Test(.enabled(if: RealBrowser.unavailable == nil, "skipped: \(RealBrowser.unavailable ?? "")"))
+@Suite("another Signet behind a private CA as the upstream provider", .serialized, .endToEndLimit) struct PrivateCAUpstreamTests {
+    @Test(.enabled(if: RealPart.chromium.canRun, RealPart.chromium.skipComment))
     func signInThroughAnUpstreamSignetTrustedOnlyByTheConnectionsCAFile() async throws {
+        try RealPart.chromium.use()
         // The upstream: a Signet on https with a self-signed certificate (its own private CA),
         // a user whose email it vouches for, and a confidential client for the downstream.
         let upstream = try Interactive(tlsHost: "localhost")

@@ -2,7 +2,7 @@ import Foundation
 import SignetTesting
 import Testing
 
-@Suite struct FederationCommandLineTests {
+@Suite(.endToEndLimit) struct FederationCommandLineTests {
     @Test func connectionsListShowsCallbacksAndNeverSecrets() async throws {
         let directory = try TemporaryDirectory(prefix: "connections-cli")
         defer { directory.remove() }

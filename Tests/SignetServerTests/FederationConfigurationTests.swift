@@ -1,10 +1,11 @@
 import Foundation
 import SignetFederation
 @testable import SignetServer
+import SignetTesting
 import SignetWire
 import Testing
 
-@Suite struct FederationConfigurationTests {
+@Suite(.endToEndLimit) struct FederationConfigurationTests {
     @Test func readsConnectionsWithDefaults() throws {
         let json = #"""
         {"connections": [

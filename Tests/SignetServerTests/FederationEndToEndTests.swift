@@ -10,7 +10,7 @@ import SignetWire
 import Testing
 
 /// app → Signet → MockProvider → Signet → app, over real HTTP, for each provider style.
-@Suite struct FederationEndToEndTests {
+@Suite(.endToEndLimit) struct FederationEndToEndTests {
     /// Runs the dance and redeems the code; returns the token response's `sub` via userinfo-free
     /// means (the stored code's user) by reading the ID token's subject.
     static func completes(_ fed: Federated, _ browser: FormBrowser) async throws -> String {

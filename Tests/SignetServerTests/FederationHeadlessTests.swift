@@ -7,7 +7,7 @@ import SignetTesting
 import Testing
 
 /// The headless JSON API, the home-realm discovery, and a slow provider.
-@Suite struct FederationHeadlessTests {
+@Suite(.endToEndLimit) struct FederationHeadlessTests {
     static func startBody(client: String = "headless", redirect: String = Federated.headlessRedirect, pkce: PKCEPair) -> JSONValue {
         .object(["responseType": .string("code"), "clientId": .string(client), "redirectUri": .string(redirect),
                  "state": .string("app-state"), "scope": .string("openid profile email offline_access"),

@@ -10,7 +10,7 @@ import Testing
 
 /// Linking an upstream identity to an existing account after the user proves it (its password),
 /// over real HTTP: app → Signet → MockProvider → Signet's link page → app.
-@Suite struct FederationLinkingTests {
+@Suite(.endToEndLimit) struct FederationLinkingTests {
     static let failure = "The email or password is incorrect."
     /// Runs the provider leg and expects to land on the link page (nothing linked yet).
     static func reachLinkPage(_ fed: Federated, _ browser: FormBrowser, pkce: PKCEPair,

@@ -5,7 +5,7 @@ import Testing
 
 /// FormBrowser and HTTPTestClient against a small site on SignetHTTP that behaves like a sign-in
 /// flow: a redirect that sets a cookie, a login form, a consent form, and an app redirect.
-@Suite struct FormBrowserTests {
+@Suite(.endToEndLimit) struct FormBrowserTests {
     final class Site: Sendable {
         let server: HTTPServer
         let port: Int

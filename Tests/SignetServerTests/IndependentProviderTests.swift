@@ -12,7 +12,7 @@ import Testing
 /// provider's issuer, the client id and the secret — everything else comes from the discovery
 /// document. The real `signet serve` runs it; a browser goes app → Signet → provider → Signet →
 /// app, and the app redeems its code at Signet's `/token`.
-@Suite struct IndependentProviderTests {
+@Suite(.endToEndLimit) struct IndependentProviderTests {
     static let connection = "indie"
     static let twin = "indie-twin"
     static let appCallback = "http://127.0.0.1:49152/callback"   // any loopback port matches (RFC 8252 §7.3)

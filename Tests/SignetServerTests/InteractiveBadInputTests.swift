@@ -4,7 +4,7 @@ import SignetServer
 import SignetTesting
 import Testing
 
-@Suite struct InteractiveBadInputTests {
+@Suite(.endToEndLimit) struct InteractiveBadInputTests {
     static let script = "<script>alert(1)</script>"
 
     func expectErrorPage(_ response: TestResponse, _ label: String, sourceLocation: SourceLocation = #_sourceLocation) {

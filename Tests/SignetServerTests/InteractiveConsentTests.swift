@@ -4,7 +4,7 @@ import SignetServer
 import SignetTesting
 import Testing
 
-@Suite struct InteractiveConsentTests {
+@Suite(.endToEndLimit) struct InteractiveConsentTests {
     static let web = "https://partner.example.com/cb"
     static let app = "com.example.other:/cb"
 

@@ -6,7 +6,7 @@ import SignetServer
 import SignetTesting
 import Testing
 
-@Suite struct InteractiveFlowTests {
+@Suite(.endToEndLimit) struct InteractiveFlowTests {
     @Test func fullFlowFromAuthorizeToTokensThenSingleSignOn() async throws {
         let env = try Interactive()
         defer { env.stop() }

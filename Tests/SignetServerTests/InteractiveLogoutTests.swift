@@ -4,7 +4,7 @@ import SignetServer
 import SignetTesting
 import Testing
 
-@Suite struct InteractiveLogoutTests {
+@Suite(.endToEndLimit) struct InteractiveLogoutTests {
     /// Signs in with a fresh browser and returns the browser and an ID token.
     func signedIn(_ env: Interactive) async throws -> (FormBrowser, String) {
         let browser = FormBrowser()

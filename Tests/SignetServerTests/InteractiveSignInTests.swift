@@ -5,7 +5,7 @@ import SignetServer
 import SignetTesting
 import Testing
 
-@Suite struct InteractiveSignInTests {
+@Suite(.endToEndLimit) struct InteractiveSignInTests {
     /// The page after a failed sign-in, and the Set-Cookie headers of the POST.
 
     @Test func wrongPasswordAndUnknownEmailGiveTheSamePageAndNoSession() async throws {
@@ -108,7 +108,7 @@ import Testing
     }
 }
 
-@Suite struct InteractiveCookieTests {
+@Suite(.endToEndLimit) struct InteractiveCookieTests {
     @Test func anHTTPSIssuerGetsHostPrefixedSecureCookies() async throws {
         let env = try Interactive { $0.issuer = "https://id.example.test" }
         defer { env.stop() }

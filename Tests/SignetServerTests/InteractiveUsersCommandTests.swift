@@ -5,7 +5,7 @@ import SignetTesting
 import Testing
 
 /// `signet users …` run as the real binary against a running test server's data folder.
-@Suite struct InteractiveUsersCommandTests {
+@Suite(.endToEndLimit) struct InteractiveUsersCommandTests {
     func users(_ env: Interactive, _ arguments: [String], stdin: String? = nil) async throws -> SubprocessResult {
         try await SignetBinary.run(["users"] + arguments + ["--data", env.server.dataDirectory], stdin: stdin.map { Array($0.utf8) })
     }

@@ -7,7 +7,7 @@ import SignetTesting
 import Testing
 
 /// The JWKS as a relying party sees it: fetched over HTTP, then used by two independent verifiers.
-@Suite struct JWKSEndToEndTests {
+@Suite(.endToEndLimit) struct JWKSEndToEndTests {
     static let privateMembers = ["d", "p", "q", "dp", "dq", "qi", "oth", "k"]
 
     @Test func publishesPublicRS256AndES256KeysWithUniqueKids() async throws {

@@ -8,7 +8,7 @@ import Testing
 
 /// Signing-key rotation as relying parties see it over HTTP: pre-publication, switch-over at
 /// activation, retention of the old key, then its removal.
-@Suite struct KeyRotationEndToEndTests {
+@Suite(.endToEndLimit) struct KeyRotationEndToEndTests {
     static func servedKids(_ server: TestServer, _ client: HTTPTestClient) async throws -> [String] {
         let keys = try await client.get(server.url(Routes.jwks)).json()["keys"]?.arrayValue ?? []
         return keys.compactMap { $0["kid"]?.stringValue }

@@ -9,7 +9,7 @@ import Testing
 
 /// Native ID-token sign-in (issue 5) end to end: mock Google/Apple providers minting real ID
 /// tokens, Signet over real HTTP on loopback with SQLite.
-@Suite struct NativeSignInEndToEndTests {
+@Suite(.endToEndLimit) struct NativeSignInEndToEndTests {
     @Test func googleNewUserIsProvisionedAndReturningUserKeepsTheSubject() async throws {
         let fixture = try NativeSignInFixture()
         defer { fixture.stop() }

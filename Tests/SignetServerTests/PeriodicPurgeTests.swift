@@ -7,7 +7,7 @@ import Testing
 
 /// Expired rows are deleted: by the running server's background purge (maintenance.purge_interval)
 /// and by `signet purge`, each keeping rows for maintenance.purge_retention past their expiry.
-@Suite struct PeriodicPurgeTests {
+@Suite(.endToEndLimit) struct PeriodicPurgeTests {
     /// Polls `condition` every 0.1 s for at most 10 s; true once it held.
     static func eventually(_ condition: () throws -> Bool) async throws -> Bool {
         for _ in 0..<100 {

@@ -9,13 +9,9 @@ import Testing
 
 /// Two real `signet serve` processes on one PostgreSQL database, as behind a load balancer: the
 /// same issuer and master key, nothing kept locally. Whatever one node or the CLI writes, the
-/// other node honours. Runs only when `SIGNET_TEST_POSTGRES_URL` names a server
+/// other node honours. Runs when `SIGNET_TEST_POSTGRES_URL` names a server, and fails under CI without one
 /// (scripts/run-tests.sh starts one).
-@Suite(.serialized) struct PostgresNodesTests {
-    static var adminConninfo: String? {
-        ProcessInfo.processInfo.environment["SIGNET_TEST_POSTGRES_URL"].flatMap { $0.isEmpty ? nil : $0 }
-    }
-
+@Suite(.serialized, .endToEndLimit) struct PostgresNodesTests {
     /// The issuer both nodes share: the load balancer's address, not either node's.
     static let issuer = "http://127.0.0.1:9443"
     static let email = "alice@example.com"
@@ -103,9 +99,9 @@ import Testing
         return false
     }
 
-    @Test(.enabled(if: adminConninfo != nil, "needs SIGNET_TEST_POSTGRES_URL (scripts/run-tests.sh starts a throwaway PostgreSQL)"))
+    @Test(.enabled(if: RealPart.postgres.canRun, RealPart.postgres.skipComment))
     func twoNodesShareUsersClientsCodesRefreshFamiliesAndKeys() async throws {
-        let cluster = try Cluster(admin: try #require(Self.adminConninfo))
+        let cluster = try Cluster(admin: try RealPart.postgres())
         defer { cluster.directory.remove() }
 
         // The admin commands act on the shared database.
@@ -237,11 +233,11 @@ import Testing
 
     /// A node refuses to start when its database does not exist: libpq's reason is printed, the
     /// connection string (and its password) is not.
-    @Test(.enabled(if: adminConninfo != nil, "needs SIGNET_TEST_POSTGRES_URL (scripts/run-tests.sh starts a throwaway PostgreSQL)"))
+    @Test(.enabled(if: RealPart.postgres.canRun, RealPart.postgres.skipComment))
     func serveRefusesADatabaseThatDoesNotExist() async throws {
         let directory = try TemporaryDirectory(prefix: "pgmissing")
         defer { directory.remove() }
-        let admin = try #require(Self.adminConninfo)
+        let admin = try RealPart.postgres()
         var conninfo = Self.conninfo(admin, database: "signet_no_such_database")
         if !conninfo.hasPrefix("postgres") { conninfo += " password=pw-never-printed" }   // unused on a trusted socket
         let urlFile = try directory.write(conninfo, to: "database.conninfo")

@@ -8,12 +8,12 @@ import Testing
 
 /// With PostgreSQL, a request whose statement waits for a lock longer than
 /// `database.statement_timeout` fails with 500 `server_error` instead of hanging, and the same
-/// request is answered normally once the lock is gone. Runs only when `SIGNET_TEST_POSTGRES_URL`
+/// request is answered normally once the lock is gone. Runs when `SIGNET_TEST_POSTGRES_URL`
 /// names a server (scripts/run-tests.sh starts one).
-@Suite struct PostgresTimeLimitTests {
-    @Test(.enabled(if: PostgresNodesTests.adminConninfo != nil, "needs SIGNET_TEST_POSTGRES_URL (scripts/run-tests.sh starts a throwaway PostgreSQL)"))
+@Suite(.endToEndLimit) struct PostgresTimeLimitTests {
+    @Test(.enabled(if: RealPart.postgres.canRun, RealPart.postgres.skipComment))
     func aTokenRequestBlockedByALockFailsWithServerErrorAndTheNextOneIsAnswered() async throws {
-        let admin = try #require(PostgresNodesTests.adminConninfo)
+        let admin = try RealPart.postgres()
         let database = try PostgresStorage.temporary(adminConninfo: admin)   // dropped when released
         let name = try #require(database.temporaryDatabaseName)
         let directory = try TemporaryDirectory(prefix: "pgtimeout")

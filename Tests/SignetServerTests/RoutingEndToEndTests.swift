@@ -4,7 +4,7 @@ import SignetTesting
 import Testing
 
 /// Health, unknown paths, wrong methods and HEAD against the real route table.
-@Suite struct RoutingEndToEndTests {
+@Suite(.endToEndLimit) struct RoutingEndToEndTests {
     @Test func healthIsOKAndNotCached() async throws {
         let server = try TestServer()
         defer { server.stop() }

@@ -7,7 +7,7 @@ import SignetTesting
 import Testing
 
 /// What an installation leaves on disk: private files, and signing keys only in encrypted form.
-@Suite struct StorageSecurityEndToEndTests {
+@Suite(.endToEndLimit) struct StorageSecurityEndToEndTests {
     static func mode(_ path: String) throws -> Int {
         let attributes = try FileManager.default.attributesOfItem(atPath: path)
         return try #require(attributes[.posixPermissions] as? Int) & 0o777

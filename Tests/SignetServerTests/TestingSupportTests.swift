@@ -5,7 +5,7 @@ import Testing
 @testable import SignetTesting
 
 /// The test kit itself: cookie rules, HTML forms, query parsing, PKCE, subprocesses.
-@Suite struct TestingSupportTests {
+@Suite(.endToEndLimit) struct TestingSupportTests {
     static let site = URL(string: "http://id.example.com/a/b/page")!
 
     // MARK: cookies

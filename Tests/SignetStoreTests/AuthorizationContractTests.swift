@@ -1,8 +1,9 @@
 import Foundation
 import SignetStore
+import SignetTesting
 import Testing
 
-@Suite("Contract: pending requests and codes")
+@Suite("Contract: pending requests and codes", .endToEndLimit)
 struct AuthorizationContractTests {
     @Test(arguments: Backend.allCases)
     func pendingRequestLifecycle(_ backend: Backend) throws {

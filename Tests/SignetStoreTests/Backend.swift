@@ -2,22 +2,19 @@ import Foundation
 import SignetPostgres
 import SignetSQLite
 import SignetStore
+import SignetTesting
 
 /// The stores the contract suite runs against. Every contract test takes one of these.
 enum Backend: String, CaseIterable, CustomStringConvertible, Sendable {
     case inMemory
     case sqlite
-    /// Only when `SIGNET_TEST_POSTGRES_URL` names a PostgreSQL server (scripts/run-tests.sh starts one).
+    /// When `SIGNET_TEST_POSTGRES_URL` names a PostgreSQL server (scripts/run-tests.sh starts
+    /// one), and always under CI, where a missing server fails these cases (`RealPart`).
     case postgres
 
-    /// The backends to test: PostgreSQL only when a server was given.
+    /// The backends to test: PostgreSQL when it can run (`RealPart.postgres.canRun`).
     static var allCases: [Backend] {
-        postgresURL == nil ? [.inMemory, .sqlite] : [.inMemory, .sqlite, .postgres]
-    }
-
-    /// A libpq connection string or URL for a role that may create databases, or nil.
-    static var postgresURL: String? {
-        ProcessInfo.processInfo.environment["SIGNET_TEST_POSTGRES_URL"].flatMap { $0.isEmpty ? nil : $0 }
+        RealPart.postgres.canRun ? [.inMemory, .sqlite, .postgres] : [.inMemory, .sqlite]
     }
 
     var description: String { rawValue }
@@ -29,8 +26,7 @@ enum Backend: String, CaseIterable, CustomStringConvertible, Sendable {
         case .inMemory: return InMemoryStorage()
         case .sqlite: return try SQLiteStorage.temporary()
         case .postgres:
-            guard let url = Self.postgresURL else { throw StoreError.backend("SIGNET_TEST_POSTGRES_URL is not set") }
-            return try PostgresStorage.temporary(adminConninfo: url)
+            return try PostgresStorage.temporary(adminConninfo: try RealPart.postgres())
         }
     }
 }

@@ -1,11 +1,12 @@
 import Dispatch
 import Foundation
 import SignetStore
+import SignetTesting
 import Synchronization
 import Testing
 
 /// Many threads racing on the same artifacts: single use must hold on every backend.
-@Suite("Contract: concurrent single use")
+@Suite("Contract: concurrent single use", .endToEndLimit)
 struct ConcurrencyContractTests {
     static let threads = 16
     static let artifacts = 200

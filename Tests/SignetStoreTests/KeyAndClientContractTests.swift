@@ -1,9 +1,10 @@
 import Foundation
 import SignetStore
+import SignetTesting
 import Synchronization
 import Testing
 
-@Suite("Contract: signing keys and clients")
+@Suite("Contract: signing keys and clients", .endToEndLimit)
 struct KeyAndClientContractTests {
     static func key(_ id: String, _ algorithm: String = "RS256", activatesAt: Date = t0) -> SigningKeyRecord {
         SigningKeyRecord(id: id, algorithm: algorithm, encryptedPrivateKey: [1], publicJWK: #"{"kty":"RSA"}"#,
@@ -108,7 +109,7 @@ struct KeyAndClientContractTests {
     }
 }
 
-@Suite("Contract: value round trips")
+@Suite("Contract: value round trips", .endToEndLimit)
 struct RoundTripContractTests {
     @Test(arguments: Backend.allCases)
     func emptyValuesStayEmptyAndNilStaysNil(_ backend: Backend) throws {

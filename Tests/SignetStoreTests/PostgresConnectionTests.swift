@@ -1,8 +1,9 @@
 @testable import SignetPostgres
+import SignetTesting
 import Testing
 
 /// How a connection's libpq parameters are built; no server needed.
-@Suite struct PostgresConnectionTests {
+@Suite(.endToEndLimit) struct PostgresConnectionTests {
     /// The value given to `keyword`, the last one winning as in libpq, or nil.
     func value(_ keyword: String, in parameters: [(keyword: String, value: String)]) -> String? {
         parameters.last { $0.keyword == keyword }?.value

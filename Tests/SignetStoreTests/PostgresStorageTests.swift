@@ -3,16 +3,17 @@ import Foundation
 @testable import SignetPostgres
 import SignetStore
 import Synchronization
+import SignetTesting
 import Testing
 
 /// What only the PostgreSQL store has: migrations under an advisory lock, a bounded connection
 /// pool, SQLSTATE mapping, several stores (nodes) on one database. Runs when
 /// `SIGNET_TEST_POSTGRES_URL` names a server (scripts/run-tests.sh starts one).
-@Suite("PostgresStorage", .enabled(if: Backend.postgresURL != nil, "SIGNET_TEST_POSTGRES_URL is not set"))
+@Suite("PostgresStorage", .enabled(if: RealPart.postgres.canRun, RealPart.postgres.skipComment), .endToEndLimit)
 struct PostgresStorageTests {
     /// A fresh, empty database, dropped after `body`; `body` gets its name.
     func withDatabase(_ body: (String) throws -> Void) throws {
-        let admin = try #require(Backend.postgresURL)
+        let admin = try RealPart.postgres()
         let name = "signet_unit_" + UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "")
         try PostgresConnection.connect(conninfo: admin).execute("CREATE DATABASE \(name)")
         defer { try? PostgresConnection.connect(conninfo: admin).execute("DROP DATABASE IF EXISTS \(name) WITH (FORCE)") }
@@ -22,7 +23,7 @@ struct PostgresStorageTests {
     /// A store on `database` (a separate pool, as another node would have).
     func store(_ database: String, migrate: Bool = true, maxConnections: Int = 8, statementTimeout: TimeInterval = 10,
                conninfo: String? = nil) throws -> PostgresStorage {
-        try PostgresStorage(conninfo: try conninfo ?? #require(Backend.postgresURL), database: database, migrate: migrate,
+        try PostgresStorage(conninfo: try conninfo ?? RealPart.postgres(), database: database, migrate: migrate,
                             maxConnections: maxConnections, statementTimeout: statementTimeout, dropOnDeinit: nil)
     }
 
@@ -164,7 +165,7 @@ struct PostgresStorageTests {
     }
 
     @Test func pooledConnectionsHaveTheTimeLimitsAndKeepTheOperatorsOptions() throws {
-        let admin = try #require(Backend.postgresURL)
+        let admin = try RealPart.postgres()
         // The operator's own server options in the connection string (URL or keyword form).
         let conninfo = admin.contains("://")
             ? admin + (admin.contains("?") ? "&" : "?") + "options=-c%20work_mem%3D5123kB"
@@ -212,7 +213,7 @@ struct PostgresStorageTests {
             #expect(try store.grant(id: "after") != nil)
             // The same connection, back in the pool, idle.
             #expect(try store.withConnection { db in try db.one("SELECT pg_backend_pid()", []) { try $0.int64(0) } } == pid)
-            let admin = try PostgresConnection.connect(conninfo: try #require(Backend.postgresURL), database: database)
+            let admin = try PostgresConnection.connect(conninfo: try RealPart.postgres(), database: database)
             #expect(try sessions(of: database, seenFrom: admin) == ["idle"])
         }
     }
@@ -224,7 +225,7 @@ struct PostgresStorageTests {
             let store = try store(database, statementTimeout: 1)
             try store.createGrant(Fixture.grant("g"))
             try store.insertRefreshToken(Fixture.token("rt", grant: "g"))
-            let holder = try PostgresConnection.connect(conninfo: try #require(Backend.postgresURL), database: database)
+            let holder = try PostgresConnection.connect(conninfo: try RealPart.postgres(), database: database)
             // Were the store to wait for the lock after all, the server ends this transaction after
             // 30 s and the rotation below succeeds: the test fails rather than hangs.
             try holder.execute("SET idle_in_transaction_session_timeout = '30s'")
@@ -261,7 +262,7 @@ struct PostgresStorageTests {
     @Test func migrationsWaitForTheAdvisoryLockBeyondTheLimit() throws {
         try withDatabase { database in
             let store = try store(database, migrate: true, statementTimeout: 1)
-            let other = try PostgresConnection.connect(conninfo: try #require(Backend.postgresURL), database: database)
+            let other = try PostgresConnection.connect(conninfo: try RealPart.postgres(), database: database)
             try other.run("SELECT pg_advisory_lock($1)", [PostgresStorage.migrationLockKey])
             let released = DispatchSemaphore(value: 0)
             DispatchQueue.global().asyncAfter(deadline: .now() + 3) {

@@ -1,8 +1,9 @@
 import Foundation
 import SignetStore
+import SignetTesting
 import Testing
 
-@Suite("Contract: grant families and refresh rotation")
+@Suite("Contract: grant families and refresh rotation", .endToEndLimit)
 struct RefreshTokenContractTests {
     /// A store holding grant `g` (client `app`) with live token `rt-0`.
     func family(_ backend: Backend, lifetime: Double = 86_400) throws -> any SignetStorage {

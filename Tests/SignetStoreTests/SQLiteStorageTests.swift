@@ -2,11 +2,12 @@ import Dispatch
 import Foundation
 @testable import SignetSQLite
 import SignetStore
+import SignetTesting
 import Synchronization
 import Testing
 
 /// What only the SQLite store has: files, migrations, several handles on one database.
-@Suite("SQLiteStorage")
+@Suite("SQLiteStorage", .endToEndLimit)
 struct SQLiteStorageTests {
     /// A fresh directory path (not yet created) removed after `body`.
     func withDirectory(_ body: (String) throws -> Void) throws {

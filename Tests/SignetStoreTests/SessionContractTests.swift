@@ -1,8 +1,9 @@
 import Foundation
 import SignetStore
+import SignetTesting
 import Testing
 
-@Suite("Contract: SSO sessions")
+@Suite("Contract: SSO sessions", .endToEndLimit)
 struct SessionContractTests {
     @Test(arguments: Backend.allCases)
     func idleAndAbsoluteExpiry(_ backend: Backend) throws {
@@ -55,7 +56,7 @@ struct SessionContractTests {
     }
 }
 
-@Suite("Contract: consent, nonces, audit, throttle, purge")
+@Suite("Contract: consent, nonces, audit, throttle, purge", .endToEndLimit)
 struct SmallStoresContractTests {
     @Test(arguments: Backend.allCases)
     func consent(_ backend: Backend) throws {

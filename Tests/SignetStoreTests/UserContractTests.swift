@@ -1,8 +1,9 @@
 import Foundation
 import SignetStore
+import SignetTesting
 import Testing
 
-@Suite("Contract: users and federated identities")
+@Suite("Contract: users and federated identities", .endToEndLimit)
 struct UserContractTests {
     @Test(arguments: Backend.allCases)
     func insertAndLookUp(_ backend: Backend) throws {

@@ -1,0 +1,118 @@
+import Foundation
+import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The real parts a green run stands on: a PostgreSQL server, Chromium with its WebDriver, a
+/// Secret Service keyring, and two independently written implementations (jwcrypto and
+/// oidc-provider-mock). A test that needs one calls `use()` first.
+///
+/// Outside CI a missing part skips the tests that need it (through `canRun` in `.enabled(if:)`).
+/// Under CI (`CI` or `SIGNET_REQUIRE_ALL` set) nothing is skipped: the test runs, and `use()`
+/// fails it with the reason the part is missing. Every `use()` is written to
+/// `$SIGNET_REAL_PARTS_LOG`, from which `scripts/run-tests.sh` prints how many tests used each
+/// part, and under CI fails a run in which some part was used by no test.
+public enum RealPart: String, CaseIterable, Sendable {
+    case postgres = "PostgreSQL"
+    case chromium = "Chromium"
+    case keyring = "keyring"
+    case jwcrypto = "jwcrypto"
+    case oidcProviderMock = "oidc-provider-mock"
+
+    /// True when every real part must be present: `CI` (set by CI) or `SIGNET_REQUIRE_ALL` is set
+    /// to anything but empty, `0` or `false`.
+    public static let required: Bool = {
+        let environment = ProcessInfo.processInfo.environment
+        return ["CI", "SIGNET_REQUIRE_ALL"].contains { name in
+            guard let value = environment[name]?.lowercased() else { return false }
+            return !["", "0", "false", "no"].contains(value)
+        }
+    }()
+
+    /// A libpq connection string for a role that may create databases (`SIGNET_TEST_POSTGRES_URL`,
+    /// which scripts/run-tests.sh sets after starting a throwaway cluster), or nil.
+    public static var postgresURL: String? {
+        ProcessInfo.processInfo.environment["SIGNET_TEST_POSTGRES_URL"].flatMap { $0.isEmpty ? nil : $0 }
+    }
+
+    /// Why this part cannot be used here, or nil when it can.
+    public var unavailable: String? {
+        switch self {
+        case .postgres: return Self.postgresUnavailable
+        case .chromium: return Self.chromiumUnavailable
+        case .keyring: return Self.keyringUnavailable
+        case .jwcrypto: return Self.jwcryptoUnavailable
+        case .oidcProviderMock: return Self.oidcProviderMockUnavailable
+        }
+    }
+
+    /// For `.enabled(if:)`: the part is here, or every part is required (then `use()` fails the test).
+    public var canRun: Bool { unavailable == nil || Self.required }
+
+    /// The comment for a test that is skipped because this part is missing.
+    public var skipComment: Comment { Comment(rawValue: unavailable ?? "") }
+
+    /// Records that the running test uses this part, or throws why the part is missing.
+    public func use() throws {
+        if let reason = unavailable {
+            let required = Self.required ? " is required (CI or SIGNET_REQUIRE_ALL is set) but" : ""
+            throw TestingError("\(rawValue)\(required) cannot be used: \(reason)")
+        }
+        Self.record(self)
+    }
+
+    /// The `postgresURL`, after `use()`.
+    public static func postgres() throws -> String {
+        try RealPart.postgres.use()
+        guard let url = postgresURL else { throw TestingError("SIGNET_TEST_POSTGRES_URL is not set") }
+        return url
+    }
+
+    private static let postgresUnavailable: String? = postgresURL == nil
+        ? "SIGNET_TEST_POSTGRES_URL is not set (scripts/run-tests.sh starts a throwaway PostgreSQL from Debian's postgresql package)"
+        : nil
+
+    private static let chromiumUnavailable: String? = {
+        for path in ["/usr/bin/chromium", "/usr/bin/chromedriver"] where !FileManager.default.isExecutableFile(atPath: path) {
+            return "\(path) is missing (Debian packages chromium chromium-driver; `make deps` installs them)"
+        }
+        return pythonModuleMissing("selenium")
+    }()
+
+    private static let keyringUnavailable: String? = {
+        for path in ["/usr/bin/dbus-daemon", "/usr/bin/dbus-send", "/usr/bin/gnome-keyring-daemon"] where !FileManager.default.isExecutableFile(atPath: path) {
+            return "\(path) is missing (Debian packages dbus-x11 gnome-keyring; `make deps` installs them)"
+        }
+        return nil
+    }()
+
+    private static let jwcryptoUnavailable: String? = pythonModuleMissing("jwcrypto")
+    private static let oidcProviderMockUnavailable: String? = pythonModuleMissing("oidc_provider_mock")
+
+    private static func pythonModuleMissing(_ module: String) -> String? {
+        guard let check = try? Subprocess.runBlocking(PackagePaths.python, ["-c", "import \(module)"]) else {
+            return "no Python at \(PackagePaths.python)"
+        }
+        return check.succeeded ? nil : "\(module) is not installed for \(PackagePaths.python) (`make pydeps`)"
+    }
+
+    /// One line per use, `part<TAB>test id`, appended to `$SIGNET_REAL_PARTS_LOG`; one `write` of
+    /// a short line to an `O_APPEND` file, so lines from concurrent tests never interleave.
+    private static func record(_ part: RealPart) {
+        guard let path = ProcessInfo.processInfo.environment["SIGNET_REAL_PARTS_LOG"], !path.isEmpty else { return }
+        let test = Test.current.map { "\($0.id)" } ?? "outside a test"
+        let line = Array("\(part.rawValue)\t\(test)\n".utf8)
+        let descriptor = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o600)
+        guard descriptor >= 0 else { return }
+        _ = line.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
+        close(descriptor)
+    }
+}
+
+extension Trait where Self == TimeLimitTrait {
+    /// The time limit of each test in a suite that starts servers or subprocesses: a hang fails
+    /// that test instead of stalling the run (scripts/check-suites.sh requires it on every suite
+    /// of those test targets).
+    public static var endToEndLimit: Self { .timeLimit(.minutes(5)) }
+}
