@@ -56,7 +56,14 @@ rm -f core core.[0-9]*
   trap 'kill "$sleeper" 2>/dev/null; exit 0' TERM
   wait "$sleeper"
   echo "== the test run passed its ${run_limit} s limit; aborting the test process" >&2
-  pkill -ABRT -f 'SignetPackageTests.xctest' || true
+  # Only this checkout's test process (another checkout's tests may run on the same machine);
+  # a first SIGABRT has been seen to be lost, so it is repeated, then SIGKILL.
+  mine="^$PWD/\.build/.*SignetPackageTests\.xctest"
+  for _ in 1 2 3; do
+    pkill -ABRT -f "$mine" || exit 0
+    sleep 10
+  done
+  pkill -KILL -f "$mine" || true
 ) &
 watchdog=$!
 set +e
