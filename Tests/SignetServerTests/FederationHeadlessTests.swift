@@ -56,9 +56,11 @@ import Testing
     /// Login CSRF through the headless API: the attacker starts a headless flow with the public
     /// first-party client, completes the provider leg as themself in their own cookie jar, and
     /// has the victim's browser open the callback URL. Nothing may happen in the victim's browser.
-    @Test func aHeadlessCallbackOpenedInAnotherBrowserSignsNobodyIn() async throws {
-        // The attacker's upstream account claims the victim's address, unverified (a forced link).
-        let fed = try Federated(.google, user: MockUser(subject: "attacker", email: Interactive.email, emailVerified: false))
+    /// Two attacker accounts: their own verified address (login CSRF: a session as the attacker)
+    /// and the victim's address unverified (a forced link through the link page).
+    @Test(arguments: [("attacker@example.org", true), (Interactive.email, false)])
+    func aHeadlessCallbackOpenedInAnotherBrowserSignsNobodyIn(_ attackerEmail: String, _ verified: Bool) async throws {
+        let fed = try Federated(.google, user: MockUser(subject: "attacker", email: attackerEmail, emailVerified: verified))
         defer { fed.stop() }
         let url = try await fed.headlessAuthorizationURL(pkce: PKCEPair.generate())
         let attacker = HTTPTestClient(cookies: CookieJar())
