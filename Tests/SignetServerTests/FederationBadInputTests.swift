@@ -1,6 +1,7 @@
 import Foundation
 import SignetCore
 import SignetFederation
+import SignetHTTP
 import SignetServer
 import SignetStore
 import SignetTesting
@@ -147,6 +148,62 @@ import Testing
         try expectAppError(outcome, "access_denied", server: fed.server)
         #expect(try fed.federationAudit() == ["federation_failed:domain_not_allowed"])
         #expect(try fed.counts() == (users: 1, links: 0))
+    }
+
+    /// Apple's form_post callback (`POST /oauth2/callback/{connection}`) with malformed bodies,
+    /// sent from the browser that started the flow (its binding cookie along): each is refused
+    /// with its exact status and page, and none consumes the transaction, calls the provider or
+    /// creates anything, so the genuine post still completes afterwards.
+    @Test func malformedFormPostBodiesAreRefusedAndPersistNothing() async throws {
+        let fed = try Federated(.apple, user: MockUser(email: "fresh@example.org"))
+        defer { fed.stop() }
+        let browser = fed.browser()
+        let providerPage = try await fed.start(browser, pkce: PKCEPair.generate())
+        let form = try #require(providerPage.forms.first, "the mock's form_post page")
+        let state = try #require(form.value("state"))
+        let code = try #require(form.value("code"))
+        #expect(form.action.path == Routes.federationCallbackPrefix + "apple")
+        let client = HTTPTestClient(cookies: browser.cookies)
+        let formType = ["Content-Type": "application/x-www-form-urlencoded"]
+        let cases: [(name: String, body: [UInt8], headers: [String: String], status: Int, page: String)] = [
+            ("broken percent escape", Array("state=\(state)&code=%zz".utf8), formType, 400, "answer is malformed"),
+            ("truncated percent escape", Array("state=\(state)&code=abc%4".utf8), formType, 400, "answer is malformed"),
+            ("repeated state", Array("state=\(state)&state=\(state)&code=\(code)".utf8), formType, 400, "does not belong to a sign-in"),
+            ("repeated code", Array("state=\(state)&code=\(code)&code=other".utf8), formType, 400, "does not belong to a sign-in"),
+            ("text/plain", Array("state=\(state)&code=\(code)".utf8), ["Content-Type": "text/plain"], 400, "answer is malformed"),
+            ("JSON", Array("{\"state\":\"\(state)\",\"code\":\"\(code)\"}".utf8), ["Content-Type": "application/json"], 400,
+             "answer is malformed"),
+            ("oversized", Array("state=\(state)&code=\(code)&pad=".utf8) + [UInt8](repeating: 0x61, count: 1024 * 1024), formType, 413,
+             "too large"),
+        ]
+        for test in cases {
+            var headers = HTTPHeaders()
+            for (name, value) in test.headers { headers.set(name, value) }
+            let response = try await client.send(method: "POST", url: form.action, body: test.body, headers: headers)
+            #expect(response.status == test.status, "\(test.name)")
+            #expect(response.text.contains(test.page), "\(test.name): \(response.text.prefix(300))")
+            #expect(response.location == nil, "\(test.name)")
+            #expect(response.setCookies.isEmpty, "\(test.name)")
+            if test.status == 400 { expectHardened(response) }
+        }
+        // No Content-Type at all (URLSession would add one): raw bytes with the browser's cookies.
+        let body = "state=\(state)&code=\(code)"
+        let cookie = browser.cookies.headerValue(for: form.action) ?? ""
+        let raw = try await RawHTTPConnection.exchange(port: fed.server.port, request:
+            "POST \(form.action.path) HTTP/1.1\r\nHost: 127.0.0.1:\(fed.server.port)\r\nCookie: \(cookie)\r\n"
+            + "Content-Length: \(body.utf8.count)\r\nConnection: close\r\n\r\n\(body)")
+        let untyped = try #require(raw.response, "\(raw)")
+        #expect(untyped.status == 400)
+        #expect(untyped.text.contains("answer is malformed"))
+        #expect(untyped.header("Location") == nil)
+        #expect(untyped.header("Set-Cookie") == nil)
+        #expect(fed.mock.requestCount("/token") == 0)
+        #expect(try fed.federationAudit() == [])
+        #expect(try fed.counts() == (users: 1, links: 0))
+        // The transaction is intact: the provider's genuine post signs in.
+        let done = try await browser.submit(formIndex: 0)
+        #expect(try done.requireRedirect().query()["code"] != nil)
+        #expect(try fed.counts() == (users: 2, links: 1))
     }
 
     @Test func slowAnswerBeyondTheTimeLimitIsRefused() async throws {
