@@ -33,6 +33,9 @@ public struct ProviderMetadata: Sendable, Codable, Equatable {
     public var tokenEndpointAuthMethodsSupported: [String]?
     /// `claims_supported`.
     public var claimsSupported: [String]?
+    /// `authorization_response_iss_parameter_supported` (RFC 9207 §3): when true, every
+    /// authorization response carries `iss`.
+    public var authorizationResponseIssParameterSupported: Bool?
 
     /// Creates metadata from its members.
     public init(issuer: String, authorizationEndpoint: URL, tokenEndpoint: URL?, jwksURI: URL,
@@ -40,7 +43,8 @@ public struct ProviderMetadata: Sendable, Codable, Equatable {
                 responseTypesSupported: [String]? = nil, responseModesSupported: [String]? = nil,
                 grantTypesSupported: [String]? = nil, scopesSupported: [String]? = nil,
                 idTokenSigningAlgValuesSupported: [String]? = nil, codeChallengeMethodsSupported: [String]? = nil,
-                tokenEndpointAuthMethodsSupported: [String]? = nil, claimsSupported: [String]? = nil) {
+                tokenEndpointAuthMethodsSupported: [String]? = nil, claimsSupported: [String]? = nil,
+                authorizationResponseIssParameterSupported: Bool? = nil) {
         self.issuer = issuer
         self.authorizationEndpoint = authorizationEndpoint
         self.tokenEndpoint = tokenEndpoint
@@ -56,6 +60,7 @@ public struct ProviderMetadata: Sendable, Codable, Equatable {
         self.codeChallengeMethodsSupported = codeChallengeMethodsSupported
         self.tokenEndpointAuthMethodsSupported = tokenEndpointAuthMethodsSupported
         self.claimsSupported = claimsSupported
+        self.authorizationResponseIssParameterSupported = authorizationResponseIssParameterSupported
     }
 
     enum CodingKeys: String, CodingKey {
@@ -74,5 +79,6 @@ public struct ProviderMetadata: Sendable, Codable, Equatable {
         case codeChallengeMethodsSupported = "code_challenge_methods_supported"
         case tokenEndpointAuthMethodsSupported = "token_endpoint_auth_methods_supported"
         case claimsSupported = "claims_supported"
+        case authorizationResponseIssParameterSupported = "authorization_response_iss_parameter_supported"
     }
 }

@@ -117,14 +117,12 @@ public struct FederatedAccountResolver: Sendable {
         let user = UserRecord(id: Base64URL.encode(server.random.bytes(16)), email: email, emailVerified: claims.emailVerified,
                               passwordHash: nil, name: claims.name, givenName: claims.givenName, familyName: claims.familyName,
                               createdAt: now, updatedAt: now)
-        do { try users.insertUser(user) } catch StoreError.duplicate {
-            // Another sign-in created this email meanwhile: resolve again against it.
-            if retry { return try resolve(claims, allowLinking: allowLinking, retry: false) }
-            throw StoreError.duplicate
-        }
         var link = identity
         link.userID = user.id
-        do { try users.insertFederatedIdentity(link) } catch StoreError.duplicate {
+        // The user and its identity in one transaction: a concurrent first sign-in of the same
+        // identity (or the same email) makes this one store nothing, never an orphan user.
+        do { try users.insertUser(user, withFederatedIdentity: link) } catch StoreError.duplicate {
+            // Another sign-in created this identity or email meanwhile: resolve again against it.
             if retry { return try resolve(claims, allowLinking: allowLinking, retry: false) }
             throw StoreError.duplicate
         }

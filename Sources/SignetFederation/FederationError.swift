@@ -14,6 +14,9 @@ public enum FederationError: Error, Sendable, Equatable, CustomStringConvertible
     case missingSubject
     /// The provider did not say the email is verified (and the connection needs a verified one).
     case emailNotVerified
+    /// The authorization response's `iss` is missing (the provider advertises it) or names
+    /// another issuer (RFC 9207 §2.4): possibly a mix-up attack.
+    case wrongResponseIssuer
     /// The connection only accepts some email domains (or a Google hosted domain), and this is not one.
     case domainNotAllowed
 
@@ -23,7 +26,7 @@ public enum FederationError: Error, Sendable, Equatable, CustomStringConvertible
         case .misconfigured: "This sign-in option is not set up correctly. Please try another way to sign in."
         case .upstreamUnavailable: "The identity provider did not answer properly. Please try again in a moment."
         case .upstreamRejected: "The identity provider did not accept the sign-in. Please try again."
-        case .invalidIDToken, .missingSubject: "The identity provider's answer could not be verified, so you were not signed in."
+        case .invalidIDToken, .missingSubject, .wrongResponseIssuer: "The identity provider's answer could not be verified, so you were not signed in."
         case .emailNotVerified: "Your email address is not verified with the identity provider, so you were not signed in."
         case .domainNotAllowed: "Accounts from your email domain cannot sign in with this provider."
         }
@@ -37,6 +40,7 @@ public enum FederationError: Error, Sendable, Equatable, CustomStringConvertible
         case .upstreamRejected(let detail): "upstream rejected: \(detail)"
         case .invalidIDToken(let detail): "invalid ID token: \(detail)"
         case .missingSubject: "missing subject"
+        case .wrongResponseIssuer: "authorization response iss missing or wrong"
         case .emailNotVerified: "email not verified"
         case .domainNotAllowed: "email domain not allowed"
         }

@@ -5,7 +5,7 @@ import Foundation
 ///
 /// It binds the callback to: the connection (a state from another connection is refused), the
 /// browser that started it (`browserBinding`, a keyed hash of a cookie value only that browser
-/// holds) or, for the headless API, the pending request (`headless`), and the pending
+/// holds; for the headless API, the browser that opened Signet's launch URL), and the pending
 /// authorization request it continues.
 public struct ProviderTransaction: Sendable, Codable, Equatable {
     /// The connection the user chose.
@@ -16,9 +16,10 @@ public struct ProviderTransaction: Sendable, Codable, Equatable {
     public var nonce: String
     /// The PKCE verifier for the provider's token endpoint.
     public var codeVerifier: String
-    /// Base64url of the keyed hash of the browser's transaction cookie; nil for headless starts.
+    /// Base64url of the keyed hash of the browser's transaction cookie; nil for a headless start
+    /// until a browser launches it (and the callback refuses a transaction without one).
     public var browserBinding: String?
-    /// True when started by the headless API (bound to the request id instead of a browser).
+    /// True when started by the headless API (bound to a browser at `/federation/launch`).
     public var headless: Bool
 
     /// Creates the value.

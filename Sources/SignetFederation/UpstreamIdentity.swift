@@ -17,10 +17,12 @@ public struct UpstreamIdentity: Sendable, Equatable {
     public var familyName: String?
     /// Apple's private relay address (`is_private_email`).
     public var isPrivateRelayEmail: Bool
+    /// Google's `hd` claim (the Workspace domain), checked against `hosted_domain`.
+    public var hostedDomain: String?
 
     /// Creates the value.
     public init(issuer: String, subject: String, email: String? = nil, emailVerified: Bool = false, name: String? = nil,
-                givenName: String? = nil, familyName: String? = nil, isPrivateRelayEmail: Bool = false) {
+                givenName: String? = nil, familyName: String? = nil, isPrivateRelayEmail: Bool = false, hostedDomain: String? = nil) {
         self.issuer = issuer
         self.subject = subject
         self.email = email?.lowercased()
@@ -29,6 +31,7 @@ public struct UpstreamIdentity: Sendable, Equatable {
         self.givenName = givenName
         self.familyName = familyName
         self.isPrivateRelayEmail = isPrivateRelayEmail
+        self.hostedDomain = hostedDomain
     }
 }
 

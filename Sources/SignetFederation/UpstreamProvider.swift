@@ -131,6 +131,22 @@ public final class UpstreamProvider: Sendable {
 
     // MARK: the callback
 
+    /// RFC 9207 §2.4: an `iss` in the authorization response must equal the provider's issuer
+    /// (simple string comparison), and it must be there when the discovery document advertises
+    /// `authorization_response_iss_parameter_supported`. Checked before the code is used or an
+    /// upstream error believed. GitHub (no discovery) is not an OpenID provider and is skipped.
+    public func checkResponseIssuer(_ iss: String?) async throws(FederationError) {
+        guard connection.type.isOpenID else { return }
+        if let iss {
+            guard iss.utf8.elementsEqual(connection.issuer.utf8) else { throw .wrongResponseIssuer }
+            return
+        }
+        let advertised = try await Deadline.run(seconds: overallLimit) { () async throws(FederationError) -> Bool in
+            try await self.metadata().authorizationResponseIssParameterSupported == true
+        }
+        if advertised { throw .wrongResponseIssuer }
+    }
+
     /// Exchanges the code (with the PKCE verifier) and returns the checked identity.
     /// `appleUser` is the `user` JSON Apple posts on first consent (only its name is used: the
     /// email always comes from the signed ID token).
@@ -180,8 +196,7 @@ public final class UpstreamProvider: Sendable {
         }
         if let email = object["email"]?.stringValue {
             identity.email = email
-            // OpenID Connect Core §5.1: email_verified is a JSON boolean.
-            identity.emailVerified = object["email_verified"] == .bool(true)
+            identity.emailVerified = connection.vouchesForEmail(object["email_verified"])
         }
         identity.name = identity.name ?? object["name"]?.stringValue
         identity.givenName = identity.givenName ?? object["given_name"]?.stringValue
@@ -231,22 +246,7 @@ public final class UpstreamProvider: Sendable {
     }
 
     func identity(from token: ValidatedIDToken, appleUser: String?) throws(FederationError) -> UpstreamIdentity {
-        guard !token.subject.isEmpty else { throw .missingSubject }
-        let claims = token.claims
-        let verified: Bool
-        switch connection.type {
-        // Apple sends email_verified as a boolean or as the string "true".
-        case .apple: verified = token.emailVerified ?? false
-        // Google (and OpenID Connect Core §5.1) define email_verified as a JSON boolean.
-        default: verified = claims["email_verified"] == .bool(true)
-        }
-        if connection.type == .google, let domain = connection.hostedDomain, claims["hd"]?.stringValue?.lowercased() != domain {
-            throw .domainNotAllowed
-        }
-        var identity = UpstreamIdentity(issuer: token.issuer, subject: token.subject, email: token.email, emailVerified: verified,
-                                        name: claims["name"]?.stringValue, givenName: claims["given_name"]?.stringValue,
-                                        familyName: claims["family_name"]?.stringValue,
-                                        isPrivateRelayEmail: ValidatedIDToken.flexibleBool(claims["is_private_email"]) ?? false)
+        var identity = try connection.identity(from: token)
         if connection.type == .apple, let appleUser, let name = Self.appleName(appleUser) {
             identity.givenName = name.given ?? identity.givenName
             identity.familyName = name.family ?? identity.familyName

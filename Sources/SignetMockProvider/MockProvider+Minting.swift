@@ -26,6 +26,7 @@ extension MockProvider {
         switch flavor {
         case .google:
             claims["azp"] = .string(audience)
+            if let domain = behaviour.hostedDomainClaim { claims["hd"] = .string(domain) }
             if let name = user.name { claims["name"] = .string(name) }
         case .apple:
             claims["auth_time"] = .int(Int64(issuedAt.timeIntervalSince1970))

@@ -22,9 +22,18 @@ extension MockProvider {
                 guard let self else { return .text("gone", status: 503) }
                 let delay = self.state.withLock { state -> Double in
                     state.requestCounts[path, default: 0] += 1
+                    state.inFlight[path, default: 0] += 1
                     return path.hasSuffix("authorize") ? 0 : state.behaviour.delaySeconds
                 }
+                defer { self.state.withLock { $0.inFlight[path, default: 0] -= 1 } }
                 if delay > 0 { try? await Task.sleep(nanoseconds: UInt64(delay * 1e9)) }
+                if !path.hasSuffix("authorize") {
+                    await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+                        self.state.withLock { state in
+                            if state.behaviour.holdRequests { state.held.append(continuation) } else { continuation.resume() }
+                        }
+                    }
+                }
                 return await handler(self, request)
             })
         }
@@ -64,6 +73,7 @@ extension MockProvider {
         } else {
             document["userinfo_endpoint"] = .string(url("/userinfo").absoluteString)
         }
+        if behaviour.responseIssuer != .none { document["authorization_response_iss_parameter_supported"] = .bool(true) }
         return json(.object(document))
     }
 
@@ -96,6 +106,11 @@ extension MockProvider {
             pairs.append(("code", code))
         }
         if let state { pairs.append(("state", state)) }
+        switch behaviour.responseIssuer {
+        case .correct: pairs.append(("iss", issuer))
+        case .wrong: pairs.append(("iss", "https://evil.example"))
+        case .none, .missing: break
+        }
         if query.first("response_mode") == "form_post" {
             if flavor == .apple, behaviour.callbackError == nil, let email = user.email {
                 // Apple sends the user's name only once, as JSON in a `user` form field.

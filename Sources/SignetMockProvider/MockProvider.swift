@@ -75,7 +75,10 @@ public final class MockProvider: Sendable {
     deinit { server.stop() }
 
     /// Stops the server. Safe to call more than once.
-    public func stop() { server.stop() }
+    public func stop() {
+        release()
+        server.stop()
+    }
 
     /// The misbehaviour switches (read or replace; applies from the next request).
     public var behaviour: MockProviderBehaviour {
@@ -120,6 +123,19 @@ public final class MockProvider: Sendable {
 
     /// How many requests each path has received (e.g. to count JWKS fetches).
     public func requestCount(_ path: String) -> Int { state.withLock { $0.requestCounts[path, default: 0] } }
+
+    /// How many requests to `path` are being answered right now (held, delayed or running).
+    public func inFlightCount(_ path: String) -> Int { state.withLock { $0.inFlight[path, default: 0] } }
+
+    /// Turns `holdRequests` off and lets every held request go on.
+    public func release() {
+        let held = state.withLock { state -> [CheckedContinuation<Void, Never>] in
+            state.behaviour.holdRequests = false
+            defer { state.held = [] }
+            return state.held
+        }
+        for continuation in held { continuation.resume() }
+    }
 
     /// The nonce sent with the most recent `/authorize` request, if any.
     public var lastAuthorizationNonce: String? { state.withLock { $0.lastAuthorizationNonce } }

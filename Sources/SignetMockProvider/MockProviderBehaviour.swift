@@ -41,6 +41,18 @@ public struct MockProviderBehaviour: Sendable {
     /// The token endpoint answers with a 302 to itself (outbound clients must not follow).
     public var redirectTokenEndpoint = false
 
+    /// RFC 9207 `iss` in the authorization response: not advertised (`.none`, the default);
+    /// advertised (`authorization_response_iss_parameter_supported`) and sent as the issuer
+    /// (`.correct`), left out (`.missing`), or sent as `https://evil.example` (`.wrong`).
+    public var responseIssuer: ResponseIssuer = .none
+    /// ID tokens carry this `hd` (Google's hosted domain claim).
+    public var hostedDomainClaim: String?
+    /// Every endpoint (except `/authorize`) holds its request until `MockProvider.release()`.
+    public var holdRequests = false
+
+    /// How `/authorize` answers with `iss` (RFC 9207).
+    public enum ResponseIssuer: Sendable { case none, correct, missing, wrong }
+
     /// Everything off.
     public init() {}
 }

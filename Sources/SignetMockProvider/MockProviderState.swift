@@ -17,6 +17,8 @@ struct MockProviderState: Sendable {
     var codes: [String: PendingCode] = [:]
     var accessTokens: Set<String> = []
     var requestCounts: [String: Int] = [:]
+    var inFlight: [String: Int] = [:]
+    var held: [CheckedContinuation<Void, Never>] = []
     var lastAuthorizationNonce: String?
 
     init(user: MockUser, redirectURIs: [String], generation: Int) throws {

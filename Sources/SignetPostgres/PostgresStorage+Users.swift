@@ -78,6 +78,23 @@ extension PostgresStorage: UserStore {
         }
     }
 
+    /// See `UserStore.insertUser(_:withFederatedIdentity:)`.
+    public func insertUser(_ user: UserRecord, withFederatedIdentity identity: FederatedIdentityRecord) throws {
+        guard identity.userID == user.id else { throw StoreError.notFound }
+        try withConnection { db in
+            try db.transaction {
+                _ = try db.run("INSERT INTO users (\(Self.userColumns)) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)", [
+                    user.id, user.email.lowercased(), user.emailVerified, user.passwordHash, user.name, user.givenName,
+                    user.familyName, user.disabledAt, user.createdAt, user.updatedAt,
+                ])
+                _ = try db.run("INSERT INTO federated_identities (\(Self.federatedColumns)) VALUES ($1, $2, $3, $4, $5, $6)", [
+                    identity.connectionID, identity.issuer, identity.subject, identity.userID, identity.email,
+                    identity.createdAt,
+                ])
+            }
+        }
+    }
+
     /// See `UserStore.federatedIdentity(connectionID:issuer:subject:)`.
     public func federatedIdentity(connectionID: String, issuer: String, subject: String) throws -> FederatedIdentityRecord? {
         try withConnection { db in

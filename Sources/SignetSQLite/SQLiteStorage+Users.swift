@@ -78,6 +78,23 @@ extension SQLiteStorage: UserStore {
         }
     }
 
+    /// See `UserStore.insertUser(_:withFederatedIdentity:)`.
+    public func insertUser(_ user: UserRecord, withFederatedIdentity identity: FederatedIdentityRecord) throws {
+        guard identity.userID == user.id else { throw StoreError.notFound }
+        try write { db in
+            try db.immediateTransaction {
+                _ = try db.run("INSERT INTO users (\(Self.userColumns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", [
+                    user.id, user.email.lowercased(), user.emailVerified, user.passwordHash, user.name, user.givenName,
+                    user.familyName, user.disabledAt, user.createdAt, user.updatedAt,
+                ])
+                _ = try db.run("INSERT INTO federated_identities (\(Self.federatedColumns)) VALUES (?, ?, ?, ?, ?, ?)", [
+                    identity.connectionID, identity.issuer, identity.subject, identity.userID, identity.email,
+                    identity.createdAt,
+                ])
+            }
+        }
+    }
+
     /// See `UserStore.federatedIdentity(connectionID:issuer:subject:)`.
     public func federatedIdentity(connectionID: String, issuer: String, subject: String) throws -> FederatedIdentityRecord? {
         try read { db in

@@ -15,8 +15,9 @@ extension FederationRoutes {
     /// `GET|POST /oauth2/callback/{connection}`: the provider's answer (Apple: `form_post`).
     ///
     /// Checks, in order: the connection is configured and enabled; `state` names a live
-    /// transaction of THIS connection, bound to this browser (or headless); the transaction is
-    /// consumed atomically (a replay finds nothing); the pending request is still there. Then an
+    /// transaction of THIS connection, bound to this browser (headless ones at launch); the transaction is
+    /// consumed atomically (a replay finds nothing); the pending request is still there; the
+    /// response's `iss` (RFC 9207). Then an
     /// upstream `error` becomes `access_denied` at the app's redirect URI (with `state` and
     /// `iss`); otherwise the code is exchanged and the identity checked (`UpstreamProvider`),
     /// the account resolved, a session started (amr `fed`) and the pending request continued as
@@ -50,14 +51,14 @@ extension FederationRoutes {
                 server.audit("federation_wrong_connection")
                 return Self.refusedPage("The sign-in answer does not belong to this provider.")
             }
-            if !stored.headless {
-                let cookie = request.cookies[bindingCookieName]
-                guard let cookie, let expected = stored.browserBinding,
-                      constantTimeEqual(binding(of: cookie), expected) else {
-                    server.audit("federation_browser_mismatch")
-                    return Self.refusedPage("This sign-in was started in another browser. Go back to the application and start again.",
-                                            status: 403)
-                }
+            // Every transaction, headless ones included (bound at /federation/launch), belongs to
+            // the browser holding its binding cookie: a callback opened anywhere else signs nobody in.
+            let cookie = request.cookies[bindingCookieName]
+            guard let cookie, let expected = stored.browserBinding,
+                  constantTimeEqual(binding(of: cookie), expected) else {
+                server.audit("federation_browser_mismatch")
+                return Self.refusedPage("This sign-in was started in another browser. Go back to the application and start again.",
+                                        status: 403)
             }
             guard try server.storage.authorizationRequests.consumePendingAuthorization(idHash: stateHash, now: server.clock.now) != nil else {
                 return Self.refusedPage("This sign-in has expired or was already used. Go back to the application and start again.")
@@ -72,6 +73,11 @@ extension FederationRoutes {
         } catch {
             return InteractiveRoutes.internalError("federation callback", error)
         }
+        do throws(FederationError) { try await provider.checkResponseIssuer(fields.first("iss")) } catch {
+            Log.info("federation callback (\(connectionID)): \(error)")
+            server.audit("federation_failed", client: pending.client.id, detail: ["reason": .string(Self.reason(error))])
+            return fail(pending, Self.oauthError(for: error))
+        }
         // The provider's own error (the user cancelled, or the provider refused).
         if let upstreamError = fields.first("error") {
             Log.info("federation callback (\(connectionID)): upstream error \(Self.safeCode(upstreamError))")
@@ -85,21 +91,13 @@ extension FederationRoutes {
         do throws(FederationError) {
             identity = try await provider.complete(code: code, nonce: transaction.nonce, codeVerifier: transaction.codeVerifier,
                                                    appleUser: fields.first("user"))
-            try checkPolicy(identity, connection: provider.connection)
+            try provider.connection.checkPolicy(identity)
         } catch {
             Log.info("federation callback (\(connectionID)): \(error)")
             server.audit("federation_failed", client: pending.client.id, detail: ["reason": .string(Self.reason(error))])
             return fail(pending, Self.oauthError(for: error))
         }
         return await finish(request, pending: pending, identity: identity, connection: provider.connection)
-    }
-
-    /// The connection's account rules that do not depend on existing accounts: an email to key
-    /// the account on, in an allowed domain. (Whether the provider vouches for it decides, in
-    /// the resolver, between linking, proof first, and refusal.)
-    func checkPolicy(_ identity: UpstreamIdentity, connection: Connection) throws(FederationError) {
-        guard identity.email != nil else { throw .emailNotVerified }
-        guard connection.acceptsEmailDomain(identity.email) else { throw .domainNotAllowed }
     }
 
     /// Resolves the account, starts the session and continues the pending request.
@@ -114,8 +112,10 @@ extension FederationRoutes {
                 case .linkRequired(let existingUserID):
                     return try beginLink(claims: claims, existingUserID: existingUserID, pending: pending)
                 case .emailMissing, .emailNotVerified:
+                    server.audit("federation_failed", client: pending.client.id, detail: ["reason": .string("email_not_verified")])
                     return fail(pending, OAuthError(.accessDenied, FederationError.emailNotVerified.publicMessage))
                 default:
+                    server.audit("federation_failed", client: pending.client.id, detail: ["reason": .string("account_disabled")])
                     return fail(pending, OAuthError(.accessDenied, "This account cannot sign in."))
                 }
             }
@@ -159,6 +159,7 @@ extension FederationRoutes {
         case .missingSubject: "missing_subject"
         case .emailNotVerified: "email_not_verified"
         case .domainNotAllowed: "domain_not_allowed"
+        case .wrongResponseIssuer: "wrong_response_issuer"
         }
     }
 

@@ -21,10 +21,12 @@ import SignetWire
 /// loopback (where browsers refuse `None` without `Secure`, and a local provider is same-site
 /// anyway). The transaction stores HMAC(browserKey, value); the value alone opens nothing.
 ///
-/// Headless starts have no browser yet: the transaction is bound to the pending request (the
-/// request id only the app holds) instead. That is acceptable because the final code is still
-/// bound to the app's PKCE challenge: whoever finishes the provider leg, only the app holding
-/// the code verifier can redeem Signet's code at `/token`.
+/// Headless starts have no browser yet, so their `authorizationUrl` is Signet's own
+/// `/federation/launch?state=…`: the unlaunched transaction is stored under a key the callback
+/// never looks up, and the system browser the app opens binds it there (binding cookie set,
+/// transaction stored again under the state's hash with the binding, single use) before a 302 to
+/// the provider. The callback then requires the binding for every transaction: a callback URL
+/// taken from one browser and opened in another signs nobody in (no login CSRF, no forced link).
 struct FederationRoutes: Sendable {
     let interactive: InteractiveRoutes
     let server: AuthorizationServer
@@ -62,25 +64,106 @@ struct FederationRoutes: Sendable {
 
     // MARK: starting a transaction
 
-    /// Creates and stores a provider transaction for a pending request; returns the provider URL.
+    /// The `clientID` column marking headless transactions no browser has launched yet.
+    static func launchMarker(_ connectionID: String) -> String { "fed-launch:" + connectionID }
+
+    /// The key an unlaunched headless transaction is stored under: not the state's own hash, so
+    /// the callback cannot find it before a browser is bound to it.
+    func launchKey(_ state: String) -> [UInt8] { server.tokens.hash("launch:" + state) }
+
+    static func challenge(_ verifier: String) -> String { Base64URL.encode(Digest.sha256(Array(verifier.utf8))) }
+
+    /// Creates and stores a provider transaction for a pending request; returns the URL to open:
+    /// the provider's, bound to `browserValue`; or, headless (nil), Signet's launch URL, which
+    /// binds the browser that opens it.
     func begin(provider: UpstreamProvider, pending: PendingRequest, browserValue: String?, loginHint: String?)
         async throws -> String {
         let state = server.tokens.make(.nonce)
         let nonce = Base64URL.encode(random.bytes(32))
         let verifier = Base64URL.encode(random.bytes(32))
-        let challenge = Base64URL.encode(Digest.sha256(Array(verifier.utf8)))
-        let url = try await provider.authorizationURL(state: state, nonce: nonce, codeChallenge: challenge, loginHint: loginHint)
+        // Built now for a headless start too, so an unreachable provider fails here (503), not in the browser.
+        let url = try await provider.authorizationURL(state: state, nonce: nonce, codeChallenge: Self.challenge(verifier),
+                                                      loginHint: loginHint)
         let transaction = ProviderTransaction(connectionID: provider.connection.id, requestHandle: pending.handle, nonce: nonce,
                                               codeVerifier: verifier, browserBinding: browserValue.map(binding(of:)),
                                               headless: browserValue == nil)
         let now = server.clock.now
+        let key = browserValue == nil ? launchKey(state) : server.tokens.hash(state)
+        let marker = browserValue == nil ? Self.launchMarker(provider.connection.id) : Self.marker(provider.connection.id)
         try await BlockingWork.run { [server] in
             try server.storage.authorizationRequests.insertPendingAuthorization(PendingAuthorizationRecord(
-                idHash: server.tokens.hash(state), clientID: Self.marker(provider.connection.id), payload: transaction.encoded(),
+                idHash: key, clientID: marker, payload: transaction.encoded(),
                 createdAt: now, expiresAt: now.addingTimeInterval(TimeInterval(server.policy.authorizationRequestLifetime))))
         }
         server.audit("federation_started", client: pending.client.id)
-        return url
+        guard browserValue == nil else { return url }
+        return server.policy.issuer + Routes.federationLaunch + "?" + FormEncoding.encode([("state", state)])
+    }
+
+    /// `GET /federation/launch?state=…`: the headless `authorizationUrl`, opened by the app in the
+    /// system browser. Consumes the unlaunched transaction (single use: a second browser finds
+    /// nothing), stores it again under the state's hash bound to this browser's binding cookie,
+    /// and sends the browser on to the provider (302) with that cookie set.
+    func launch(_ request: HTTPRequest) async -> HTTPResponse {
+        let query = request.query
+        guard request.queryError == nil, query.repeatedNames.isEmpty, let state = query.first("state"),
+              server.tokens.hasShape(state, of: .nonce) else {
+            return Self.refusedPage("This sign-in link is malformed. Go back to the application and start again.")
+        }
+        let gone = Self.refusedPage("This sign-in link has expired or was already used. Go back to the application and start again.")
+        let key = launchKey(state)
+        let found: (PendingAuthorizationRecord, ProviderTransaction)?
+        do {
+            found = try await BlockingWork.run { [server] () throws -> (PendingAuthorizationRecord, ProviderTransaction)? in
+                guard let record = try server.storage.authorizationRequests.pendingAuthorization(idHash: key, now: server.clock.now),
+                      let stored = ProviderTransaction.decode(record.payload), stored.headless,
+                      record.clientID == Self.launchMarker(stored.connectionID) else { return nil }
+                return (record, stored)
+            }
+        } catch {
+            return InteractiveRoutes.internalError("federation launch", error)
+        }
+        guard let (record, stored) = found else { return gone }
+        guard let provider = federation.enabledProvider(stored.connectionID) else {
+            return Self.refusedPage("This sign-in option is not available.", status: 404)
+        }
+        let pending: PendingRequest
+        do { pending = try await BlockingWork.run { [interactive] in try interactive.flow.pending(handle: stored.requestHandle) } } catch is FlowError {
+            return InteractiveRoutes.requestGone()
+        } catch {
+            return InteractiveRoutes.internalError("federation launch", error)
+        }
+        let url: String
+        do {
+            url = try await provider.authorizationURL(state: state, nonce: stored.nonce, codeChallenge: Self.challenge(stored.codeVerifier),
+                                                      loginHint: pending.request.loginHint)
+        } catch {
+            Log.error("federation launch (\(stored.connectionID)): \(error)")
+            return HTMLPage.error(error.publicMessage, title: "Cannot reach \(provider.connection.displayName)", status: 502)
+        }
+        let binding = bindingValue(request)
+        var rebound = stored
+        rebound.browserBinding = self.binding(of: binding.value)
+        let payload = rebound.encoded()
+        do {
+            let launched = try await BlockingWork.run { [server] () throws -> Bool in
+                let now = server.clock.now
+                // Of concurrent launches of one link, exactly one consumes it.
+                guard try server.storage.authorizationRequests.consumePendingAuthorization(idHash: key, now: now) != nil else { return false }
+                try server.storage.authorizationRequests.insertPendingAuthorization(PendingAuthorizationRecord(
+                    idHash: server.tokens.hash(state), clientID: Self.marker(stored.connectionID), payload: payload,
+                    createdAt: now, expiresAt: record.expiresAt))
+                return true
+            }
+            guard launched else { return gone }
+        } catch {
+            return InteractiveRoutes.internalError("federation launch", error)
+        }
+        server.audit("federation_launched", client: pending.client.id)
+        var response = HTTPResponse.redirect(to: url, status: 302)
+        HTMLPage.harden(&response)
+        response.setCookie(binding.cookie)
+        return response
     }
 
     /// `GET /federation/start?request=…&connection=…&csrf=…[&login_hint=…]`: from a provider

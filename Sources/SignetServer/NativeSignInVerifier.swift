@@ -51,9 +51,17 @@ public final class NativeSignInVerifier: NativeIDTokenVerifier {
             throw Self.oauthError(error, connectionID: connection.id)
         }
         guard let nonce = validated.nonce else { throw OAuthError.invalidGrant("The ID token has no nonce.") }
-        let identity = FederatedAccountResolver.Claims(connectionID: connection.id, issuer: validated.issuer, subject: validated.subject,
-                                        email: validated.email, emailVerified: validated.emailVerified == true,
-                                        name: validated.claims["name"]?.stringValue)
+        // The browser callback's rules exactly: email_verified's form, hosted_domain, allowed_email_domains.
+        let upstream: UpstreamIdentity
+        do throws(FederationError) {
+            upstream = try connection.identity(from: validated)
+            try connection.checkPolicy(upstream)
+        } catch {
+            throw OAuthError.invalidGrant(error.publicMessage, detail: "connection \(connection.id): \(error)")
+        }
+        let identity = FederatedAccountResolver.Claims(connectionID: connection.id, issuer: upstream.issuer, subject: upstream.subject,
+                                                       email: upstream.email, emailVerified: upstream.emailVerified,
+                                                       name: upstream.name, givenName: upstream.givenName, familyName: upstream.familyName)
         return VerifiedNativeIDToken(identity: identity, nonce: nonce)
     }
 

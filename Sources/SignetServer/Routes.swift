@@ -24,6 +24,8 @@ public enum Routes {
     public static let consent = "/consent"
     /// Starts a provider transaction from the sign-in page (a link or home-realm discovery).
     public static let federationStart = "/federation/start"
+    /// The headless API's `authorizationUrl`: binds the system browser, then 302 to the provider.
+    public static let federationLaunch = "/federation/launch"
     /// Linking an upstream identity to an existing account after its password (GET form, POST).
     public static let federationLink = "/federation/link"
     /// The provider callback, `/oauth2/callback/{connection}` (GET, and POST for form_post).

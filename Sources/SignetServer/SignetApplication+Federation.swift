@@ -1,12 +1,13 @@
 import SignetHTTP
 
 extension SignetApplication {
-    /// Federated sign-in: `/federation/start`, the provider callback (GET and Apple's form_post
+    /// Federated sign-in: `/federation/start`, the headless launch (`/federation/launch`), the provider callback (GET and Apple's form_post
     /// POST), linking after proof (`/federation/link`) and the headless JSON API. Provider calls run in async handlers, so a slow provider
     /// never holds an HTTP thread.
     func installFederationRoutes(_ router: Router, interactive: InteractiveRoutes) {
         let routes = FederationRoutes(application: self, interactive: interactive)
         router.get(Routes.federationStart, .async { await routes.start($0) })
+        router.get(Routes.federationLaunch, .async { await routes.launch($0) })
         router.get(Routes.federationCallback, .async { await routes.callback($0) })
         router.post(Routes.federationCallback, .async { await routes.callback($0) })
         router.get(Routes.federationLink, .sync { routes.linkPage($0) })

@@ -60,6 +60,22 @@ extension InMemoryStorage: UserStore {
         }
     }
 
+    /// See `UserStore.insertUser(_:withFederatedIdentity:)`.
+    public func insertUser(_ user: UserRecord, withFederatedIdentity identity: FederatedIdentityRecord) throws {
+        guard identity.userID == user.id else { throw StoreError.notFound }
+        var stored = user
+        stored.email = user.email.lowercased()
+        let key = FederatedKey(connectionID: identity.connectionID, issuer: identity.issuer, subject: identity.subject)
+        try state.withLock { s in
+            guard s.users[stored.id] == nil, s.userIDsByEmail[stored.email] == nil, s.federated[key] == nil else {
+                throw StoreError.duplicate
+            }
+            s.users[stored.id] = stored
+            s.userIDsByEmail[stored.email] = stored.id
+            s.federated[key] = identity
+        }
+    }
+
     /// See `UserStore.federatedIdentity(connectionID:issuer:subject:)`.
     public func federatedIdentity(connectionID: String, issuer: String, subject: String) throws -> FederatedIdentityRecord? {
         let key = FederatedKey(connectionID: connectionID, issuer: issuer, subject: subject)

@@ -29,6 +29,12 @@ public protocol UserStore: Sendable {
     /// already linked, `.notFound` if the user does not exist.
     func insertFederatedIdentity(_ identity: FederatedIdentityRecord) throws
 
+    /// Stores a new user and its first upstream identity in one transaction: both or neither.
+    /// `identity.userID` must be `user.id`. Throws `.duplicate` (and stores nothing) if the
+    /// user's id or email is taken or (connection, issuer, subject) is already linked, so two
+    /// concurrent first sign-ins of one identity leave one user and one link, never an orphan.
+    func insertUser(_ user: UserRecord, withFederatedIdentity identity: FederatedIdentityRecord) throws
+
     /// The link for (connection, issuer, subject), or nil.
     func federatedIdentity(connectionID: String, issuer: String, subject: String) throws -> FederatedIdentityRecord?
 

@@ -33,6 +33,15 @@ import Testing
         #expect(await session.currentTokens?.claims["email"] == mock.user.email)
     }
 
+    /// The check that must fire for each flaw: the reason `SignInError.invalidIDToken` carries
+    /// (`SignInClient.describe`), so a token refused by the wrong check does not pass.
+    static let reasons: [String: String] = [
+        "iss": "wrong iss", "aud": "wrong aud", "exp": "expired", "signature": "badSignature",
+        "kid": "no key for its kid (unknownKeyID)", "nonce": "no nonce",
+        "nonce mismatch": "nonce mismatch", "forged": "badSignature", "alg none": "algorithmNone",
+        "hs256": "algorithm not allowed",
+    ]
+
     @Test(arguments: ["iss", "aud", "exp", "signature", "kid", "nonce"])
     func aBadIDTokenIsRefused(_ flaw: String) async throws {
         let mock = try MockProvider(flavor: .generic)
@@ -51,7 +60,8 @@ import Testing
             _ = try await client.completeSignIn(callback: url)
             Issue.record("an ID token with a bad \(flaw) was accepted")
         } catch {
-            guard case .invalidIDToken = error else { Issue.record("\(flaw): \(error)"); return }
+            guard case .invalidIDToken(let reason) = error else { Issue.record("\(flaw): \(error)"); return }
+            #expect(reason == Self.reasons[flaw], "\(flaw)")
         }
         #expect(client.restoreSession() == nil, "nothing is stored")
     }
@@ -72,7 +82,8 @@ import Testing
                 _ = try await client.makeTokens(from: response, nonce: "n-1", previous: nil)
                 Issue.record("\(name) was accepted")
             } catch {
-                guard case .invalidIDToken = error else { Issue.record("\(name): \(error)"); continue }
+                guard case .invalidIDToken(let reason) = error else { Issue.record("\(name): \(error)"); continue }
+                #expect(reason == Self.reasons[name], "\(name)")
             }
         }
         // The same path accepts the right nonce.

@@ -1,6 +1,7 @@
 import Foundation
 import SignetCore
 import SignetFederation
+import SignetHTTP
 import SignetServer
 import SignetStore
 import SignetTesting
@@ -8,37 +9,50 @@ import Testing
 
 /// Every misbehaviour of the provider and of the callback is refused, with nothing created.
 @Suite(.endToEndLimit) struct FederationBadInputTests {
-    /// A misbehaviour of the mock and the error the app must receive.
+    /// A misbehaviour of the mock, the error the app must receive and the reason the server
+    /// must record in its audit log (`federation_failed:<reason>`, or the upstream error event).
     struct Case: Sendable, CustomStringConvertible {
         let name: String
         let flavor: MockProviderFlavor
         let error: String
+        let audit: String
         let apply: @Sendable (MockProvider) -> Void
         var description: String { "\(flavor.rawValue): \(name)" }
+        init(name: String, flavor: MockProviderFlavor, error: String, audit: String, apply: @escaping @Sendable (MockProvider) -> Void) {
+            self.name = name
+            self.flavor = flavor
+            self.error = error
+            self.audit = audit
+            self.apply = apply
+        }
     }
 
+    static let badToken = "federation_failed:invalid_id_token"
+    static let unverified = "federation_failed:email_not_verified"
+    static let unavailable = "federation_failed:upstream_unavailable"
+
     static let cases: [Case] = [
-        Case(name: "wrong iss", flavor: .google, error: "access_denied") { $0.behaviour.wrongIssuer = true },
-        Case(name: "wrong aud", flavor: .google, error: "access_denied") { $0.behaviour.wrongAudience = true },
-        Case(name: "expired", flavor: .google, error: "access_denied") { $0.behaviour.expiredTokens = true },
-        Case(name: "bad signature", flavor: .google, error: "access_denied") { $0.behaviour.badSignature = true },
-        Case(name: "unknown kid", flavor: .google, error: "access_denied") { $0.behaviour.unknownKeyID = true },
-        Case(name: "missing nonce", flavor: .google, error: "access_denied") { $0.behaviour.omitNonce = true },
-        Case(name: "email_verified false", flavor: .google, error: "access_denied") { $0.user.emailVerified = false },
-        Case(name: "email_verified \"true\" from Google", flavor: .google, error: "access_denied") { $0.behaviour.emailVerifiedAsString = true },
-        Case(name: "email_verified \"false\" from Apple", flavor: .apple, error: "access_denied") { $0.user.emailVerified = false },
-        Case(name: "wrong iss", flavor: .apple, error: "access_denied") { $0.behaviour.wrongIssuer = true },
-        Case(name: "malformed JSON", flavor: .google, error: "temporarily_unavailable") { $0.behaviour.malformedJSON = true },
-        Case(name: "malformed JSON", flavor: .github, error: "temporarily_unavailable") { $0.behaviour.malformedJSON = true },
-        Case(name: "unverified primary email", flavor: .github, error: "access_denied") { $0.user.emailVerified = false },
-        Case(name: "token endpoint redirects", flavor: .google, error: "temporarily_unavailable") { $0.behaviour.redirectTokenEndpoint = true },
-        Case(name: "upstream error access_denied", flavor: .google, error: "access_denied") { $0.behaviour.callbackError = "access_denied" },
-        Case(name: "user cancels", flavor: .apple, error: "access_denied") { $0.behaviour.callbackError = "user_cancelled_authorize" },
-        Case(name: "userinfo names another sub", flavor: .generic, error: "access_denied") {
+        Case(name: "wrong iss", flavor: .google, error: "access_denied", audit: badToken) { $0.behaviour.wrongIssuer = true },
+        Case(name: "wrong aud", flavor: .google, error: "access_denied", audit: badToken) { $0.behaviour.wrongAudience = true },
+        Case(name: "expired", flavor: .google, error: "access_denied", audit: badToken) { $0.behaviour.expiredTokens = true },
+        Case(name: "bad signature", flavor: .google, error: "access_denied", audit: badToken) { $0.behaviour.badSignature = true },
+        Case(name: "unknown kid", flavor: .google, error: "access_denied", audit: badToken) { $0.behaviour.unknownKeyID = true },
+        Case(name: "missing nonce", flavor: .google, error: "access_denied", audit: badToken) { $0.behaviour.omitNonce = true },
+        Case(name: "email_verified false", flavor: .google, error: "access_denied", audit: unverified) { $0.user.emailVerified = false },
+        Case(name: "email_verified \"true\" from Google", flavor: .google, error: "access_denied", audit: unverified) { $0.behaviour.emailVerifiedAsString = true },
+        Case(name: "email_verified \"false\" from Apple", flavor: .apple, error: "access_denied", audit: unverified) { $0.user.emailVerified = false },
+        Case(name: "wrong iss", flavor: .apple, error: "access_denied", audit: badToken) { $0.behaviour.wrongIssuer = true },
+        Case(name: "malformed JSON", flavor: .google, error: "temporarily_unavailable", audit: unavailable) { $0.behaviour.malformedJSON = true },
+        Case(name: "malformed JSON", flavor: .github, error: "temporarily_unavailable", audit: unavailable) { $0.behaviour.malformedJSON = true },
+        Case(name: "unverified primary email", flavor: .github, error: "access_denied", audit: unverified) { $0.user.emailVerified = false },
+        Case(name: "token endpoint redirects", flavor: .google, error: "temporarily_unavailable", audit: unavailable) { $0.behaviour.redirectTokenEndpoint = true },
+        Case(name: "upstream error access_denied", flavor: .google, error: "access_denied", audit: "federation_upstream_error") { $0.behaviour.callbackError = "access_denied" },
+        Case(name: "user cancels", flavor: .apple, error: "access_denied", audit: "federation_upstream_error") { $0.behaviour.callbackError = "user_cancelled_authorize" },
+        Case(name: "userinfo names another sub", flavor: .generic, error: "access_denied", audit: badToken) {
             $0.behaviour.claimsOnlyInUserinfo = true
             $0.behaviour.userinfoSubject = "someone-else"
         },
-        Case(name: "unverified email in userinfo", flavor: .generic, error: "access_denied") {
+        Case(name: "unverified email in userinfo", flavor: .generic, error: "access_denied", audit: unverified) {
             $0.behaviour.claimsOnlyInUserinfo = true
             $0.user.emailVerified = false
         },
@@ -53,8 +67,143 @@ import Testing
         test.apply(fed.mock)
         let outcome = try await fed.signIn(fed.browser(), pkce: PKCEPair.generate())
         try expectAppError(outcome, test.error, server: fed.server)
+        #expect(try fed.federationAudit() == [test.audit])
         #expect(try fed.counts() == (users: 1, links: 0))
         #expect(try fed.server.environment.storage.users.user(email: "fresh@example.org") == nil)
+    }
+
+    /// RFC 9207 §2.4: when the provider advertises `authorization_response_iss_parameter_supported`,
+    /// a callback without `iss`, or with another issuer's, is refused before the code is used.
+    @Test(arguments: [MockProviderBehaviour.ResponseIssuer.missing, .wrong])
+    func aMissingOrWrongResponseIssuerIsRefused(_ responseIssuer: MockProviderBehaviour.ResponseIssuer) async throws {
+        let fed = try Federated(.google, user: MockUser(email: "fresh@example.org"))
+        defer { fed.stop() }
+        fed.mock.behaviour.responseIssuer = responseIssuer   // before Signet reads the discovery document
+        let outcome = try await fed.signIn(fed.browser(), pkce: PKCEPair.generate())
+        try expectAppError(outcome, "access_denied", server: fed.server)
+        #expect(try fed.federationAudit() == ["federation_failed:wrong_response_issuer"])
+        #expect(fed.mock.requestCount("/token") == 0)
+        #expect(try fed.counts() == (users: 1, links: 0))
+    }
+
+    @Test func theRightResponseIssuerSignsIn() async throws {
+        let fed = try Federated(.google, user: MockUser(email: "fresh@example.org"))
+        defer { fed.stop() }
+        fed.mock.behaviour.responseIssuer = .correct
+        let outcome = try await fed.signIn(fed.browser(), pkce: PKCEPair.generate())
+        #expect(try outcome.requireRedirect().query()["code"] != nil)
+        #expect(try fed.federationAudit() == [])
+        #expect(try fed.counts() == (users: 2, links: 1))
+    }
+
+    /// A connection's account rules, in the browser flow (native sign-in has the same cases in
+    /// NativeSignInPolicyTests): Google's `hd` against `hosted_domain`, and `allowed_email_domains`
+    /// only for a verified email.
+    struct DomainCase: Sendable, CustomStringConvertible {
+        let name: String
+        let user: MockUser
+        let hd: String?
+        let adjust: @Sendable (inout Connection) -> Void
+        var description: String { name }
+    }
+
+    static let domainCases: [DomainCase] = [
+        DomainCase(name: "hosted_domain set, no hd", user: MockUser(email: "fresh@corp.example"), hd: nil) {
+            $0.hostedDomain = "corp.example"
+        },
+        DomainCase(name: "hosted_domain set, another hd", user: MockUser(email: "fresh@corp.example"), hd: "other.example") {
+            $0.hostedDomain = "corp.example"
+        },
+        DomainCase(name: "allowed domain, unverified email", user: MockUser(email: "fresh@corp.example", emailVerified: false), hd: nil) {
+            $0.allowedEmailDomains = ["corp.example"]
+        },
+        DomainCase(name: "other domain, verified", user: MockUser(email: "fresh@other.example"), hd: nil) {
+            $0.allowedEmailDomains = ["corp.example"]
+        },
+    ]
+
+    @Test(arguments: domainCases)
+    func domainRulesRefuseAndCreateNothing(_ test: DomainCase) async throws {
+        let fed = try Federated(.google, user: test.user) { connection in
+            connection.allowLinking = true
+            test.adjust(&connection)
+        }
+        defer { fed.stop() }
+        fed.mock.behaviour.hostedDomainClaim = test.hd
+        let outcome = try await fed.signIn(fed.browser(), pkce: PKCEPair.generate())
+        try expectAppError(outcome, "access_denied", server: fed.server)
+        #expect(try fed.federationAudit() == ["federation_failed:domain_not_allowed"])
+        #expect(try fed.counts() == (users: 1, links: 0))
+    }
+
+    /// An unverified upstream email in an allowed domain that matches an existing account: the
+    /// domain rule refuses it outright (before, it passed the domain check and led to the link page).
+    @Test func anUnverifiedEmailNeverPassesTheDomainCheckEvenToTheLinkPage() async throws {
+        let fed = try Federated(.google, user: MockUser(email: Interactive.email, emailVerified: false)) {
+            $0.allowLinking = true
+            $0.allowedEmailDomains = ["example.com"]
+        }
+        defer { fed.stop() }
+        let outcome = try await fed.signIn(fed.browser(), pkce: PKCEPair.generate())
+        try expectAppError(outcome, "access_denied", server: fed.server)
+        #expect(try fed.federationAudit() == ["federation_failed:domain_not_allowed"])
+        #expect(try fed.counts() == (users: 1, links: 0))
+    }
+
+    /// Apple's form_post callback (`POST /oauth2/callback/{connection}`) with malformed bodies,
+    /// sent from the browser that started the flow (its binding cookie along): each is refused
+    /// with its exact status and page, and none consumes the transaction, calls the provider or
+    /// creates anything, so the genuine post still completes afterwards.
+    @Test func malformedFormPostBodiesAreRefusedAndPersistNothing() async throws {
+        let fed = try Federated(.apple, user: MockUser(email: "fresh@example.org"))
+        defer { fed.stop() }
+        let browser = fed.browser()
+        let providerPage = try await fed.start(browser, pkce: PKCEPair.generate())
+        let form = try #require(providerPage.forms.first, "the mock's form_post page")
+        let state = try #require(form.value("state"))
+        let code = try #require(form.value("code"))
+        #expect(form.action.path == Routes.federationCallbackPrefix + "apple")
+        let client = HTTPTestClient(cookies: browser.cookies)
+        let formType = ["Content-Type": "application/x-www-form-urlencoded"]
+        let cases: [(name: String, body: [UInt8], headers: [String: String], status: Int, page: String)] = [
+            ("broken percent escape", Array("state=\(state)&code=%zz".utf8), formType, 400, "answer is malformed"),
+            ("truncated percent escape", Array("state=\(state)&code=abc%4".utf8), formType, 400, "answer is malformed"),
+            ("repeated state", Array("state=\(state)&state=\(state)&code=\(code)".utf8), formType, 400, "does not belong to a sign-in"),
+            ("repeated code", Array("state=\(state)&code=\(code)&code=other".utf8), formType, 400, "does not belong to a sign-in"),
+            ("text/plain", Array("state=\(state)&code=\(code)".utf8), ["Content-Type": "text/plain"], 400, "answer is malformed"),
+            ("JSON", Array("{\"state\":\"\(state)\",\"code\":\"\(code)\"}".utf8), ["Content-Type": "application/json"], 400,
+             "answer is malformed"),
+            ("oversized", Array("state=\(state)&code=\(code)&pad=".utf8) + [UInt8](repeating: 0x61, count: 1024 * 1024), formType, 413,
+             "too large"),
+        ]
+        for test in cases {
+            var headers = HTTPHeaders()
+            for (name, value) in test.headers { headers.set(name, value) }
+            let response = try await client.send(method: "POST", url: form.action, body: test.body, headers: headers)
+            #expect(response.status == test.status, "\(test.name)")
+            #expect(response.text.contains(test.page), "\(test.name): \(response.text.prefix(300))")
+            #expect(response.location == nil, "\(test.name)")
+            #expect(response.setCookies.isEmpty, "\(test.name)")
+            if test.status == 400 { expectHardened(response) }
+        }
+        // No Content-Type at all (URLSession would add one): raw bytes with the browser's cookies.
+        let body = "state=\(state)&code=\(code)"
+        let cookie = browser.cookies.headerValue(for: form.action) ?? ""
+        let raw = try await RawHTTPConnection.exchange(port: fed.server.port, request:
+            "POST \(form.action.path) HTTP/1.1\r\nHost: 127.0.0.1:\(fed.server.port)\r\nCookie: \(cookie)\r\n"
+            + "Content-Length: \(body.utf8.count)\r\nConnection: close\r\n\r\n\(body)")
+        let untyped = try #require(raw.response, "\(raw)")
+        #expect(untyped.status == 400)
+        #expect(untyped.text.contains("answer is malformed"))
+        #expect(untyped.header("Location") == nil)
+        #expect(untyped.header("Set-Cookie") == nil)
+        #expect(fed.mock.requestCount("/token") == 0)
+        #expect(try fed.federationAudit() == [])
+        #expect(try fed.counts() == (users: 1, links: 0))
+        // The transaction is intact: the provider's genuine post signs in.
+        let done = try await browser.submit(formIndex: 0)
+        #expect(try done.requireRedirect().query()["code"] != nil)
+        #expect(try fed.counts() == (users: 2, links: 1))
     }
 
     @Test func slowAnswerBeyondTheTimeLimitIsRefused() async throws {
@@ -64,6 +213,7 @@ import Testing
         fed.mock.behaviour.delaySeconds = 2
         let outcome = try await fed.signIn(fed.browser(), pkce: PKCEPair.generate())
         try expectAppError(outcome, "temporarily_unavailable", server: fed.server)
+        #expect(try fed.federationAudit() == [Self.unavailable])
         #expect(try fed.counts() == (users: 1, links: 0))
     }
 
@@ -89,6 +239,7 @@ import Testing
         #expect(replay.redirect == nil)
         #expect(replay.status == 400)
         #expect(replay.response.text.contains("expired or was already used"))
+        #expect(try fed.federationAudit() == [])
         expectHardened(replay.response)
     }
 
@@ -106,6 +257,7 @@ import Testing
         browser.cookies.remove(named: "signet_fed")
         let stripped = try await browser.open(callback)
         #expect(stripped.status == 403)
+        #expect(try fed.federationAudit() == ["federation_browser_mismatch", "federation_browser_mismatch"])
         #expect(try fed.counts() == (users: 1, links: 0))
     }
 
@@ -119,6 +271,7 @@ import Testing
         let refused = try await browser.open(swapped)
         #expect(refused.status == 400)
         #expect(refused.response.text.contains("does not belong to this provider"))
+        #expect(try fed.federationAudit() == ["federation_wrong_connection"])
         // The real callback still works: the wrong one did not consume the transaction.
         #expect(try await browser.open(callback).requireRedirect().query()["code"] != nil)
     }

@@ -43,11 +43,11 @@ import Testing
     }
 
     /// Runs the browser from the app's request at `interactive` through the provider button
-    /// `connection`; `extra` adds environment (the upstream's credentials).
-    func run(_ interactive: Interactive, connection: String, password: String? = nil, extra: [String: String] = [:]) async throws -> Run {
+    /// `connection`; `extra` adds environment (the upstream's credentials); `client` is the app.
+    func run(_ interactive: Interactive, connection: String, password: String? = nil, client: String = "native",
+             extra: [String: String] = [:], pkce: PKCEPair = PKCEPair.generate()) async throws -> Run {
         let home = try TemporaryDirectory(prefix: "browser")
         defer { home.remove() }
-        let pkce = PKCEPair.generate()
         let server = interactive.server
         let base = server.baseURL.absoluteString
         let start = interactive.authorizeURL(pkce: pkce).absoluteString.replacingOccurrences(of: base, with: server.issuer)
@@ -56,7 +56,7 @@ import Testing
             "SIGNET_START_URL": start, "SIGNET_HOST_RULES": "MAP \(Self.host) 127.0.0.1", "SIGNET_CONNECTION": connection,
             "SIGNET_REDIRECT_PREFIX": Interactive.callback, "SIGNET_ISSUER": server.issuer,
             "SIGNET_TOKEN_URL": base + Routes.token, "SIGNET_CA_FILE": server.configuration.http.tlsCertificateFile ?? "",
-            "SIGNET_CLIENT_ID": "native", "SIGNET_CODE_VERIFIER": pkce.verifier, "SIGNET_REDIRECT_URI": Interactive.callback,
+            "SIGNET_CLIENT_ID": client, "SIGNET_CODE_VERIFIER": pkce.verifier, "SIGNET_REDIRECT_URI": Interactive.callback,
             "SIGNET_TEST_LOG": logFile, "HOME": home.path, "DBUS_SESSION_BUS_ADDRESS": "", "DISPLAY": ""]
         if let password { environment["SIGNET_PASSWORD"] = password }
         environment.merge(extra) { $1 }
@@ -94,6 +94,43 @@ import Testing
         #expect(binding["sameSite"] == .string("None"))
         #expect(binding["secure"] == .bool(true))
         #expect(cookies["__Host-signet_csrf"]?["sameSite"] == .string("Lax"))
+    }
+
+    /// The headless API as an app uses it: the app (the script) calls `/headless/start` and
+    /// `/headless/provider/start`, opens the `authorizationUrl` in Chromium, which lands on
+    /// Signet's launch URL (binding cookie set, 302 to the provider), and Apple's cross-site
+    /// form_post then arrives with that cookie, so the callback signs this browser in.
+    @Test(.enabled(if: RealPart.chromium.canRun, RealPart.chromium.skipComment))
+    func headlessAppleSignInBindsTheSystemBrowserAtLaunch() async throws {
+        try RealPart.chromium.use()
+        let fed = try Federated(.apple, user: MockUser(email: "headless.browser@example.org"), tlsHost: Self.host)
+        defer { fed.stop() }
+        let storage = fed.server.environment.storage
+        var client = try #require(try storage.clients.client(id: "headless"))
+        client.redirectURIs.append(Interactive.callback)
+        try storage.clients.upsertClient(client)
+        let pkce = PKCEPair.generate()
+        let base = fed.server.baseURL.absoluteString
+        let body: JSONValue = .object([
+            "responseType": .string("code"), "clientId": .string("headless"), "redirectUri": .string(Interactive.callback),
+            "state": .string("st-123"), "scope": .string("openid profile email offline_access"),
+            "codeChallenge": .string(pkce.challenge), "codeChallengeMethod": .string("S256")])
+        let run = try await run(fed.interactive, connection: "Apple", client: "headless", extra: [
+            "SIGNET_HEADLESS_BODY": body.serializedString(), "SIGNET_HEADLESS_START_URL": base + Routes.headlessStart,
+            "SIGNET_HEADLESS_PROVIDER_URL": base + Routes.headlessProviderStart, "SIGNET_HEADLESS_CONNECTION": "apple"], pkce: pkce)
+        #expect(run.result["authorizationUrl"] == .string(fed.server.issuer + Routes.federationLaunch))
+        #expect(run.result["linkPage"] == .bool(false))
+        #expect(run.query["state"] == .string("st-123"))
+        #expect(run.query["iss"] == .string(fed.server.issuer))
+        let claims = try run.idTokenClaims()
+        let user = try #require(try storage.users.user(email: "headless.browser@example.org"))
+        #expect(claims["sub"] == .string(user.id))
+        #expect(claims["aud"] == .string("headless"))
+        let binding = try #require(run.cookies["__Host-signet_fed"], "cookies: \(run.cookies.keys.sorted())")
+        #expect(binding["sameSite"] == .string("None"))
+        #expect(run.cookies["__Host-signet_session"] != nil)
+        #expect(try fed.federationAudit() == [])
+        #expect(fed.mock.requestCount("/authorize") == 1)
     }
 
     @Test(.enabled(if: RealPart.chromium.canRun, RealPart.chromium.skipComment))

@@ -167,11 +167,10 @@ import Testing
         let requestID = try #require(try started.json()["requestId"]?.stringValue)
         let provider = try await client.post(fed.server.url(Routes.headlessProviderStart),
                                              json: .object(["requestId": .string(requestID), "connection": .string("google")]))
-        let providerURL = try #require(try provider.json()["authorizationUrl"]?.stringValue.flatMap(URL.init(string:)))
-        // The system browser opens the provider; it holds no Signet cookie yet.
-        let browser = FormBrowser()
-        browser.trust(fed.server.baseURL)
-        let page = try await browser.open(providerURL)
+        let launchURL = try #require(try provider.json()["authorizationUrl"]?.stringValue.flatMap(URL.init(string:)))
+        // The system browser opens Signet's launch URL (which binds it) and goes on to the provider.
+        let browser = fed.browser()
+        let page = try await browser.open(launchURL)
         #expect(page.url.path == Routes.federationLink)
         let done = try await browser.submit(fields: ["password": Interactive.password])
         let redirect = try done.requireRedirect()

@@ -175,6 +175,35 @@ struct Federated {
         return try #require(try JSONValue.parse(payload, maximumDepth: 8).objectValue, sourceLocation: sourceLocation)
     }
 
+    /// The federation audit events the server recorded, oldest first, each as its name plus
+    /// `:reason` when it has one (`federation_failed:invalid_id_token`,
+    /// `federation_browser_mismatch`); `federation_started`/`_launched` are left out.
+    func federationAudit() throws -> [String] {
+        try server.environment.storage.audit.recentAudit(limit: 1000).reversed().compactMap { event in
+            guard event.event.hasPrefix("federation_"), event.event != "federation_started", event.event != "federation_launched"
+            else { return nil }
+            let detail = try? JSONValue.parse(Array(event.detail.utf8), maximumDepth: 4).objectValue
+            return detail?["reason"]?.stringValue.map { event.event + ":" + $0 } ?? event.event
+        }
+    }
+
+    /// Starts a headless request for the `headless` client and its provider transaction;
+    /// returns the `authorizationUrl` (Signet's launch URL) to open in "the system browser".
+    func headlessAuthorizationURL(pkce: PKCEPair, client: String = "headless", redirect: String = Federated.headlessRedirect)
+        async throws -> URL {
+        let http = HTTPTestClient()
+        let started = try await http.post(server.url(Routes.headlessStart), json: .object([
+            "responseType": .string("code"), "clientId": .string(client), "redirectUri": .string(redirect),
+            "state": .string("app-state"), "scope": .string("openid profile email offline_access"),
+            "codeChallenge": .string(pkce.challenge), "codeChallengeMethod": .string("S256")]))
+        #expect(started.status == 200)
+        let requestID = try #require(try started.json()["requestId"]?.stringValue)
+        let provider = try await http.post(server.url(Routes.headlessProviderStart),
+                                           json: .object(["requestId": .string(requestID), "connection": .string(connectionID)]))
+        #expect(provider.status == 200)
+        return try #require(try provider.json()["authorizationUrl"]?.stringValue.flatMap(URL.init(string:)))
+    }
+
     /// The users and federated identities in the store.
     func counts() throws -> (users: Int, links: Int) {
         let users = try server.environment.storage.users.allUsers()

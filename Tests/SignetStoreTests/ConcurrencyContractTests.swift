@@ -27,6 +27,50 @@ struct ConcurrencyContractTests {
     }
 
     @Test(arguments: Backend.allCases)
+    func concurrentFirstSignInsOfOneIdentityLeaveOneUserAndNoOrphan(_ backend: Backend) throws {
+        let storage = try backend.make()
+        let identities = 40
+        // Every thread provisions every identity as a user of its own (own id, own email): only
+        // the identity's uniqueness can stop it, so a loser that stored its user would show.
+        let (results, errors) = race(threads: 8) { thread in
+            try (0..<identities).map { step in
+                let index = (step + thread * 5) % identities
+                let userID = "u-\(thread)-\(index)"
+                let user = Fixture.user(userID, email: "t\(thread).i\(index)@example.com")
+                let link = FederatedIdentityRecord(connectionID: "google", issuer: "https://accounts.google.com",
+                                                   subject: "sub-\(index)", userID: userID, createdAt: t0)
+                do {
+                    try storage.users.insertUser(user, withFederatedIdentity: link)
+                    return (index, true)
+                } catch StoreError.duplicate {
+                    return (index, false)
+                }
+            }
+        }
+        #expect(errors.isEmpty, "\(errors.prefix(3))")
+        #expect(results.count == 8 * identities)
+        let winners = Dictionary(grouping: results.filter(\.1), by: \.0)
+        #expect(winners.count == identities)
+        #expect(winners.values.allSatisfy { $0.count == 1 })
+        let users = try storage.users.allUsers()
+        #expect(users.count == identities)
+        for user in users { #expect(try storage.users.federatedIdentities(userID: user.id).count == 1) }
+        // A taken email stores neither the user nor its identity; a mismatched user id is refused.
+        let taken = try #require(users.first)
+        let other = FederatedIdentityRecord(connectionID: "github", issuer: "https://github.com", subject: "7", userID: "fresh",
+                                            createdAt: t0)
+        #expect(throws: StoreError.duplicate) {
+            try storage.users.insertUser(Fixture.user("fresh", email: taken.email), withFederatedIdentity: other)
+        }
+        #expect(try storage.users.user(id: "fresh") == nil)
+        #expect(try storage.users.federatedIdentity(connectionID: "github", issuer: "https://github.com", subject: "7") == nil)
+        #expect(throws: StoreError.notFound) {
+            try storage.users.insertUser(Fixture.user("someone", email: "someone@example.com"), withFederatedIdentity: other)
+        }
+        #expect(try storage.users.user(id: "someone") == nil)
+    }
+
+    @Test(arguments: Backend.allCases)
     func codesAreRedeemedExactlyOnce(_ backend: Backend) throws {
         let storage = try backend.make()
         for index in 0..<Self.artifacts { try storage.codes.insertCode(Fixture.code("race-\(index)")) }

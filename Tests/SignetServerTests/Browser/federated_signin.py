@@ -14,6 +14,11 @@ SIGNET_REDIRECT_PREFIX, SIGNET_ISSUER, SIGNET_TOKEN_URL, SIGNET_CA_FILE, SIGNET_
 SIGNET_CODE_VERIFIER, SIGNET_REDIRECT_URI, SIGNET_PASSWORD (optional), SIGNET_TEST_LOG (optional),
 SIGNET_UPSTREAM_ORIGIN, SIGNET_UPSTREAM_EMAIL and SIGNET_UPSTREAM_PASSWORD (optional: the upstream is
 itself a Signet whose sign-in page asks for them).
+
+Headless mode (SIGNET_HEADLESS_BODY set): the script plays the app instead of opening a sign-in
+page. It POSTs the JSON body to SIGNET_HEADLESS_START_URL, then {requestId, connection:
+SIGNET_HEADLESS_CONNECTION} to SIGNET_HEADLESS_PROVIDER_URL (both over https, trusting only Signet's
+certificate), and opens the returned authorizationUrl in Chromium, as an app opens the system browser.
 """
 import http.client
 import json
@@ -37,20 +42,35 @@ def log(message):
             handle.write(message + "\n")
 
 
-def redeem(code):
-    token_url = urllib.parse.urlsplit(os.environ["SIGNET_TOKEN_URL"])
-    if token_url.scheme == "https":
+def post(url, body, content_type):
+    target = urllib.parse.urlsplit(url)
+    if target.scheme == "https":
         context = ssl.create_default_context(cafile=os.environ["SIGNET_CA_FILE"])
         context.check_hostname = False  # the certificate names Signet's site; we connect to 127.0.0.1
-        connection = http.client.HTTPSConnection(token_url.hostname, token_url.port, context=context, timeout=20)
+        connection = http.client.HTTPSConnection(target.hostname, target.port, context=context, timeout=20)
     else:
-        connection = http.client.HTTPConnection(token_url.hostname, token_url.port, timeout=20)
+        connection = http.client.HTTPConnection(target.hostname, target.port, timeout=20)
+    connection.request("POST", target.path, body, {"Content-Type": content_type})
+    response = connection.getresponse()
+    return {"status": response.status, "body": json.loads(response.read().decode())}
+
+
+def redeem(code):
     body = urllib.parse.urlencode({
         "grant_type": "authorization_code", "code": code, "client_id": os.environ["SIGNET_CLIENT_ID"],
         "redirect_uri": os.environ["SIGNET_REDIRECT_URI"], "code_verifier": os.environ["SIGNET_CODE_VERIFIER"]})
-    connection.request("POST", token_url.path, body, {"Content-Type": "application/x-www-form-urlencoded"})
-    response = connection.getresponse()
-    return {"status": response.status, "body": json.loads(response.read().decode())}
+    return post(os.environ["SIGNET_TOKEN_URL"], body, "application/x-www-form-urlencoded")
+
+
+def headless_authorization_url():
+    started = post(os.environ["SIGNET_HEADLESS_START_URL"], os.environ["SIGNET_HEADLESS_BODY"], "application/json")
+    if started["status"] != 200:
+        raise RuntimeError("headless start: %s" % started)
+    provider = post(os.environ["SIGNET_HEADLESS_PROVIDER_URL"], json.dumps({
+        "requestId": started["body"]["requestId"], "connection": os.environ["SIGNET_HEADLESS_CONNECTION"]}), "application/json")
+    if provider["status"] != 200:
+        raise RuntimeError("headless provider start: %s" % provider)
+    return provider["body"]["authorizationUrl"]
 
 
 def main():
@@ -66,10 +86,15 @@ def main():
     result = {"linkPage": False}
     driver = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
     try:
-        driver.get(os.environ["SIGNET_START_URL"])
-        WebDriverWait(driver, 20).until(lambda d: d.find_elements(By.PARTIAL_LINK_TEXT, "Sign in with "))
-        log("sign-in page: " + driver.title)
-        driver.find_element(By.PARTIAL_LINK_TEXT, "Sign in with " + os.environ["SIGNET_CONNECTION"]).click()
+        if os.environ.get("SIGNET_HEADLESS_BODY"):
+            url = headless_authorization_url()
+            result["authorizationUrl"] = url.split("?")[0]
+            driver.get(url)
+        else:
+            driver.get(os.environ["SIGNET_START_URL"])
+            WebDriverWait(driver, 20).until(lambda d: d.find_elements(By.PARTIAL_LINK_TEXT, "Sign in with "))
+            log("sign-in page: " + driver.title)
+            driver.find_element(By.PARTIAL_LINK_TEXT, "Sign in with " + os.environ["SIGNET_CONNECTION"]).click()
         if os.environ.get("SIGNET_UPSTREAM_EMAIL"):
             # The upstream provider is another Signet: its own sign-in page.
             origin = os.environ["SIGNET_UPSTREAM_ORIGIN"]

@@ -13,6 +13,8 @@ import SignetTesting
 final class NativeSignInFixture: Sendable {
     let google: MockProvider
     let apple: MockProvider
+    /// A generic OpenID provider (connection `oidc`).
+    let generic: MockProvider
     let server: TestServer
     let http = OutboundHTTP()
     static let tokenExchange = "urn:ietf:params:oauth:grant-type:token-exchange"
@@ -20,7 +22,8 @@ final class NativeSignInFixture: Sendable {
 
     let appleKeyPath: String
 
-    init(allowLinking: Bool = false) throws {
+    /// `adjust` edits the `google` and `oidc` connections (domains, hosted domain).
+    init(allowLinking: Bool = false, adjust: (inout Connection) -> Void = { _ in }) throws {
         let clock = TestServer.makeClock()
         // Apple connections need a Sign in with Apple key for the browser flow (not used natively).
         let der = try PrivateKey.generate(.p256).pkcs8DER
@@ -30,21 +33,26 @@ final class NativeSignInFixture: Sendable {
         self.appleKeyPath = appleKeyPath
         let google = try MockProvider(flavor: .google, clientID: "1234-android.apps.googleusercontent.com", clock: { clock.now })
         let apple = try MockProvider(flavor: .apple, clientID: "com.example.app", clock: { clock.now })
+        let generic = try MockProvider(flavor: .generic, clientID: "oidc-native-app", clock: { clock.now })
         self.google = google
         self.apple = apple
+        self.generic = generic
         server = try TestServer(clock: clock) { configuration in
             func connection(_ id: String, _ type: ConnectionType, _ provider: MockProvider, native: Bool = true,
                             enabled: Bool = true) -> ConfiguredConnection {
                 let apple = type == .apple
-                return ConfiguredConnection(connection: Connection(
+                var made = Connection(
                     id: id, type: type, clientID: "web-client", issuer: provider.issuer, allowLinking: allowLinking,
                     enabled: enabled, appleTeamID: apple ? "TEAM123456" : nil, appleKeyID: apple ? "KEY1234567" : nil,
-                    nativeClientIDs: [provider.clientID], nativeSignIn: native),
+                    nativeClientIDs: [provider.clientID], nativeSignIn: native)
+                if id == "google" || id == "oidc" { adjust(&made) }
+                return ConfiguredConnection(connection: made,
                     clientSecret: apple ? nil : .environment("HOME"), privateKey: apple ? .file(appleKeyPath) : nil)
             }
             configuration.connections = [
                 connection("google", .google, google),
                 connection("apple", .apple, apple),
+                connection("oidc", .oidc, generic),
                 connection("google-browser-only", .google, google, native: false),
                 connection("google-disabled", .google, google, enabled: false),
             ]
@@ -63,6 +71,7 @@ final class NativeSignInFixture: Sendable {
         server.stop()
         google.stop()
         apple.stop()
+        generic.stop()
         try? FileManager.default.removeItem(atPath: appleKeyPath)
     }
 
