@@ -121,14 +121,8 @@ public struct AuthorizationEndpoint: Sendable {
                 throw OAuthError.invalidRequest("The \(name) parameter is too long.")
             }
         }
-        // RFC 8707 §2: an absolute URI without a fragment.
-        let resource = try parameters.single("resource")
-        if let resource {
-            guard let url = URLComponents(string: resource), url.scheme != nil, url.host?.isEmpty == false, url.fragment == nil,
-                  resource.utf8.count <= AuthorizationRequest.maximumParameterLength else {
-                throw OAuthError(.invalidTarget, "resource must be an absolute URI without a fragment.")
-            }
-        }
+        // RFC 8707 §2: a well-formed URI the client may ask for, else invalid_target.
+        let resource = try ResourceIndicator.requested(parameters, client: client)
         var hintedSubject: String?
         if let hint = try parameters.single("id_token_hint") {
             guard let subject = subjectOfIDTokenHint(hint, client.id) else {

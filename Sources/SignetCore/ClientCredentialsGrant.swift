@@ -19,10 +19,7 @@ struct ClientCredentialsGrant {
             }
             scope = requested
         }
-        let resource = try parameters.single("resource")
-        if let resource, URLComponents(string: resource)?.scheme == nil || resource.contains("#") {
-            throw OAuthError(.invalidTarget, "resource must be an absolute URI without a fragment.")
-        }
+        let resource = try ResourceIndicator.requested(parameters, client: client)
         let access = try server.issuer.accessToken(.init(
             subject: client.id, clientID: client.id, scope: scope, audience: [resource ?? server.policy.issuer],
             grantID: nil, authTime: nil, lifetime: client.accessTokenLifetime))

@@ -28,7 +28,12 @@ extension InteractiveRoutes {
             for scope in pending.request.parsedScope.tokens {
                 body += "<li>\(HTMLPage.escape(Self.describe(scope: scope)))</li>\n"
             }
-            body += "</ul>\n<p class=\"muted\">Signed in as \(HTMLPage.escape(session.user.email)).</p>\n"
+            body += "</ul>\n"
+            // RFC 8707: the user sees which API the access would be for.
+            if let resource = pending.request.resource {
+                body += "<p>Access is for: <code class=\"resource\">\(HTMLPage.escape(resource))</code></p>\n"
+            }
+            body += "<p class=\"muted\">Signed in as \(HTMLPage.escape(session.user.email)).</p>\n"
             body += "<form method=\"post\" action=\"\(Routes.consent)\">\n"
             body += HTMLPage.hidden("request", handle) + "\n"
             body += HTMLPage.hidden("csrf", csrf.token(browserValue: browser.value, purpose: handle)) + "\n"

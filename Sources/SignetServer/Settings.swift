@@ -167,9 +167,13 @@ public enum Settings {
     /// Headless API.
     public static let clientAllowHeadless = Setting("allow_headless", false, type: "boolean",
         "Whether the client may use the headless JSON sign-in API.")
+    /// RFC 8707 resources.
+    public static let clientResources = Setting("resources", [String](), type: "array of URI",
+        "The APIs (RFC 8707 resource indicators, exact absolute URIs without a fragment) this client may ask access tokens for with resource=; their tokens carry the resource as aud. Empty (the default): the client may name no resource, and its access tokens carry the issuer as aud; any resource parameter is refused with invalid_target.")
     static let client: [SettingEntry] = [clientID.entry, clientName.entry, clientType.entry, clientSecret.entry,
                                          clientRedirectURIs.entry, clientPostLogoutRedirectURIs.entry, clientScope.entry,
                                          clientGrantTypes.entry, clientFirstParty.entry, clientAuthMethod.entry,
                                          clientIDTokenAlgorithm.entry, clientAccessTokenLifetime.entry,
-                                         clientRefreshTokenLifetime.entry, clientIDTokenLifetime.entry, clientAllowHeadless.entry]
+                                         clientRefreshTokenLifetime.entry, clientIDTokenLifetime.entry, clientAllowHeadless.entry,
+                                         clientResources.entry]
 }
