@@ -46,7 +46,7 @@ struct PostgresStorageTests {
         try withDatabase { database in
             let store = try store(database, migrate: false)
             #expect(try store.currentVersion() == 0)
-            #expect(try store.migrate() == [1])
+            #expect(try store.migrate() == [1, 2])
             #expect(try store.migrate() == [])
             #expect(try store.currentVersion() == PostgresMigrations.latest)
             // Another node finds nothing to do.
