@@ -151,7 +151,7 @@ public enum Settings {
         "First-party clients skip the consent page.")
     /// Authentication method.
     public static let clientAuthMethod = Setting<String?>("token_endpoint_auth_method", nil, type: "\"client_secret_basic\" | \"client_secret_post\" | \"none\"",
-        "How the client authenticates: none for public clients (the default for them), client_secret_basic by default for confidential ones.")
+        "How the client authenticates: none for public clients (the default for them), client_secret_basic by default for confidential ones. A client that uses another method gets invalid_client (401) whose error_description names the registered method.")
     /// ID token algorithm.
     public static let clientIDTokenAlgorithm = Setting<String?>("id_token_algorithm", nil, type: "\"RS256\" | \"ES256\" | \"PS256\" | \"EdDSA\"",
         "Algorithm of this client's ID tokens; defaults to keys.id_token_algorithm.")

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import SignetCore
 import SignetHTTP
 import SignetJOSE
 import SignetTesting
@@ -55,6 +56,45 @@ import SignetTesting
         let wrongType = try await fixture.send("POST", "/token", body: Array("{}".utf8), headers: [("Content-Type", "application/json")])
         #expect(wrongType.status == 400)
         #expect(try wrongType.json()["error"]?.stringValue == "invalid_request")
+    }
+
+    /// A client that authenticates with another method than its registered one is told which one
+    /// it is registered for; the status, code and Basic challenge stay those of RFC 6749 §5.2, and
+    /// no secret is echoed. A wrong secret or an unknown client still gets the generic text.
+    @Test func aWrongAuthenticationMethodNamesTheRegisteredOne() async throws {
+        let fixture = try APIFixture()
+        defer { fixture.stop() }
+        let postSecret = try #require(try ClientRegistration(server: fixture.core).register(ClientSpec(
+            id: "rs-post", isPublic: false, scope: "api.read", grantTypes: ["client_credentials"],
+            authenticationMethod: "client_secret_post")).secret)
+        let grant = ("grant_type", "client_credentials")
+        let generic = "Client authentication failed."
+        let basicText = "The client is registered for token_endpoint_auth_method client_secret_basic: send client_id and client_secret with HTTP Basic authentication."
+        let postText = "The client is registered for token_endpoint_auth_method client_secret_post: send client_id and client_secret in the form body, not with HTTP Basic."
+        let noneText = "The client is registered for token_endpoint_auth_method none: a public client sends client_id alone, without a secret."
+        let cases: [(String, [(String, String)], HTTPHeaders, String, String?)] = [
+            ("post for a basic client", [grant, ("client_id", "rs"), ("client_secret", fixture.rsSecret)], [:], basicText, fixture.rsSecret),
+            ("no secret for a basic client", [grant, ("client_id", "rs")], [:], basicText, nil),
+            ("basic for a post client", [grant], APIFixture.basic("rs-post", postSecret), postText, postSecret),
+            ("no secret for a post client", [grant, ("client_id", "rs-post")], [:], postText, nil),
+            ("secret for a public client", [grant, ("client_id", "app"), ("client_secret", "sgcs_guess-of-a-secret")], [:], noneText, "sgcs_guess-of-a-secret"),
+            ("basic for a public client", [grant], APIFixture.basic("app", "sgcs_guess-of-a-secret"), noneText, "sgcs_guess-of-a-secret"),
+            ("wrong secret, right method", [grant], APIFixture.basic("rs", "sgcs_wrong"), generic, "sgcs_wrong"),
+            ("unknown client", [grant, ("client_id", "ghost"), ("client_secret", "sgcs_wrong")], [:], generic, "sgcs_wrong"),
+        ]
+        for (name, form, headers, description, secret) in cases {
+            let response = try await fixture.post("/token", form, headers: headers)
+            #expect(response.status == 401, "\(name): \(response)")
+            let json = try response.json()
+            #expect(json["error"]?.stringValue == "invalid_client", "\(name)")
+            #expect(json["error_description"]?.stringValue == description, "\(name)")
+            #expect(response.header("WWW-Authenticate") == #"Basic realm="signet", charset="UTF-8""#, "\(name)")
+            #expect(response.header("Cache-Control") == "no-store", "\(name)")
+            if let secret { #expect(!response.text.contains(secret), "\(name): the secret is echoed") }
+        }
+        // The right methods still work.
+        #expect(try await fixture.post("/token", [grant], headers: fixture.rsAuthorization).status == 200)
+        #expect(try await fixture.post("/token", [grant, ("client_id", "rs-post"), ("client_secret", postSecret)]).status == 200)
     }
 
     @Test func expiredAndReusedCodes() async throws {
