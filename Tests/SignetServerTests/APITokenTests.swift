@@ -141,11 +141,38 @@ import SignetTesting
         #expect(next.status == 200)
     }
 
-    /// Twenty racing redemptions of one code: the store lets exactly one consume it, and every
-    /// other attempt is a replay, which revokes what was issued from the code (RFC 6749 §4.1.2).
-    /// So at most one request gets tokens — none when a replay revokes the family before the
-    /// winner created it — and whatever was issued is dead afterwards.
-    @Test func concurrentRedemptionsOfOneCode() async throws {
+    /// A redeemed code replayed by nineteen racing requests: exactly one winner (the first, which
+    /// got its answer before the replays were sent, so the outcome does not depend on timing),
+    /// every replay is refused, and the replays revoke what the winner got (RFC 6749 §4.1.2).
+    @Test func concurrentReplaysOfARedeemedCode() async throws {
+        let fixture = try APIFixture()
+        defer { fixture.stop() }
+        let code = try fixture.issueCode()
+        let winner = try await fixture.redeem(code)
+        #expect(winner.status == 200, "\(winner)")
+        let refresh = try #require(try winner.json()["refresh_token"]?.stringValue)
+        let replays = try await withThrowingTaskGroup(of: TestResponse.self) { group in
+            for _ in 0..<19 { group.addTask { try await fixture.redeem(code) } }
+            var all: [TestResponse] = []
+            for try await response in group { all.append(response) }
+            return all
+        }
+        #expect(replays.count == 19)
+        for replay in replays {
+            #expect(replay.status == 400, "\(replay)")
+            #expect(try replay.json()["error"]?.stringValue == "invalid_grant")
+        }
+        let again = try await fixture.post("/token", [("grant_type", "refresh_token"), ("refresh_token", refresh), ("client_id", "app")])
+        #expect(again.status == 400, "the replays revoked the family")
+        #expect(try again.json()["error"]?.stringValue == "invalid_grant")
+    }
+
+    /// Twenty racing first redemptions of one code: the store lets exactly one consume it, and
+    /// each of the other nineteen is a replay, audited as such — so exactly 19 `code_replay`
+    /// events, whatever the timing. The consumer gets tokens unless a replay revoked the family
+    /// before it was created (then it is refused too, by design: tokens of a replayed code are
+    /// never handed out); a second 200 never happens, and whatever was issued is dead afterwards.
+    @Test func concurrentFirstRedemptionsOfOneCodeHaveExactlyOneConsumer() async throws {
         let fixture = try APIFixture()
         defer { fixture.stop() }
         let code = try fixture.issueCode()
@@ -155,9 +182,15 @@ import SignetTesting
             for try await response in group { all.append(response) }
             return all
         }
+        let statuses = responses.map(\.status)
+        let replays = try fixture.core.storage.audit.recentAudit(limit: 100).filter { $0.event == "code_replay" }
+        #expect(replays.count == 19, "\(statuses)")
         let winners = responses.filter { $0.status == 200 }
-        #expect(winners.count <= 1, "\(responses.map(\.status))")
-        #expect(responses.filter { $0.status == 400 }.count >= 19, "\(responses.map(\.status))")
+        #expect(winners.count + responses.filter { $0.status == 400 }.count == 20, "\(statuses)")
+        #expect(winners.count < 2, "\(statuses)")
+        for refused in responses where refused.status == 400 {
+            #expect(try refused.json()["error"]?.stringValue == "invalid_grant")
+        }
         for winner in winners {
             let refresh = try #require(try winner.json()["refresh_token"]?.stringValue)
             let again = try await fixture.post("/token", [("grant_type", "refresh_token"), ("refresh_token", refresh), ("client_id", "app")])
