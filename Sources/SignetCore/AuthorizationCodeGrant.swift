@@ -44,7 +44,7 @@ struct AuthorizationCodeGrant {
         }
         let scope = (try? Scope(parsing: record.scope)) ?? Scope([String]())
         // RFC 8707: the family keeps the resources of the request, so every refresh can use them.
-        let granted = record.resource.map { [$0] } ?? []
+        let granted = record.resource.map { $0.split(separator: " ").map(String.init) } ?? []
         let audiences = try ResourceIndicator.narrowed(granted, parameters, client: client)
         let grant = GrantRecord(grantID: record.grantID, clientID: client.id, userID: user.id, scope: record.scope,
                                 createdAt: now, absoluteExpiresAt: now.addingTimeInterval(TimeInterval(server.policy.refreshFamilyLifetime)),

@@ -17,30 +17,44 @@ public enum ResourceIndicator {
         return true
     }
 
-    /// The `resource` parameter of a request by `client`, checked: nil when absent; otherwise
-    /// well formed and in the client's allow-list, or `invalid_target` (RFC 8707 §2).
-    static func requested(_ parameters: RequestParameters, client: Client) throws(OAuthError) -> String? {
-        guard let resource = try parameters.single("resource") else { return nil }
-        guard isWellFormed(resource) else {
-            throw OAuthError(.invalidTarget, "resource must be an absolute URI without a fragment.")
+    /// The most resources one request may name.
+    public static let maximumCount = 8
+
+    /// The `resource` parameters of a request by `client` (RFC 8707 §2: repeated to name several),
+    /// checked: each well formed and in the client's allow-list, else `invalid_target`. Empty when
+    /// there are none; duplicates are dropped.
+    static func requested(_ parameters: RequestParameters, client: Client) throws(OAuthError) -> [String] {
+        var resources: [String] = []
+        for resource in parameters.all("resource") where !resources.contains(resource) {
+            guard isWellFormed(resource) else {
+                throw OAuthError(.invalidTarget, "resource must be an absolute URI without a fragment.")
+            }
+            guard client.allowedResources.contains(resource) else {
+                throw OAuthError(.invalidTarget, "The resource is not allowed for this client.")
+            }
+            resources.append(resource)
         }
-        guard client.allowedResources.contains(resource) else {
-            throw OAuthError(.invalidTarget, "The resource is not allowed for this client.")
+        guard resources.count <= maximumCount else {
+            throw OAuthError(.invalidTarget, "Name at most \(maximumCount) resources.")
         }
-        return resource
+        return resources
     }
 
     /// The audiences of an access token issued from a grant of `granted` resources, for a token
-    /// request that may name one `resource`: RFC 8707 §2.2, it narrows the grant to that one and
-    /// never widens it (`invalid_target` for a resource the grant does not hold, or one the
-    /// client is no longer allowed). Without the parameter, every granted resource.
+    /// request that may name some of them with `resource`: RFC 8707 §2.2, they narrow the grant
+    /// and never widen it (`invalid_target` for a resource the grant does not hold, or one the
+    /// client is no longer allowed). Without the parameter, every granted resource the client is
+    /// still allowed.
     static func narrowed(_ granted: [String], _ parameters: RequestParameters, client: Client) throws(OAuthError) -> [String] {
-        guard let resource = try parameters.single("resource") else {
-            return granted.filter(client.allowedResources.contains)
+        let requested = parameters.all("resource")
+        guard !requested.isEmpty else { return granted.filter(client.allowedResources.contains) }
+        var audiences: [String] = []
+        for resource in requested where !audiences.contains(resource) {
+            guard granted.contains(resource), client.allowedResources.contains(resource) else {
+                throw OAuthError(.invalidTarget, "The resource was not granted to this client.")
+            }
+            audiences.append(resource)
         }
-        guard granted.contains(resource), client.allowedResources.contains(resource) else {
-            throw OAuthError(.invalidTarget, "The resource was not granted to this client.")
-        }
-        return [resource]
+        return audiences
     }
 }

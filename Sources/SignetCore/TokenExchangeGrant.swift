@@ -58,7 +58,7 @@ struct TokenExchangeGrant {
         if parameters.contains("audience") {
             throw OAuthError(.invalidTarget, "Use resource, not audience, to name the API.")
         }
-        let resource = try ResourceIndicator.requested(parameters, client: client)
+        let resources = try ResourceIndicator.requested(parameters, client: client)
         let scope = try requestedScope(parameters, client: client)
         let rawNonceParameter = try parameters.single("nonce")
         if connection.nonceForm == .sha256Hex, rawNonceParameter == nil {
@@ -114,7 +114,7 @@ struct TokenExchangeGrant {
             let grant = GrantRecord(grantID: server.newIdentifier(), clientID: client.id, userID: user.id, scope: scope.description,
                                     createdAt: now, absoluteExpiresAt: now.addingTimeInterval(TimeInterval(server.policy.refreshFamilyLifetime)),
                                     sessionID: nil, authTime: now, payload: CodePayload(amr: ["fed"]).json,
-                                    resources: resource.map { [$0] } ?? [])
+                                    resources: resources)
             try server.storage.refreshTokens.createGrant(grant)
             var response = try TokenResponseBuilder(server: server).build(
                 client: client, user: user, scope: scope, grantID: grant.grantID, resources: grant.resources, nonce: nil,

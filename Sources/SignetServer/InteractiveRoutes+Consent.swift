@@ -30,8 +30,13 @@ extension InteractiveRoutes {
             }
             body += "</ul>\n"
             // RFC 8707: the user sees which API the access would be for.
-            if let resource = pending.request.resource {
-                body += "<p>Access is for: <code class=\"resource\">\(HTMLPage.escape(resource))</code></p>\n"
+            let resources = pending.request.resources
+            if !resources.isEmpty {
+                body += "<p>Access is for:</p>\n<ul>\n"
+                for resource in resources {
+                    body += "<li><code class=\"resource\">\(HTMLPage.escape(resource))</code></li>\n"
+                }
+                body += "</ul>\n"
             }
             body += "<p class=\"muted\">Signed in as \(HTMLPage.escape(session.user.email)).</p>\n"
             body += "<form method=\"post\" action=\"\(Routes.consent)\">\n"

@@ -91,6 +91,50 @@ import Testing
         #expect(try Self.audience(try narrowed.json()) == ["https://api.example"])
     }
 
+    /// RFC 8707 §2: `resource` repeated names several APIs; the token carries them all, a refresh
+    /// narrows to some of them, and a later refresh without the parameter gets them all again.
+    @Test func severalResourcesNarrowOnRefreshAndComeBack() async throws {
+        let env = try Self.environment()
+        defer { env.stop() }
+        let pkce = PKCEPair.generate()
+        let browser = FormBrowser()
+        _ = try await browser.open(env.authorizeURL(client: "partner", redirectURI: Self.partner, pkce: pkce,
+                                                    extra: [("resource", Self.api)]).appending(queryItems: [URLQueryItem(name: "resource", value: Self.files)]))
+        let consent = try await env.submitCredentials(browser)
+        #expect(consent.url.path == Routes.consent)
+        #expect(consent.response.text.contains("<li><code class=\"resource\">https://api.example</code></li>"))
+        #expect(consent.response.text.contains("<li><code class=\"resource\">https://files.example</code></li>"))
+        let code = try #require(try await browser.submit(formWithAction: Routes.consent, pressing: "decision").requireRedirect()["code"])
+        let first = try await env.redeem(code: code, pkce: pkce, client: "partner", redirectURI: Self.partner)
+        #expect(first.status == 200, "\(first)")
+        #expect(try Self.audience(try first.json()) == [Self.api, Self.files])
+        let token = try #require(try first.json()["refresh_token"]?.stringValue)
+
+        let narrowed = try await Self.refresh(env, token, [("resource", Self.files)])
+        #expect(narrowed.status == 200, "\(narrowed)")
+        #expect(try Self.audience(try narrowed.json()) == [Self.files])
+        let next = try #require(try narrowed.json()["refresh_token"]?.stringValue)
+        let mixed = try await Self.refresh(env, next, [("resource", Self.api), ("resource", "https://other.example")])
+        #expect(mixed.status == 400)
+        #expect(try mixed.json()["error"] == "invalid_target")
+        let whole = try await Self.refresh(env, next)
+        #expect(whole.status == 200, "\(whole)")
+        #expect(try Self.audience(try whole.json()) == [Self.api, Self.files])
+    }
+
+    @Test func tooManyResourcesAreInvalidTarget() async throws {
+        let env = try Self.environment()
+        defer { env.stop() }
+        var url = env.authorizeURL(client: "partner", redirectURI: Self.partner, pkce: .generate())
+        // Nine distinct values, every one well formed: more than ResourceIndicator.maximumCount.
+        url.append(queryItems: (0..<9).map { URLQueryItem(name: "resource", value: "https://api\($0).example") })
+        let response = try await HTTPTestClient().get(url)
+        #expect(response.status == 303)
+        let target = try #require(response.redirect)
+        #expect(target.base == Self.partner)
+        #expect(target["error"] == "invalid_target")
+    }
+
     @Test func aGrantWithoutResourceCannotGainOneOnRefresh() async throws {
         let env = try Self.environment()
         defer { env.stop() }
