@@ -21,11 +21,12 @@ public enum ResourceIndicator {
     public static let maximumCount = 8
 
     /// The `resource` parameters of a request by `client` (RFC 8707 §2: repeated to name several),
-    /// checked: each well formed and in the client's allow-list, else `invalid_target`. Empty when
-    /// there are none; duplicates are dropped.
+    /// checked: at most `maximumCount`, each well formed and in the client's allow-list, else
+    /// `invalid_target`. Empty when there are none; duplicates are dropped.
     static func requested(_ parameters: RequestParameters, client: Client) throws(OAuthError) -> [String] {
+        let values = try bounded(parameters)
         var resources: [String] = []
-        for resource in parameters.all("resource") where !resources.contains(resource) {
+        for resource in values where !resources.contains(resource) {
             guard isWellFormed(resource) else {
                 throw OAuthError(.invalidTarget, "resource must be an absolute URI without a fragment.")
             }
@@ -34,10 +35,17 @@ public enum ResourceIndicator {
             }
             resources.append(resource)
         }
-        guard resources.count <= maximumCount else {
+        return resources
+    }
+
+    /// The `resource` values, refused before any other work when there are more than
+    /// `maximumCount` (repeats included), so a hostile request costs nothing.
+    private static func bounded(_ parameters: RequestParameters) throws(OAuthError) -> [String] {
+        let values = parameters.all("resource")
+        guard values.count <= maximumCount else {
             throw OAuthError(.invalidTarget, "Name at most \(maximumCount) resources.")
         }
-        return resources
+        return values
     }
 
     /// The audiences of an access token issued from a grant of `granted` resources, for a token
@@ -46,7 +54,7 @@ public enum ResourceIndicator {
     /// client is no longer allowed). Without the parameter, every granted resource the client is
     /// still allowed.
     static func narrowed(_ granted: [String], _ parameters: RequestParameters, client: Client) throws(OAuthError) -> [String] {
-        let requested = parameters.all("resource")
+        let requested = try bounded(parameters)
         guard !requested.isEmpty else { return granted.filter(client.allowedResources.contains) }
         var audiences: [String] = []
         for resource in requested where !audiences.contains(resource) {

@@ -122,6 +122,31 @@ import Testing
         #expect(try Self.audience(try whole.json()) == [Self.api, Self.files])
     }
 
+    /// The code exchange may narrow too (RFC 8707 §2.2); the family keeps every granted resource.
+    @Test func theCodeExchangeNarrowsButTheGrantKeepsBoth() async throws {
+        let env = try Self.environment()
+        defer { env.stop() }
+        let pkce = PKCEPair.generate()
+        let browser = FormBrowser()
+        var url = env.authorizeURL(client: "partner", redirectURI: Self.partner, pkce: pkce)
+        url.append(queryItems: [URLQueryItem(name: "resource", value: Self.api), URLQueryItem(name: "resource", value: Self.files)])
+        _ = try await browser.open(url)
+        _ = try await env.submitCredentials(browser)
+        let code = try #require(try await browser.submit(formWithAction: Routes.consent, pressing: "decision").requireRedirect()["code"])
+        let response = try await HTTPTestClient().post(env.server.url(Routes.token), form: [
+            ("grant_type", "authorization_code"), ("code", code), ("redirect_uri", Self.partner), ("client_id", "partner"),
+            ("code_verifier", pkce.verifier), ("resource", Self.api)])
+        #expect(response.status == 200, "\(response)")
+        #expect(try Self.audience(try response.json()) == [Self.api])
+        let refreshed = try await Self.refresh(env, try #require(try response.json()["refresh_token"]?.stringValue))
+        #expect(try Self.audience(try refreshed.json()) == [Self.api, Self.files])
+        // More than eight values (repeats count) is refused before anything else.
+        let flood = try await Self.refresh(env, try #require(try refreshed.json()["refresh_token"]?.stringValue),
+                                           Array(repeating: ("resource", Self.api), count: 9))
+        #expect(flood.status == 400)
+        #expect(try flood.json()["error"] == "invalid_target")
+    }
+
     @Test func tooManyResourcesAreInvalidTarget() async throws {
         let env = try Self.environment()
         defer { env.stop() }
