@@ -65,7 +65,7 @@ struct RefreshTokenGrant {
     }
 
     /// The scope and the access token's audiences of a refresh: RFC 6749 §6, the scope may narrow,
-    /// never widen; RFC 8707 §2.2, the family's resources, or one of them, never another.
+    /// never widen; RFC 8707 §2.2, the family's resources, or some of them, never another.
     private func narrowed(token: RefreshTokenRecord, grant: GrantRecord, requestedScope: Scope?,
                           _ parameters: RequestParameters, client: Client) throws(OAuthError) -> (Scope, [String]) {
         let grantedScope = (try? Scope(parsing: token.scope)) ?? Scope([String]())
