@@ -81,8 +81,8 @@ public final class UserService: Sendable {
     /// Every user, ordered by email.
     public func all() throws -> [UserRecord] { try storage.users.allUsers() }
 
-    /// Replaces a user's password, then ends every session of the user and revokes every grant
-    /// family (reason `password_changed`): whoever knew the old password, or holds a session or a
+    /// Replaces a user's password, then ends every session of the user, deletes its codes not yet
+    /// redeemed, and revokes every grant family (reason `password_changed`): whoever knew the old password, or holds a session or a
     /// refresh token obtained with it, is out (RFC 9700 §4.14.2 leaves the trigger to the server;
     /// a password change is the user saying the old credential is no longer theirs). The new hash
     /// is stored first, so a sign-in racing the change cannot outlive it. Returns the counts.
@@ -96,6 +96,7 @@ public final class UserService: Sendable {
             throw UserServiceError("no such user")
         }
         let sessions = try storage.sessions.endSessions(userID: userID, now: now)
+        try storage.codes.deleteUnredeemedCodes(userID: userID)
         let grants = try storage.refreshTokens.revokeGrants(userID: userID, reason: RevokeReason.passwordChanged, now: now)
         _ = try? storage.audit.appendAudit(AuditEvent(event: "password_changed", subjectID: userID, clientID: nil, detail: "{}", at: now))
         return (sessions, grants)
@@ -130,6 +131,7 @@ public final class UserService: Sendable {
             throw UserServiceError("no such user")
         }
         let sessions = try storage.sessions.endSessions(userID: userID, now: now)
+        try storage.codes.deleteUnredeemedCodes(userID: userID)
         let grants = try storage.refreshTokens.revokeGrants(userID: userID, reason: RevokeReason.userDisabled, now: now)
         _ = try? storage.audit.appendAudit(AuditEvent(event: "user_disabled", subjectID: userID, clientID: nil, detail: "{}", at: now))
         return (sessions, grants)

@@ -53,6 +53,10 @@ import Testing
         let redirect = try await env.signIn(browser, pkce: pkce)
         let tokens = try await env.redeem(code: try #require(redirect["code"]), pkce: pkce)
         let refresh = try #require(try tokens.json().objectValue?["refresh_token"]?.stringValue)
+        // A code the session got just before the change, not redeemed yet.
+        let pending = PKCEPair.generate()
+        let silent = try await browser.open(env.authorizeURL(pkce: pending, extra: [("prompt", "none")])).requireRedirect()
+        let unredeemed = try #require(silent["code"])
 
         let changed = try await users(env, ["set-password", Interactive.email, "--password-stdin"], stdin: "the new password\n")
         #expect(changed.succeeded, "\(changed)")
@@ -70,6 +74,10 @@ import Testing
         #expect(try refused.json().objectValue?["error"]?.stringValue == "invalid_grant")
         let grant = try #require(try env.server.environment.storage.refreshTokens.grant(id: try grantID(of: tokens)))
         #expect(grant.revokeReason == "password_changed")
+        // The code issued before the change starts no new family.
+        let late = try await env.redeem(code: unredeemed, pkce: pending)
+        #expect(late.status == 400)
+        #expect(try late.json().objectValue?["error"]?.stringValue == "invalid_grant")
         #expect(try await env.submitCredentials(browser).redirect == nil, "the old password no longer works")
         #expect(try await env.submitCredentials(browser, password: "the new password").requireRedirect()["code"] != nil)
     }
