@@ -8,7 +8,7 @@ import SignetStore
 enum ClientsCommand {
     static let options: Set<String> = CommonOptions.valued.union([
         "name", "redirect-uri", "post-logout-redirect-uri", "scope", "grant-type", "auth-method", "id-token-alg",
-        "access-token-lifetime", "refresh-token-lifetime", "id-token-lifetime",
+        "access-token-lifetime", "refresh-token-lifetime", "id-token-lifetime", "resource",
     ])
     static let flags: Set<String> = ["public", "confidential", "first-party", "allow-headless"]
 
@@ -71,7 +71,7 @@ enum ClientsCommand {
             accessTokenLifetime: try arguments.integer("access-token-lifetime"),
             refreshTokenLifetime: try arguments.integer("refresh-token-lifetime"),
             idTokenLifetime: try arguments.integer("id-token-lifetime"),
-            allowHeadless: arguments.flag("allow-headless"))
+            allowHeadless: arguments.flag("allow-headless"), allowedResources: arguments.all("resource"))
     }
 
     static func show(_ record: ClientRecord) {
@@ -90,6 +90,7 @@ enum ClientsCommand {
         ]
         for uri in record.redirectURIs { lines.append("redirect_uri:               \(uri)") }
         for uri in record.postLogoutRedirectURIs { lines.append("post_logout_redirect_uri:   \(uri)") }
+        for uri in record.allowedResources { lines.append("resource:                   \(uri)") }
         if let seconds = record.accessTokenLifetime { lines.append("access_token_lifetime:      \(seconds)") }
         if let seconds = record.refreshTokenLifetime { lines.append("refresh_token_lifetime:     \(seconds)") }
         if let seconds = record.idTokenLifetime { lines.append("id_token_lifetime:          \(seconds)") }

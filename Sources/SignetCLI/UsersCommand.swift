@@ -60,10 +60,11 @@ enum UsersCommand {
         case "set-password":
             let user = try findUser(arguments, users)
             let password = try readPassword(arguments)
-            do { try users.setPassword(userID: user.id, password: password) } catch let error as UserServiceError {
+            let result: (sessions: Int, grants: Int)
+            do { result = try users.setPassword(userID: user.id, password: password) } catch let error as UserServiceError {
                 throw UsageError(error.message)
             }
-            Output.print("password changed for \(user.id)")
+            Output.print("password changed for \(user.id): ended \(result.sessions) session(s), revoked \(result.grants) grant(s)")
         case "unlink":
             let user = try findUser(arguments, users)
             guard let connection = arguments.value("connection") else { throw UsageError("users unlink needs --connection ID") }

@@ -45,7 +45,8 @@ public struct AuthorizationEndpoint: Sendable {
         let state = try? parameters.single("state")
         func fail(_ error: OAuthError) -> AuthorizationFailure { .redirect(error, redirectURI: redirectURI, state: state) }
 
-        if let repeated = parameters.repeatedNames.first(where: AuthorizationRequest.known.contains) {
+        // RFC 8707 §2: resource may be repeated, to name several APIs; no other parameter may.
+        if let repeated = parameters.repeatedNames.first(where: { $0 != "resource" && AuthorizationRequest.known.contains($0) }) {
             throw fail(.invalidRequest("The \(repeated) parameter is repeated."))
         }
         if parameters.contains("request") { throw fail(OAuthError(.requestNotSupported, "Request objects are not supported.")) }
@@ -121,14 +122,8 @@ public struct AuthorizationEndpoint: Sendable {
                 throw OAuthError.invalidRequest("The \(name) parameter is too long.")
             }
         }
-        // RFC 8707 §2: an absolute URI without a fragment.
-        let resource = try parameters.single("resource")
-        if let resource {
-            guard let url = URLComponents(string: resource), url.scheme != nil, url.host?.isEmpty == false, url.fragment == nil,
-                  resource.utf8.count <= AuthorizationRequest.maximumParameterLength else {
-                throw OAuthError(.invalidTarget, "resource must be an absolute URI without a fragment.")
-            }
-        }
+        // RFC 8707 §2: a well-formed URI the client may ask for, else invalid_target.
+        let resources = try ResourceIndicator.requested(parameters, client: client)
         var hintedSubject: String?
         if let hint = try parameters.single("id_token_hint") {
             guard let subject = subjectOfIDTokenHint(hint, client.id) else {
@@ -138,6 +133,7 @@ public struct AuthorizationEndpoint: Sendable {
         }
         return AuthorizationRequest(clientID: client.id, redirectURI: redirectURI, scope: scope.description, state: state,
                                     nonce: nonce, codeChallenge: challenge, prompt: prompts, maxAge: maxAge,
-                                    loginHint: loginHint, hintedSubject: hintedSubject, resource: resource)
+                                    loginHint: loginHint, hintedSubject: hintedSubject,
+                                    resource: resources.isEmpty ? nil : resources.joined(separator: " "))
     }
 }

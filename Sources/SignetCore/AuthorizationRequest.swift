@@ -24,8 +24,12 @@ public struct AuthorizationRequest: Sendable, Codable, Equatable {
     public var loginHint: String?
     /// The subject named by a valid `id_token_hint`.
     public var hintedSubject: String?
-    /// RFC 8707 `resource`: the access token's audience.
+    /// RFC 8707 `resource`s, space separated (a URI has no spaces), or nil: the access token's
+    /// audiences.
     public var resource: String?
+
+    /// The RFC 8707 resources, in request order.
+    public var resources: [String] { resource.map { $0.split(separator: " ").map(String.init) } ?? [] }
 
     /// Parameters this endpoint understands; others are ignored as RFC 6749 §3.1 requires.
     static let known = ["client_id", "redirect_uri", "response_type", "scope", "state", "nonce", "code_challenge",

@@ -34,6 +34,8 @@ public struct Client: Sendable {
     public let idTokenLifetime: Int?
     /// May use the headless native API.
     public let allowsHeadless: Bool
+    /// RFC 8707 resources the client may ask access tokens for; empty: none (see `ResourceIndicator`).
+    public let allowedResources: [String]
 
     /// Parses a stored record. A record that no longer passes the rules is refused, not trusted.
     public init(record: ClientRecord) throws(ClientValidationError) {
@@ -79,6 +81,10 @@ public struct Client: Sendable {
         refreshTokenLifetime = record.refreshTokenLifetime
         idTokenLifetime = record.idTokenLifetime
         allowsHeadless = record.allowHeadless
+        for resource in record.allowedResources where !ResourceIndicator.isWellFormed(resource) {
+            throw ClientValidationError("resource \(resource) is not an absolute URI without a fragment")
+        }
+        allowedResources = record.allowedResources
     }
 
     /// The registered redirect URI that `requested` matches (RFC 8252 §7.3 for loopback), if any.
@@ -87,9 +93,10 @@ public struct Client: Sendable {
     }
 
     /// True when a consent is never remembered for this client: RFC 8252 §8.6, a client that is not
-    /// first-party and can receive codes at a private-use scheme cannot be identified reliably.
+    /// first-party and can receive codes at a private-use scheme, or a public one that can receive
+    /// them on loopback (any local process can listen there), cannot be identified reliably.
     public var mustAlwaysAskConsent: Bool {
-        !isFirstParty && redirectURIs.contains { $0.kind == .privateUseScheme }
+        !isFirstParty && redirectURIs.contains { $0.kind == .privateUseScheme || (isPublic && $0.kind == .loopback) }
     }
 }
 

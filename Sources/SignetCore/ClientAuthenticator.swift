@@ -10,7 +10,10 @@ public struct ClientAuthenticator: Sendable {
 
     /// The authenticated client. One method per request: HTTP Basic, `client_secret` in the body,
     /// or `client_id` alone for public clients; the method must be the client's registered one.
-    /// Every failure is `invalid_client`; the reason stays in the private detail.
+    /// Every failure is `invalid_client` (RFC 6749 §5.2). A client that used another method than
+    /// its registered one is told which one it is registered for (its registration is no secret,
+    /// and it is the one mistake a developer cannot see); any other reason (unknown client, wrong
+    /// secret) stays in the private detail. Nothing the client sent is echoed.
     public func authenticate(_ parameters: RequestParameters, authorization: String?) throws(OAuthError) -> Client {
         let bodyID = try parameters.single("client_id")
         let bodySecret = try parameters.single("client_secret")
@@ -23,7 +26,8 @@ public struct ClientAuthenticator: Sendable {
             }
             if let bodyID, bodyID != id { throw OAuthError.invalidClient(detail: "client_id differs from Basic credentials") }
             let client = try lookup(id)
-            guard client.authenticationMethod == .clientSecretBasic, clients.verifySecret(secret, for: client) else {
+            try Self.expect(.clientSecretBasic, from: client)
+            guard clients.verifySecret(secret, for: client) else {
                 throw OAuthError.invalidClient(detail: "Basic authentication failed for \(id)")
             }
             return client
@@ -31,15 +35,27 @@ public struct ClientAuthenticator: Sendable {
         guard let id = bodyID else { throw OAuthError.invalidClient(detail: "no client authentication") }
         let client = try lookup(id)
         if let secret = bodySecret {
-            guard client.authenticationMethod == .clientSecretPost, clients.verifySecret(secret, for: client) else {
+            try Self.expect(.clientSecretPost, from: client)
+            guard clients.verifySecret(secret, for: client) else {
                 throw OAuthError.invalidClient(detail: "client_secret_post failed for \(id)")
             }
             return client
         }
-        guard client.authenticationMethod == .none else {
-            throw OAuthError.invalidClient(detail: "confidential client \(id) sent no secret")
-        }
+        try Self.expect(.none, from: client)
         return client
+    }
+
+    /// Throws `invalid_client` naming the registered method when `used` is not it.
+    static func expect(_ used: ClientAuthenticationMethod, from client: Client) throws(OAuthError) {
+        guard client.authenticationMethod != used else { return }
+        let how = switch client.authenticationMethod {
+        case .clientSecretBasic: "send client_id and client_secret with HTTP Basic authentication"
+        case .clientSecretPost: "send client_id and client_secret in the form body, not with HTTP Basic"
+        case .none: "a public client sends client_id alone, without a secret"
+        }
+        throw OAuthError(.invalidClient,
+                         "The client is registered for token_endpoint_auth_method \(client.authenticationMethod.rawValue): \(how).",
+                         detail: "client \(client.id) used \(used.rawValue), registered for \(client.authenticationMethod.rawValue)")
     }
 
     private func lookup(_ id: String) throws(OAuthError) -> Client {

@@ -19,12 +19,9 @@ struct ClientCredentialsGrant {
             }
             scope = requested
         }
-        let resource = try parameters.single("resource")
-        if let resource, URLComponents(string: resource)?.scheme == nil || resource.contains("#") {
-            throw OAuthError(.invalidTarget, "resource must be an absolute URI without a fragment.")
-        }
+        let resources = try ResourceIndicator.requested(parameters, client: client)
         let access = try server.issuer.accessToken(.init(
-            subject: client.id, clientID: client.id, scope: scope, audience: [resource ?? server.policy.issuer],
+            subject: client.id, clientID: client.id, scope: scope, audience: resources.isEmpty ? [server.policy.issuer] : resources,
             grantID: nil, authTime: nil, lifetime: client.accessTokenLifetime))
         return TokenResponse(accessToken: access.token, expiresIn: access.expiresIn, scope: scope.isEmpty ? nil : scope.description)
     }

@@ -92,6 +92,14 @@ public struct ClientRegistration: Sendable {
                 report("post_logout_redirect_uris[\(index)]", error.message)
             }
         }
+        // RFC 8707 resources: absolute URIs without a fragment, no duplicates.
+        for (index, value) in spec.allowedResources.enumerated() {
+            if !ResourceIndicator.isWellFormed(value) {
+                report("resources[\(index)]", "must be an absolute URI with a host and no fragment (RFC 8707 §2)")
+            } else if spec.allowedResources[..<index].contains(value) {
+                report("resources[\(index)]", "is listed twice")
+            }
+        }
         // Scope.
         do { _ = try Scope(parsing: spec.scope ?? ClientRegistration.defaultScope) } catch {
             report("scope", "contains a character that is not allowed in a scope token (RFC 6749 §3.3)")
@@ -169,7 +177,8 @@ public struct ClientRegistration: Sendable {
             allowedScopes: scope.tokens, grantTypes: uniqueGrants, tokenEndpointAuthMethod: method,
             idTokenAlgorithm: spec.idTokenAlgorithm ?? policy.idTokenAlgorithm,
             accessTokenLifetime: spec.accessTokenLifetime, refreshTokenLifetime: spec.refreshTokenLifetime,
-            idTokenLifetime: spec.idTokenLifetime, allowHeadless: spec.allowHeadless, createdAt: now, updatedAt: now)
+            idTokenLifetime: spec.idTokenLifetime, allowHeadless: spec.allowHeadless,
+            allowedResources: spec.allowedResources, createdAt: now, updatedAt: now)
         // The record must also pass the rules the registry applies when it loads clients.
         do { _ = try Client(record: record) } catch {
             throw ClientRegistrationError(issues: [ClientSpecIssue(field: "client", message: error.message)])

@@ -29,13 +29,15 @@ public struct ClientSpec: Sendable, Equatable {
     public var idTokenLifetime: Int?
     /// May use the headless native API.
     public var allowHeadless: Bool
+    /// RFC 8707 resources (APIs) the client may ask access tokens for, exact URIs; empty: none.
+    public var allowedResources: [String]
 
     /// Creates a spec.
     public init(id: String, name: String? = nil, isPublic: Bool, redirectURIs: [String] = [],
                 postLogoutRedirectURIs: [String] = [], scope: String? = nil, grantTypes: [String]? = nil,
                 firstParty: Bool = false, authenticationMethod: String? = nil, idTokenAlgorithm: String? = nil,
                 accessTokenLifetime: Int? = nil, refreshTokenLifetime: Int? = nil, idTokenLifetime: Int? = nil,
-                allowHeadless: Bool = false) {
+                allowHeadless: Bool = false, allowedResources: [String] = []) {
         self.id = id
         self.name = name
         self.isPublic = isPublic
@@ -50,6 +52,7 @@ public struct ClientSpec: Sendable, Equatable {
         self.refreshTokenLifetime = refreshTokenLifetime
         self.idTokenLifetime = idTokenLifetime
         self.allowHeadless = allowHeadless
+        self.allowedResources = allowedResources
     }
 }
 

@@ -17,6 +17,14 @@ struct RefreshTokenGrant {
         let requestedScope = try parameters.single("scope").map { text throws(OAuthError) in try Scope(parsing: text) }
         guard server.tokens.hasShape(presented, of: .refresh) else { throw OAuthError.invalidGrant("The refresh token is invalid.") }
         let now = server.clock.now
+        // A request that narrows is checked against the family before the token rotates, so a
+        // refused one (invalid_scope, invalid_target) leaves the token as it was. Scope and
+        // resources never change within a family, so the check holds for the rotated token too.
+        if requestedScope != nil || parameters.contains("resource"),
+           let token = try server.storage.refreshTokens.refreshToken(hash: server.tokens.hash(presented)),
+           let grant = try server.storage.refreshTokens.grant(id: token.grantID), grant.clientID == client.id {
+            _ = try narrowed(token: token, grant: grant, requestedScope: requestedScope, parameters, client: client)
+        }
         let successor = server.refreshSuccessor(of: presented)
         let successorHash = server.tokens.hash(successor)
         let lifetime = TimeInterval(client.refreshTokenLifetime ?? server.policy.refreshTokenLifetime)
@@ -37,15 +45,8 @@ struct RefreshTokenGrant {
         case .revoked, .expired, .notFound, .clientMismatch:
             throw OAuthError.invalidGrant("The refresh token is invalid, expired or revoked.")
         }
-        let grantedScope = (try? Scope(parsing: rotation.presented.scope)) ?? Scope([String]())
-        var scope = grantedScope
-        if let requestedScope {
-            // RFC 6749 §6: the scope may narrow, never widen.
-            guard requestedScope.isSubset(of: grantedScope) else {
-                throw OAuthError(.invalidScope, "The requested scope exceeds the original grant.")
-            }
-            scope = requestedScope
-        }
+        let (scope, audiences) = try narrowed(token: rotation.presented, grant: rotation.grant, requestedScope: requestedScope,
+                                              parameters, client: client)
         // Disabling a user revokes its grants, so a live grant means an active user; the user
         // record is read only when an ID token needs its claims (the hot path skips the read).
         var user: UserRecord?
@@ -59,7 +60,22 @@ struct RefreshTokenGrant {
         let amr = CodePayload(rotation.grant.payload).amr
         return try TokenResponseBuilder(server: server).build(
             client: client, subject: rotation.grant.userID, user: user, scope: scope, grantID: rotation.grant.grantID,
-            resource: nil, nonce: nil, authTime: rotation.grant.authTime, amr: amr, sessionID: rotation.grant.sessionID,
+            resources: audiences, nonce: nil, authTime: rotation.grant.authTime, amr: amr, sessionID: rotation.grant.sessionID,
             refreshToken: successor)
+    }
+
+    /// The scope and the access token's audiences of a refresh: RFC 6749 §6, the scope may narrow,
+    /// never widen; RFC 8707 §2.2, the family's resources, or some of them, never another.
+    private func narrowed(token: RefreshTokenRecord, grant: GrantRecord, requestedScope: Scope?,
+                          _ parameters: RequestParameters, client: Client) throws(OAuthError) -> (Scope, [String]) {
+        let grantedScope = (try? Scope(parsing: token.scope)) ?? Scope([String]())
+        var scope = grantedScope
+        if let requestedScope {
+            guard requestedScope.isSubset(of: grantedScope) else {
+                throw OAuthError(.invalidScope, "The requested scope exceeds the original grant.")
+            }
+            scope = requestedScope
+        }
+        return (scope, try ResourceIndicator.narrowed(grant.resources, parameters, client: client))
     }
 }

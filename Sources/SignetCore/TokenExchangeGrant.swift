@@ -58,10 +58,7 @@ struct TokenExchangeGrant {
         if parameters.contains("audience") {
             throw OAuthError(.invalidTarget, "Use resource, not audience, to name the API.")
         }
-        let resource = try parameters.single("resource")
-        if let resource, URLComponents(string: resource)?.scheme == nil || resource.contains("#") {
-            throw OAuthError(.invalidTarget, "resource must be an absolute URI without a fragment.")
-        }
+        let resources = try ResourceIndicator.requested(parameters, client: client)
         let scope = try requestedScope(parameters, client: client)
         let rawNonceParameter = try parameters.single("nonce")
         if connection.nonceForm == .sha256Hex, rawNonceParameter == nil {
@@ -116,10 +113,11 @@ struct TokenExchangeGrant {
         do {
             let grant = GrantRecord(grantID: server.newIdentifier(), clientID: client.id, userID: user.id, scope: scope.description,
                                     createdAt: now, absoluteExpiresAt: now.addingTimeInterval(TimeInterval(server.policy.refreshFamilyLifetime)),
-                                    sessionID: nil, authTime: now, payload: CodePayload(amr: ["fed"]).json)
+                                    sessionID: nil, authTime: now, payload: CodePayload(amr: ["fed"]).json,
+                                    resources: resources)
             try server.storage.refreshTokens.createGrant(grant)
             var response = try TokenResponseBuilder(server: server).build(
-                client: client, user: user, scope: scope, grantID: grant.grantID, resource: resource, nonce: nil,
+                client: client, user: user, scope: scope, grantID: grant.grantID, resources: grant.resources, nonce: nil,
                 authTime: now, amr: ["fed"], sessionID: nil, refreshToken: try server.issueFirstRefreshToken(grant: grant, client: client, scope: scope, now: now))
             response.issuedTokenType = Self.accessTokenType
             return response

@@ -7,17 +7,18 @@ import SignetWire
 struct TokenResponseBuilder {
     let server: AuthorizationServer
 
-    func build(client: Client, user: UserRecord, scope: Scope, grantID: String, resource: String?, nonce: String?,
+    func build(client: Client, user: UserRecord, scope: Scope, grantID: String, resources: [String], nonce: String?,
                authTime: Date, amr: [String], sessionID: String?, refreshToken: String?) throws -> TokenResponse {
-        try build(client: client, subject: user.id, user: user, scope: scope, grantID: grantID, resource: resource,
+        try build(client: client, subject: user.id, user: user, scope: scope, grantID: grantID, resources: resources,
                   nonce: nonce, authTime: authTime, amr: amr, sessionID: sessionID, refreshToken: refreshToken)
     }
 
+    /// `resources` are the access token's audiences (RFC 8707); none: the issuer.
     /// `user` may be nil only when `scope` has no `openid` (no ID token, so no claims to read).
-    func build(client: Client, subject: String, user: UserRecord?, scope: Scope, grantID: String, resource: String?,
+    func build(client: Client, subject: String, user: UserRecord?, scope: Scope, grantID: String, resources: [String],
                nonce: String?, authTime: Date, amr: [String], sessionID: String?, refreshToken: String?) throws -> TokenResponse {
         let access = try server.issuer.accessToken(.init(
-            subject: subject, clientID: client.id, scope: scope, audience: [resource ?? server.policy.issuer],
+            subject: subject, clientID: client.id, scope: scope, audience: resources.isEmpty ? [server.policy.issuer] : resources,
             grantID: grantID, authTime: authTime, lifetime: client.accessTokenLifetime))
         var idToken: String?
         if scope.contains(Scope.openID) {

@@ -81,13 +81,25 @@ public final class UserService: Sendable {
     /// Every user, ordered by email.
     public func all() throws -> [UserRecord] { try storage.users.allUsers() }
 
-    /// Replaces a user's password.
-    public func setPassword(userID: String, password: String) throws {
+    /// Replaces a user's password, then ends every session of the user, deletes its codes not yet
+    /// redeemed, and revokes every grant family (reason `password_changed`): whoever knew the old password, or holds a session or a
+    /// refresh token obtained with it, is out (RFC 9700 §4.14.2 leaves the trigger to the server;
+    /// a password change is the user saying the old credential is no longer theirs). The new hash
+    /// is stored first, so a sign-in racing the change cannot outlive it. Returns the counts.
+    /// (Re-hashing at sign-in with new cost parameters stores the same password and ends nothing.)
+    @discardableResult
+    public func setPassword(userID: String, password: String) throws -> (sessions: Int, grants: Int) {
         try UserService.checkNewPassword(password)
         let hash = try Argon2id.hash(password: password, parameters: passwordParameters)
-        do { try storage.users.setPassword(userID: userID, passwordHash: hash, now: clock.now) } catch StoreError.notFound {
+        let now = clock.now
+        do { try storage.users.setPassword(userID: userID, passwordHash: hash, now: now) } catch StoreError.notFound {
             throw UserServiceError("no such user")
         }
+        let sessions = try storage.sessions.endSessions(userID: userID, now: now)
+        try storage.codes.deleteUnredeemedCodes(userID: userID)
+        let grants = try storage.refreshTokens.revokeGrants(userID: userID, reason: RevokeReason.passwordChanged, now: now)
+        _ = try? storage.audit.appendAudit(AuditEvent(event: "password_changed", subjectID: userID, clientID: nil, detail: "{}", at: now))
+        return (sessions, grants)
     }
 
     /// Checks an email and password. Returns the user only when it exists, is enabled, has a
@@ -119,7 +131,8 @@ public final class UserService: Sendable {
             throw UserServiceError("no such user")
         }
         let sessions = try storage.sessions.endSessions(userID: userID, now: now)
-        let grants = try storage.refreshTokens.revokeGrants(userID: userID, reason: "user_disabled", now: now)
+        try storage.codes.deleteUnredeemedCodes(userID: userID)
+        let grants = try storage.refreshTokens.revokeGrants(userID: userID, reason: RevokeReason.userDisabled, now: now)
         _ = try? storage.audit.appendAudit(AuditEvent(event: "user_disabled", subjectID: userID, clientID: nil, detail: "{}", at: now))
         return (sessions, grants)
     }

@@ -5,7 +5,7 @@
 /// `BOOLEAN`, and the audit sequence an identity column.
 enum PostgresMigrations {
     /// Every migration, in order.
-    static let all: [String] = [v1]
+    static let all: [String] = [v1, v2]
 
     /// The highest version this build knows.
     static var latest: Int { all.count }
@@ -178,5 +178,13 @@ enum PostgresMigrations {
     );
     CREATE INDEX throttle_hits_key ON throttle_hits (key, at);
     CREATE INDEX throttle_hits_at ON throttle_hits (at);
+    """
+
+    /// RFC 8707 resources: what each client may ask for (`clients.allowed_resources`) and what
+    /// each grant family was given (`grants.resources`), so a refresh keeps the audience. JSON
+    /// arrays of strings; existing rows get none.
+    static let v2 = """
+    ALTER TABLE clients ADD COLUMN allowed_resources TEXT NOT NULL DEFAULT '[]';
+    ALTER TABLE grants ADD COLUMN resources TEXT NOT NULL DEFAULT '[]';
     """
 }

@@ -51,4 +51,9 @@ extension PostgresStorage: AuthorizationCodeStore {
             return code.consumedAt != nil ? .alreadyConsumed(code) : .expired
         }
     }
+
+    /// See `AuthorizationCodeStore.deleteUnredeemedCodes(userID:)`.
+    public func deleteUnredeemedCodes(userID: String) throws -> Int {
+        try withConnection { db in try db.run("DELETE FROM authorization_codes WHERE user_id = $1 AND consumed_at IS NULL", [userID]) }
+    }
 }

@@ -6,7 +6,7 @@
 /// `INTEGER PRIMARY KEY AUTOINCREMENT` (`bigint GENERATED ALWAYS AS IDENTITY`).
 enum SQLiteMigrations {
     /// Every migration, in order.
-    static let all: [String] = [v1]
+    static let all: [String] = [v1, v2]
 
     /// The highest version this build knows.
     static var latest: Int { all.count }
@@ -179,5 +179,13 @@ enum SQLiteMigrations {
     );
     CREATE INDEX throttle_hits_key ON throttle_hits (key, at);
     CREATE INDEX throttle_hits_at ON throttle_hits (at);
+    """
+
+    /// RFC 8707 resources: what each client may ask for (`clients.allowed_resources`) and what
+    /// each grant family was given (`grants.resources`), so a refresh keeps the audience. JSON
+    /// arrays of strings; existing rows get none.
+    static let v2 = """
+    ALTER TABLE clients ADD COLUMN allowed_resources TEXT NOT NULL DEFAULT '[]';
+    ALTER TABLE grants ADD COLUMN resources TEXT NOT NULL DEFAULT '[]';
     """
 }

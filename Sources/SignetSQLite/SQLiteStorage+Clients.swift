@@ -5,7 +5,7 @@ extension SQLiteStorage: ClientStore {
     static let clientColumns = """
         id, name, secret_hash, secret_salt, is_public, first_party, redirect_uris, post_logout_redirect_uris,
         allowed_scopes, grant_types, token_endpoint_auth_method, id_token_algorithm, access_token_lifetime,
-        refresh_token_lifetime, id_token_lifetime, allow_headless, created_at, updated_at, extra
+        refresh_token_lifetime, id_token_lifetime, allow_headless, created_at, updated_at, extra, allowed_resources
         """
 
     static func decodeClient(_ row: SQLiteRow) throws -> ClientRecord {
@@ -16,8 +16,8 @@ extension SQLiteStorage: ClientStore {
             grantTypes: try row.stringArray(9), tokenEndpointAuthMethod: try row.text(10),
             idTokenAlgorithm: try row.text(11), accessTokenLifetime: row.optionalInt(12),
             refreshTokenLifetime: row.optionalInt(13), idTokenLifetime: row.optionalInt(14),
-            allowHeadless: try row.bool(15), createdAt: try row.date(16), updatedAt: try row.date(17),
-            extra: try row.text(18))
+            allowHeadless: try row.bool(15), allowedResources: try row.stringArray(19), createdAt: try row.date(16),
+            updatedAt: try row.date(17), extra: try row.text(18))
     }
 
     /// See `ClientStore.upsertClient(_:)`.
@@ -27,13 +27,13 @@ extension SQLiteStorage: ClientStore {
             try StringList.json(client.redirectURIs), try StringList.json(client.postLogoutRedirectURIs),
             try StringList.json(client.allowedScopes), try StringList.json(client.grantTypes), client.tokenEndpointAuthMethod,
             client.idTokenAlgorithm, client.accessTokenLifetime, client.refreshTokenLifetime, client.idTokenLifetime,
-            client.allowHeadless, client.createdAt, client.updatedAt, client.extra,
+            client.allowHeadless, client.createdAt, client.updatedAt, client.extra, try StringList.json(client.allowedResources),
         ]
         try write { db in
             try db.immediateTransaction {
                 try db.run("""
                     INSERT INTO clients (\(Self.clientColumns))
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                     ON CONFLICT (id) DO UPDATE SET
                         name = excluded.name, secret_hash = excluded.secret_hash, secret_salt = excluded.secret_salt,
                         is_public = excluded.is_public, first_party = excluded.first_party,
@@ -45,7 +45,8 @@ extension SQLiteStorage: ClientStore {
                         access_token_lifetime = excluded.access_token_lifetime,
                         refresh_token_lifetime = excluded.refresh_token_lifetime,
                         id_token_lifetime = excluded.id_token_lifetime, allow_headless = excluded.allow_headless,
-                        updated_at = excluded.updated_at, extra = excluded.extra
+                        updated_at = excluded.updated_at, extra = excluded.extra,
+                        allowed_resources = excluded.allowed_resources
                     """, binds)
                 try Self.bumpGeneration("clients", db)
             }

@@ -51,4 +51,9 @@ extension SQLiteStorage: AuthorizationCodeStore {
             return code.consumedAt != nil ? .alreadyConsumed(code) : .expired
         }
     }
+
+    /// See `AuthorizationCodeStore.deleteUnredeemedCodes(userID:)`.
+    public func deleteUnredeemedCodes(userID: String) throws -> Int {
+        try write { db in try db.run("DELETE FROM authorization_codes WHERE user_id = ? AND consumed_at IS NULL", [userID]) }
+    }
 }

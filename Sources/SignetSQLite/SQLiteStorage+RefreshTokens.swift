@@ -4,7 +4,7 @@ import SignetStore
 extension SQLiteStorage: RefreshTokenStore {
     static let grantColumns = """
         grant_id, client_id, user_id, scope, created_at, absolute_expires_at, revoked_at, revoke_reason,
-        session_id, auth_time, payload
+        session_id, auth_time, payload, resources
         """
 
     static func decodeGrant(_ row: SQLiteRow) throws -> GrantRecord {
@@ -12,7 +12,7 @@ extension SQLiteStorage: RefreshTokenStore {
             grantID: try row.text(0), clientID: try row.text(1), userID: try row.text(2), scope: try row.text(3),
             createdAt: try row.date(4), absoluteExpiresAt: try row.date(5), revokedAt: row.optionalDate(6),
             revokeReason: row.optionalText(7), sessionID: row.optionalText(8), authTime: try row.date(9),
-            payload: try row.text(10))
+            payload: try row.text(10), resources: try row.stringArray(11))
     }
 
     static let tokenColumns = """
@@ -32,9 +32,10 @@ extension SQLiteStorage: RefreshTokenStore {
     }
 
     static func insertGrant(_ grant: GrantRecord, _ db: SQLiteConnection) throws {
-        try db.run("INSERT INTO grants (\(grantColumns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", [
+        try db.run("INSERT INTO grants (\(grantColumns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", [
             grant.grantID, grant.clientID, grant.userID, grant.scope, grant.createdAt, grant.absoluteExpiresAt,
             grant.revokedAt, grant.revokeReason, grant.sessionID, grant.authTime, grant.payload,
+            try StringList.json(grant.resources),
         ])
     }
 
@@ -133,7 +134,7 @@ extension SQLiteStorage: RefreshTokenStore {
         try write { db in
             // Portable upsert (PostgreSQL has the same ON CONFLICT clause).
             try db.run("""
-                INSERT INTO grants (\(Self.grantColumns)) VALUES (?1, ?2, ?3, ?4, ?5, ?5, ?5, ?6, ?7, ?8, '{}')
+                INSERT INTO grants (\(Self.grantColumns)) VALUES (?1, ?2, ?3, ?4, ?5, ?5, ?5, ?6, ?7, ?8, '{}', '[]')
                 ON CONFLICT (grant_id) DO UPDATE SET
                     revoked_at = COALESCE(grants.revoked_at, excluded.revoked_at),
                     revoke_reason = COALESCE(grants.revoke_reason, excluded.revoke_reason)

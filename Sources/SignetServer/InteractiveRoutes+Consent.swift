@@ -28,7 +28,17 @@ extension InteractiveRoutes {
             for scope in pending.request.parsedScope.tokens {
                 body += "<li>\(HTMLPage.escape(Self.describe(scope: scope)))</li>\n"
             }
-            body += "</ul>\n<p class=\"muted\">Signed in as \(HTMLPage.escape(session.user.email)).</p>\n"
+            body += "</ul>\n"
+            // RFC 8707: the user sees which API the access would be for.
+            let resources = pending.request.resources
+            if !resources.isEmpty {
+                body += "<p>Access is for:</p>\n<ul>\n"
+                for resource in resources {
+                    body += "<li><code class=\"resource\">\(HTMLPage.escape(resource))</code></li>\n"
+                }
+                body += "</ul>\n"
+            }
+            body += "<p class=\"muted\">Signed in as \(HTMLPage.escape(session.user.email)).</p>\n"
             body += "<form method=\"post\" action=\"\(Routes.consent)\">\n"
             body += HTMLPage.hidden("request", handle) + "\n"
             body += HTMLPage.hidden("csrf", csrf.token(browserValue: browser.value, purpose: handle)) + "\n"

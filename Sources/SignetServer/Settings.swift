@@ -151,7 +151,7 @@ public enum Settings {
         "First-party clients skip the consent page.")
     /// Authentication method.
     public static let clientAuthMethod = Setting<String?>("token_endpoint_auth_method", nil, type: "\"client_secret_basic\" | \"client_secret_post\" | \"none\"",
-        "How the client authenticates: none for public clients (the default for them), client_secret_basic by default for confidential ones.")
+        "How the client authenticates: none for public clients (the default for them), client_secret_basic by default for confidential ones. A client that uses another method gets invalid_client (401) whose error_description names the registered method.")
     /// ID token algorithm.
     public static let clientIDTokenAlgorithm = Setting<String?>("id_token_algorithm", nil, type: "\"RS256\" | \"ES256\" | \"PS256\" | \"EdDSA\"",
         "Algorithm of this client's ID tokens; defaults to keys.id_token_algorithm.")
@@ -167,9 +167,13 @@ public enum Settings {
     /// Headless API.
     public static let clientAllowHeadless = Setting("allow_headless", false, type: "boolean",
         "Whether the client may use the headless JSON sign-in API.")
+    /// RFC 8707 resources.
+    public static let clientResources = Setting("resources", [String](), type: "array of URI",
+        "The APIs (RFC 8707 resource indicators, exact absolute URIs without a fragment) this client may ask access tokens for with resource=; their tokens carry the resource as aud. Empty (the default): the client may name no resource, and its access tokens carry the issuer as aud; any resource parameter is refused with invalid_target.")
     static let client: [SettingEntry] = [clientID.entry, clientName.entry, clientType.entry, clientSecret.entry,
                                          clientRedirectURIs.entry, clientPostLogoutRedirectURIs.entry, clientScope.entry,
                                          clientGrantTypes.entry, clientFirstParty.entry, clientAuthMethod.entry,
                                          clientIDTokenAlgorithm.entry, clientAccessTokenLifetime.entry,
-                                         clientRefreshTokenLifetime.entry, clientIDTokenLifetime.entry, clientAllowHeadless.entry]
+                                         clientRefreshTokenLifetime.entry, clientIDTokenLifetime.entry, clientAllowHeadless.entry,
+                                         clientResources.entry]
 }

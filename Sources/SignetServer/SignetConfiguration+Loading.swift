@@ -376,7 +376,8 @@ extension ConfigSection {
                 accessTokenLifetime: c.optionalInt(Settings.clientAccessTokenLifetime),
                 refreshTokenLifetime: c.optionalInt(Settings.clientRefreshTokenLifetime),
                 idTokenLifetime: c.optionalInt(Settings.clientIDTokenLifetime),
-                allowHeadless: c.bool(Settings.clientAllowHeadless))
+                allowHeadless: c.bool(Settings.clientAllowHeadless),
+                allowedResources: c.stringArray(Settings.clientResources))
             c.finish(known: Settings.client)
             if !seen.insert(id).inserted { reader.report(c.path("id"), "another client has the id \(id)") }
             // Type errors were reported already; the client rules only make sense on what was read.

@@ -16,7 +16,7 @@ public struct AuthorizationCodeRecord: Sendable, Equatable {
     public var codeChallenge: String?
     /// OIDC nonce, if the request carried one.
     public var nonce: String?
-    /// RFC 8707 resource (the access token's audience), if any.
+    /// RFC 8707 resources (the access tokens' audiences), space separated, if any.
     public var resource: String?
     /// When the user authenticated (`auth_time`).
     public var authTime: Date

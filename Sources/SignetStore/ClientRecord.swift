@@ -34,6 +34,8 @@ public struct ClientRecord: Sendable, Equatable {
     public var idTokenLifetime: Int?
     /// Whether the headless JSON sign-in API may be used with this client.
     public var allowHeadless: Bool
+    /// RFC 8707 resources (APIs) the client may ask access tokens for, exact URIs; empty: none.
+    public var allowedResources: [String]
     /// When the client was registered.
     public var createdAt: Date
     /// When the client was last changed.
@@ -47,7 +49,8 @@ public struct ClientRecord: Sendable, Equatable {
                 postLogoutRedirectURIs: [String] = [], allowedScopes: [String] = [],
                 grantTypes: [String] = [], tokenEndpointAuthMethod: String, idTokenAlgorithm: String = "RS256",
                 accessTokenLifetime: Int? = nil, refreshTokenLifetime: Int? = nil, idTokenLifetime: Int? = nil,
-                allowHeadless: Bool = false, createdAt: Date, updatedAt: Date, extra: String = "{}") {
+                allowHeadless: Bool = false, allowedResources: [String] = [], createdAt: Date, updatedAt: Date,
+                extra: String = "{}") {
         self.id = id
         self.name = name
         self.secretHash = secretHash
@@ -64,6 +67,7 @@ public struct ClientRecord: Sendable, Equatable {
         self.refreshTokenLifetime = refreshTokenLifetime
         self.idTokenLifetime = idTokenLifetime
         self.allowHeadless = allowHeadless
+        self.allowedResources = allowedResources
         self.createdAt = createdAt
         self.updatedAt = updatedAt
         self.extra = extra

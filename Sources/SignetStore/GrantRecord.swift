@@ -24,11 +24,14 @@ public struct GrantRecord: Sendable, Equatable {
     public var authTime: Date
     /// Anything else needed to issue tokens, as JSON; opaque to the store.
     public var payload: String
+    /// RFC 8707 resources granted (the access tokens' audiences); empty: the issuer. A refresh
+    /// may narrow them, never widen them (RFC 8707 §2).
+    public var resources: [String]
 
     /// Creates a record.
     public init(grantID: String, clientID: String, userID: String, scope: String, createdAt: Date,
                 absoluteExpiresAt: Date, revokedAt: Date? = nil, revokeReason: String? = nil,
-                sessionID: String? = nil, authTime: Date, payload: String = "{}") {
+                sessionID: String? = nil, authTime: Date, payload: String = "{}", resources: [String] = []) {
         self.grantID = grantID
         self.clientID = clientID
         self.userID = userID
@@ -40,6 +43,7 @@ public struct GrantRecord: Sendable, Equatable {
         self.sessionID = sessionID
         self.authTime = authTime
         self.payload = payload
+        self.resources = resources
     }
 
     /// Whether tokens of this family are valid at `now`.

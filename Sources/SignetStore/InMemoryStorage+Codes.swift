@@ -20,4 +20,13 @@ extension InMemoryStorage: AuthorizationCodeStore {
             return .consumed(code)
         }
     }
+
+    /// See `AuthorizationCodeStore.deleteUnredeemedCodes(userID:)`.
+    public func deleteUnredeemedCodes(userID: String) throws -> Int {
+        state.withLock { s in
+            let doomed = s.codes.filter { $0.value.userID == userID && $0.value.consumedAt == nil }.map(\.key)
+            for hash in doomed { s.codes[hash] = nil }
+            return doomed.count
+        }
+    }
 }

@@ -1,7 +1,11 @@
-/// Revocation reasons the stores themselves write. Callers may use any other string.
+/// Revocation reasons the stores and the user service write. Callers may use any other string.
 public enum RevokeReason {
     /// A rotated refresh token was presented outside the grace window (RFC 9700 §4.14.2).
     public static let refreshTokenReuse = "refresh_token_reuse"
     /// An authorization code was redeemed twice (RFC 6749 §4.1.2).
     public static let codeReplay = "code_replay"
+    /// The user was disabled (`signet users disable`).
+    public static let userDisabled = "user_disabled"
+    /// The user's password was changed (`signet users set-password`).
+    public static let passwordChanged = "password_changed"
 }

@@ -27,6 +27,11 @@ public struct RequestParameters: Sendable {
         return value
     }
 
+    /// Every non-empty value of a parameter that may be repeated (RFC 8707 §2: `resource`), in order.
+    public func all(_ name: String) -> [String] {
+        pairs.filter { $0.name == name && !$0.value.isEmpty }.map(\.value)
+    }
+
     /// True when the parameter appears at all.
     public func contains(_ name: String) -> Bool { pairs.contains { $0.name == name } }
 

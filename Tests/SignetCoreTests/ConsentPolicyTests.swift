@@ -44,6 +44,29 @@ import Testing
         #expect(try f.flow.start(try f.request("native"), client: try f.client("native"), sessionToken: browser.token).isConsent)
     }
 
+    /// RFC 8252 §8.6: any local process can listen on loopback, so a third-party public client
+    /// with a loopback redirect URI is asked every time; a confidential one proves itself at /token.
+    @Test func loopbackThirdPartyPublicClientIsAskedEveryTime() throws {
+        let f = try CoreFixture()
+        for (id, isPublic) in [("loop", true), ("loop-server", false)] {
+            try f.storage.clients.upsertClient(ClientRecord(
+                id: id, name: id, secretHash: isPublic ? nil : [1, 2, 3], isPublic: isPublic,
+                redirectURIs: ["http://127.0.0.1/cb"], allowedScopes: ["openid", "profile"],
+                grantTypes: ["authorization_code"], tokenEndpointAuthMethod: isPublic ? "none" : "client_secret_basic",
+                allowedResources: ["https://api.example.com"], createdAt: f.clock.now, updatedAt: f.clock.now))
+        }
+        #expect(try f.client("loop").mustAlwaysAskConsent)
+        #expect(try !f.client("loop-server").mustAlwaysAskConsent)
+        #expect(try !f.client("web").mustAlwaysAskConsent)
+        let browser = try f.signedIn(try f.makeUser())
+        let (step, pending) = try afterSignIn(f, try f.request("loop"), session: browser.session)
+        #expect(step.isConsent)
+        #expect(try f.flow.decideConsent(pending, session: browser.session, allow: true).code != nil)
+        #expect(try f.storage.consents.consent(userID: browser.session.user.id, clientID: "loop") == nil)
+        #expect(try f.flow.start(try f.request("loop", prompt: ["none"]), client: try f.client("loop"),
+                                 sessionToken: browser.token).errorCode == .consentRequired)
+    }
+
     @Test func denyIsAccessDeniedAndConsumesTheRequest() throws {
         let f = try CoreFixture()
         let browser = try f.signedIn(try f.makeUser())

@@ -32,7 +32,7 @@ final class CoreFixture: Sendable {
                 id: id, name: "Client \(id)", isPublic: true, firstParty: firstParty, redirectURIs: [redirect],
                 postLogoutRedirectURIs: [redirect + "/out"], allowedScopes: ["openid", "profile", "email", "offline_access"],
                 grantTypes: ["authorization_code", "refresh_token"], tokenEndpointAuthMethod: "none",
-                createdAt: clock.now, updatedAt: clock.now))
+                allowedResources: ["https://api.example.com"], createdAt: clock.now, updatedAt: clock.now))
         }
     }
 

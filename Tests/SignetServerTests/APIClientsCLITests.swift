@@ -33,12 +33,17 @@ import SignetTesting
         #expect(native.succeeded, "\(native)")
         #expect(Self.secret(in: native.stdout) == nil)
         let added = try await SignetBinary.run(["clients", "add", "svc", "--confidential", "--grant-type", "client_credentials",
-                                                "--scope", "api.read", "--data", data])
+                                                "--scope", "api.read", "--resource", "https://api.example.com",
+                                                "--resource", "https://files.example.com", "--data", data])
         #expect(added.succeeded, "\(added)")
         let secret = try #require(Self.secret(in: added.stdout))
         #expect(secret.hasPrefix("sgcs_"))
         let shown = try await SignetBinary.run(["clients", "show", "svc", "--data", data])
         #expect(shown.succeeded && shown.stdout.contains("client_credentials"))
+        #expect(shown.stdout.contains("resource:                   https://api.example.com\nresource:                   https://files.example.com"))
+        let badResource = try await SignetBinary.run(["clients", "add", "bad-resource", "--confidential", "--grant-type", "client_credentials",
+                                                      "--resource", "https://api.example.com#frag", "--data", data])
+        #expect(!badResource.succeeded && badResource.stderr.contains("resources[0]"), "\(badResource)")
         #expect(!shown.stdout.contains(secret))
         let refused = try await SignetBinary.run(["clients", "add", "bad", "--confidential", "--redirect-uri", "com.example.app:/cb", "--data", data])
         #expect(!refused.succeeded && refused.stderr.contains("RFC 8252"), "\(refused)")
@@ -83,7 +88,8 @@ import SignetTesting
         let configuration = """
         {"clients": [
           {"id": "native", "redirect_uris": ["com.example.app:/callback"], "first_party": true},
-          {"id": "svc", "secret": "file:\(secretFile)", "grant_types": ["client_credentials"], "scope": "api.read"}
+          {"id": "svc", "secret": "file:\(secretFile)", "grant_types": ["client_credentials"], "scope": "api.read",
+           "resources": ["https://api.example.com"]}
         ]}
         """
         let parsed = try SignetConfiguration(parsing: Data(configuration.utf8))
@@ -94,6 +100,7 @@ import SignetTesting
         let stored = try #require(try server.environment.storage.clients.client(id: "svc"))
         #expect(stored.secretHash == server.application.authorizationServer.clients.hashSecret(secret))
         #expect(stored.isPublic == false)
+        #expect(stored.allowedResources == ["https://api.example.com"])
         let native = try #require(try server.environment.storage.clients.client(id: "native"))
         #expect(native.isPublic && native.firstParty)
         let client = HTTPTestClientShim(port: server.port)

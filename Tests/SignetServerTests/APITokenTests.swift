@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import SignetCore
 import SignetHTTP
 import SignetJOSE
 import SignetTesting
@@ -57,6 +58,45 @@ import SignetTesting
         #expect(try wrongType.json()["error"]?.stringValue == "invalid_request")
     }
 
+    /// A client that authenticates with another method than its registered one is told which one
+    /// it is registered for; the status, code and Basic challenge stay those of RFC 6749 §5.2, and
+    /// no secret is echoed. A wrong secret or an unknown client still gets the generic text.
+    @Test func aWrongAuthenticationMethodNamesTheRegisteredOne() async throws {
+        let fixture = try APIFixture()
+        defer { fixture.stop() }
+        let postSecret = try #require(try ClientRegistration(server: fixture.core).register(ClientSpec(
+            id: "rs-post", isPublic: false, scope: "api.read", grantTypes: ["client_credentials"],
+            authenticationMethod: "client_secret_post")).secret)
+        let grant = ("grant_type", "client_credentials")
+        let generic = "Client authentication failed."
+        let basicText = "The client is registered for token_endpoint_auth_method client_secret_basic: send client_id and client_secret with HTTP Basic authentication."
+        let postText = "The client is registered for token_endpoint_auth_method client_secret_post: send client_id and client_secret in the form body, not with HTTP Basic."
+        let noneText = "The client is registered for token_endpoint_auth_method none: a public client sends client_id alone, without a secret."
+        let cases: [(String, [(String, String)], HTTPHeaders, String, String?)] = [
+            ("post for a basic client", [grant, ("client_id", "rs"), ("client_secret", fixture.rsSecret)], [:], basicText, fixture.rsSecret),
+            ("no secret for a basic client", [grant, ("client_id", "rs")], [:], basicText, nil),
+            ("basic for a post client", [grant], APIFixture.basic("rs-post", postSecret), postText, postSecret),
+            ("no secret for a post client", [grant, ("client_id", "rs-post")], [:], postText, nil),
+            ("secret for a public client", [grant, ("client_id", "app"), ("client_secret", "sgcs_guess-of-a-secret")], [:], noneText, "sgcs_guess-of-a-secret"),
+            ("basic for a public client", [grant], APIFixture.basic("app", "sgcs_guess-of-a-secret"), noneText, "sgcs_guess-of-a-secret"),
+            ("wrong secret, right method", [grant], APIFixture.basic("rs", "sgcs_wrong"), generic, "sgcs_wrong"),
+            ("unknown client", [grant, ("client_id", "ghost"), ("client_secret", "sgcs_wrong")], [:], generic, "sgcs_wrong"),
+        ]
+        for (name, form, headers, description, secret) in cases {
+            let response = try await fixture.post("/token", form, headers: headers)
+            #expect(response.status == 401, "\(name): \(response)")
+            let json = try response.json()
+            #expect(json["error"]?.stringValue == "invalid_client", "\(name)")
+            #expect(json["error_description"]?.stringValue == description, "\(name)")
+            #expect(response.header("WWW-Authenticate") == #"Basic realm="signet", charset="UTF-8""#, "\(name)")
+            #expect(response.header("Cache-Control") == "no-store", "\(name)")
+            if let secret { #expect(!response.text.contains(secret), "\(name): the secret is echoed") }
+        }
+        // The right methods still work.
+        #expect(try await fixture.post("/token", [grant], headers: fixture.rsAuthorization).status == 200)
+        #expect(try await fixture.post("/token", [grant, ("client_id", "rs-post"), ("client_secret", postSecret)]).status == 200)
+    }
+
     @Test func expiredAndReusedCodes() async throws {
         let fixture = try APIFixture()
         defer { fixture.stop() }
@@ -101,11 +141,38 @@ import SignetTesting
         #expect(next.status == 200)
     }
 
-    /// Twenty racing redemptions of one code: the store lets exactly one consume it, and every
-    /// other attempt is a replay, which revokes what was issued from the code (RFC 6749 §4.1.2).
-    /// So at most one request gets tokens — none when a replay revokes the family before the
-    /// winner created it — and whatever was issued is dead afterwards.
-    @Test func concurrentRedemptionsOfOneCode() async throws {
+    /// A redeemed code replayed by nineteen racing requests: exactly one winner (the first, which
+    /// got its answer before the replays were sent, so the outcome does not depend on timing),
+    /// every replay is refused, and the replays revoke what the winner got (RFC 6749 §4.1.2).
+    @Test func concurrentReplaysOfARedeemedCode() async throws {
+        let fixture = try APIFixture()
+        defer { fixture.stop() }
+        let code = try fixture.issueCode()
+        let winner = try await fixture.redeem(code)
+        #expect(winner.status == 200, "\(winner)")
+        let refresh = try #require(try winner.json()["refresh_token"]?.stringValue)
+        let replays = try await withThrowingTaskGroup(of: TestResponse.self) { group in
+            for _ in 0..<19 { group.addTask { try await fixture.redeem(code) } }
+            var all: [TestResponse] = []
+            for try await response in group { all.append(response) }
+            return all
+        }
+        #expect(replays.count == 19)
+        for replay in replays {
+            #expect(replay.status == 400, "\(replay)")
+            #expect(try replay.json()["error"]?.stringValue == "invalid_grant")
+        }
+        let again = try await fixture.post("/token", [("grant_type", "refresh_token"), ("refresh_token", refresh), ("client_id", "app")])
+        #expect(again.status == 400, "the replays revoked the family")
+        #expect(try again.json()["error"]?.stringValue == "invalid_grant")
+    }
+
+    /// Twenty racing first redemptions of one code: the store lets exactly one consume it, and
+    /// each of the other nineteen is a replay, audited as such — so exactly 19 `code_replay`
+    /// events, whatever the timing. The consumer gets tokens unless a replay revoked the family
+    /// before it was created (then it is refused too, by design: tokens of a replayed code are
+    /// never handed out); a second 200 never happens, and whatever was issued is dead afterwards.
+    @Test func concurrentFirstRedemptionsOfOneCodeHaveExactlyOneConsumer() async throws {
         let fixture = try APIFixture()
         defer { fixture.stop() }
         let code = try fixture.issueCode()
@@ -115,9 +182,15 @@ import SignetTesting
             for try await response in group { all.append(response) }
             return all
         }
+        let statuses = responses.map(\.status)
+        let replays = try fixture.core.storage.audit.recentAudit(limit: 100).filter { $0.event == "code_replay" }
+        #expect(replays.count == 19, "\(statuses)")
         let winners = responses.filter { $0.status == 200 }
-        #expect(winners.count <= 1, "\(responses.map(\.status))")
-        #expect(responses.filter { $0.status == 400 }.count >= 19, "\(responses.map(\.status))")
+        #expect(winners.count + responses.filter { $0.status == 400 }.count == 20, "\(statuses)")
+        #expect(winners.count < 2, "\(statuses)")
+        for refused in responses where refused.status == 400 {
+            #expect(try refused.json()["error"]?.stringValue == "invalid_grant")
+        }
         for winner in winners {
             let refresh = try #require(try winner.json()["refresh_token"]?.stringValue)
             let again = try await fixture.post("/token", [("grant_type", "refresh_token"), ("refresh_token", refresh), ("client_id", "app")])

@@ -246,6 +246,10 @@ import Testing
         (#"{"clients": [{"id": "a", "redirect_uris": ["com.example.app:/cb"], "id_token_algorithm": "none"}]}"#, "clients[0].id_token_algorithm", "one of"),
         (#"{"clients": [{"id": "a", "redirect_uris": ["com.example.app:/cb"]}, {"id": "a", "redirect_uris": ["com.example.app:/cb"]}]}"#, "clients[1].id", "another client"),
         (#"{"clients": [{"id": "a", "redirect_uris": [5]}]}"#, "clients[0].redirect_uris[0]", "must be a string"),
+        (#"{"clients": [{"id": "a", "redirect_uris": ["com.example.app:/cb"], "resources": ["https://api.example#x"]}]}"#, "clients[0].resources[0]", "RFC 8707"),
+        (#"{"clients": [{"id": "a", "redirect_uris": ["com.example.app:/cb"], "resources": ["api"]}]}"#, "clients[0].resources[0]", "absolute URI"),
+        (#"{"clients": [{"id": "a", "redirect_uris": ["com.example.app:/cb"], "resources": ["https://a.example", "https://a.example"]}]}"#, "clients[0].resources[1]", "listed twice"),
+        (#"{"clients": [{"id": "a", "redirect_uris": ["com.example.app:/cb"], "resources": "https://a.example"}]}"#, "clients[0].resources", "array"),
     ])
     func clientMistakesAreReported(json: String, path: String, message: String) {
         do {

@@ -216,7 +216,7 @@ import Testing
         #expect(started.status == 502)
         #expect(started.response.text.contains("Cannot reach"))
         // A ca_file that cannot be read stops the start.
-        #expect(throws: (any Error).self) {
+        #expect(throws: ConfigurationIssue(path: "connections.corp.ca_file", message: "cannot read /nonexistent/ca.pem")) {
             _ = try Interactive { configuration in
                 var unreadable = connection
                 unreadable.trustedCertificatesFile = "/nonexistent/ca.pem"

@@ -1,6 +1,7 @@
 import Foundation
 import SignetCore
 import SignetServer
+import SignetStore
 import SignetTesting
 import Testing
 
@@ -54,6 +55,37 @@ import Testing
         #expect(consent.response.header("Content-Security-Policy")?.contains("form-action") == false)
         #expect(try await browser.submit(formWithAction: Routes.consent, pressing: "decision").requireRedirect()["code"] != nil)
         let again = try await browser.open(env.authorizeURL(client: "app", redirectURI: Self.app, pkce: .generate()))
+        #expect(again.redirect == nil)
+        #expect(again.url.path == Routes.consent)
+    }
+
+    /// RFC 8252 §8.6: any local process can listen on loopback, so a third-party public client
+    /// with a loopback redirect URI cannot be identified; its consent is never remembered, and a
+    /// silent request is consent_required even after the user allowed it once.
+    @Test func loopbackThirdPartyPublicClientIsAskedEveryTime() async throws {
+        let env = try Interactive()
+        defer { env.stop() }
+        let now = env.server.clock.now
+        let storage = env.server.environment.storage
+        try storage.clients.upsertClient(ClientRecord(
+            id: "cli", name: "Some CLI", isPublic: true, redirectURIs: [Interactive.loopback],
+            allowedScopes: ["openid", "profile"], grantTypes: ["authorization_code"], tokenEndpointAuthMethod: "none",
+            createdAt: now, updatedAt: now))
+        let browser = FormBrowser()
+        _ = try await browser.open(env.authorizeURL(client: "cli", pkce: .generate(), extra: [("scope", "openid")]))
+        let consent = try await env.submitCredentials(browser)
+        #expect(consent.url.path == Routes.consent)
+        #expect(try await browser.submit(formWithAction: Routes.consent, pressing: "decision").requireRedirect()["code"] != nil)
+        #expect(try storage.consents.consent(userID: env.user.id, clientID: "cli") == nil)
+
+        let silent = try await browser.open(env.authorizeURL(client: "cli", pkce: .generate(),
+                                                             extra: [("scope", "openid"), ("prompt", "none")])).requireRedirect()
+        #expect(silent.base == Interactive.callback)
+        #expect(silent["error"] == "consent_required")
+        #expect(silent["state"] == "st-123")
+        #expect(silent["iss"] == env.server.issuer)
+        #expect(silent["code"] == nil)
+        let again = try await browser.open(env.authorizeURL(client: "cli", pkce: .generate(), extra: [("scope", "openid")]))
         #expect(again.redirect == nil)
         #expect(again.url.path == Routes.consent)
     }

@@ -45,15 +45,47 @@ import Testing
         #expect(try env.server.environment.storage.users.user(email: "carol@example.com") == nil)
     }
 
-    @Test func setPasswordFromStdin() async throws {
+    @Test func setPasswordFromStdinEndsSessionsAndRevokesRefreshTokens() async throws {
         let env = try Interactive()
         defer { env.stop() }
+        let browser = FormBrowser()
+        let pkce = PKCEPair.generate()
+        let redirect = try await env.signIn(browser, pkce: pkce)
+        let tokens = try await env.redeem(code: try #require(redirect["code"]), pkce: pkce)
+        let refresh = try #require(try tokens.json().objectValue?["refresh_token"]?.stringValue)
+        // A code the session got just before the change, not redeemed yet.
+        let pending = PKCEPair.generate()
+        let silent = try await browser.open(env.authorizeURL(pkce: pending, extra: [("prompt", "none")])).requireRedirect()
+        let unredeemed = try #require(silent["code"])
+
         let changed = try await users(env, ["set-password", Interactive.email, "--password-stdin"], stdin: "the new password\n")
         #expect(changed.succeeded, "\(changed)")
-        let browser = FormBrowser()
-        _ = try await browser.open(env.authorizeURL(pkce: .generate()))
+        #expect(changed.stdout.contains("ended 1 session(s), revoked 1 grant(s)"))
+        #expect(!changed.stdout.contains("the new password") && !changed.stderr.contains("the new password"))
+
+        // The browser's session is over: the next request goes to the sign-in page.
+        let page = try await browser.open(env.authorizeURL(pkce: .generate()))
+        #expect(page.redirect == nil)
+        #expect(page.url.path == Routes.signIn)
+        // The refresh family is revoked, with the reason recorded.
+        let refused = try await HTTPTestClient().post(env.server.url(Routes.token), form: [
+            ("grant_type", "refresh_token"), ("refresh_token", refresh), ("client_id", "native")])
+        #expect(refused.status == 400)
+        #expect(try refused.json().objectValue?["error"]?.stringValue == "invalid_grant")
+        let grant = try #require(try env.server.environment.storage.refreshTokens.grant(id: try grantID(of: tokens)))
+        #expect(grant.revokeReason == "password_changed")
+        // The code issued before the change starts no new family.
+        let late = try await env.redeem(code: unredeemed, pkce: pending)
+        #expect(late.status == 400)
+        #expect(try late.json().objectValue?["error"]?.stringValue == "invalid_grant")
         #expect(try await env.submitCredentials(browser).redirect == nil, "the old password no longer works")
         #expect(try await env.submitCredentials(browser, password: "the new password").requireRedirect()["code"] != nil)
+    }
+
+    /// The grant id an access token carries.
+    func grantID(of tokens: TestResponse) throws -> String {
+        let access = try #require(try tokens.json().objectValue?["access_token"]?.stringValue)
+        return try #require(try NativeSignInFixture.claims(access)["gid"]?.stringValue, "no gid claim")
     }
 
     @Test func disableEndsSessionsAndRevokesRefreshTokens() async throws {

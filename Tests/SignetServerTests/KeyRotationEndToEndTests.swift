@@ -4,6 +4,7 @@ import SignetCrypto
 import SignetJOSE
 import SignetServer
 import SignetTesting
+import SignetStore
 import Testing
 
 /// Signing-key rotation as relying parties see it over HTTP: pre-publication, switch-over at
@@ -81,6 +82,6 @@ import Testing
     @Test func retiringAnUnknownKidFails() throws {
         let server = try TestServer()
         defer { server.stop() }
-        #expect(throws: (any Error).self) { try server.environment.keyRing.retire(keyID: "no-such-kid") }
+        #expect(throws: StoreError.notFound) { try server.environment.keyRing.retire(keyID: "no-such-kid") }
     }
 }

@@ -41,7 +41,7 @@ import Testing
             let opened = try AESGCM.open(record.encryptedPrivateKey, key: server.environment.masterKey.keyEncryptionKey,
                                          associatedData: Array(record.id.utf8))
             #expect(opened == der)
-            #expect(throws: (any Error).self) {
+            #expect(throws: CryptoError("authentication failed")) {
                 try AESGCM.open(record.encryptedPrivateKey, key: server.environment.masterKey.keyEncryptionKey,
                                 associatedData: Array("another-kid".utf8))
             }
@@ -53,8 +53,10 @@ import Testing
             let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: file)))
             for der in ders { #expect(!Self.contains(bytes, der), "\(file) holds a private key in clear") }
         }
-        // Each served kid is the RFC 7638 thumbprint of the served key.
+        // The JWKS serves exactly the stored keys, and each kid is the RFC 7638 thumbprint of its key.
         let jwks = try JWKSet(jsonBytes: await HTTPTestClient().get(server.url(Routes.jwks)).body)
+        #expect(jwks.keys.count == records.count)
+        #expect(Set(jwks.keys.compactMap(\.kid)) == Set(records.map(\.id)))
         for key in jwks.keys {
             #expect(key.kid == key.thumbprint())
         }
@@ -70,7 +72,7 @@ import Testing
         let keyFile = directory.appending("data/master.key")
         try Data((String(repeating: "ab", count: 32) + "\n").utf8).write(to: URL(fileURLWithPath: keyFile))
         // Refusing to start beats silently minting new keys that no relying party has cached.
-        #expect(throws: (any Error).self) { try SignetApplication(environment: ServerEnvironment.open(configuration)) }
+        #expect(throws: CryptoError("authentication failed")) { try SignetApplication(environment: ServerEnvironment.open(configuration)) }
     }
 
     static func contains(_ haystack: [UInt8], _ needle: [UInt8]) -> Bool {

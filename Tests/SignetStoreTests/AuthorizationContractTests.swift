@@ -30,6 +30,32 @@ struct AuthorizationContractTests {
     }
 
     @Test(arguments: Backend.allCases)
+    func unredeemedCodesOfAUserCanBeDeleted(_ backend: Backend) throws {
+        let store = try backend.make().codes
+        try store.insertCode(Fixture.code("mine-open"))
+        try store.insertCode(Fixture.code("mine-redeemed"))
+        var other = Fixture.code("other-open")
+        other.userID = "user-2"
+        try store.insertCode(other)
+        guard case .consumed = try store.consumeCode(codeHash: hash("mine-redeemed"), now: t0) else {
+            Issue.record("the code was not redeemed")
+            return
+        }
+        #expect(try store.deleteUnredeemedCodes(userID: "user-1") == 1)
+        #expect(try store.consumeCode(codeHash: hash("mine-open"), now: t0) == .notFound)
+        // A redeemed code stays, so its replay is still recognised; another user's code is untouched.
+        guard case .alreadyConsumed = try store.consumeCode(codeHash: hash("mine-redeemed"), now: t0) else {
+            Issue.record("the redeemed code is gone")
+            return
+        }
+        guard case .consumed = try store.consumeCode(codeHash: hash("other-open"), now: t0) else {
+            Issue.record("another user's code was deleted")
+            return
+        }
+        #expect(try store.deleteUnredeemedCodes(userID: "user-1") == 0)
+    }
+
+    @Test(arguments: Backend.allCases)
     func codeIsSingleUse(_ backend: Backend) throws {
         let store = try backend.make().codes
         let code = Fixture.code("code-1")

@@ -49,7 +49,8 @@ enum Fixture {
             postLogoutRedirectURIs: ["com.example.app:/logged-out"], allowedScopes: ["openid", "profile"],
             grantTypes: ["authorization_code", "refresh_token"], tokenEndpointAuthMethod: "client_secret_basic",
             idTokenAlgorithm: "ES256", accessTokenLifetime: 600, refreshTokenLifetime: nil, idTokenLifetime: 300,
-            allowHeadless: true, createdAt: time, updatedAt: time, extra: #"{"logo":"x"}"#)
+            allowHeadless: true, allowedResources: ["https://api.example.com", "https://files.example.com"],
+            createdAt: time, updatedAt: time, extra: #"{"logo":"x"}"#)
     }
 
     static func user(_ id: String, email: String) -> UserRecord {
@@ -69,7 +70,7 @@ enum Fixture {
                       lifetime: Double = 86_400) -> GrantRecord {
         GrantRecord(grantID: id, clientID: client, userID: user, scope: "openid offline_access", createdAt: t0,
                     absoluteExpiresAt: t0.addingTimeInterval(lifetime), sessionID: session, authTime: t0,
-                    payload: #"{"amr":["pwd"]}"#)
+                    payload: #"{"amr":["pwd"]}"#, resources: ["https://api.example.com"])
     }
 
     static func token(_ label: String, grant: String, expiresIn seconds: Double = 3_600) -> RefreshTokenRecord {

@@ -47,7 +47,7 @@ struct PostgresStorageTests {
         try withDatabase { database in
             let store = try store(database, migrate: false)
             #expect(try store.currentVersion() == 0)
-            #expect(try store.migrate() == [1])
+            #expect(try store.migrate() == Array(1...PostgresMigrations.latest))
             #expect(try store.migrate() == [])
             #expect(try store.currentVersion() == PostgresMigrations.latest)
             // Another node finds nothing to do.
@@ -69,8 +69,33 @@ struct PostgresStorageTests {
                 }
             }
             #expect(errors.withLock { $0 }.isEmpty, "\(errors.withLock { $0 }.prefix(3))")
-            #expect(applied.withLock { $0 }.filter { !$0.isEmpty } == [[1]])
-            #expect(try nodes[0].currentVersion() == 1)
+            #expect(applied.withLock { $0 }.filter { !$0.isEmpty } == [Array(1...PostgresMigrations.latest)])
+            #expect(try nodes[0].currentVersion() == PostgresMigrations.latest)
+        }
+    }
+
+    @Test func migrationTwoKeepsExistingGrantsAndClientsWithNoResources() throws {
+        try withDatabase { database in
+            // A database as version 1 left it, with a grant and a client in it.
+            let old = try store(database, migrate: false)
+            try old.withConnection { db in
+                try db.execute(PostgresMigrations.v1)
+                try db.execute("""
+                    CREATE TABLE schema_migrations (version BIGINT PRIMARY KEY, applied_at BIGINT NOT NULL);
+                    INSERT INTO schema_migrations (version, applied_at) VALUES (1, 0);
+                    INSERT INTO grants (grant_id, client_id, user_id, scope, created_at, absolute_expires_at, auth_time, payload)
+                    VALUES ('g-old', 'app', 'user-1', 'openid', 0, 9000000000000000, 0, '{}');
+                    INSERT INTO clients (id, name, is_public, first_party, redirect_uris, post_logout_redirect_uris,
+                        allowed_scopes, grant_types, token_endpoint_auth_method, id_token_algorithm, allow_headless,
+                        created_at, updated_at, extra)
+                    VALUES ('old-app', 'Old', TRUE, FALSE, '[]', '[]', '["openid"]', '["client_credentials"]', 'none', 'RS256',
+                            FALSE, 0, 0, '{}');
+                    """)
+            }
+            let store = try store(database, migrate: false)
+            #expect(try store.migrate() == [2])
+            #expect(try store.grant(id: "g-old")?.resources == [])
+            #expect(try store.client(id: "old-app")?.allowedResources == [])
         }
     }
 

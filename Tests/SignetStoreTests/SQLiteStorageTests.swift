@@ -22,9 +22,9 @@ struct SQLiteStorageTests {
             let store = try SQLiteStorage(path: path, migrate: false)
             #expect(try store.currentVersion() == 0)
             let applied = try store.migrate()
-            #expect(applied == [1])
+            #expect(applied == Array(1...SQLiteMigrations.latest))
             #expect(try store.migrate() == [])
-            #expect(try store.currentVersion() == 1)
+            #expect(try store.currentVersion() == SQLiteMigrations.latest)
             // A second handle (another process, say) finds nothing to do.
             let other = try SQLiteStorage(path: path, migrate: false)
             #expect(try other.migrate() == [])
@@ -67,6 +67,30 @@ struct SQLiteStorageTests {
                 Issue.record("code should survive a reopen")
                 return
             }
+        }
+    }
+
+    @Test func migrationTwoKeepsExistingGrantsAndClientsWithNoResources() throws {
+        try withDirectory { directory in
+            let path = directory + "/db.sqlite3"
+            // A database as version 1 left it, with a grant and a client in it.
+            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+            let connection = try SQLiteConnection.open(path: path)
+            try connection.execute(SQLiteMigrations.v1)
+            try connection.execute("""
+                CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, applied_at INTEGER NOT NULL);
+                INSERT INTO schema_migrations (version, applied_at) VALUES (1, 0);
+                INSERT INTO grants (grant_id, client_id, user_id, scope, created_at, absolute_expires_at, auth_time, payload)
+                VALUES ('g-old', 'app', 'user-1', 'openid', 0, 9000000000000000, 0, '{}');
+                INSERT INTO clients (id, name, is_public, first_party, redirect_uris, post_logout_redirect_uris,
+                    allowed_scopes, grant_types, token_endpoint_auth_method, id_token_algorithm, allow_headless,
+                    created_at, updated_at, extra)
+                VALUES ('old-app', 'Old', 1, 0, '[]', '[]', '["openid"]', '["client_credentials"]', 'none', 'RS256', 0, 0, 0, '{}');
+                """)
+            let store = try SQLiteStorage(path: path, migrate: false)
+            #expect(try store.migrate() == [2])
+            #expect(try store.grant(id: "g-old")?.resources == [])
+            #expect(try store.client(id: "old-app")?.allowedResources == [])
         }
     }
 
