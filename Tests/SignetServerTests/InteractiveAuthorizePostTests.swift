@@ -8,7 +8,7 @@ import Testing
 /// `POST /authorize` with a form body (OpenID Connect Core §3.1.2.1: the authorization endpoint
 /// must support POST), over real HTTP: the whole sign-in, and each kind of broken form with its
 /// exact answer.
-@Suite(.timeLimit(.minutes(2))) struct InteractiveAuthorizePostTests {
+@Suite(.endToEndLimit) struct InteractiveAuthorizePostTests {
     /// The parameters of `env.authorizeURL(...)`, as a form.
     static func form(_ env: Interactive, pkce: PKCEPair, extra: [(String, String?)] = []) throws -> [(String, String)] {
         try URLQuery(queryOf: env.authorizeURL(pkce: pkce, extra: extra).absoluteString).pairs.map { ($0.name, $0.value) }

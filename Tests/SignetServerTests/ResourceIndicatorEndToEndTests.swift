@@ -9,7 +9,7 @@ import Testing
 /// RFC 8707 resource indicators over real HTTP: the grant keeps its resource across refreshes,
 /// a refresh narrows and never widens, a client gets only the resources it is registered for,
 /// and the consent page names the resource.
-@Suite(.timeLimit(.minutes(2))) struct ResourceIndicatorEndToEndTests {
+@Suite(.endToEndLimit) struct ResourceIndicatorEndToEndTests {
     static let api = "https://api.example"
     static let files = "https://files.example"
     static let partner = "https://partner.example.com/cb"
