@@ -191,6 +191,9 @@ location = h.get("Location") or ""
 check("headless: the victim's browser gets no code from the attacker's callback", "code=" not in location, location)
 check("headless: the victim's browser gets no session and no link cookie",
       not any("session" in n or "link" in n for n in victim.cookie_names()), victim.cookie_names())
+s, h, _ = attacker.request(callback or ISSUER + "/oauth2/callback/google-demo")
+check("headless: the browser that started the provider leg still completes it with a code",
+      (h.get("Location") or "").startswith("com.example.probe:/cb?code="), f"{s} {h.get('Location')}")
 _, silent = pkce()
 s, h, _ = victim.request(authorize_url(first, "http://127.0.0.1:5000/callback", silent, {"prompt": "none"}))
 check("headless: prompt=none in the victim's browser is login_required",
