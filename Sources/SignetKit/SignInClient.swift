@@ -145,14 +145,25 @@ public final class SignInClient: Sendable {
         }
         let tokens = try await makeTokens(from: response, nonce: pending.nonce, previous: nil)
         try save(tokens, as: tokensKey)
-        return AuthState(tokens: tokens, backend: Backend(client: self))
+        return await session(with: tokens)
     }
 
-    /// The saved session, if any (after a relaunch).
+    /// The saved session, if any (after a relaunch). Every call (and every client on the same
+    /// storage) returns the same `AuthState` while someone holds it, so refreshes coalesce.
     public func restoreSession() -> AuthState? {
         guard let tokens: StoredTokens = try? load(tokensKey) else { return nil }
-        return AuthState(tokens: tokens, backend: Backend(client: self))
+        return SessionRegistry.shared.state(for: sessionKey) { AuthState(tokens: tokens, backend: Backend(client: self)) }.state
     }
+
+    /// The shared state for this stored session, holding `tokens` (a new sign-in, already saved).
+    func session(with tokens: StoredTokens) async -> AuthState {
+        let (state, existed) = SessionRegistry.shared.state(for: sessionKey) { AuthState(tokens: tokens, backend: Backend(client: self)) }
+        if existed { await state.replace(with: tokens) }
+        return state
+    }
+
+    /// The registry key of this client's stored session: the storage's identity and the key.
+    var sessionKey: String? { storage.storageIdentity.map { $0 + "\n" + tokensKey } }
 
     /// The whole desktop flow: listener, browser, callback, exchange.
     ///
@@ -162,8 +173,16 @@ public final class SignInClient: Sendable {
                        open: @Sendable (URL) -> Void) async throws(SignInError) -> AuthState {
         let request = try beginSignIn(redirectURI: listener.redirectURI, extraParameters: extraParameters)
         open(request.authorizationURL)
-        let callback = try await listener.waitForCallback(timeout: timeout, accepting: { request.isAddressed($0) })
-        return try await completeSignIn(callback: callback)
+        let callback = try await listener.receiveCallback(timeout: timeout, accepting: { request.isAddressed($0) })
+        // The browser learns the real outcome: "Signed in" only once the exchange succeeded.
+        do {
+            let session = try await completeSignIn(callback: callback.url)
+            callback.respond(.signedIn)
+            return session
+        } catch {
+            callback.respond(.forSignIn(error))
+            throw error
+        }
     }
 
     /// The RP-initiated logout URL (OpenID Connect RP-Initiated Logout 1.0 §2) with
