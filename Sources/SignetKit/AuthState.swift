@@ -67,6 +67,9 @@ public actor AuthState {
     /// The signed-in user's `sub`.
     public var subject: String? { tokens?.subject }
 
+    /// Whether `signOut()` is under way (for tests that act while it waits for a refresh).
+    var isSigningOut: Bool { signingOut }
+
     /// Whether the tokens in memory could not be saved yet (the save is retried at the next call).
     public var hasUnsavedTokens: Bool { unsaved }
 
