@@ -185,6 +185,33 @@ public final class SignInClient: Sendable {
         }
     }
 
+    /// Starts an RP-initiated logout (OpenID Connect RP-Initiated Logout 1.0 §2): the end-session
+    /// URL with `id_token_hint`, `client_id`, `post_logout_redirect_uri` and a new `state`.
+    ///
+    /// - Throws: `.endSessionUnavailable` when the server advertises no `end_session_endpoint`.
+    public func beginLogout(idTokenHint: String?, postLogoutRedirectURI: String) throws(SignInError) -> LogoutRequest {
+        let state = RandomToken.make()
+        guard let url = endSessionURL(idTokenHint: idTokenHint, postLogoutRedirectURI: postLogoutRedirectURI, state: state) else {
+            throw .endSessionUnavailable
+        }
+        return LogoutRequest(url: url, state: state, postLogoutRedirectURI: postLogoutRedirectURI)
+    }
+
+    /// The desktop logout: opens the end-session URL with the listener's address as
+    /// `post_logout_redirect_uri` (it must be registered exactly so, port included: Signet
+    /// applies no loopback port exception to it), waits for the redirect, checks its `state`,
+    /// and shows "Signed out". Call `AuthState.signOut()` first for the tokens.
+    ///
+    /// - Throws: `.endSessionUnavailable`; `.timedOut`, `.cancelled` from the listener. A
+    ///   redirect with another `state` is refused (400) and the listener keeps waiting.
+    public func endSession(idTokenHint: String?, with listener: LoopbackListener, timeout: TimeInterval = 300,
+                           open: @Sendable (URL) -> Void) async throws(SignInError) {
+        let request = try beginLogout(idTokenHint: idTokenHint, postLogoutRedirectURI: listener.redirectURI)
+        open(request.url)
+        let callback = try await listener.receiveCallback(timeout: timeout, accepting: { request.isAddressed($0) })
+        callback.respond(.signedOut)
+    }
+
     /// The RP-initiated logout URL (OpenID Connect RP-Initiated Logout 1.0 §2) with
     /// `id_token_hint`, or nil when the server has no end-session endpoint.
     public func endSessionURL(idTokenHint: String?, postLogoutRedirectURI: String? = nil, state: String? = nil) -> URL? {

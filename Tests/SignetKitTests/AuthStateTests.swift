@@ -1,6 +1,9 @@
 import Foundation
 import SignetClientCore
 import SignetCore
+import SignetCrypto
+import SignetJOSE
+import SignetWire
 @testable import SignetKit
 import SignetServer
 import SignetTesting
@@ -159,6 +162,86 @@ import Testing
             #expect(reuse.status == 400)
             #expect(try reuse.json()["error"]?.stringValue == "invalid_grant")
         }
+    }
+
+    @Test func observersSeeRotationsProblemsAndTheEndWithItsReason() async throws {
+        let fixture = try KitFixture()
+        defer { fixture.stop() }
+        let storage = FlakyStorage()
+        let client = try await fixture.client(storage: storage)
+        let session = try await fixture.signIn(client)
+        var changes = session.changes().makeAsyncIterator()
+
+        let renewed = try await session.refresh()
+        #expect(await changes.next() == .tokensUpdated(renewed))
+
+        storage.failWrites(true)
+        _ = try? await session.refresh()
+        let kept = try #require(await session.currentTokens)
+        #expect(await changes.next() == .tokensUpdated(kept))
+        #expect(await changes.next() == .problem(.storage("the disk is full")))
+        storage.failWrites(false)
+
+        // Revoked behind the app's back: the next refresh ends the session, and says why.
+        let revoked = try await HTTPTestClient().post(fixture.server.url(Routes.revoke), form: [
+            ("token", try #require(kept.refreshToken)), ("client_id", KitFixture.clientID)])
+        #expect(revoked.status == 200)
+        await #expect(throws: SignInError.notSignedIn) { try await session.refresh() }
+        #expect(await changes.next() == .ended(.refreshTokenRefused(code: "invalid_grant")))
+
+        // A new sign-in on the same storage is the same state; its sign-out is reported too.
+        let again = try await fixture.signIn(client)
+        #expect(again === session)
+        let fresh = try #require(await again.currentTokens)
+        #expect(await changes.next() == .tokensUpdated(fresh))
+        _ = await again.signOut()
+        #expect(await changes.next() == .ended(.signedOut))
+    }
+
+    @Test func oneAccessTokenIsCachedPerResourceAndScope() async throws {
+        let fixture = try KitFixture()
+        defer { fixture.stop() }
+        let storage = InMemoryTokenStorage()
+        let client = try await fixture.client(storage: storage)
+        let session = try await fixture.signIn(client)
+        let main = try #require(await session.currentTokens?.accessToken)
+        #expect(fixture.tokenRequests == 1)
+
+        let api = try await session.freshAccessToken(for: "https://api.example", scope: ["openid", "email"])
+        #expect(api != main)
+        #expect(fixture.tokenRequests == 2)
+        let apiScope = try #require(try Self.claims(of: api)["scope"]?.stringValue)
+        #expect(Set(apiScope.split(separator: " ")) == ["openid", "email"], "RFC 6749 §6: the scope narrowed")
+        #expect(try await session.freshAccessToken(for: "https://api.example", scope: ["email", "openid"]) == api, "cached")
+        #expect(fixture.tokenRequests == 2)
+
+        let other = try await session.freshAccessToken(for: "https://other.example")
+        #expect(other != api && other != main)
+        #expect(fixture.tokenRequests == 3)
+        // Another scope for a cached resource replaces its token (one per resource).
+        let narrower = try await session.freshAccessToken(for: "https://api.example", scope: ["openid"])
+        #expect(narrower != api)
+        #expect(fixture.tokenRequests == 4)
+        // The main token is untouched and still served without a request.
+        #expect(try await session.freshAccessToken() == main)
+        #expect(fixture.tokenRequests == 4)
+
+        // Kept in storage, and each expires on its own.
+        let stored = try #require(try storage.storedTokens(client))
+        #expect(stored.resourceTokens.keys.sorted() == ["https://api.example", "https://other.example"])
+        #expect(stored.resourceTokens["https://api.example"]?.accessToken == narrower)
+        let expiry = try #require(stored.resourceTokens["https://other.example"]?.expiresAt)
+        fixture.server.clock.advance(by: expiry.timeIntervalSince(fixture.server.clock.now) + 1)
+        let renewedOther = try await session.freshAccessToken(for: "https://other.example")
+        #expect(renewedOther != other)
+        #expect(fixture.tokenRequests == 5)
+    }
+
+    /// The unverified payload of a JWT (the test only reads what the server put there).
+    static func claims(of token: String) throws -> [String: JSONValue] {
+        let parts = token.split(separator: ".")
+        let payload = try #require(Base64URL.decode(String(parts[1])))
+        return try #require(try JSONValue.parse(payload).objectValue)
     }
 
     /// Checks `condition` every 5 ms for at most 10 s.
