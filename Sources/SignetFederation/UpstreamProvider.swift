@@ -154,8 +154,6 @@ public final class UpstreamProvider: Sendable {
         let policy = IDTokenPolicy(issuer: connection.issuer, audiences: [connection.clientID], nonce: .equals(nonce), clock: clock)
         let validated: ValidatedIDToken
         do { validated = try await IDTokenValidator(policy: policy, keys: jwks(metadata)).validate(idToken) } catch {
-            // The provider's keys cannot be fetched: the provider is down, not the token bad.
-            if case .key(let why) = error, why != .unknownKeyID { throw .upstreamUnavailable("jwks: \(why)") }
             throw .invalidIDToken("\(error)")
         }
         // OpenID Connect Core §3.1.3.7 (5): when azp is present it must be our client id.
