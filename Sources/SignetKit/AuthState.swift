@@ -51,6 +51,8 @@ public actor AuthState {
     private var unsaved = false
     private var refreshing: (request: RefreshRequest, task: Task<Result<StoredTokens, SignInError>, Never>)?
     private var signingOut = false
+    /// Counts new sign-ins into this state: a refresh of the replaced session must not overwrite them.
+    private var generation = 0
     private let observers = Observers()
 
     init(tokens: StoredTokens, backend: any AuthStateBackend) {
@@ -150,6 +152,7 @@ public actor AuthState {
 
     /// A new sign-in for the same stored session (already saved) replaces the tokens.
     func replace(with fresh: StoredTokens) {
+        generation += 1
         tokens = fresh
         unsaved = false
         observers.send(.tokensUpdated(fresh))
@@ -178,17 +181,27 @@ public actor AuthState {
     /// whoever awaits the task (another caller, `signOut`) sees the state it left.
     private func performRefresh(_ current: StoredTokens, _ request: RefreshRequest) async -> Result<StoredTokens, SignInError> {
         defer { refreshing = nil }
+        let started = generation
         let outcome: RefreshOutcome
         do {
             outcome = try await backend.refresh(current, request: request)
         } catch {
+            guard generation == started else { return .failure(error) }   // a new sign-in replaced that session
             guard let code = Self.sessionEndingCode(error) else { return .failure(error) }
+            // Another process rotated the token after we read storage: its tokens are the session now.
+            if let stored = try? backend.load(), stored.refreshToken != current.refreshToken {
+                tokens = stored
+                observers.send(.tokensUpdated(stored))
+                return .failure(error)
+            }
             tokens = nil
             unsaved = false
             try? backend.save(nil)
             observers.send(.ended(.refreshTokenRefused(code: code)))
             return .failure(.notSignedIn)
         }
+        // A new sign-in replaced the refreshed session meanwhile: the new one stays.
+        guard generation == started else { return .success(outcome.tokens) }
         // Kept first, then saved: a failed save must not lose the rotated refresh token.
         tokens = outcome.tokens
         observers.send(.tokensUpdated(outcome.tokens))
