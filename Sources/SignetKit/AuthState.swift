@@ -188,12 +188,6 @@ public actor AuthState {
         } catch {
             guard generation == started else { return .failure(error) }   // a new sign-in replaced that session
             guard let code = Self.sessionEndingCode(error) else { return .failure(error) }
-            // Another process rotated the token after we read storage: its tokens are the session now.
-            if let stored = try? backend.load(), stored.refreshToken != current.refreshToken {
-                tokens = stored
-                observers.send(.tokensUpdated(stored))
-                return .failure(error)
-            }
             tokens = nil
             unsaved = false
             try? backend.save(nil)

@@ -164,6 +164,26 @@ import Testing
         }
     }
 
+    @Test func aNewSignInDuringARefreshOfTheOldSessionStays() async throws {
+        let fixture = try KitFixture()
+        defer { fixture.stop() }
+        let storage = InMemoryTokenStorage()
+        let client = try await fixture.client(storage: storage)
+        let session = try await fixture.signIn(client)
+
+        fixture.tokenGate.close()
+        var arrivals = fixture.tokenGate.arrivals.makeAsyncIterator()
+        let refreshing = Task { try await session.refresh() }
+        _ = await arrivals.next()   // the old session's refresh is at the token endpoint
+        let again = try await fixture.signIn(client)   // its code exchange passes the gate
+        #expect(again === session)
+        let fresh = try #require(await session.currentTokens)
+        fixture.tokenGate.open()
+        _ = try await refreshing.value
+        #expect(await session.currentTokens == fresh, "the new sign-in is not overwritten by the old session's refresh")
+        #expect(try storage.storedTokens(client)?.refreshToken == fresh.refreshToken)
+    }
+
     @Test func observersSeeRotationsProblemsAndTheEndWithItsReason() async throws {
         let fixture = try KitFixture()
         defer { fixture.stop() }

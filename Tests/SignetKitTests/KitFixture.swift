@@ -119,11 +119,12 @@ final class KitFixture: Sendable {
     }
 }
 
-/// Holds requests while closed: `close()`, then the next request reports its arrival on
-/// `arrivals` and waits until `open()`.
+/// Holds one request: after `close()`, the next request reports its arrival on `arrivals` and
+/// waits until `open()`; later requests pass.
 final class TokenGate: Sendable {
     private struct State {
         var closed = false
+        var held = 0
         var waiting: [CheckedContinuation<Void, Never>] = []
     }
 
@@ -138,6 +139,7 @@ final class TokenGate: Sendable {
     func open() {
         let waiting = state.withLock { state -> [CheckedContinuation<Void, Never>] in
             state.closed = false
+            state.held = 0
             defer { state.waiting = [] }
             return state.waiting
         }
@@ -148,7 +150,8 @@ final class TokenGate: Sendable {
     func pass() async {
         await withCheckedContinuation { continuation in
             let held = state.withLock { state -> Bool in
-                guard state.closed else { return false }
+                guard state.closed, state.held == 0 else { return false }
+                state.held += 1
                 state.waiting.append(continuation)
                 return true
             }
