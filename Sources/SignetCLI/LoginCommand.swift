@@ -82,11 +82,27 @@ enum LoginCommand {
             }
         case "logout":
             guard let session = client.restoreSession() else { return notSignedIn() }
-            let idToken = await session.signOut()
-            Output.print("signed out of \(issuer); the refresh token was revoked")
-            if let url = client.endSessionURL(idTokenHint: idToken) {
+            guard let result = await session.signOut() else { return notSignedIn() }
+            var status: Int32 = 0
+            if let storageError = result.storageError {
+                Output.error("signet login: the stored tokens could not be deleted: \(storageError)")
+                status = 1
+            }
+            let local = result.storageError == nil ? "the local copy was deleted" : "the local copy could NOT be deleted"
+            switch result.revocation {
+            case .revoked:
+                Output.print("signed out of \(issuer); the refresh token was revoked and \(local)")
+            case .unsupported:
+                Output.print("signed out of \(issuer); \(local), but the server offers no revocation: the refresh token stays valid until it expires")
+            case .failed(let error):
+                Output.error("signet login: revoking the refresh token failed (\(error)); it may still be valid")
+                Output.print("signed out locally: \(local); the refresh token was NOT revoked")
+                status = 1
+            }
+            if let url = client.endSessionURL(idTokenHint: result.idToken) {
                 Output.error("to end the browser session too, open:\n  \(url.absoluteString)")
             }
+            return status
         default:
             let session: AuthState
             do {

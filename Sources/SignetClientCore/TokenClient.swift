@@ -31,10 +31,12 @@ public struct TokenClient: Sendable {
         return try await requestTokens(pairs + extra)
     }
 
-    /// `grant_type=refresh_token` (RFC 6749 §6).
-    public func refresh(_ refreshToken: String, scope: String? = nil) async throws(TokenClientError) -> TokenResponse {
+    /// `grant_type=refresh_token` (RFC 6749 §6), optionally narrowing `scope` and naming the
+    /// `resource` the access token is for (RFC 8707 §2.2).
+    public func refresh(_ refreshToken: String, scope: String? = nil, resource: String? = nil) async throws(TokenClientError) -> TokenResponse {
         var pairs = [("grant_type", "refresh_token"), ("refresh_token", refreshToken)]
         if let scope { pairs.append(("scope", scope)) }
+        if let resource { pairs.append(("resource", resource)) }
         return try await requestTokens(pairs)
     }
 

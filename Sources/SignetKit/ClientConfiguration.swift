@@ -13,6 +13,11 @@ public struct ClientConfiguration: Sendable {
     public var redirectURI: String
     /// The scopes requested (`openid` is always included).
     public var scopes: [String]
+    /// The APIs the app calls (RFC 8707 resource indicators, such as `https://api.example.com`),
+    /// sent as `resource` with every sign-in: the grant holds them, the first access token names
+    /// them all in `aud`, and `AuthState.freshAccessToken(for:)` narrows to one of them. Each must
+    /// be in the client's `resources` at the server.
+    public var resources: [String]
     /// How long a pending sign-in waits for its callback (seconds).
     public var pendingSignInLifetime: TimeInterval
     /// Tolerated clock skew for ID-token times (seconds).
@@ -24,13 +29,14 @@ public struct ClientConfiguration: Sendable {
 
     /// A configuration; the default scopes include `offline_access` for a refresh token.
     public init(issuer: String, clientID: String, redirectURI: String,
-                scopes: [String] = ["openid", "profile", "email", "offline_access"],
+                scopes: [String] = ["openid", "profile", "email", "offline_access"], resources: [String] = [],
                 pendingSignInLifetime: TimeInterval = 600, leeway: TimeInterval = 60,
                 clientAuthentication: ClientAuthentication = .none) {
         self.issuer = issuer
         self.clientID = clientID
         self.redirectURI = redirectURI
         self.scopes = scopes.contains("openid") ? scopes : ["openid"] + scopes
+        self.resources = resources
         self.pendingSignInLifetime = pendingSignInLifetime
         self.leeway = leeway
         self.clientAuthentication = clientAuthentication

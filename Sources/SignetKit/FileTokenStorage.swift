@@ -31,6 +31,9 @@ public final class FileTokenStorage: TokenStorage {
         return base.appendingPathComponent("signet", isDirectory: true).appendingPathComponent(name, isDirectory: true)
     }
 
+    /// The folder: two storages on one folder share their sessions.
+    public var storageIdentity: String? { "file:" + directory.standardizedFileURL.path }
+
     /// The bytes under `key`, or nil when there is no file.
     public func read(_ key: String) throws(TokenStorageError) -> [UInt8]? {
         let path = try file(for: key).path

@@ -80,8 +80,10 @@ extension LoopbackListener {
     static func respond(_ connection: Int32, status: String, body: String) {
         let bytes = Array(body.utf8)
         let head = "HTTP/1.1 \(status)\r\nContent-Type: text/html; charset=utf-8\r\nContent-Length: \(bytes.count)\r\n"
-            + "Cache-Control: no-store\r\nReferrer-Policy: no-referrer\r\nX-Content-Type-Options: nosniff\r\n"
-            + "Content-Security-Policy: default-src 'none'; style-src 'unsafe-inline'\r\nConnection: close\r\n\r\n"
+            + "Cache-Control: no-store\r\nPragma: no-cache\r\nReferrer-Policy: no-referrer\r\nX-Content-Type-Options: nosniff\r\n"
+            + "X-Frame-Options: DENY\r\n"
+            + "Content-Security-Policy: default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'\r\n"
+            + "Connection: close\r\n\r\n"
         let all = Array(head.utf8) + bytes
         var offset = 0
         while offset < all.count {

@@ -4,17 +4,24 @@ import Synchronization
 /// The redirect receiver for desktop and CLI apps (RFC 8252 §7.3): an HTTP listener on
 /// `127.0.0.1` and an ephemeral port that waits for exactly one valid callback.
 ///
-/// It answers the browser with a small "you can close this window" page, refuses requests that are
-/// not the expected callback (another path: 404; the right path but not this sign-in's `state`:
-/// 400) and keeps waiting for the real one; after accepting it, it closes its socket, so a second
-/// callback finds nobody listening. Built on plain POSIX sockets: SignetKit imports no server module.
+/// It refuses requests that are not the expected callback (another path: 404; the right path but
+/// not this sign-in's `state`: 400) and keeps waiting for the real one; after accepting it, it
+/// closes its socket, so a second callback finds nobody listening. The browser's page for the
+/// accepted callback waits for the real outcome (`receiveCallback` and `LoopbackCallback.respond`):
+/// "Signed in" only after the code was exchanged, a denial or a failure otherwise, in the look
+/// of Signet's pages. Built on plain POSIX sockets: SignetKit imports no server module.
 ///
 /// ```swift
 /// let listener = try LoopbackListener()
 /// let session = try client.beginSignIn(redirectURI: listener.redirectURI)
 /// ExternalBrowser().open(session.authorizationURL)
-/// let url = try await listener.waitForCallback(timeout: 300) { session.isAddressed($0) }
-/// let state = try await client.completeSignIn(callback: url)
+/// let callback = try await listener.receiveCallback(timeout: 300) { session.isAddressed($0) }
+/// do {
+///     let state = try await client.completeSignIn(callback: callback.url)
+///     callback.respond(.signedIn)
+/// } catch {
+///     callback.respond(.forSignIn(error))
+/// }
 /// ```
 public final class LoopbackListener: Sendable {
     /// The bound port.
@@ -38,14 +45,15 @@ public final class LoopbackListener: Sendable {
         self.socket = Mutex(fd)
     }
 
-    /// Waits for the one callback `accepting` approves, answers it, closes the listener, and
-    /// returns its URL (`http://127.0.0.1:PORT/path?…`).
+    /// Waits for the one callback `accepting` approves, closes the listener, and returns the
+    /// callback with the browser still waiting: answer it with the real outcome
+    /// (`LoopbackCallback.respond`) once the code is exchanged.
     ///
     /// - Throws: `.timedOut` after `timeout` seconds, `.cancelled` when the task is cancelled or
     ///   `close()` is called.
-    public func waitForCallback(timeout: TimeInterval, accepting: @escaping @Sendable (URL) -> Bool) async throws(SignInError) -> URL {
+    public func receiveCallback(timeout: TimeInterval, accepting: @escaping @Sendable (URL) -> Bool) async throws(SignInError) -> LoopbackCallback {
         let deadline = Date().addingTimeInterval(timeout)
-        let result: Result<URL, SignInError> = await withTaskCancellationHandler {
+        let result: Result<LoopbackCallback, SignInError> = await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in
                 let thread = Thread { [self] in
                     continuation.resume(returning: self.serve(until: deadline, accepting: accepting))
@@ -59,6 +67,17 @@ public final class LoopbackListener: Sendable {
         return try result.get()
     }
 
+    /// Waits for the one callback `accepting` approves and returns its URL. The browser is told
+    /// only what is known here: a denial (the callback carries `error`), else that the response
+    /// reached the app. Apps that exchange the code should use `receiveCallback` and show the
+    /// real outcome (`SignInClient.signIn(with:)` does).
+    public func waitForCallback(timeout: TimeInterval, accepting: @escaping @Sendable (URL) -> Bool) async throws(SignInError) -> URL {
+        let callback = try await receiveCallback(timeout: timeout, accepting: accepting)
+        let error = URLComponents(url: callback.url, resolvingAgainstBaseURL: false)?.queryItems?.first { $0.name == "error" }?.value
+        callback.respond(error.map { .denied(code: $0) } ?? .received)
+        return callback.url
+    }
+
     /// Stops listening. Safe to call more than once.
     public func close() {
         socket.withLock { fd in
@@ -70,7 +89,8 @@ public final class LoopbackListener: Sendable {
     deinit { close() }
 
     /// The accept loop, on its own thread: one connection at a time, each with a read time limit.
-    private func serve(until deadline: Date, accepting: @Sendable (URL) -> Bool) -> Result<URL, SignInError> {
+    /// The accepted callback's connection stays open for its outcome page.
+    private func serve(until deadline: Date, accepting: @Sendable (URL) -> Bool) -> Result<LoopbackCallback, SignInError> {
         while true {
             guard let fd = socket.withLock({ $0 }) else { return .failure(.cancelled) }
             let remaining = deadline.timeIntervalSinceNow
@@ -79,34 +99,30 @@ public final class LoopbackListener: Sendable {
                 return .failure(.timedOut)
             }
             guard let connection = Self.acceptConnection(fd, waitMilliseconds: Int32(min(remaining, 0.25) * 1000)) else { continue }
-            defer { Self.closeSocket(connection) }
             guard let target = Self.readRequestTarget(connection) else {
-                Self.respond(connection, status: "400 Bad Request", body: Self.page("Bad request", "This address only receives sign-in responses."))
+                Self.refuse(connection, status: "400 Bad Request", "Bad request", "This address only receives sign-in responses.")
                 continue
             }
             let pathPart = target.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false)[0]
             guard pathPart == path, let url = URL(string: "http://127.0.0.1:\(port)\(target)") else {
-                Self.respond(connection, status: "404 Not Found", body: Self.page("Not found", "This address only receives sign-in responses."))
+                Self.refuse(connection, status: "404 Not Found", "Not found", "This address only receives sign-in responses.")
                 continue
             }
             guard accepting(url) else {
                 // RFC 6749 §10.12: a response without this sign-in's state is refused; keep waiting for the real one.
-                Self.respond(connection, status: "400 Bad Request",
-                             body: Self.page("Unexpected response", "This sign-in response was not expected. Return to the app and try again."))
+                Self.refuse(connection, status: "400 Bad Request", "Unexpected response",
+                            "This sign-in response was not expected. Return to the app and try again.")
                 continue
             }
-            Self.respond(connection, status: "200 OK",
-                         body: Self.page("Signed in", "You can close this window and return to the app."))
             close()
-            return .success(url)
+            return .success(LoopbackCallback(url: url, connection: connection))
         }
     }
 
-    static func page(_ title: String, _ message: String) -> String {
-        """
-        <!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width">\
-        <title>\(title)</title></head><body style="font-family:system-ui,sans-serif;max-width:32em;margin:4em auto;padding:0 1em">\
-        <h1>\(title)</h1><p>\(message)</p></body></html>
-        """
+    /// Answers a request that is not the callback and closes its connection.
+    static func refuse(_ connection: Int32, status: String, _ title: String, _ message: String) {
+        respond(connection, status: status,
+                body: LoopbackPage.render(title: title, body: "<p class=\"error\">\(LoopbackPage.escape(message))</p>"))
+        closeSocket(connection)
     }
 }

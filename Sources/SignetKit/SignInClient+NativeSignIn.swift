@@ -75,6 +75,6 @@ extension SignInClient {
         // Signet's ID token from a token exchange carries no nonce (the nonce bound the provider's token).
         let tokens = try await makeTokens(from: response, nonce: nil, previous: nil)
         try save(tokens, as: tokensKey)
-        return AuthState(tokens: tokens, backend: Backend(client: self))
+        return await session(with: tokens)
     }
 }

@@ -125,19 +125,20 @@ extension SignInClient {
     struct Backend: AuthStateBackend {
         let client: SignInClient
 
-        func refresh(_ tokens: StoredTokens) async throws(SignInError) -> StoredTokens {
+        func refresh(_ tokens: StoredTokens, request: RefreshRequest) async throws(SignInError) -> RefreshOutcome {
             guard let refreshToken = tokens.refreshToken else { throw .notSignedIn }
             let response: TokenResponse
             do {
-                response = try await client.tokenClient.refresh(refreshToken)
+                response = try await client.tokenClient.refresh(refreshToken, scope: request.scope?.joined(separator: " "),
+                                                                resource: request.resource)
             } catch {
                 throw SignInClient.map(error)
             }
-            return try await client.makeTokens(from: response, nonce: nil, previous: tokens)
+            return await client.refreshedTokens(from: response, previous: tokens, request: request)
         }
 
-        func revoke(_ tokens: StoredTokens) async throws(SignInError) {
-            guard let endpoint = client.provider.metadata.revocationEndpoint else { return }
+        func revoke(_ tokens: StoredTokens) async throws(SignInError) -> Bool {
+            guard let endpoint = client.provider.metadata.revocationEndpoint else { return false }
             let token = tokens.refreshToken ?? tokens.accessToken
             do {
                 try await client.tokenClient.revoke(token, tokenTypeHint: tokens.refreshToken == nil ? "access_token" : "refresh_token",
@@ -145,6 +146,7 @@ extension SignInClient {
             } catch {
                 throw SignInClient.map(error)
             }
+            return true
         }
 
         func save(_ tokens: StoredTokens?) throws(SignInError) {
@@ -155,6 +157,35 @@ extension SignInClient {
             }
         }
 
+        func load() throws(SignInError) -> StoredTokens? { try client.load(client.tokensKey) }
+
         func now() -> Date { client.clock() }
+    }
+
+    /// The tokens after a refresh response. Whatever check fails, the rotated refresh token is
+    /// kept (the old one is spent: RFC 9700 §4.14.2 reuse would revoke the family); the new
+    /// access and ID tokens are taken only when every check passed.
+    func refreshedTokens(from response: TokenResponse, previous: StoredTokens, request: RefreshRequest) async -> RefreshOutcome {
+        var kept = previous
+        if let rotated = response.refreshToken { kept.refreshToken = rotated }
+        let checked: StoredTokens
+        do {
+            checked = try await makeTokens(from: response, nonce: nil, previous: previous)
+        } catch {
+            return RefreshOutcome(tokens: kept, problem: error)
+        }
+        guard !request.isDefault else {
+            var renewed = checked
+            renewed.resourceTokens = previous.resourceTokens
+            return RefreshOutcome(tokens: renewed, problem: nil)
+        }
+        // A token for one resource (or a narrowed scope) is cached beside the main one, which stays.
+        kept.refreshToken = checked.refreshToken
+        kept.idToken = checked.idToken
+        kept.claims = checked.claims
+        kept.resourceTokens[request.cacheKey] = ResourceAccessToken(
+            accessToken: checked.accessToken, expiresAt: checked.accessTokenExpiresAt, requestedScope: request.scope,
+            scope: response.scope)
+        return RefreshOutcome(tokens: kept, problem: nil)
     }
 }

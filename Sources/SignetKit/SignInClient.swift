@@ -88,7 +88,7 @@ public final class SignInClient: Sendable {
             ("response_type", "code"), ("client_id", configuration.clientID), ("redirect_uri", redirect),
             ("scope", configuration.scopes.joined(separator: " ")), ("state", pending.state), ("nonce", pending.nonce),
             ("code_challenge", pkce.challenge), ("code_challenge_method", "S256"),
-        ]
+        ] + configuration.resources.map { ("resource", $0) }
         let reserved = Set(pairs.map(\.0))
         pairs += extraParameters.filter { !reserved.contains($0.0) }
         let endpoint = provider.metadata.authorizationEndpoint.absoluteString
@@ -145,14 +145,25 @@ public final class SignInClient: Sendable {
         }
         let tokens = try await makeTokens(from: response, nonce: pending.nonce, previous: nil)
         try save(tokens, as: tokensKey)
-        return AuthState(tokens: tokens, backend: Backend(client: self))
+        return await session(with: tokens)
     }
 
-    /// The saved session, if any (after a relaunch).
+    /// The saved session, if any (after a relaunch). Every call (and every client on the same
+    /// storage) returns the same `AuthState` while someone holds it, so refreshes coalesce.
     public func restoreSession() -> AuthState? {
         guard let tokens: StoredTokens = try? load(tokensKey) else { return nil }
-        return AuthState(tokens: tokens, backend: Backend(client: self))
+        return SessionRegistry.shared.state(for: sessionKey) { AuthState(tokens: tokens, backend: Backend(client: self)) }.state
     }
+
+    /// The shared state for this stored session, holding `tokens` (a new sign-in, already saved).
+    func session(with tokens: StoredTokens) async -> AuthState {
+        let (state, existed) = SessionRegistry.shared.state(for: sessionKey) { AuthState(tokens: tokens, backend: Backend(client: self)) }
+        if existed { await state.replace(with: tokens) }
+        return state
+    }
+
+    /// The registry key of this client's stored session: the storage's identity and the key.
+    var sessionKey: String? { storage.storageIdentity.map { $0 + "\n" + tokensKey } }
 
     /// The whole desktop flow: listener, browser, callback, exchange.
     ///
@@ -162,8 +173,43 @@ public final class SignInClient: Sendable {
                        open: @Sendable (URL) -> Void) async throws(SignInError) -> AuthState {
         let request = try beginSignIn(redirectURI: listener.redirectURI, extraParameters: extraParameters)
         open(request.authorizationURL)
-        let callback = try await listener.waitForCallback(timeout: timeout, accepting: { request.isAddressed($0) })
-        return try await completeSignIn(callback: callback)
+        let callback = try await listener.receiveCallback(timeout: timeout, accepting: { request.isAddressed($0) })
+        // The browser learns the real outcome: "Signed in" only once the exchange succeeded.
+        do {
+            let session = try await completeSignIn(callback: callback.url)
+            callback.respond(.signedIn)
+            return session
+        } catch {
+            callback.respond(.forSignIn(error))
+            throw error
+        }
+    }
+
+    /// Starts an RP-initiated logout (OpenID Connect RP-Initiated Logout 1.0 §2): the end-session
+    /// URL with `id_token_hint`, `client_id`, `post_logout_redirect_uri` and a new `state`.
+    ///
+    /// - Throws: `.endSessionUnavailable` when the server advertises no `end_session_endpoint`.
+    public func beginLogout(idTokenHint: String?, postLogoutRedirectURI: String) throws(SignInError) -> LogoutRequest {
+        let state = RandomToken.make()
+        guard let url = endSessionURL(idTokenHint: idTokenHint, postLogoutRedirectURI: postLogoutRedirectURI, state: state) else {
+            throw .endSessionUnavailable
+        }
+        return LogoutRequest(url: url, state: state, postLogoutRedirectURI: postLogoutRedirectURI)
+    }
+
+    /// The desktop logout: opens the end-session URL with the listener's address as
+    /// `post_logout_redirect_uri` (it must be registered exactly so, port included: Signet
+    /// applies no loopback port exception to it), waits for the redirect, checks its `state`,
+    /// and shows "Signed out". Call `AuthState.signOut()` first for the tokens.
+    ///
+    /// - Throws: `.endSessionUnavailable`; `.timedOut`, `.cancelled` from the listener. A
+    ///   redirect with another `state` is refused (400) and the listener keeps waiting.
+    public func endSession(idTokenHint: String?, with listener: LoopbackListener, timeout: TimeInterval = 300,
+                           open: @Sendable (URL) -> Void) async throws(SignInError) {
+        let request = try beginLogout(idTokenHint: idTokenHint, postLogoutRedirectURI: listener.redirectURI)
+        open(request.url)
+        let callback = try await listener.receiveCallback(timeout: timeout, accepting: { request.isAddressed($0) })
+        callback.respond(.signedOut)
     }
 
     /// The RP-initiated logout URL (OpenID Connect RP-Initiated Logout 1.0 §2) with

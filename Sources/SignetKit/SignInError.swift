@@ -47,6 +47,8 @@ public enum SignInError: Error, Sendable, Equatable, CustomStringConvertible {
     case storage(String)
     /// The server advertises no `native_nonce_endpoint`: it does not offer native ID-token sign-in.
     case nativeSignInUnavailable
+    /// The server advertises no `end_session_endpoint`: it does not offer RP-initiated logout.
+    case endSessionUnavailable
 
     /// One line for a person, without secrets.
     public var description: String {
@@ -73,6 +75,7 @@ public enum SignInError: Error, Sendable, Equatable, CustomStringConvertible {
         case .notSignedIn: "not signed in"
         case .storage(let why): "token storage: \(why)"
         case .nativeSignInUnavailable: "the server does not offer native ID-token sign-in (no native_nonce_endpoint)"
+        case .endSessionUnavailable: "the server does not offer RP-initiated logout (no end_session_endpoint)"
         }
     }
 }

@@ -10,6 +10,21 @@ public protocol TokenStorage: Sendable {
     func write(_ key: String, _ value: [UInt8]) throws(TokenStorageError)
     /// Removes `key`; no error when it is absent.
     func remove(_ key: String) throws(TokenStorageError)
+    /// Names the place the values live: two storages with the same identity read and write the
+    /// same values (two `FileTokenStorage`s on one folder), so SignetKit gives their sessions one
+    /// shared `AuthState`. Classes default to the object's identity; nil (the default for other
+    /// types) shares nothing beyond the one value.
+    var storageIdentity: String? { get }
+}
+
+extension TokenStorage {
+    /// No identity: sessions are shared only through the same storage value.
+    public var storageIdentity: String? { nil }
+}
+
+extension TokenStorage where Self: AnyObject {
+    /// This object's identity.
+    public var storageIdentity: String? { "\(type(of: self))@\(UInt(bitPattern: ObjectIdentifier(self)))" }
 }
 
 /// A storage failure, with a description that names the store, never the stored value.

@@ -26,6 +26,9 @@ public final class KeychainTokenStorage: TokenStorage {
         self.requiresUserPresence = requiresUserPresence
     }
 
+    /// The service and access group: two storages for them share their sessions.
+    public var storageIdentity: String? { "keychain:" + service + "\n" + (accessGroup ?? "") }
+
     /// The bytes stored under `key`, or nil when there is no item.
     public func read(_ key: String) throws(TokenStorageError) -> [UInt8]? {
         var query = baseQuery(key)

@@ -34,6 +34,9 @@ public final class SecretServiceTokenStorage: TokenStorage {
         }
     }
 
+    /// The service: two storages for one service share their sessions.
+    public var storageIdentity: String? { "secret-service:" + service }
+
     /// The bytes stored under `key`, or nil when there is no item.
     public func read(_ key: String) throws(TokenStorageError) -> [UInt8]? {
         guard let text = try lookup(key: key) else { return nil }

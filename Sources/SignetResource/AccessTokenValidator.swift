@@ -95,8 +95,11 @@ public struct AccessTokenValidator: Sendable {
         let key: VerificationKey
         do {
             key = try await keys.keys(for: kid)
+        } catch .unknownKeyID {
+            throw invalid("unknown signing key")
         } catch {
-            throw invalid(error == .unknownKeyID ? "unknown signing key" : "the signing keys are unavailable")
+            // The key set cannot be fetched: the token is not at fault (503, not invalid_token).
+            throw BearerError(.temporarilyUnavailable, "the issuer's signing keys cannot be fetched; try again later", realm: realm)
         }
         let policy = VerificationPolicy(issuer: issuer, audience: audience, allowedTypes: ["at+jwt"], leeway: leeway,
                                         requireExp: true, clock: clock)

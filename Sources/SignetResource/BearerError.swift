@@ -9,6 +9,10 @@ public struct BearerError: Error, Sendable, Equatable, CustomStringConvertible {
         case invalidToken = "invalid_token"
         /// The token lacks a required scope (403).
         case insufficientScope = "insufficient_scope"
+        /// The token could not be checked: the issuer's keys cannot be fetched (503). Not one of
+        /// RFC 6750's codes (the token is not at fault, so it is not `invalid_token`, which would
+        /// send the client to sign in again); the challenge names no error, the body does.
+        case temporarilyUnavailable = "temporarily_unavailable"
     }
 
     /// The error code; nil when the request carried no token at all (RFC 6750 §3.1: then the
@@ -32,12 +36,14 @@ public struct BearerError: Error, Sendable, Equatable, CustomStringConvertible {
     /// No `Authorization: Bearer` header.
     public static func missingToken(realm: String? = nil) -> BearerError { BearerError(nil, realm: realm) }
 
-    /// The HTTP status: 401 for a missing or invalid token, 400 for a bad request, 403 for scope.
+    /// The HTTP status: 401 for a missing or invalid token, 400 for a bad request, 403 for scope,
+    /// 503 when the token could not be checked.
     public var status: Int {
         switch code {
         case nil, .invalidToken?: 401
         case .invalidRequest?: 400
         case .insufficientScope?: 403
+        case .temporarilyUnavailable?: 503
         }
     }
 
@@ -46,8 +52,8 @@ public struct BearerError: Error, Sendable, Equatable, CustomStringConvertible {
     public var wwwAuthenticate: String {
         var parameters: [String] = []
         if let realm { parameters.append("realm=\"\(Self.quoted(realm))\"") }
-        if let code { parameters.append("error=\"\(code.rawValue)\"") }
-        if let errorDescription, code != nil { parameters.append("error_description=\"\(Self.quoted(errorDescription))\"") }
+        if let code, code != .temporarilyUnavailable { parameters.append("error=\"\(code.rawValue)\"") }
+        if let errorDescription, code != nil, code != .temporarilyUnavailable { parameters.append("error_description=\"\(Self.quoted(errorDescription))\"") }
         if let scope, code == .insufficientScope { parameters.append("scope=\"\(Self.quoted(scope))\"") }
         return parameters.isEmpty ? "Bearer" : "Bearer " + parameters.joined(separator: ", ")
     }

@@ -18,7 +18,9 @@ import Testing
         #expect(wrongState.header("Cache-Control") == "no-store")
         let good = try await http.get(try #require(URL(string: base + "?code=x&state=good")))
         #expect(good.status == 200)
-        #expect(good.text.contains("You can close this window"))
+        // waitForCallback knows no outcome: it never claims a sign-in.
+        #expect(good.text.contains("Response received"))
+        #expect(!good.text.contains("Signed in"))
         let url = try await received
         #expect(url.absoluteString == base + "?code=x&state=good")
         // The listener is closed: a second callback finds nobody.

@@ -3,6 +3,7 @@ import SignetClientCore
 import SignetCore
 import SignetCrypto
 import SignetFederation
+import SignetHTTP
 import SignetKit
 import SignetServer
 import SignetTesting
@@ -19,6 +20,9 @@ import Testing
         let apple: MockProvider
         let server: TestServer
         let secrets: TemporaryDirectory
+        /// The issuer of connection `keyless`: Google's discovery document, but its `jwks_uri`
+        /// names a port nobody listens on.
+        let keyless: HTTPServer
 
         init() throws {
             // An Apple connection must have its signing key for the browser leg, even if unused here.
@@ -33,6 +37,19 @@ import Testing
             let apple = try MockProvider(flavor: .apple, clientID: "com.example.app", clock: { clock.now })
             self.google = google
             self.apple = apple
+            let keylessPort = try FreePort.pick()
+            let keylessIssuer = "http://127.0.0.1:\(keylessPort)"
+            let deadJWKS = "http://127.0.0.1:\(try FreePort.pick())/jwks"
+            let router = Router()
+            router.get("/.well-known/openid-configuration", .sync { _ in
+                .json(Array(("{\"issuer\":\"\(keylessIssuer)\",\"authorization_endpoint\":\"\(keylessIssuer)/authorize\","
+                    + "\"token_endpoint\":\"\(keylessIssuer)/token\",\"jwks_uri\":\"\(deadJWKS)\","
+                    + "\"response_types_supported\":[\"code\"],\"subject_types_supported\":[\"public\"],"
+                    + "\"id_token_signing_alg_values_supported\":[\"RS256\"]}").utf8))
+            })
+            keyless = HTTPServer(configuration: HTTPServerConfiguration(listen: [try ListenAddress("127.0.0.1:\(keylessPort)")],
+                                                                        threadCount: 1), router: router)
+            try keyless.start()
             server = try TestServer(clock: clock) { configuration in
                 func connection(_ id: String, _ type: ConnectionType, _ provider: MockProvider) -> Connection {
                     Connection(id: id, type: type, clientID: "web-client", issuer: provider.issuer, enabled: true,
@@ -42,6 +59,9 @@ import Testing
                 configuration.connections = [
                     ConfiguredConnection(connection: connection("google", .google, google), clientSecret: .file(googleSecret)),
                     ConfiguredConnection(connection: connection("apple", .apple, apple), privateKey: .file(keyPath)),
+                    ConfiguredConnection(connection: Connection(id: "keyless", type: .google, clientID: "web-client", issuer: keylessIssuer,
+                                                                enabled: true, nativeClientIDs: [google.clientID], nativeSignIn: true),
+                                         clientSecret: .file(googleSecret)),
                 ]
             }
             let registration = ClientRegistration(server: server.application.authorizationServer)
@@ -53,6 +73,7 @@ import Testing
         }
 
         func stop() {
+            keyless.stop()
             server.stop()
             secrets.remove()
             google.stop()
@@ -100,6 +121,22 @@ import Testing
         await #expect(throws: SignInError.tokenError(code: "invalid_grant", description: "The nonce is unknown, expired or already used.")) {
             _ = try await client.exchangeNativeIDToken(try fixture.google.mintIDToken(nonce: nonce.value), connection: "google", nonce: nonce)
         }
+    }
+
+    @Test func unreachableProviderKeysAreTemporarilyUnavailableEveryTime() async throws {
+        let fixture = try Fixture()
+        defer { fixture.stop() }
+        let client = try await fixture.client()
+        // The first exchange fetches the key set and fails; the second is inside the refetch
+        // interval: still the fetch's failure (temporarily_unavailable), never "unknown key" (invalid_grant).
+        for _ in 0..<2 {
+            let nonce = try await client.requestNativeNonce()
+            await #expect(throws: SignInError.tokenError(code: "temporarily_unavailable",
+                                                         description: "The identity provider's keys cannot be fetched; try again later.")) {
+                _ = try await client.exchangeNativeIDToken(try fixture.google.mintIDToken(nonce: nonce.value), connection: "keyless", nonce: nonce)
+            }
+        }
+        #expect(client.restoreSession() == nil, "nothing was saved")
     }
 
     @Test func appleTokenCarriesTheHashAndTheRawNonceIsSent() async throws {

@@ -38,7 +38,10 @@ import Testing
         #expect(await client.restoreSession()?.currentTokens?.refreshToken == renewed.refreshToken)
 
         // Sign-out revokes the refresh token at the server and clears storage.
-        let idToken = await session.signOut()
+        let signedOut = try #require(await session.signOut())
+        #expect(signedOut.revocation == .revoked)
+        #expect(signedOut.storageError == nil)
+        let idToken = signedOut.idToken
         #expect(idToken != nil)
         #expect(await session.isSignedIn == false)
         #expect(client.restoreSession() == nil)

@@ -1,6 +1,9 @@
 import Foundation
 import SignetClientCore
+import SignetCrypto
+import SignetJOSE
 import SignetResource
+import SignetServer
 import SignetTesting
 import Testing
 
@@ -72,12 +75,40 @@ import Testing
         let validator = AccessTokenValidator(issuer: mock.issuer, audience: "api", keys: cache)
         var claims = mock.idTokenClaims(nonce: nil, audience: "api")
         claims.values["scope"] = .string("read")
-        _ = claims
-        // Tokens under unknown kids: the first fetch loads the set; further unknown kids do not refetch within the interval.
+        // RFC 9068 access tokens (typ at+jwt) under a key the provider never published: each
+        // reaches the key lookup (a token of another typ would be refused before it).
+        let forger = try JWSSigner(key: PrivateKey.generate(.p256), keyID: "never-published", algorithm: .es256)
+        let forged = try forger.sign(payload: claims.jsonValue.serialized(), type: "at+jwt")
+        // The first lookup fetches the set; further unknown kids do not refetch within the interval.
         for _ in 0..<5 {
-            await #expect(throws: BearerError.self) { try await validator.validate(token: try mock.sign(claims, signing: .unknownKeyID)) }
+            await #expect(throws: BearerError(.invalidToken, "unknown signing key")) { try await validator.validate(token: forged) }
         }
-        #expect(mock.requestCount("/jwks") <= 2)
+        #expect(mock.requestCount("/jwks") == 1, "the first lookup fetches the set; later unknown kids wait for the interval")
+    }
+}
+
+extension AccessTokenValidatorTests {
+    @Test func unreachableKeysAreA503NotAnInvalidToken() async throws {
+        let fixture = try ResourceFixture()
+        defer { fixture.stop() }
+        let (accessToken, _) = try await fixture.tokens()
+        // Nobody listens on this port: the key set cannot be fetched.
+        let nowhere = try #require(URL(string: "http://127.0.0.1:\(try FreePort.pick())/jwks"))
+        let validator = AccessTokenValidator(issuer: fixture.server.issuer, audience: fixture.server.issuer,
+                                             keys: JWKSCache(jwksURI: nowhere, http: OutboundHTTP()), realm: "api")
+        let expected = BearerError(.temporarilyUnavailable, "the issuer's signing keys cannot be fetched; try again later", realm: "api")
+        // The first lookup fails; the second is inside the refetch interval and must still be the fetch's failure.
+        for _ in 0..<2 {
+            do {
+                _ = try await validator.validate(authorization: "Bearer \(accessToken)")
+                Issue.record("a token was accepted without keys")
+            } catch {
+                #expect(error == expected)
+                #expect(error.status == 503)
+                #expect(error.wwwAuthenticate == "Bearer realm=\"api\"")
+                #expect(error.jsonBody == #"{"error":"temporarily_unavailable","error_description":"the issuer's signing keys cannot be fetched; try again later"}"#)
+            }
+        }
     }
 }
 
