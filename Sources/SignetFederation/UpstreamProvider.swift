@@ -170,7 +170,11 @@ public final class UpstreamProvider: Sendable {
         let policy = IDTokenPolicy(issuer: connection.issuer, audiences: [connection.clientID], nonce: .equals(nonce), clock: clock)
         let validated: ValidatedIDToken
         do { validated = try await IDTokenValidator(policy: policy, keys: jwks(metadata)).validate(idToken) } catch {
-            throw .invalidIDToken("\(error)")
+            // A key set that could not be fetched says nothing about the token: try again later.
+            switch error {
+            case .key(.unavailable), .key(.invalidKeySet): throw .upstreamUnavailable("key set: \(error)")
+            default: throw .invalidIDToken("\(error)")
+            }
         }
         // OpenID Connect Core §3.1.3.7 (5): when azp is present it must be our client id.
         if let azp = validated.claims["azp"], azp.stringValue != connection.clientID {

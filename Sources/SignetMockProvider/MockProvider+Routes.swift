@@ -78,7 +78,8 @@ extension MockProvider {
     }
 
     func jwksDocument(_ request: HTTPRequest) -> HTTPResponse {
-        json(jwks().jsonValue)
+        if behaviour.jwksUnavailable { return .text("key set unavailable", status: 503) }
+        return json(jwks().jsonValue)
     }
 
     func authorize(_ request: HTTPRequest) -> HTTPResponse {

@@ -40,6 +40,8 @@ public struct MockProviderBehaviour: Sendable {
     public var wrongState = false
     /// The token endpoint answers with a 302 to itself (outbound clients must not follow).
     public var redirectTokenEndpoint = false
+    /// The key set (`/jwks`) answers 503: the provider's keys cannot be fetched.
+    public var jwksUnavailable = false
 
     /// RFC 9207 `iss` in the authorization response: not advertised (`.none`, the default);
     /// advertised (`authorization_response_iss_parameter_supported`) and sent as the issuer

@@ -46,6 +46,7 @@ import Testing
         Case(name: "malformed JSON", flavor: .github, error: "temporarily_unavailable", audit: unavailable) { $0.behaviour.malformedJSON = true },
         Case(name: "unverified primary email", flavor: .github, error: "access_denied", audit: unverified) { $0.user.emailVerified = false },
         Case(name: "token endpoint redirects", flavor: .google, error: "temporarily_unavailable", audit: unavailable) { $0.behaviour.redirectTokenEndpoint = true },
+        Case(name: "key set unavailable", flavor: .google, error: "temporarily_unavailable", audit: unavailable) { $0.behaviour.jwksUnavailable = true },
         Case(name: "upstream error access_denied", flavor: .google, error: "access_denied", audit: "federation_upstream_error") { $0.behaviour.callbackError = "access_denied" },
         Case(name: "user cancels", flavor: .apple, error: "access_denied", audit: "federation_upstream_error") { $0.behaviour.callbackError = "user_cancelled_authorize" },
         Case(name: "userinfo names another sub", flavor: .generic, error: "access_denied", audit: badToken) {
