@@ -140,6 +140,7 @@ public final class HTTPServer: @unchecked Sendable {
         config.flags = flags
         config.thread_pool_size = UInt32(clamping: max(1, configuration.threadCount))
         config.connection_limit = UInt32(clamping: max(1, configuration.connectionLimit))
+        config.per_ip_connection_limit = UInt32(clamping: max(0, configuration.perAddressConnectionLimit))
         config.connection_timeout_seconds = UInt32(clamping: max(1, configuration.connectionTimeoutSeconds))
         // MHD's per-connection pool holds the request line, headers and the read/write buffers;
         // the slack leaves room for the response headers. Measured with the 16 KiB default:

@@ -194,8 +194,13 @@ import Testing
         #expect(unknown.status == 401)   // invalid_client
         let missing = try await fixture.post("/native/nonce", [])
         #expect(missing.json["error"] == "invalid_request")
-        // 60 per minute per address: three used above, 57 more pass, the next is refused.
-        for _ in 0..<57 { _ = try await fixture.nonce() }
+        for index in 0..<100 {
+            #expect(try await fixture.post("/native/nonce", [("client_id", "nobody-\(index)")]).status == 401)
+        }
+        // 60 per minute per address, counting only requests that name a native-sign-in client:
+        // the 103 refused above (unknown and unfit client_ids, none) used up nothing, so
+        // 60 pass and the next is refused.
+        for _ in 0..<60 { _ = try await fixture.nonce() }
         let limited = try await fixture.post("/native/nonce", [("client_id", "native-app")])
         #expect(limited.status == 429)
         #expect(limited.headers["retry-after"] == "60")
