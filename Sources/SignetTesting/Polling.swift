@@ -1,10 +1,10 @@
 import Foundation
 
-/// Waiting for a condition by polling, with an upper bound: for child processes and pipes, which
-/// have no event to await.
-enum Polling {
+/// Waiting for a condition by polling, with an upper bound: for child processes, pipes and flags,
+/// which have no event to await.
+public enum Polling {
     /// Checks `done` every 5 ms until it holds (true) or `seconds` pass (false).
-    static func wait(seconds: Double, until done: () -> Bool) async -> Bool {
+    public static func wait(seconds: Double, until done: () -> Bool) async -> Bool {
         let deadline = Date().addingTimeInterval(seconds)
         while !done() {
             if Date() > deadline { return false }
@@ -14,7 +14,7 @@ enum Polling {
     }
 
     /// The same, blocking the calling thread (2 ms steps), for callers that cannot await.
-    static func waitBlocking(seconds: Double, until done: () -> Bool) -> Bool {
+    public static func waitBlocking(seconds: Double, until done: () -> Bool) -> Bool {
         let deadline = Date().addingTimeInterval(seconds)
         while !done() {
             if Date() > deadline { return false }
