@@ -12,6 +12,8 @@ struct MHD_Daemon *signet_mhd_start(const struct signet_mhd_config *c) {
         ops[i++] = (struct MHD_OptionItem){ MHD_OPTION_THREAD_POOL_SIZE, (intptr_t)c->thread_pool_size, NULL };
     if (c->connection_limit > 0)
         ops[i++] = (struct MHD_OptionItem){ MHD_OPTION_CONNECTION_LIMIT, (intptr_t)c->connection_limit, NULL };
+    if (c->per_ip_connection_limit > 0)
+        ops[i++] = (struct MHD_OptionItem){ MHD_OPTION_PER_IP_CONNECTION_LIMIT, (intptr_t)c->per_ip_connection_limit, NULL };
     if (c->connection_timeout_seconds > 0)
         ops[i++] = (struct MHD_OptionItem){ MHD_OPTION_CONNECTION_TIMEOUT, (intptr_t)c->connection_timeout_seconds, NULL };
     if (c->connection_memory_limit > 0)

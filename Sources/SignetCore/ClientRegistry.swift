@@ -6,35 +6,63 @@ import Synchronization
 /// Looks clients up, with a node-local cache that the database invalidates: when the store's
 /// client generation moves (a client added, changed or removed by the CLI or another node), the
 /// cache is dropped. The generation is checked at most once per `recheckInterval`.
+///
+/// Client ids come from the network, so both halves of the cache are bounded: an id longer than
+/// `maxIDBytes` is unknown without any lookup (registration allows at most 128 bytes), and at
+/// most `missingLimit` unknown ids are remembered (the oldest is forgotten first).
 public final class ClientRegistry: Sendable {
+    /// The longest client id ever looked up, in UTF-8 bytes; longer ids are unknown clients.
+    public static let maxIDBytes = 256
     private struct Cache: Sendable {
         var generation: Int64 = -1
         var checkedAt: UInt64 = 0
         var clients: [String: Client] = [:]
         var missing: Set<String> = []
+        /// `missing` in insertion order, for forgetting the oldest first.
+        var missingOrder: [String] = []
+        var missingStart = 0
+
+        /// Remembers an unknown id, forgetting the oldest beyond `limit`.
+        mutating func remember(missing id: String, limit: Int) {
+            guard limit > 0, missing.insert(id).inserted else { return }
+            missingOrder.append(id)
+            while missing.count > limit {
+                missing.remove(missingOrder[missingStart])
+                missingStart += 1
+            }
+            if missingStart > limit {   // compact the order queue so it stays O(limit) too
+                missingOrder.removeFirst(missingStart)
+                missingStart = 0
+            }
+        }
     }
 
     /// The store the registry reads (registration writes through it).
     public let store: any ClientStore
     private let secretKey: [UInt8]
     private let recheckNanoseconds: UInt64
+    private let missingLimit: Int
     private let cache = Mutex(Cache())
 
     /// Creates the registry. `secretKey` keys the hash client secrets are stored under.
     /// The recheck uses the monotonic clock: it is a cache policy, not a rule with a deadline.
-    public init(store: any ClientStore, secretKey: [UInt8], recheckInterval: TimeInterval = 1) {
+    /// At most `missingLimit` unknown ids are remembered.
+    public init(store: any ClientStore, secretKey: [UInt8], recheckInterval: TimeInterval = 1, missingLimit: Int = 10_000) {
         self.store = store
         self.secretKey = secretKey
         self.recheckNanoseconds = UInt64(max(0, recheckInterval) * 1_000_000_000)
+        self.missingLimit = max(0, missingLimit)
     }
 
     /// The client with this id, or nil when it is unknown or its record is no longer valid.
+    /// An id longer than `maxIDBytes` is unknown at once: no store query, nothing cached.
     public func client(id: String) throws -> Client? {
+        guard id.utf8.count <= Self.maxIDBytes else { return nil }
         try refreshIfStale()
         if let hit = cache.withLock({ $0.clients[id] }) { return hit }
         if cache.withLock({ $0.missing.contains(id) }) { return nil }
         guard let record = try store.client(id: id), let client = try? Client(record: record) else {
-            cache.withLock { _ = $0.missing.insert(id) }
+            cache.withLock { $0.remember(missing: id, limit: missingLimit) }
             return nil
         }
         cache.withLock { $0.clients[id] = client }
@@ -52,6 +80,9 @@ public final class ClientRegistry: Sendable {
         guard let stored = client.secretHash else { return false }
         return constantTimeEquals(hashSecret(secret), stored)
     }
+
+    /// How many unknown ids are remembered now (never more than the limit).
+    public var rememberedMissingCount: Int { cache.withLock { $0.missing.count } }
 
     private func refreshIfStale() throws {
         let now = DispatchTime.now().uptimeNanoseconds

@@ -6,7 +6,8 @@ import SignetWire
 /// `POST /native/nonce`: issues a one-time login nonce to a first-party native app before it
 /// asks Google's Credential Manager (`setNonce`) or Apple's sheet for an ID token. The nonce is
 /// an `sgn_` token; only its keyed hash is stored, bound to the client, for
-/// `policy.nativeNonceLifetime` seconds. Rate limited per client address.
+/// `policy.nativeNonceLifetime` seconds. Rate limited per client address, counting only requests
+/// from clients that may use native sign-in.
 public struct NativeNonceEndpoint: Sendable {
     /// The outcome of a request.
     public enum Outcome: Sendable, Equatable {
@@ -23,7 +24,8 @@ public struct NativeNonceEndpoint: Sendable {
         self.server = server
     }
 
-    /// Handles a request from `clientAddress` (the peer address; hashed before use as a key).
+    /// Handles a request from `clientAddress` (the client's rate-limit key, an IPv6 client by its
+    /// /64; hashed before use as a key).
     ///
     /// - Throws: `OAuthError`: `invalid_request` (no or repeated `client_id`), `invalid_client`
     ///   (unknown client), `unauthorized_client` (not a first-party public client registered for
@@ -31,13 +33,6 @@ public struct NativeNonceEndpoint: Sendable {
     public func handle(_ parameters: RequestParameters, clientAddress: String) throws(OAuthError) -> Outcome {
         let policy = server.policy
         let now = server.clock.now
-        let key = "native_nonce:" + Base64URL.encode(server.tokens.hash("address:" + clientAddress).prefix(16))
-        do {
-            let hits = try server.storage.throttle.hit(key: key, windowSeconds: policy.nativeNonceWindow, now: now)
-            if hits > policy.nativeNonceRateLimit { return .rateLimited(retryAfter: policy.nativeNonceWindow) }
-        } catch {
-            throw OAuthError.serverError(detail: "throttle: \(error)")
-        }
         guard let clientID = try parameters.single("client_id"), !clientID.isEmpty else {
             throw OAuthError.invalidRequest("The client_id parameter is missing.")
         }
@@ -48,6 +43,15 @@ public struct NativeNonceEndpoint: Sendable {
         guard let client else { throw OAuthError.invalidClient(detail: "native nonce for unknown client") }
         guard client.isPublic, client.isFirstParty, client.grantTypes.contains(.tokenExchange) else {
             throw OAuthError(.unauthorizedClient, "This client may not use native sign-in.")
+        }
+        // Counted only now, for a client that may use native sign-in: requests naming an unknown
+        // or unfit client are refused above and must not use up a real app's budget.
+        let key = "native_nonce:" + Base64URL.encode(server.tokens.hash("address:" + clientAddress).prefix(16))
+        do {
+            let limit = ThrottleLimit(key: key, limit: policy.nativeNonceRateLimit, windowSeconds: policy.nativeNonceWindow)
+            guard try server.storage.throttle.hitIfUnder([limit], now: now) else { return .rateLimited(retryAfter: policy.nativeNonceWindow) }
+        } catch {
+            throw OAuthError.serverError(detail: "throttle: \(error)")
         }
         let nonce = server.tokens.make(.nonce)
         do {

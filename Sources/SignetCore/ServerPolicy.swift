@@ -24,9 +24,16 @@ public struct ServerPolicy: Sendable {
     public var accessTokenAlgorithm: SignatureAlgorithmName = "ES256"
     /// Default ID token algorithm (clients may choose their own).
     public var idTokenAlgorithm: SignatureAlgorithmName = "RS256"
-    /// Failed sign-ins per account inside `signInAccountWindow` after which sign-in for that
-    /// account is refused without checking the password (online guessing, OWASP ASVS V2.2.1).
+    /// Failed sign-ins per account from one client address inside `signInAccountWindow` after
+    /// which that address may not try the account again without its password being checked
+    /// (online guessing, OWASP ASVS V2.2.1). Other addresses are unaffected, so a guesser cannot
+    /// lock the account's owner out.
     public var signInAccountFailureLimit = 5
+    /// Failed sign-ins per account from every address inside `signInAccountWindow` after which the
+    /// account counts as under attack: each address then gets one failed attempt per window for
+    /// it instead of `signInAccountFailureLimit`. A spread-out guesser is slowed fivefold; an owner
+    /// on a fresh address still gets in.
+    public var signInAccountAttackThreshold = 50
     /// The per-account throttling window, seconds (15 minutes).
     public var signInAccountWindow = 900
     /// Failed sign-ins per client address inside `signInAddressWindow` after which every sign-in
@@ -36,7 +43,8 @@ public struct ServerPolicy: Sendable {
     public var signInAddressWindow = 900
     /// Lifetime of a one-time native sign-in nonce (`POST /native/nonce`), seconds.
     public var nativeNonceLifetime = 300
-    /// Nonces one client address may request inside `nativeNonceWindow`.
+    /// Nonces one client address may request inside `nativeNonceWindow`; only requests from
+    /// registered native-sign-in clients count.
     public var nativeNonceRateLimit = 60
     /// The native nonce rate-limit window, seconds.
     public var nativeNonceWindow = 60

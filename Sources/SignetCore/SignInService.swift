@@ -2,14 +2,20 @@ import Foundation
 import SignetCrypto
 import SignetStore
 
-/// Password sign-in with throttling per account and per client address.
+/// Password sign-in with throttling per account and client address, per client address, and per
+/// account.
 ///
 /// Every failure looks the same to the caller (`nil`): unknown email, wrong password, disabled
-/// user, account without a password, or throttled. Throttling counts failures in a sliding window
-/// (`ServerPolicy.signInAccountFailureLimit` per `signInAccountWindow`, default 5 per 15 minutes,
-/// and `signInAddressFailureLimit` per `signInAddressWindow`, default 30 per 15 minutes); once a
-/// limit is reached the password is not checked at all. Counter keys are keyed hashes, so the
-/// store never holds an email or an address in clear. A success clears the account's counter.
+/// user, account without a password, or throttled. Throttling counts failures in sliding windows
+/// (defaults: 5 per account and address per 15 minutes, `signInAccountFailureLimit`; 30 per
+/// address, `signInAddressFailureLimit`; once an account has 50 failures from anywhere,
+/// `signInAccountAttackThreshold`, 1 per account and address). Once a limit is reached the password
+/// is not checked at all. The check and the count are one atomic store step
+/// (`ThrottleStore.hitIfUnder`): an attempt reserves its failure before the password is checked,
+/// so concurrent attempts cannot all pass the check; a success gives its reservation back and
+/// clears the account-and-address counter. The account-wide counter never refuses on its own:
+/// a guesser spread over many addresses can slow the account down but never lock its owner
+/// out. Counter keys are keyed hashes, so the store never holds an email or an address in clear.
 public struct SignInService: Sendable {
     /// Accounts and password checks.
     public let users: UserService
@@ -24,25 +30,32 @@ public struct SignInService: Sendable {
     }
 
     /// Checks the credentials; returns the user on success and nil for every kind of failure.
+    /// `clientAddress` is the key the client is counted under (an IPv6 client by its /64).
     public func signIn(email: String, password: String, clientAddress: String) throws -> UserRecord? {
         let policy = server.policy
         let now = server.clock.now
         let throttle = server.storage.throttle
         let normalized = email.trimmingCharacters(in: .whitespacesAndNewlines).lowercased()
         let accountKey = counterKey("account", normalized)
+        let pairKey = counterKey("account-address", normalized + "\n" + clientAddress)
         let addressKey = counterKey("address", clientAddress)
-        if try throttle.hitCount(key: accountKey, windowSeconds: policy.signInAccountWindow, now: now) >= policy.signInAccountFailureLimit
-            || throttle.hitCount(key: addressKey, windowSeconds: policy.signInAddressWindow, now: now) >= policy.signInAddressFailureLimit {
+        let underAttack = try throttle.hitCount(key: accountKey, windowSeconds: policy.signInAccountWindow, now: now)
+            >= policy.signInAccountAttackThreshold
+        let limits = [
+            ThrottleLimit(key: pairKey, limit: underAttack ? 1 : policy.signInAccountFailureLimit, windowSeconds: policy.signInAccountWindow),
+            ThrottleLimit(key: addressKey, limit: policy.signInAddressFailureLimit, windowSeconds: policy.signInAddressWindow),
+            ThrottleLimit(key: accountKey, limit: Int.max, windowSeconds: policy.signInAccountWindow),
+        ]
+        guard try throttle.hitIfUnder(limits, now: now) else {
             server.audit("sign_in_throttled")
             return nil
         }
         guard let user = try users.authenticate(email: normalized, password: password) else {
-            _ = try throttle.hit(key: accountKey, windowSeconds: policy.signInAccountWindow, now: now)
-            _ = try throttle.hit(key: addressKey, windowSeconds: policy.signInAddressWindow, now: now)
             server.audit("sign_in_failed")
             return nil
         }
-        try throttle.resetHits(key: accountKey)
+        try throttle.removeHit(keys: [addressKey, accountKey], at: now)
+        try throttle.resetHits(key: pairKey)
         server.audit("sign_in", subject: user.id)
         return user
     }

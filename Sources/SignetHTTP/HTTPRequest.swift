@@ -21,9 +21,13 @@ public struct HTTPRequest: Sendable {
     public var headers: HTTPHeaders
     /// The request body (at most the configured `maxBodyBytes`).
     public var body: [UInt8]
-    /// The client's IP literal (`127.0.0.1`, `::1`), without port or brackets.
+    /// The IP literal of the connection's peer (`127.0.0.1`, `::1`), without port or brackets.
     public var peerAddress: String
-    /// Whether the request arrived over TLS.
+    /// The client's IP literal: the peer, or, when the peer is a trusted proxy, the client it
+    /// forwarded for (`TrustedProxies`). Use this, not `peerAddress`, to tell clients apart.
+    public var clientAddress: String
+    /// Whether the client's request arrived over TLS (at this server, or at a trusted proxy that
+    /// said so).
     public var isSecure: Bool
     /// Values of `{name}` segments of the matched route pattern, percent-decoded.
     public var pathParameters: [String: String]
@@ -31,7 +35,7 @@ public struct HTTPRequest: Sendable {
     /// Builds a request; `query`/`queryError` are derived from `rawQuery`.
     public init(method: HTTPMethod, path: String, rawPath: String? = nil, rawQuery: String = "",
                 headers: HTTPHeaders = HTTPHeaders(), body: [UInt8] = [], peerAddress: String = "127.0.0.1",
-                isSecure: Bool = false, pathParameters: [String: String] = [:]) {
+                isSecure: Bool = false, pathParameters: [String: String] = [:], clientAddress: String? = nil) {
         self.method = method
         self.path = path
         self.rawPath = rawPath ?? path
@@ -39,6 +43,7 @@ public struct HTTPRequest: Sendable {
         self.headers = headers
         self.body = body
         self.peerAddress = peerAddress
+        self.clientAddress = clientAddress ?? peerAddress
         self.isSecure = isSecure
         self.pathParameters = pathParameters
         if rawQuery.isEmpty {
@@ -54,6 +59,10 @@ public struct HTTPRequest: Sendable {
             }
         }
     }
+
+    /// The key under which rate limits count this client: its address, an IPv6 client by its /64
+    /// (see `IPAddress.rateLimitKey`).
+    public var clientKey: String { IPAddress(clientAddress)?.rateLimitKey ?? clientAddress }
 
     /// The parsed query, or the error that made it unparseable.
     public func parsedQuery() throws(FormError) -> FormFields {

@@ -151,9 +151,11 @@ extension ServerCore {
             return queue(.text("Bad Request\n", status: 400), on: connection, state: state)
         }
         state.logPath = path
+        let peer = peerAddress(connection)
+        let client = trustedProxies.client(peer: peer, headers: state.headers)
         var request = HTTPRequest(method: methodValue, path: path, rawPath: rawPath, rawQuery: rawQuery,
-                                  headers: state.headers, body: state.body, peerAddress: peerAddress(connection),
-                                  isSecure: isSecure)
+                                  headers: state.headers, body: state.body, peerAddress: peer,
+                                  isSecure: client.isSecure ?? isSecure, clientAddress: client.address)
         state.body = []
         switch routes.resolve(&request) {
         case .response(let response):

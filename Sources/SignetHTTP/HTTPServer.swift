@@ -44,6 +44,7 @@ public final class HTTPServer: @unchecked Sendable {
     private var bound: [ListenAddress] = []
     /// `strdup`ed PEM strings; MHD keeps pointers to them for the daemon's lifetime.
     private var tlsMaterial: [UnsafeMutablePointer<CChar>] = []
+    private let stopping = Atomic(false)
 
     /// A server that will serve `router`'s routes (as they are when `start()` runs).
     public init(configuration: HTTPServerConfiguration, router: Router) {
@@ -58,6 +59,9 @@ public final class HTTPServer: @unchecked Sendable {
 
     /// The ports actually bound, in `listen` order.
     public var boundPorts: [Int] { boundAddresses.map(\.port) }
+
+    /// True while `stop()` runs: from the moment it stops accepting until it returns.
+    public var isStopping: Bool { stopping.load(ordering: .acquiring) }
 
     /// Starts one daemon per listen address. On failure, daemons already started are stopped.
     public func start() throws(HTTPServerError) {
@@ -97,6 +101,8 @@ public final class HTTPServer: @unchecked Sendable {
         lock.lock()
         defer { lock.unlock() }
         guard let core else { return }
+        stopping.store(true, ordering: .releasing)
+        defer { stopping.store(false, ordering: .releasing) }
         core.draining.store(true, ordering: .releasing)
         // MHD hands the listen sockets back; they are ours to close, after MHD_stop_daemon.
         let listenSockets = daemons.map { MHD_quiesce_daemon($0) }.filter { $0 >= 0 }
@@ -140,6 +146,7 @@ public final class HTTPServer: @unchecked Sendable {
         config.flags = flags
         config.thread_pool_size = UInt32(clamping: max(1, configuration.threadCount))
         config.connection_limit = UInt32(clamping: max(1, configuration.connectionLimit))
+        config.per_ip_connection_limit = UInt32(clamping: max(0, configuration.perAddressConnectionLimit))
         config.connection_timeout_seconds = UInt32(clamping: max(1, configuration.connectionTimeoutSeconds))
         // MHD's per-connection pool holds the request line, headers and the read/write buffers;
         // the slack leaves room for the response headers. Measured with the 16 KiB default:
@@ -245,6 +252,11 @@ public final class TerminationSignal: Sendable {
 
     private init() {}
 
+    /// A termination signal that only `deliver(_:)` ends: no handler is installed and no signal
+    /// disposition changes. For tests of the shutdown path, and for embedders with their own
+    /// signal handling.
+    public static func manual() -> TerminationSignal { TerminationSignal() }
+
     /// Installs the handlers now (synchronously) and returns the signal to await.
     public static func install() -> TerminationSignal {
         let signal = TerminationSignal()
@@ -264,7 +276,9 @@ public final class TerminationSignal: Sendable {
         }
     }
 
-    private func deliver(_ number: Int32) {
+    /// Ends the wait with `number`, as if the process had received that signal; only the first
+    /// delivery counts.
+    public func deliver(_ number: Int32) {
         let continuation: CheckedContinuation<Int32, Never>? = state.withLock { state in
             guard case .waiting(let continuation) = state else { return nil }
             state = .received(number)

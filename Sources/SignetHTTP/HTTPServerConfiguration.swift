@@ -28,6 +28,11 @@ public struct HTTPServerConfiguration: Sendable {
     public var maxBodyBytes: Int
     /// Maximum simultaneous connections per listener; more are refused at accept.
     public var connectionLimit: Int
+    /// Maximum simultaneous connections from one peer address per listener
+    /// (`MHD_OPTION_PER_IP_CONNECTION_LIMIT`); more are refused at accept. 0: no limit.
+    public var perAddressConnectionLimit: Int
+    /// Proxies whose `Forwarded` / `X-Forwarded-*` headers name the client.
+    public var trustedProxies: TrustedProxies
     /// Seconds a connection may stay idle, and also the deadline for receiving each complete request
     /// (headers and body), so a client trickling one byte a second is cut off too.
     public var connectionTimeoutSeconds: Int
@@ -42,10 +47,11 @@ public struct HTTPServerConfiguration: Sendable {
     /// Called after each response with method, path (never the query), status and duration.
     public var accessLog: (@Sendable (AccessLogEntry) -> Void)?
 
-    /// A configuration with the defaults: 16 KiB headers, 1 MiB bodies, 1024 connections, 30 s
-    /// timeout, one thread per core, 10 s shutdown grace.
+    /// A configuration with the defaults: 16 KiB headers, 1 MiB bodies, 1024 connections (no
+    /// per-address limit), no trusted proxy, 30 s timeout, one thread per core, 10 s shutdown grace.
     public init(listen: [ListenAddress], maxHeaderBytes: Int = 16 * 1024, maxBodyBytes: Int = 1024 * 1024,
-                connectionLimit: Int = 1024, connectionTimeoutSeconds: Int = 30,
+                connectionLimit: Int = 1024, perAddressConnectionLimit: Int = 0,
+                trustedProxies: TrustedProxies = .none, connectionTimeoutSeconds: Int = 30,
                 threadCount: Int = ProcessInfo.processInfo.activeProcessorCount, tls: TLS? = nil,
                 shutdownGraceSeconds: Double = 10, logLibraryErrors: Bool = true,
                 accessLog: (@Sendable (AccessLogEntry) -> Void)? = nil) {
@@ -53,6 +59,8 @@ public struct HTTPServerConfiguration: Sendable {
         self.maxHeaderBytes = maxHeaderBytes
         self.maxBodyBytes = maxBodyBytes
         self.connectionLimit = connectionLimit
+        self.perAddressConnectionLimit = perAddressConnectionLimit
+        self.trustedProxies = trustedProxies
         self.connectionTimeoutSeconds = connectionTimeoutSeconds
         self.threadCount = threadCount
         self.tls = tls

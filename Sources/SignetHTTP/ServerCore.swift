@@ -12,6 +12,7 @@ final class ServerCore: Sendable {
 
     let routes: RouteTable
     let maxBodyBytes: Int
+    let trustedProxies: TrustedProxies
     let accessLog: (@Sendable (AccessLogEntry) -> Void)?
     let watchdog: ConnectionWatchdog
     /// Suspended requests by identity. A request leaves it exactly once: resumed by its task, or
@@ -27,6 +28,7 @@ final class ServerCore: Sendable {
     init(routes: RouteTable, configuration: HTTPServerConfiguration) {
         self.routes = routes
         self.maxBodyBytes = configuration.maxBodyBytes
+        self.trustedProxies = configuration.trustedProxies
         self.accessLog = configuration.accessLog
         self.watchdog = ConnectionWatchdog(timeoutSeconds: configuration.connectionTimeoutSeconds)
     }

@@ -151,7 +151,7 @@ extension FederationRoutes {
             let pending = try interactive.flow.pending(handle: link.requestHandle)
             guard let account = try server.storage.users.user(id: link.userID) else { return Self.linkGone() }
             let password = (try? form.single("password")) ?? ""
-            guard let user = try interactive.signIn.signIn(email: account.email, password: password, clientAddress: request.peerAddress),
+            guard let user = try interactive.signIn.signIn(email: account.email, password: password, clientAddress: request.clientKey),
                   user.id == link.userID else {
                 return InteractiveRoutes.local(Routes.federationLink, [("link", handle), ("error", "1")])
             }

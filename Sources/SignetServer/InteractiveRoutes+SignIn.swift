@@ -49,7 +49,7 @@ extension InteractiveRoutes {
             let email = (try? form.single("email")) ?? ""
             let password = (try? form.single("password")) ?? ""
             if let redirect = homeRealmRedirect(handle: handle, email: email, csrfField: try? form.single("csrf")) { return redirect }
-            guard let user = try signIn.signIn(email: email, password: password, clientAddress: request.peerAddress) else {
+            guard let user = try signIn.signIn(email: email, password: password, clientAddress: request.clientKey) else {
                 return Self.local(Routes.signIn, [("request", handle), ("error", "1")])
             }
             // A new session on every sign-in (no fixation); the browser's previous one ends.

@@ -45,6 +45,12 @@ public enum Settings {
     /// Connection limit.
     public static let connectionLimit = Setting("connection_limit", 1024, type: "integer",
         "Most simultaneous connections per listen address.")
+    /// Per-address connection limit.
+    public static let perAddressConnectionLimit = Setting("per_address_connection_limit", 64, type: "integer",
+        "Most simultaneous connections from one peer address per listen address (libmicrohttpd's per-IP limit); more are refused at accept. 0 turns it off. It counts the TCP peer, so behind a reverse proxy it counts the proxy: set it above the proxy's connection pool, or to 0.")
+    /// Trusted reverse proxies.
+    public static let trustedProxies = Setting("trusted_proxies", [String](), type: "array of addresses or CIDR ranges",
+        "Reverse proxies and load balancers whose `Forwarded` (RFC 7239), else `X-Forwarded-For` and `X-Forwarded-Proto`, headers name the client, such as [\"10.0.0.0/8\", \"2001:db8::/32\", \"192.0.2.7\"]. Read only when the connection comes from one of them, walking the chain from the right past trusted hops; from any other peer the headers change nothing. The client address keys the sign-in and native nonce limits (an IPv6 client by its /64). Empty: the peer is the client.")
     /// Idle and slow-client timeout.
     public static let connectionTimeout = Setting("connection_timeout_seconds", 30, type: "integer",
         "A connection that sends nothing for this long is closed, which also cuts off slow clients.")
@@ -58,7 +64,7 @@ public enum Settings {
     public static let tlsPrivateKey = Setting<String?>("tls_private_key", nil, type: "secret reference",
         "The PEM private key for tls_certificate_file, as \"file:PATH\" or \"env:NAME\".")
     static let http: [SettingEntry] = [maxBodyBytes.entry, maxHeaderBytes.entry, connectionLimit.entry,
-                                       connectionTimeout.entry, threads.entry, tlsCertificate.entry, tlsPrivateKey.entry]
+                                       perAddressConnectionLimit.entry, trustedProxies.entry, connectionTimeout.entry, threads.entry, tlsCertificate.entry, tlsPrivateKey.entry]
 
     // MARK: lifetimes (seconds)
     /// Pending authorization request lifetime.

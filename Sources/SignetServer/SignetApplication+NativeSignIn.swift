@@ -12,7 +12,7 @@ extension SignetApplication {
         router.post(Routes.nativeNonce, .sync { request in
             do throws(OAuthError) {
                 let parameters = try request.oauthParameters()
-                switch try endpoint.handle(parameters, clientAddress: request.peerAddress) {
+                switch try endpoint.handle(parameters, clientAddress: request.clientKey) {
                 case .issued(let nonce, let expiresIn):
                     return OAuthResponses.json(["nonce": .string(nonce), "expires_in": .int(Int64(expiresIn))])
                 case .rateLimited(let retryAfter):

@@ -70,6 +70,8 @@ public final class SignetApplication: Sendable {
         }
         return HTTPServerConfiguration(listen: addresses, maxHeaderBytes: config.http.maxHeaderBytes,
                                        maxBodyBytes: config.http.maxBodyBytes, connectionLimit: config.http.connectionLimit,
+                                       perAddressConnectionLimit: config.http.perAddressConnectionLimit,
+                                       trustedProxies: try TrustedProxies(config.http.trustedProxies),
                                        connectionTimeoutSeconds: config.http.connectionTimeoutSeconds,
                                        threadCount: config.http.threads > 0 ? config.http.threads : ProcessInfo.processInfo.activeProcessorCount,
                                        tls: tls)

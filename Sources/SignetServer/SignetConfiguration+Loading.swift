@@ -1,5 +1,6 @@
 import Foundation
 import SignetCore
+import SignetHTTP
 
 extension SignetConfiguration {
     /// Reads a configuration file. Every mistake is reported, not just the first.
@@ -45,6 +46,11 @@ extension SignetConfiguration {
             http.maxBodyBytes = h.int(Settings.maxBodyBytes, in: 1024...1_073_741_824)
             http.maxHeaderBytes = h.int(Settings.maxHeaderBytes, in: 1024...1_048_576)
             http.connectionLimit = h.int(Settings.connectionLimit, in: 1...100_000)
+            http.perAddressConnectionLimit = h.int(Settings.perAddressConnectionLimit, in: 0...100_000)
+            http.trustedProxies = h.stringArray(Settings.trustedProxies)
+            for (index, entry) in http.trustedProxies.enumerated() {
+                do { _ = try IPNetwork(entry) } catch { reader.report("\(h.path(Settings.trustedProxies.key))[\(index)]", error.description) }
+            }
             http.connectionTimeoutSeconds = h.int(Settings.connectionTimeout, in: 1...3600)
             http.threads = h.int(Settings.threads, in: 0...256)
             http.tlsCertificateFile = h.optionalString(Settings.tlsCertificate)

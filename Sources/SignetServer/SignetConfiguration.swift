@@ -54,6 +54,10 @@ public struct SignetConfiguration: Sendable {
         public var maxHeaderBytes = Settings.maxHeaderBytes.defaultValue
         /// Connection limit per listener.
         public var connectionLimit = Settings.connectionLimit.defaultValue
+        /// Connection limit per peer address and listener; 0 = none.
+        public var perAddressConnectionLimit = Settings.perAddressConnectionLimit.defaultValue
+        /// Trusted reverse proxies: addresses and CIDR ranges (checked when loaded).
+        public var trustedProxies = Settings.trustedProxies.defaultValue
         /// Idle timeout.
         public var connectionTimeoutSeconds = Settings.connectionTimeout.defaultValue
         /// Worker threads; 0 = cores.

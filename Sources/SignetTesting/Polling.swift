@@ -1,7 +1,7 @@
 import Foundation
 
-/// Waiting for a condition by polling, with an upper bound: for child processes and pipes, which
-/// have no event to await, and for tests that wait on a counter (a mock's in-flight requests).
+/// Waiting for a condition by polling, with an upper bound: for child processes, pipes and flags,
+/// which have no event to await, and for tests that wait on a counter (a mock's in-flight requests).
 public enum Polling {
     /// Checks `done` every 5 ms until it holds (true) or `seconds` pass (false).
     public static func wait(seconds: Double, until done: () -> Bool) async -> Bool {

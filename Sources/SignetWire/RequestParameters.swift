@@ -35,11 +35,16 @@ public struct RequestParameters: Sendable {
     /// True when the parameter appears at all.
     public func contains(_ name: String) -> Bool { pairs.contains { $0.name == name } }
 
-    /// Every name that appears more than once.
-    public var repeatedNames: [String] {
-        var seen = Set<String>(), repeated: [String] = []
-        for pair in pairs where !seen.insert(pair.name).inserted && !repeated.contains(pair.name) {
-            repeated.append(pair.name)
+    /// Every name that appears more than once, in the order of its second appearance.
+    public var repeatedNames: [String] { RequestParameters.repeated(in: pairs.lazy.map(\.name)) }
+
+    /// The elements that occur more than once, each once, in the order of their second
+    /// occurrence. One pass with two sets: the input is attacker-sized (a 1 MB body holds
+    /// 100,000 names), so the cost must grow linearly with it.
+    static func repeated<Element: Hashable>(in elements: some Sequence<Element>) -> [Element] {
+        var seen = Set<Element>(), reported = Set<Element>(), repeated: [Element] = []
+        for element in elements where !seen.insert(element).inserted && reported.insert(element).inserted {
+            repeated.append(element)
         }
         return repeated
     }

@@ -27,15 +27,40 @@ import Testing
         #expect(try signIn.signIn(email: "alice@example.com", password: CoreFixture.password, clientAddress: "b") == nil)
     }
 
-    @Test func accountThrottlingBlocksEvenTheRightPasswordUntilTheWindowPasses() throws {
+    @Test func fiveFailuresFromOneAddressBlockThatAddressButNotTheOwnerElsewhere() throws {
         let f = try CoreFixture()
         let user = try f.makeUser()
         let signIn = service(f)
         for attempt in 0..<5 {
-            #expect(try signIn.signIn(email: "alice@example.com", password: "guess \(attempt)", clientAddress: "198.51.100.\(attempt)") == nil)
+            #expect(try signIn.signIn(email: "alice@example.com", password: "guess \(attempt)", clientAddress: "198.51.100.7") == nil)
         }
-        #expect(try signIn.signIn(email: "alice@example.com", password: CoreFixture.password, clientAddress: "192.0.2.9") == nil)
+        // The guesser's address is refused even the right password, without a password check.
+        #expect(try signIn.signIn(email: "alice@example.com", password: CoreFixture.password, clientAddress: "198.51.100.7") == nil)
+        #expect(try f.storage.audit.recentAudit(limit: 100).filter { $0.event == "sign_in_throttled" }.count == 1)
+        // The owner, from another address, is not locked out.
+        #expect(try signIn.signIn(email: "alice@example.com", password: CoreFixture.password, clientAddress: "192.0.2.9")?.id == user.id)
         f.clock.advance(by: 901)
+        #expect(try signIn.signIn(email: "alice@example.com", password: CoreFixture.password, clientAddress: "198.51.100.7")?.id == user.id)
+    }
+
+    /// Spread over many addresses, a guesser makes the account "under attack": each address then
+    /// gets one failure per window for it, while the owner on a fresh address still gets in.
+    @Test func aSpreadOutGuesserIsSlowedButCannotLockTheOwnerOut() throws {
+        let f = try CoreFixture { $0.signInAccountAttackThreshold = 10 }
+        let user = try f.makeUser()
+        let signIn = service(f)
+        for index in 0..<10 {
+            #expect(try signIn.signIn(email: "alice@example.com", password: "guess", clientAddress: "198.51.100.\(index)") == nil)
+        }
+        func failures() throws -> Int { try f.storage.audit.recentAudit(limit: 1000).filter { $0.event == "sign_in_failed" }.count }
+        #expect(try failures() == 10)
+        // A new guessing address: one password check, then refused.
+        #expect(try signIn.signIn(email: "alice@example.com", password: "guess", clientAddress: "203.0.113.1") == nil)
+        #expect(try signIn.signIn(email: "alice@example.com", password: "guess", clientAddress: "203.0.113.1") == nil)
+        #expect(try failures() == 11)
+        // An address that already failed once for the account is done for the window.
+        #expect(try signIn.signIn(email: "alice@example.com", password: CoreFixture.password, clientAddress: "198.51.100.0") == nil)
+        // The owner on a fresh address signs in at the first try.
         #expect(try signIn.signIn(email: "alice@example.com", password: CoreFixture.password, clientAddress: "192.0.2.9")?.id == user.id)
     }
 

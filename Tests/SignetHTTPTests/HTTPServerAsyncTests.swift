@@ -29,32 +29,74 @@ final class Gate: Sendable {
     }
 }
 
-@Suite(.endToEndLimit) struct HTTPServerAsyncTests {
-    @Test func slowAsyncHandlerDoesNotBlockOthers() async throws {
-        let slowStarted = Atomic(false)
-        let slowFinished = Atomic(false)
-        let router = testRouter()
-        router.get("/slow", .async { _ in
-            slowStarted.store(true, ordering: .sequentiallyConsistent)
-            try? await Task.sleep(for: .seconds(2))
-            slowFinished.store(true, ordering: .sequentiallyConsistent)
-            return .text("slow")
-        })
-        // One MHD thread: if the slow handler blocked it, nothing else could be served.
-        let server = try TestServer(router: router) { $0.threadCount = 1 }
-        let slow = Task { try await server.fetch("/slow") }
-        while !slowStarted.load(ordering: .sequentiallyConsistent) { try await Task.sleep(for: .milliseconds(5)) }
-        var completedWhileSlowPending = 0
-        try await withThrowingTaskGroup(of: Int.self) { group in
-            for _ in 0..<20 { group.addTask { try await server.fetch("/hello").status } }
-            for try await status in group where status == 200 {
-                if !slowFinished.load(ordering: .sequentiallyConsistent) { completedWhileSlowPending += 1 }
-            }
+/// Runs blocking work (a socket read, `HTTPServer.stop()`) on a thread of its own, so it never
+/// holds one of the few cooperative threads the servers' async handlers need.
+func offPool<T: Sendable>(_ work: @escaping @Sendable () -> T) async -> T {
+    await withCheckedContinuation { continuation in
+        Thread { continuation.resume(returning: work()) }.start()
+    }
+}
+
+/// A gate that opens when `count` handlers have entered.
+final class Arrivals: Sendable {
+    private let entered = Mutex(0)
+    private let count: Int
+    /// Opens when the `count`th arrival is recorded.
+    let all = Gate()
+
+    init(count: Int) { self.count = count }
+
+    func arrive() {
+        let reached = entered.withLock { value -> Bool in
+            value += 1
+            return value == count
         }
-        #expect(completedWhileSlowPending == 20)
-        let slowResult = try await slow.value
-        #expect(slowResult.status == 200)
-        #expect(String(decoding: slowResult.body, as: UTF8.self) == "slow")
+        if reached { all.open() }
+    }
+
+    var number: Int { entered.withLock { $0 } }
+}
+
+/// Every wait in this suite is on an event (a gate, a counter); the time limit bounds them all,
+/// so a server that never answers fails the test instead of hanging the run.
+@Suite(.endToEndLimit) struct HTTPServerAsyncTests {
+    /// One MHD thread, 20 async handlers parked on a gate at once, and sync requests still
+    /// served meanwhile: a parked handler holds no server thread. Ordered by events, not time:
+    /// the gate opens only after all 20 have entered and the sync requests have been answered.
+    @Test func parkedAsyncHandlersDoNotBlockOthers() async throws {
+        let release = Gate()
+        let arrivals = Arrivals(count: 20)
+        let finished = Atomic(0)
+        let router = testRouter()
+        router.get("/parked", .async { _ in
+            arrivals.arrive()
+            await release.wait()
+            finished.add(1, ordering: .sequentiallyConsistent)
+            return .text("parked")
+        })
+        let server = try TestServer(router: router) { $0.threadCount = 1 }
+        // Raw sockets: URLSession would queue all but 6 requests to one host.
+        var connections: [RawConnection] = []
+        for _ in 0..<20 {
+            let connection = try #require(RawConnection(port: server.port, receiveTimeoutSeconds: 30))
+            connection.send("GET /parked HTTP/1.1\r\nHost: x\r\n\r\n")
+            connections.append(connection)
+        }
+        defer { connections.forEach { $0.close() } }
+        await arrivals.all.wait()
+        #expect(arrivals.number == 20)
+        let statuses = try await withThrowingTaskGroup(of: Int.self) { group in
+            for _ in 0..<20 { group.addTask { try await server.fetch("/hello").status } }
+            return try await group.reduce(into: [Int]()) { $0.append($1) }
+        }
+        #expect(statuses == Array(repeating: 200, count: 20))
+        #expect(finished.load(ordering: .sequentiallyConsistent) == 0, "every parked handler is still waiting")
+        release.open()
+        let all = connections
+        let results = await offPool { all.map { $0.readResponse() } }
+        #expect(results.count == 20)
+        #expect(results.allSatisfy { $0?.status == 200 && $0?.body == Array("parked".utf8) })
+        #expect(finished.load(ordering: .sequentiallyConsistent) == 20)
     }
 
     /// A deferring route answers inline when it can and is suspended only when it must; both
@@ -81,50 +123,97 @@ final class Gate: Sendable {
 
     @Test func stopReturnsWhileAsyncHandlerIsStuck() async throws {
         let gate = Gate()
-        let started = Atomic(false)
+        let started = Gate()
+        let finished = Gate()
         let router = testRouter()
         router.get("/stuck", .async { _ in
-            started.store(true, ordering: .sequentiallyConsistent)
+            started.open()
             await gate.wait()
+            finished.open()
             return .text("late")
         })
         let server = try TestServer(router: router) { $0.shutdownGraceSeconds = 0.3 }
         let connection = try #require(RawConnection(port: server.port, receiveTimeoutSeconds: 10))
         defer { connection.close() }
         connection.send("GET /stuck HTTP/1.1\r\nHost: x\r\n\r\n")
-        while !started.load(ordering: .sequentiallyConsistent) { try await Task.sleep(for: .milliseconds(5)) }
+        await started.wait()
         server.server.stop()   // must return although the handler never finishes within the grace period
         #expect(server.server.boundPorts.isEmpty)
         #expect(connection.readResponse()?.status == 503)   // the straggler is answered, not leaked
         #expect(connection.waitForClose())
 
         gate.open()   // the handler finishing after shutdown must not touch the freed connection
+        await finished.wait()
+        // What runs after the handler returns (handing its response to a request that is gone)
+        // signals nothing; a short pause gives it time to run and crash if it touched freed memory.
         try await Task.sleep(for: .milliseconds(50))
         #expect(!server.isHealthy())   // nothing listens any more
     }
 
     @Test func stopWaitsForInFlightHandlerWithinGrace() async throws {
         let gate = Gate()
-        let started = Atomic(false)
+        let started = Gate()
         let router = testRouter()
         router.get("/finishing", .async { _ in
-            started.store(true, ordering: .sequentiallyConsistent)
+            started.open()
             await gate.wait()
             return .text("done")
         })
-        let server = try TestServer(router: router) { $0.shutdownGraceSeconds = 10 }
+        let server = try TestServer(router: router) { $0.shutdownGraceSeconds = 30 }
         let connection = try #require(RawConnection(port: server.port, receiveTimeoutSeconds: 10))
         defer { connection.close() }
         connection.send("GET /finishing HTTP/1.1\r\nHost: x\r\n\r\n")
-        while !started.load(ordering: .sequentiallyConsistent) { try await Task.sleep(for: .milliseconds(5)) }
-        let stopper = Task.detached { server.server.stop() }
-        try await Task.sleep(for: .milliseconds(100))
+        await started.wait()
+        let stopper = Task { await offPool { server.server.stop() } }
+        // The handler is released only once stop() is under way, so stop() waited for it.
+        #expect(await Polling.wait(seconds: 20) { server.server.isStopping }, "stop() never began")
         gate.open()
         await stopper.value
+        #expect(!server.server.isStopping)
         let response = try #require(connection.readResponse())
         #expect(response.status == 200)
         #expect(response.body == Array("done".utf8))
         #expect(response.header("Connection")?.lowercased() == "close")
+    }
+
+    /// The shutdown path of `signet serve` (await the termination signal, then `stop()`) driven
+    /// by a manual signal: nothing is sent to the test process and no signal disposition changes.
+    /// The in-flight request is finished within the grace period and told to close.
+    @Test func aTerminationSignalStopsTheServerGracefully() async throws {
+        let termination = TerminationSignal.manual()
+        let gate = Gate()
+        let started = Gate()
+        let router = testRouter()
+        router.get("/finishing", .async { _ in
+            started.open()
+            await gate.wait()
+            return .text("done")
+        })
+        let server = try TestServer(router: router) { $0.shutdownGraceSeconds = 30 }
+        let connection = try #require(RawConnection(port: server.port, receiveTimeoutSeconds: 10))
+        defer { connection.close() }
+        let serving = Task { () -> Int32 in
+            let number = await termination.wait()
+            await offPool { server.server.stop() }
+            return number
+        }
+        connection.send("GET /finishing HTTP/1.1\r\nHost: x\r\n\r\n")
+        await started.wait()
+        #expect(!server.server.isStopping)
+        termination.deliver(SIGTERM)
+        termination.deliver(SIGINT)   // only the first counts
+        #expect(await Polling.wait(seconds: 20) { server.server.isStopping }, "the signal did not start stop()")
+        gate.open()
+        #expect(await serving.value == SIGTERM)
+        #expect(server.server.boundPorts.isEmpty)
+        let response = try #require(connection.readResponse())
+        #expect(response.status == 200)
+        #expect(response.body == Array("done".utf8))
+        #expect(response.header("Connection")?.lowercased() == "close")
+        // A signal delivered before anyone waits is kept for the waiter.
+        let early = TerminationSignal.manual()
+        early.deliver(SIGINT)
+        #expect(await early.wait() == SIGINT)
     }
 
     @Test func blockingWorkRunsOffThePoolAndRethrows() async throws {
@@ -156,11 +245,4 @@ final class Gate: Sendable {
         #expect(String(decoding: body, as: UTF8.self) == "6")
     }
 
-    @Test func terminationSignalIsDelivered() async throws {
-        let waiter = Task { await HTTPServer.waitForTerminationSignal() }
-        try await Task.sleep(for: .milliseconds(100))   // let the sources arm
-        kill(getpid(), SIGTERM)
-        let received = await waiter.value
-        #expect(received == SIGTERM)
-    }
 }

@@ -97,6 +97,27 @@ import SignetTesting
         #expect(try await fixture.post("/token", [grant, ("client_id", "rs-post"), ("client_secret", postSecret)]).status == 200)
     }
 
+    /// Client ids over 256 bytes are unknown clients before any lookup: `invalid_client` with
+    /// the Basic challenge, as for any unknown client (RFC 6749 §5.2), and nothing is remembered
+    /// (400 such ids of 100 KB grew the server by 39 MB). An id of up to 256 bytes is looked up.
+    @Test func oversizeClientIDsAreUnknownClientsAndAreNotRemembered() async throws {
+        let fixture = try APIFixture()
+        defer { fixture.stop() }
+        for index in 0..<20 {
+            let id = String(index) + String(repeating: "c", count: index == 0 ? 257 : 100_000)
+            let response = try await fixture.post("/token", [("grant_type", "authorization_code"), ("code", "sgc_x"),
+                                                             ("client_id", id), ("redirect_uri", APIFixture.redirect)])
+            #expect(response.status == 401, "\(response)")
+            #expect(try response.json()["error"]?.stringValue == "invalid_client")
+            #expect(response.header("WWW-Authenticate")?.hasPrefix("Basic") == true)
+            #expect(response.header("Cache-Control") == "no-store")
+        }
+        #expect(fixture.core.clients.rememberedMissingCount == 0)
+        let ordinary = try await fixture.post("/token", [("grant_type", "client_credentials"), ("client_id", String(repeating: "d", count: 256))])
+        #expect(ordinary.status == 401)
+        #expect(fixture.core.clients.rememberedMissingCount == 1)
+    }
+
     @Test func expiredAndReusedCodes() async throws {
         let fixture = try APIFixture()
         defer { fixture.stop() }

@@ -89,7 +89,7 @@ import Testing
     /// The metadata routes take no parameters and ignore the query, broken or not: the normal
     /// document, never a 5xx. (Endpoints that read parameters must refuse a broken query with 400;
     /// their own end-to-end tests check that.)
-    @Test(arguments: [Routes.openIDConfiguration, Routes.jwks, Routes.health])
+    @Test(arguments: [Routes.openIDConfiguration, Routes.oauthAuthorizationServer, Routes.jwks, Routes.health])
     func brokenQueryOnAParameterlessRouteIsIgnored(path: String) async throws {
         let server = try TestServer()
         defer { server.stop() }
@@ -99,6 +99,31 @@ import Testing
         let response = try #require(outcome.response, "\(outcome)")
         #expect(response.status == 200)
         #expect(response.body == clean.body)
+        try await Self.expectStillHealthy(server)
+    }
+
+    /// 60,000 distinct names each sent twice (about 840 KB, under the 1 MB body limit), then
+    /// `state` twice: the answer names the repeated OAuth parameter. Finding repeats is one pass
+    /// with a set; it was quadratic (6.3 s of CPU for this body on an HTTP thread).
+    @Test func sixtyThousandRepeatedNamesInALogoutBodyGetTheRepeatedParameterPage() async throws {
+        let server = try TestServer()
+        defer { server.stop() }
+        var body: [UInt8] = []
+        body.reserveCapacity(800_000)
+        for round in 0..<2 {
+            for index in 0..<60_000 {
+                body += Array(String(100_000 + index).utf8)
+                body.append(UInt8(ascii: "&"))
+            }
+            body += Array("state=s\(round)&".utf8)
+        }
+        #expect(body.count > 700_000 && body.count < 1_048_576)
+        let response = try await HTTPTestClient().send(method: "POST", url: server.url(Routes.endSession), body: body,
+                                                       headers: ["Content-Type": "application/x-www-form-urlencoded"])
+        #expect(response.status == 400)
+        #expect(response.headers["Cache-Control"] == "no-store")
+        #expect(response.text.contains("The state parameter is repeated."))
+        #expect(response.setCookies.isEmpty)
         try await Self.expectStillHealthy(server)
     }
 

@@ -70,6 +70,11 @@ import Testing
         #expect(result.stderr.contains("http.threads: must be a whole number"))
         #expect(result.stderr.contains("lifetimes.access_token: must be between 30 and 86400, not 5"))
 
+        let proxies = try directory.write(#"{"http": {"trusted_proxies": ["10.0.0.0/8", "proxy.example"]}}"#, to: "proxies.json")
+        let refused = try await SignetBinary.run(["check-config", proxies])
+        #expect(refused.status == 78)
+        #expect(refused.stderr.contains(#"http.trusted_proxies[1]: "proxy.example" is not an IPv4 or IPv6 address or CIDR range"#), "\(refused)")
+
         let missing = try await SignetBinary.run(["check-config", directory.appending("nope.json")])
         #expect(missing.status != 0)
         #expect(missing.stderr.contains("cannot read"))

@@ -83,6 +83,13 @@ import Testing
         (#"{"http": {"max_body_bytes": 1.5}}"#, "http.max_body_bytes", "whole number"),
         (#"{"http": {"threads": -1}}"#, "http.threads", "between"),
         (#"{"http": {"tls_certificate_file": "/c.pem"}}"#, "http.tls_certificate_file", "go together"),
+        (#"{"http": {"trusted_proxies": "10.0.0.0/8"}}"#, "http.trusted_proxies", "array"),
+        (#"{"http": {"trusted_proxies": ["10.0.0.0/8", "lb.internal"]}}"#, "http.trusted_proxies[1]", "\"lb.internal\" is not an IPv4 or IPv6 address or CIDR range"),
+        (#"{"http": {"trusted_proxies": ["10.0.0.0/33"]}}"#, "http.trusted_proxies[0]", "prefix length"),
+        (#"{"http": {"trusted_proxies": ["2001:db8::/129"]}}"#, "http.trusted_proxies[0]", "prefix length"),
+        (#"{"http": {"trusted_proxies": ["10.0.0.1/8"]}}"#, "http.trusted_proxies[0]", "bits set after its prefix"),
+        (#"{"http": {"trusted_proxies": [10]}}"#, "http.trusted_proxies[0]", "must be a string"),
+        (#"{"http": {"per_address_connection_limit": -1}}"#, "http.per_address_connection_limit", "between"),
         (#"{"lifetimes": {"authorization_code": 100000}}"#, "lifetimes.authorization_code", "between"),
         (#"{"lifetimes": {"session_idle": 9000, "session_absolute": 3600}}"#, "lifetimes.session_idle", "must not exceed"),
         (#"{"keys": {"access_token_algorithm": "none"}}"#, "keys.access_token_algorithm", "one of"),
@@ -115,6 +122,15 @@ import Testing
         } catch {
             #expect(error.issues.contains { $0.path == path && $0.message.contains(message) }, "\(error)")
         }
+    }
+
+    @Test func readsTrustedProxiesAndThePerAddressConnectionLimit() throws {
+        let json = #"{"http": {"trusted_proxies": ["10.0.0.0/8", "192.0.2.7", "2001:db8::/32", "::1"], "per_address_connection_limit": 0}}"#
+        let configuration = try SignetConfiguration(parsing: Data(json.utf8))
+        #expect(configuration.http.trustedProxies == ["10.0.0.0/8", "192.0.2.7", "2001:db8::/32", "::1"])
+        #expect(configuration.http.perAddressConnectionLimit == 0)
+        #expect(SignetConfiguration.defaults.http.trustedProxies.isEmpty)
+        #expect(SignetConfiguration.defaults.http.perAddressConnectionLimit == 64)
     }
 
     @Test func readsAPostgresDatabase() throws {

@@ -194,8 +194,17 @@ import Testing
         #expect(unknown.status == 401)   // invalid_client
         let missing = try await fixture.post("/native/nonce", [])
         #expect(missing.json["error"] == "invalid_request")
-        // 60 per minute per address: three used above, 57 more pass, the next is refused.
-        for _ in 0..<57 { _ = try await fixture.nonce() }
+        for index in 0..<100 {
+            #expect(try await fixture.post("/native/nonce", [("client_id", "nobody-\(index)")]).status == 401)
+        }
+        // A client id over 256 bytes is an unknown client, refused before any lookup.
+        let oversize = try await fixture.post("/native/nonce", [("client_id", String(repeating: "n", count: 100_000))])
+        #expect(oversize.status == 401)   // invalid_client
+        #expect(oversize.headers["www-authenticate"]?.hasPrefix("Basic") == true)
+        // 60 per minute per address, counting only requests that name a native-sign-in client:
+        // the 104 refused above (unknown, oversize and unfit client_ids, none) used up nothing, so
+        // 60 pass and the next is refused.
+        for _ in 0..<60 { _ = try await fixture.nonce() }
         let limited = try await fixture.post("/native/nonce", [("client_id", "native-app")])
         #expect(limited.status == 429)
         #expect(limited.headers["retry-after"] == "60")

@@ -25,7 +25,7 @@ import Testing
         #expect(response.header("Cache-Control") == "no-store")
     }
 
-    @Test(arguments: [Routes.health, Routes.jwks, Routes.openIDConfiguration])
+    @Test(arguments: [Routes.health, Routes.jwks, Routes.openIDConfiguration, Routes.oauthAuthorizationServer])
     func postToAGetRouteIs405WithAllow(path: String) async throws {
         let server = try TestServer()
         defer { server.stop() }

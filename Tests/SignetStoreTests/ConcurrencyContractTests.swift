@@ -26,6 +26,22 @@ struct ConcurrencyContractTests {
         return (results.withLock { $0 }, errors.withLock { $0 })
     }
 
+    /// Check and count are one step: 160 racing attempts on a key with room for 25 get 25 yeses.
+    @Test(arguments: Backend.allCases)
+    func throttleHitIfUnderAdmitsExactlyTheLimit(_ backend: Backend) throws {
+        let storage = try backend.make()
+        let limits = [ThrottleLimit(key: "race:pair", limit: 25, windowSeconds: 900),
+                      ThrottleLimit(key: "race:account", limit: Int.max, windowSeconds: 900)]
+        let (results, errors) = race(threads: Self.threads) { _ in
+            try (0..<10).map { _ in try storage.throttle.hitIfUnder(limits, now: t0) }
+        }
+        #expect(errors.isEmpty, "\(errors.prefix(3))")
+        #expect(results.count == Self.threads * 10)
+        #expect(results.filter { $0 }.count == 25)
+        #expect(try storage.throttle.hitCount(key: "race:pair", windowSeconds: 900, now: t0) == 25)
+        #expect(try storage.throttle.hitCount(key: "race:account", windowSeconds: 900, now: t0) == 25)
+    }
+
     @Test(arguments: Backend.allCases)
     func concurrentFirstSignInsOfOneIdentityLeaveOneUserAndNoOrphan(_ backend: Backend) throws {
         let storage = try backend.make()

@@ -131,6 +131,28 @@ struct SmallStoresContractTests {
     }
 
     @Test(arguments: Backend.allCases)
+    func throttleHitIfUnderRecordsOnAllKeysOrNone(_ backend: Backend) throws {
+        let store = try backend.make().throttle
+        let tight = ThrottleLimit(key: "pair:x", limit: 2, windowSeconds: 60)
+        let loose = ThrottleLimit(key: "acct:x", limit: 100, windowSeconds: 600)
+        #expect(try store.hitIfUnder([tight, loose], now: t0))
+        #expect(try store.hitIfUnder([tight, loose], now: t0.addingTimeInterval(1)))
+        // Full: refused, and nothing is recorded on either key.
+        #expect(try !store.hitIfUnder([tight, loose], now: t0.addingTimeInterval(2)))
+        #expect(try store.hitCount(key: "pair:x", windowSeconds: 60, now: t0.addingTimeInterval(2)) == 2)
+        #expect(try store.hitCount(key: "acct:x", windowSeconds: 600, now: t0.addingTimeInterval(2)) == 2)
+        // Giving one back (exact time) makes room again; a time with no hit removes nothing.
+        try store.removeHit(keys: ["pair:x", "acct:x"], at: t0.addingTimeInterval(1))
+        try store.removeHit(keys: ["pair:x"], at: t0.addingTimeInterval(30))
+        #expect(try store.hitCount(key: "pair:x", windowSeconds: 60, now: t0.addingTimeInterval(2)) == 1)
+        #expect(try store.hitCount(key: "acct:x", windowSeconds: 600, now: t0.addingTimeInterval(2)) == 1)
+        #expect(try store.hitIfUnder([tight], now: t0.addingTimeInterval(3)))
+        // The window slides: at +60 the first hit is out.
+        #expect(try store.hitIfUnder([tight], now: t0.addingTimeInterval(60)))
+        #expect(try !store.hitIfUnder([tight], now: t0.addingTimeInterval(61)))
+    }
+
+    @Test(arguments: Backend.allCases)
     func purgeRemovesOnlyWhatIsOld(_ backend: Backend) throws {
         let storage = try backend.make()
         let day: Double = 86_400

@@ -14,6 +14,8 @@ struct signet_mhd_config {
     const struct sockaddr *address;
     unsigned int thread_pool_size;
     unsigned int connection_limit;
+    /// MHD_OPTION_PER_IP_CONNECTION_LIMIT; 0 for none.
+    unsigned int per_ip_connection_limit;
     unsigned int connection_timeout_seconds;
     size_t connection_memory_limit;
     /// PEM strings for MHD_USE_TLS; MHD keeps the pointers, so they must outlive the daemon.
