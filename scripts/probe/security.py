@@ -201,12 +201,12 @@ check("headless: prompt=none in the victim's browser is login_required",
 
 # -- 2. repeated parameters cost linear time ---------------------------------------------------------
 names = [f"p{i:05d}" for i in range(60_000)]
-body = "&".join(f"{n}=&{n}=" for n in names).encode()
+body = ("&".join(f"{n}=&{n}=" for n in names) + "&state=a&state=b").encode()
 before = cpu_seconds()
 s, h, reply = Browser().request(ISSUER + "/logout", data=body,
                                 headers={"Content-Type": "application/x-www-form-urlencoded"})
 spent = cpu_seconds() - before
-check("params: 60,000 names sent twice to /logout are refused with 400", s == 400, f"{s} {reply[:120]}")
+check("params: 60,000 names sent twice (and state twice) to /logout are refused with 400", s == 400, f"{s} {reply[:120]}")
 info(f"params: {len(body):,} bytes of repeated names cost {spent:.2f} s of server CPU")
 
 # -- 3. unknown client ids are not remembered without bound ---------------------------------------------
@@ -219,6 +219,8 @@ rss1 = rss_kib()
 check("client ids: 400 distinct 100 KB ids are refused with an OAuth error",
       all(s in (400, 401) and e in ("invalid_client", "invalid_request") for s, e in statuses), statuses)
 info(f"client ids: RSS {rss0 // 1024} MiB before, {rss1 // 1024} MiB after 400 distinct 100 KB ids")
+check("client ids: 400 distinct 100 KB ids grow the server by less than 16 MiB (39 MiB before the fix)",
+      rss1 - rss0 < 16 * 1024, f"{(rss1 - rss0) // 1024} MiB")
 
 # -- 4. a refresh keeps the RFC 8707 resource ------------------------------------------------------------
 carol = Browser()
