@@ -1,4 +1,5 @@
 import Foundation
+import SignetWire
 import Synchronization
 
 /// A callback the loopback listener accepted, with the browser still waiting for its page: the
@@ -77,50 +78,10 @@ public enum LoopbackOutcome: Sendable, Equatable {
     }
 }
 
-/// The listener's pages, in the look of Signet's own pages (the same layout and CSS values as
-/// the server's `HTMLPage`; SignetKit imports no server module). No script.
+/// The listener's pages: Signet's own page layout (`PageLayout`, shared with the server). No script.
 enum LoopbackPage {
-    static func render(title: String, body: String) -> String {
-        """
-        <!DOCTYPE html>
-        <html lang="en">
-        <head>
-        <meta charset="utf-8">
-        <meta name="viewport" content="width=device-width, initial-scale=1">
-        <meta name="referrer" content="no-referrer">
-        <title>\(escape(title)) · Signet</title>
-        <style>
-        body{font-family:system-ui,-apple-system,"Segoe UI",sans-serif;background:#f4f5f7;color:#1d2330;margin:0}
-        main{max-width:26rem;margin:3rem auto;background:#fff;padding:2rem;border-radius:.75rem;box-shadow:0 1px 4px rgba(0,0,0,.12)}
-        h1{font-size:1.4rem;margin:0 0 1rem}
-        .error{background:#fdecec;color:#8a1c1c;padding:.7rem;border-radius:.4rem}
-        .muted{color:#5b6272;font-size:.9rem}
-        </style>
-        </head>
-        <body>
-        <main>
-        <h1>\(escape(title))</h1>
-        \(body)
-        </main>
-        </body>
-        </html>
-
-        """
-    }
+    static func render(title: String, body: String) -> String { PageLayout.render(title: title, body: body) }
 
     /// Escapes text for an HTML element body or a quoted attribute.
-    static func escape(_ text: String) -> String {
-        var out = ""
-        for character in text.unicodeScalars {
-            switch character {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "\"": out += "&quot;"
-            case "'": out += "&#39;"
-            default: out.unicodeScalars.append(character)
-            }
-        }
-        return out
-    }
+    static func escape(_ text: String) -> String { PageLayout.escape(text) }
 }

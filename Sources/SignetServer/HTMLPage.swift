@@ -1,58 +1,14 @@
 import SignetHTTP
+import SignetWire
 
 /// Signet's server-rendered pages: one layout, HTML escaping, and the hardening headers every
 /// page carries. The pages need no JavaScript.
 enum HTMLPage {
     /// Escapes text for an HTML element body or a double- or single-quoted attribute.
-    static func escape(_ text: String) -> String {
-        var out = ""
-        out.reserveCapacity(text.utf8.count)
-        for character in text.unicodeScalars {
-            switch character {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "\"": out += "&quot;"
-            case "'": out += "&#39;"
-            default: out.unicodeScalars.append(character)
-            }
-        }
-        return out
-    }
+    static func escape(_ text: String) -> String { PageLayout.escape(text) }
 
     /// A complete page. `title` is escaped here; `body` must already be safe HTML.
-    static func render(title: String, body: String) -> String {
-        """
-        <!DOCTYPE html>
-        <html lang="en">
-        <head>
-        <meta charset="utf-8">
-        <meta name="viewport" content="width=device-width, initial-scale=1">
-        <meta name="referrer" content="no-referrer">
-        <title>\(escape(title)) · Signet</title>
-        <style>
-        body{font-family:system-ui,-apple-system,"Segoe UI",sans-serif;background:#f4f5f7;color:#1d2330;margin:0}
-        main{max-width:26rem;margin:3rem auto;background:#fff;padding:2rem;border-radius:.75rem;box-shadow:0 1px 4px rgba(0,0,0,.12)}
-        h1{font-size:1.4rem;margin:0 0 1rem}
-        label{display:block;margin:.9rem 0 .3rem;font-weight:600}
-        input[type=email],input[type=password]{width:100%;box-sizing:border-box;padding:.6rem;font-size:1rem;border:1px solid #b8bdc7;border-radius:.4rem}
-        button{margin-top:1.2rem;padding:.65rem 1.2rem;font-size:1rem;border-radius:.4rem;border:1px solid #2456c9;background:#2456c9;color:#fff;cursor:pointer}
-        button.secondary{background:#fff;color:#2456c9}
-        .error{background:#fdecec;color:#8a1c1c;padding:.7rem;border-radius:.4rem}
-        .muted{color:#5b6272;font-size:.9rem}
-        ul{padding-left:1.2rem}
-        </style>
-        </head>
-        <body>
-        <main>
-        <h1>\(escape(title))</h1>
-        \(body)
-        </main>
-        </body>
-        </html>
-
-        """
-    }
+    static func render(title: String, body: String) -> String { PageLayout.render(title: title, body: body) }
 
     /// An HTML response with the hardening headers. `formLeadsToClient`: the page's form ends in
     /// a redirect to a client (sign-in, consent, account link, logout), so the CSP has no
