@@ -9,6 +9,7 @@ Prints one line per check and exits non-zero when any check fails.
 import base64, hashlib, http.cookiejar, json, os, re, secrets, subprocess, sys, threading, time
 import urllib.error, urllib.parse, urllib.request
 from jwcrypto import jwk, jws
+from probe_http import Browser, b64url, form_fields
 
 ISSUER, DATA, SIGNET = sys.argv[1], sys.argv[2], sys.argv[3]
 results = []
@@ -19,44 +20,9 @@ def check(name, ok, detail=""):
     print(("PASS " if ok else "FAIL ") + name + ("" if ok else f"  [{detail}]"))
 
 
-class NoRedirect(urllib.request.HTTPRedirectHandler):
-    def redirect_request(self, *args, **kwargs):
-        return None
-
-
-class Browser:
-    def __init__(self):
-        self.jar = http.cookiejar.CookieJar()
-        self.opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(self.jar), NoRedirect)
-
-    def request(self, url, data=None, headers=None, method=None):
-        body = urllib.parse.urlencode(data).encode() if isinstance(data, (dict, list)) else data
-        req = urllib.request.Request(url, data=body, headers=headers or {}, method=method)
-        try:
-            r = self.opener.open(req, timeout=15)
-            return r.status, r.headers, r.read()
-        except urllib.error.HTTPError as e:
-            return e.code, e.headers, e.read()
-
-
-def b64url(data):
-    return base64.urlsafe_b64encode(data).rstrip(b"=").decode()
-
-
 def cli(*args, stdin=None):
     p = subprocess.run([SIGNET, *args, "--data", DATA], input=stdin, capture_output=True, text=True, timeout=60)
     return p.returncode, p.stdout, p.stderr
-
-
-def form_fields(html):
-    fields = {}
-    for tag in re.findall(r"<input[^>]*>", html):
-        name = re.search(r'name="([^"]*)"', tag)
-        value = re.search(r'value="([^"]*)"', tag)
-        if name:
-            fields[name.group(1)] = (value.group(1) if value else "").replace("&amp;", "&")
-    action = re.search(r'<form[^>]*action="([^"]*)"', html)
-    return (action.group(1).replace("&amp;", "&") if action else None), fields
 
 
 # -- set-up through the CLI, as a new user would ---------------------------------------------

@@ -7,8 +7,9 @@ The server must run `signet serve --demo` (the mock Google is the upstream) with
 the CLI. Each check prints PASS or FAIL; figures (server CPU, RSS) are printed as INFO and never
 checked against a time. Exits non-zero when any check fails.
 """
-import base64, hashlib, http.cookiejar, json, os, secrets, subprocess, sys, time
-import urllib.error, urllib.parse, urllib.request
+import base64, hashlib, json, os, secrets, subprocess, sys, time
+import urllib.parse
+from probe_http import Browser, b64url, form_fields
 
 ISSUER, DATA, SIGNET, PID = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4])
 ORIGIN = urllib.parse.urlsplit(ISSUER)
@@ -24,41 +25,6 @@ def info(text):
     print("INFO " + text, flush=True)
 
 
-class NoRedirect(urllib.request.HTTPRedirectHandler):
-    def redirect_request(self, *args, **kwargs):
-        return None
-
-
-class Browser:
-    """A cookie-keeping client that never follows redirects."""
-
-    def __init__(self, forwarded_for=None):
-        self.jar = http.cookiejar.CookieJar()
-        self.opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(self.jar), NoRedirect)
-        self.forwarded_for = forwarded_for
-
-    def request(self, url, data=None, headers=None, method=None):
-        body = urllib.parse.urlencode(data).encode() if isinstance(data, (dict, list)) else data
-        headers = dict(headers or {})
-        if self.forwarded_for:
-            headers["X-Forwarded-For"] = self.forwarded_for
-        req = urllib.request.Request(url, data=body, headers=headers, method=method)
-        try:
-            r = self.opener.open(req, timeout=30)
-            return r.status, r.headers, r.read()
-        except urllib.error.HTTPError as e:
-            return e.code, e.headers, e.read()
-        except (TimeoutError, OSError) as e:
-            return 0, {}, f"no answer: {e}".encode()
-
-    def cookie_names(self):
-        return {c.name for c in self.jar}
-
-
-def b64url(data):
-    return base64.urlsafe_b64encode(data).rstrip(b"=").decode()
-
-
 def jwt_claims(token):
     payload = token.split(".")[1]
     return json.loads(base64.urlsafe_b64decode(payload + "=" * (-len(payload) % 4)))
@@ -67,18 +33,6 @@ def jwt_claims(token):
 def cli(*args, stdin=None):
     p = subprocess.run([SIGNET, *args, "--data", DATA], input=stdin, capture_output=True, text=True, timeout=60)
     return p.returncode, p.stdout + p.stderr
-
-
-def form_fields(html):
-    import re
-    fields = {}
-    for tag in re.findall(r"<input[^>]*>", html):
-        name = re.search(r'name="([^"]*)"', tag)
-        value = re.search(r'value="([^"]*)"', tag)
-        if name:
-            fields[name.group(1)] = (value.group(1) if value else "").replace("&amp;", "&")
-    action = re.search(r'<form[^>]*action="([^"]*)"', html)
-    return (action.group(1).replace("&amp;", "&") if action else None), fields
 
 
 def cpu_seconds():
