@@ -99,6 +99,19 @@ import Testing
         for (label, value) in secrets.values {
             #expect(!log.contains(value), "the log holds the \(label) (\(value.prefix(4))…)")
         }
+        // On disk, only hashes of the bearer secrets: no code, refresh token, password, client
+        // secret or session cookie in the database or its WAL (emails, states and nonces are kept
+        // in the clear on purpose: they are shown or sent back).
+        var stored = ""
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: data)) ?? [] where name.hasPrefix("signet.db") {
+            stored += String(decoding: (FileManager.default.contents(atPath: data + "/" + name) ?? Data()), as: UTF8.self)
+        }
+        #expect(stored.contains(email), "the search does not see the database's contents")
+        let bearer = ["code", "refresh_token", "refreshed refresh_token", "exchanged refresh_token", "password",
+                      "wrong password", "client secret", "wrong client secret", "cookie signet_session", "access_token"]
+        for (label, value) in secrets.values where bearer.contains(label) {
+            #expect(!stored.contains(value), "the database holds the \(label) in the clear (\(value.prefix(4))…)")
+        }
     }
 
     func runFlows(_ signet: BinaryServer, google: MockProvider, email: String, password: String, wrongPassword: String,
