@@ -18,11 +18,18 @@ targets=("$@")
 runtime=$(ls -d "$(dirname "$(readlink -f "$(command -v swiftc)")")"/../lib/clang/*/lib/linux 2>/dev/null | head -1)
 archive="$runtime/libclang_rt.fuzzer_no_main-x86_64.a"
 [ -f "$archive" ] || { echo "fuzz: no libFuzzer runtime at $archive"; exit 1; }
-swift build --scratch-path .build/fuzz --product SignetFuzz \
-  -Xswiftc -sanitize=address -Xswiftc -sanitize-coverage=edge,trace-cmp,inline-8bit-counters,pc-table \
-  -Xswiftc -DSIGNET_LIBFUZZER -Xlinker "$archive" -Xlinker -lstdc++ 2>&1 | grep -v 'Cannot export local symbol' | grep -v '^\[' || true
+buildlog=$(mktemp)
+# gold warns once per ASan helper symbol ("Cannot export local symbol"); those lines are dropped.
+if ! swift build --scratch-path .build/fuzz --product SignetFuzz \
+    -Xswiftc -sanitize=address -Xswiftc -sanitize-coverage=edge,trace-cmp,inline-8bit-counters,pc-table \
+    -Xswiftc -DSIGNET_LIBFUZZER -Xlinker "$archive" -Xlinker -lstdc++ >"$buildlog" 2>&1; then
+  grep -v 'Cannot export local symbol' "$buildlog" | tail -40
+  rm -f "$buildlog"
+  echo "fuzz: build failed"; exit 1
+fi
+grep -v 'Cannot export local symbol' "$buildlog" | grep -v '^\[' | tail -3
+rm -f "$buildlog"
 binary=.build/fuzz/debug/SignetFuzz
-[ -x "$binary" ] || { echo "fuzz: build failed"; exit 1; }
 [ "${FUZZ_BUILD_ONLY:-0}" = 1 ] && { echo "fuzz: built $binary"; exit 0; }
 status=0
 for target in "${targets[@]}"; do
