@@ -124,7 +124,7 @@ public enum Settings {
     // MARK: log
     /// Request lines in the log.
     public static let logRequests = Setting("requests", false, type: "boolean",
-        "Also log one line per request on standard error: method, path (never the query), status and duration. The most verbose log Signet has; it never holds a code, token, password, email or callback URL.")
+        "Also log one line per request on standard error: method, path (never the query; control characters and non-ASCII escaped), status and duration. The most verbose log Signet has; it never holds a code, token, password, email or callback URL.")
     static let log: [SettingEntry] = [logRequests.entry]
 
     // MARK: clients (each entry of the `clients` array)

@@ -4,7 +4,7 @@ import SignetCrypto
 import SignetHTTP
 import SignetJOSE
 import SignetMockProvider
-import SignetServer
+@testable import SignetServer
 import SignetTesting
 import Testing
 
@@ -227,5 +227,18 @@ import Testing
         let wrong = try await HTTPTestClientShim(port: signet.port).post(Routes.token, [("grant_type", "client_credentials")],
                                                                          basic: ("svc", wrongSecret))
         #expect(wrong.status == 401)
+    }
+}
+
+/// A request line carries only what the client chose, made printable: a decoded `%0A` in the path
+/// cannot start a forged log line.
+@Suite struct RequestLogLineTests {
+    @Test func controlCharactersAndNonASCIIAreEscapedAndLongPathsCut() {
+        #expect(Log.requestLine(method: "GET", path: "/token", status: 200, seconds: 0.0031) == "GET /token 200 0.003s")
+        let forged = Log.requestLine(method: "GET", path: "/x\n2026-12-01T00:00:00Z error forged \\ é", status: 404, seconds: 0)
+        #expect(forged == #"GET /x\x0A2026-12-01T00:00:00Z\x20error\x20forged\x20\x5C\x20\xC3\xA9 404 0.000s"#)
+        #expect(!forged.contains("\n"))
+        let long = Log.requestLine(method: "GET", path: "/" + String(repeating: "a", count: 1000), status: 404, seconds: 0)
+        #expect(long.utf8.count < 300 && long.contains("…"))
     }
 }
