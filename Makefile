@@ -2,6 +2,7 @@
 #   make demo   runs the embedded default (SQLite in ./signet-data, a generated key, demo clients)
 #   make test   installs what is missing, builds, and runs every test
 #   make bench  runs the benchmarks and prints their figures
+#   make fuzz   runs every libFuzzer target for FUZZ_SECONDS (default 30) each (docs/testing.md)
 SHELL := /bin/bash
 SWIFT ?= swift
 # Debian packages the build, the tests and the benchmarks need.
@@ -12,7 +13,7 @@ PY_TOOLS := jwcrypto==1.5.6 selenium==4.51.0 oidc-provider-mock==0.3.4
 VENV := .build/pytools
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: all deps pydeps build release test demo bench clean check-imports check-suites
+.PHONY: all deps pydeps build release test demo bench fuzz clean check-imports check-suites
 
 all: build
 
@@ -57,6 +58,10 @@ bench: deps
 	$(SWIFT) build -c release --product signet
 	$(SWIFT) build -c release --product SignetBench
 	scripts/bench.sh $(BENCH_ARGS)
+
+# libFuzzer + AddressSanitizer build of SignetFuzz in .build/fuzz; FUZZ_SECONDS per target.
+fuzz: deps
+	FUZZ_SECONDS=$(FUZZ_SECONDS) scripts/fuzz.sh $(FUZZ_TARGETS)
 
 clean:
 	rm -rf .build signet-data

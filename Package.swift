@@ -60,6 +60,10 @@ let package = Package(
         .executableTarget(name: "SignetBench", dependencies: ["SignetCrypto", "SignetJOSE", "SignetHTTP", "SignetServer",
                                                              "SignetMockProvider"],
                           path: "bench/SignetBench"),
+        // The fuzz targets (docs/testing.md, "Fuzzing"). In the normal build a corpus replayer;
+        // `make fuzz` builds it again with -sanitize=fuzzer,address and -DSIGNET_LIBFUZZER.
+        .executableTarget(name: "SignetFuzz", dependencies: ["SignetCrypto", "SignetJOSE", "SignetWire", "SignetHTTP"],
+                          path: "fuzz/SignetFuzz"),
         // An API protected by SignetResource (docs/guides/swift-api.md).
         .executableTarget(name: "ExampleAPI", dependencies: ["SignetHTTP", "SignetResource"], path: "Examples/ExampleAPI"),
 

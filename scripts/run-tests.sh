@@ -18,6 +18,10 @@ done
 run_limit=${SIGNET_TEST_RUN_LIMIT:-1500}
 
 swift build --build-tests
+# The fuzz targets: the committed corpus through the plain build, then the libFuzzer + ASan build
+# and a short run of each target (FUZZ_SECONDS, default 3 here; `make fuzz` runs 30 s each).
+.build/debug/SignetFuzz fuzz/corpus
+FUZZ_SECONDS="${FUZZ_SECONDS:-3}" scripts/fuzz.sh
 log=$(mktemp)
 parts=$(mktemp)
 pgdir=""

@@ -133,29 +133,19 @@ extension ServerCore {
     /// Builds the request, routes it, and queues the response (sync) or suspends (async).
     private func dispatch(_ state: RequestState, connection: OpaquePointer, method: UnsafePointer<CChar>,
                           isSecure: Bool) -> MHD_Result {
-        let uri = state.rawURI
-        let rawPath: String, rawQuery: String
-        if let question = uri.utf8.firstIndex(of: UInt8(ascii: "?")) {
-            rawPath = String(uri[..<question])
-            rawQuery = String(uri[uri.index(after: question)...])
-        } else {
-            rawPath = uri
-            rawQuery = ""
-        }
         watchdog.requestReceived(state.connection)
-        let methodValue = HTTPMethod(rawValue: String(cString: method))
-        state.logMethod = methodValue
-        guard let path = try? PercentDecoding.decode(rawPath.utf8, plusIsSpace: false), path.utf8.first == UInt8(ascii: "/") else {
+        let methodText = String(cString: method)
+        state.logMethod = HTTPMethod(rawValue: methodText)
+        let peer = peerAddress(connection)
+        let client = trustedProxies.client(peer: peer, headers: state.headers)
+        guard var request = HTTPRequest(wireMethod: methodText, requestTarget: state.rawURI, headers: state.headers,
+                                        body: state.body, peerAddress: peer, isSecure: client.isSecure ?? isSecure,
+                                        clientAddress: client.address) else {
             state.logPath = "<invalid>"
             state.phase = .done
             return queue(.text("Bad Request\n", status: 400), on: connection, state: state)
         }
-        state.logPath = path
-        let peer = peerAddress(connection)
-        let client = trustedProxies.client(peer: peer, headers: state.headers)
-        var request = HTTPRequest(method: methodValue, path: path, rawPath: rawPath, rawQuery: rawQuery,
-                                  headers: state.headers, body: state.body, peerAddress: peer,
-                                  isSecure: client.isSecure ?? isSecure, clientAddress: client.address)
+        state.logPath = request.path
         state.body = []
         switch routes.resolve(&request) {
         case .response(let response):

@@ -70,12 +70,16 @@ public struct JWK: Sendable, Hashable {
     /// Builds the public key this JWK describes.
     ///
     /// - Throws: `JOSEError.invalidKey` for unsupported types or curves, missing or malformed
-    ///   members, RSA moduli under 2048 bits, or EC points not on the curve.
+    ///   members, RSA integers with leading zero octets, RSA moduli under 2048 bits, or EC points
+    ///   not on the curve.
     public func publicKey() throws(JOSEError) -> PublicKey {
         do {
             switch (kty, crv) {
             case ("RSA", nil):
-                guard let n = n.flatMap(Base64URL.decode), let e = e.flatMap(Base64URL.decode) else { throw JOSEError.invalidKey }
+                // RFC 7518 §2 (Base64urlUInt): the minimum number of octets, so no leading zero; one
+                // key then has one JWK and one thumbprint.
+                guard let n = n.flatMap(Base64URL.decode), let e = e.flatMap(Base64URL.decode),
+                      let nFirst = n.first, nFirst != 0, let eFirst = e.first, eFirst != 0 else { throw JOSEError.invalidKey }
                 return try PublicKey(rsaModulus: n, exponent: e)
             case ("EC", "P-256"):
                 guard let x = x.flatMap(Base64URL.decode), let y = y.flatMap(Base64URL.decode) else { throw JOSEError.invalidKey }

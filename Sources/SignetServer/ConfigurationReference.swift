@@ -23,6 +23,7 @@ public enum ConfigurationReference {
             ("keys", "Signing keys", Settings.keys),
             ("passwords", "Password hashing", Settings.passwords),
             ("maintenance", "Expired data", Settings.maintenance),
+            ("log", "Log", Settings.log),
             ("clients[]", "Clients (each entry of the array)", Settings.client),
             ("connections[]", "Upstream connections (each entry of the array)", Settings.connection),
         ]

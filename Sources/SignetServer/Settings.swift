@@ -127,6 +127,12 @@ public enum Settings {
         "How long a row is kept after it expired or ended before it is deleted, so a replay of a recently expired code or refresh token is still recognised as one (and revokes its grant) rather than seen as unknown.")
     static let maintenance: [SettingEntry] = [purgeInterval.entry, purgeRetention.entry]
 
+    // MARK: log
+    /// Request lines in the log.
+    public static let logRequests = Setting("requests", false, type: "boolean",
+        "Also log one line per request on standard error: method, path (never the query; control characters and non-ASCII escaped), status and duration. The most verbose log Signet has; it never holds a code, token, password, email or callback URL.")
+    static let log: [SettingEntry] = [logRequests.entry]
+
     // MARK: clients (each entry of the `clients` array)
     /// Client id.
     public static let clientID = Setting("id", "", type: "string (required)",

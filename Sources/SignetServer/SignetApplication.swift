@@ -74,7 +74,7 @@ public final class SignetApplication: Sendable {
                                        trustedProxies: try TrustedProxies(config.http.trustedProxies),
                                        connectionTimeoutSeconds: config.http.connectionTimeoutSeconds,
                                        threadCount: config.http.threads > 0 ? config.http.threads : ProcessInfo.processInfo.activeProcessorCount,
-                                       tls: tls)
+                                       tls: tls, accessLog: config.log.requests ? Log.request : nil)
     }
 
     /// Starts the listeners and the background key refresher.

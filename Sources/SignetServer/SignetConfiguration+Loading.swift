@@ -88,9 +88,13 @@ extension SignetConfiguration {
             maintenance.purgeRetention = m.int(Settings.purgeRetention, in: 0...31_536_000)
             m.finish(known: Settings.maintenance)
         }
+        if let l = section.section("log") {
+            log.requests = l.bool(Settings.logRequests)
+            l.finish(known: Settings.log)
+        }
         clients = ConfigSection.clients(top["clients"], reader: reader, refreshFamilyLifetime: lifetimes.refreshFamily)
         connections = ConfigSection.connections(top["connections"], reader: reader)
-        section.finish(known: Settings.topLevel, sections: ["database", "http", "lifetimes", "keys", "passwords", "maintenance", "clients", "connections"])
+        section.finish(known: Settings.topLevel, sections: ["database", "http", "lifetimes", "keys", "passwords", "maintenance", "log", "clients", "connections"])
         validate(reader)
         if !reader.issues.isEmpty { throw ConfigurationError(issues: reader.issues) }
     }

@@ -24,6 +24,8 @@ public struct SignetConfiguration: Sendable {
     public var passwords: Passwords
     /// Deleting expired rows.
     public var maintenance: Maintenance
+    /// What `signet serve` logs.
+    public var log: LogSettings
     /// Clients declared in the file (`clients`); upserted into the store at start-up.
     public var clients: [ConfiguredClient] = []
     /// Upstream identity providers (`connections`).
@@ -116,6 +118,12 @@ public struct SignetConfiguration: Sendable {
         public var purgeRetention = Settings.purgeRetention.defaultValue
     }
 
+    /// What `signet serve` logs.
+    public struct LogSettings: Sendable {
+        /// One line per request (method, path, status, duration).
+        public var requests = Settings.logRequests.defaultValue
+    }
+
     /// The embedded default: every setting at its default.
     public static var defaults: SignetConfiguration {
         // The defaults are valid by construction; the fallback only keeps this total.
@@ -133,6 +141,7 @@ public struct SignetConfiguration: Sendable {
         keys = Keys()
         passwords = Passwords()
         maintenance = Maintenance()
+        log = LogSettings()
     }
 
     /// The absolute path of the SQLite database.

@@ -3,6 +3,27 @@ import Testing
 @testable import SignetHTTP
 
 @Suite(.endToEndLimit) struct HTTPRequestTests {
+    /// The server builds every request with this (and `make fuzz` drives it): the target splits at
+    /// the first `?`, the path is percent-decoded, and a path that does not decode or does not
+    /// start with `/` gives nil (the server's 400).
+    @Test func requestsAreBuiltFromTheWire() throws {
+        let request = try #require(HTTPRequest(wireMethod: "POST", requestTarget: "/oauth2/callback/a%2Fb?code=x%3F&q=?",
+                                               headers: ["Cookie": "a=1"], body: Array("b=2".utf8),
+                                               peerAddress: "::1", isSecure: true))
+        #expect(request.method == .POST)
+        #expect(request.path == "/oauth2/callback/a/b")
+        #expect(request.rawPath == "/oauth2/callback/a%2Fb")
+        #expect(request.rawQuery == "code=x%3F&q=?")
+        #expect(request.query.first("code") == "x?")
+        #expect(request.cookies == ["a": "1"])
+        #expect(request.peerAddress == "::1" && request.isSecure)
+        #expect(HTTPRequest(wireMethod: "GET", requestTarget: "/", headers: [:], body: [], peerAddress: "", isSecure: false)?.rawQuery == "")
+        for bad in ["%zz/token", "token", "", "?a=1", "/%C3", "*"] {
+            #expect(HTTPRequest(wireMethod: "GET", requestTarget: bad, headers: [:], body: [], peerAddress: "", isSecure: false) == nil,
+                    "\(bad)")
+        }
+    }
+
     @Test func malformedQueryIsReportedNotThrown() {
         let request = HTTPRequest(method: .GET, path: "/", rawQuery: "a=%zz")
         #expect(request.query.isEmpty)

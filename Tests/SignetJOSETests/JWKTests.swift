@@ -72,6 +72,20 @@ import SignetCrypto
         #expect(throws: JOSEError.notAJSONObject) { try JWK(jsonBytes: Array("[]".utf8)) }
     }
 
+    /// Found by `make fuzz` (jwk target): "e":"ALAB" (00 B0 01) imported as the key with e = 0xB001,
+    /// whose own JWK and thumbprint differ, so two JWK strings named one key with two thumbprints.
+    /// RFC 7518 §2: a Base64urlUInt uses the minimum number of octets, so a leading zero is refused.
+    @Test func rsaIntegersWithLeadingZeroOctetsAreRejected() throws {
+        let padded = Base64URL.encode([0] + (try #require(Base64URL.decode(Self.rfc7638N))))
+        for (n, e) in [(padded, "AQAB"), (Self.rfc7638N, "AAEAAQ"), (Self.rfc7638N, "ALAB"), (Self.rfc7638N, "")] {
+            let jwk = try JWK(jsonBytes: Array(#"{"kty":"RSA","kid":"k","n":"\#(n)","e":"\#(e)"}"#.utf8))
+            #expect(throws: JOSEError.invalidKey) { try jwk.publicKey() }
+            #expect(throws: JOSEError.invalidKey) { try JWKSet(jsonBytes: Array(#"{"keys":[\#(String(decoding: jwk.jsonBytes(), as: UTF8.self))]}"#.utf8)) }
+        }
+        let minimal = try JWK(jsonBytes: Array(#"{"kty":"RSA","kid":"k","n":"\#(Self.rfc7638N)","e":"AQAB"}"#.utf8))
+        #expect(try minimal.publicKey().type == .rsa(bits: 2048))
+    }
+
     @Test func algorithmMustFitKey() throws {
         let key = try #require(TestKeys.p256)
         #expect(throws: JOSEError.algorithmNotForKey) { try JWK(publicKey: key.publicKey, keyID: "k", algorithm: .rs256) }

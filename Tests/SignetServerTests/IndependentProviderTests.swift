@@ -42,6 +42,7 @@ import Testing
                 let secretPath = try folder.write(client.clientSecret, to: "provider-secret")
                 // Only what a new user would write: the issuer, the client id, the secret.
                 var config: JSONValue = [
+                    "log": ["requests": true],   // request lines, so expectQuietLogs has a log to search
                     "issuer": .string(issuer),
                     "listen": [.string("127.0.0.1:\(port)")],
                     "data_dir": .string(folder.appending("data")),
@@ -125,6 +126,9 @@ import Testing
         /// email, subject or client secret is ever logged.
         func expectQuietLogs(_ secrets: [String], sourceLocation: SourceLocation = #_sourceLocation) {
             let log = signet.stdout + signet.stderr
+            // A search of an empty log proves nothing: the request lines of the flow must be there.
+            #expect(log.contains("GET /authorize ") && log.contains("GET /oauth2/callback/\(IndependentProviderTests.connection) "),
+                    "the log has no request lines to search:\n\(log.prefix(1000))", sourceLocation: sourceLocation)
             for secret in secrets where !secret.isEmpty {
                 #expect(!log.contains(secret), "the log holds a secret (\(secret.prefix(4))…)", sourceLocation: sourceLocation)
             }
