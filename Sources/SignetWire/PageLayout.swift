@@ -30,7 +30,7 @@ public enum PageLayout {
         <meta name="referrer" content="no-referrer">
         <title>\(escape(title)) · Signet</title>
         <style>
-        body{font-family:system-ui,-apple-system,"Segoe UI",sans-serif;background:#f4f5f7;color:#1d2330;margin:0}
+        body{font-family:system-ui,-apple-system,"Segoe UI",sans-serif;background:#f4f5f7;color:#1d2330;margin:0;padding:0 1rem}
         main{max-width:26rem;margin:3rem auto;background:#fff;padding:2rem;border-radius:.75rem;box-shadow:0 1px 4px rgba(0,0,0,.12)}
         h1{font-size:1.4rem;margin:0 0 1rem}
         label{display:block;margin:.9rem 0 .3rem;font-weight:600}
