@@ -151,29 +151,16 @@ final class Arrivals: Sendable {
     }
 
     @Test func stopWaitsForInFlightHandlerWithinGrace() async throws {
-        let gate = Gate()
-        let started = Gate()
-        let router = testRouter()
-        router.get("/finishing", .async { _ in
-            started.open()
-            await gate.wait()
-            return .text("done")
-        })
-        let server = try TestServer(router: router) { $0.shutdownGraceSeconds = 30 }
-        let connection = try #require(RawConnection(port: server.port, receiveTimeoutSeconds: 10))
-        defer { connection.close() }
-        connection.send("GET /finishing HTTP/1.1\r\nHost: x\r\n\r\n")
-        await started.wait()
+        let held = try await HeldRequest.start()
+        defer { held.connection.close() }
+        let (gate, server) = (held.gate, held.server)
         let stopper = Task { await offPool { server.server.stop() } }
         // The handler is released only once stop() is under way, so stop() waited for it.
         #expect(await Polling.wait(seconds: 20) { server.server.isStopping }, "stop() never began")
         gate.open()
         await stopper.value
         #expect(!server.server.isStopping)
-        let response = try #require(connection.readResponse())
-        #expect(response.status == 200)
-        #expect(response.body == Array("done".utf8))
-        #expect(response.header("Connection")?.lowercased() == "close")
+        try held.expectFinishedAndClosed()
     }
 
     /// The shutdown path of `signet serve` (await the termination signal, then `stop()`) driven
@@ -181,24 +168,14 @@ final class Arrivals: Sendable {
     /// The in-flight request is finished within the grace period and told to close.
     @Test func aTerminationSignalStopsTheServerGracefully() async throws {
         let termination = TerminationSignal.manual()
-        let gate = Gate()
-        let started = Gate()
-        let router = testRouter()
-        router.get("/finishing", .async { _ in
-            started.open()
-            await gate.wait()
-            return .text("done")
-        })
-        let server = try TestServer(router: router) { $0.shutdownGraceSeconds = 30 }
-        let connection = try #require(RawConnection(port: server.port, receiveTimeoutSeconds: 10))
-        defer { connection.close() }
+        let held = try await HeldRequest.start()
+        defer { held.connection.close() }
+        let (gate, server) = (held.gate, held.server)
         let serving = Task { () -> Int32 in
             let number = await termination.wait()
             await offPool { server.server.stop() }
             return number
         }
-        connection.send("GET /finishing HTTP/1.1\r\nHost: x\r\n\r\n")
-        await started.wait()
         #expect(!server.server.isStopping)
         termination.deliver(SIGTERM)
         termination.deliver(SIGINT)   // only the first counts
@@ -206,10 +183,7 @@ final class Arrivals: Sendable {
         gate.open()
         #expect(await serving.value == SIGTERM)
         #expect(server.server.boundPorts.isEmpty)
-        let response = try #require(connection.readResponse())
-        #expect(response.status == 200)
-        #expect(response.body == Array("done".utf8))
-        #expect(response.header("Connection")?.lowercased() == "close")
+        try held.expectFinishedAndClosed()
         // A signal delivered before anyone waits is kept for the waiter.
         let early = TerminationSignal.manual()
         early.deliver(SIGINT)
@@ -245,4 +219,36 @@ final class Arrivals: Sendable {
         #expect(String(decoding: body, as: UTF8.self) == "6")
     }
 
+}
+
+/// A request to `/finishing` whose async handler has started and waits on `gate`, on a server
+/// with a 30-second shutdown grace: what the graceful-stop tests hold while the server stops.
+struct HeldRequest {
+    let gate: Gate
+    let server: TestServer
+    let connection: RawConnection
+
+    static func start() async throws -> HeldRequest {
+        let gate = Gate()
+        let started = Gate()
+        let router = testRouter()
+        router.get("/finishing", .async { _ in
+            started.open()
+            await gate.wait()
+            return .text("done")
+        })
+        let server = try TestServer(router: router) { $0.shutdownGraceSeconds = 30 }
+        let connection = try #require(RawConnection(port: server.port, receiveTimeoutSeconds: 10))
+        connection.send("GET /finishing HTTP/1.1\r\nHost: x\r\n\r\n")
+        await started.wait()
+        return HeldRequest(gate: gate, server: server, connection: connection)
+    }
+
+    /// The held request was answered in full, and told to close.
+    func expectFinishedAndClosed() throws {
+        let response = try #require(connection.readResponse())
+        #expect(response.status == 200)
+        #expect(response.body == Array("done".utf8))
+        #expect(response.header("Connection")?.lowercased() == "close")
+    }
 }
