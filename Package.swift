@@ -17,6 +17,7 @@ let package = Package(
         .systemLibrary(name: "CLibPQ", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
         .systemLibrary(name: "CMicroHTTPD", pkgConfig: "libmicrohttpd", providers: [.apt(["libmicrohttpd-dev"])]),
         .systemLibrary(name: "CLibSecret", pkgConfig: "libsecret-1", providers: [.apt(["libsecret-1-dev"])]),
+        .systemLibrary(name: "CLibCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
         // Fixed-argument wrappers for variadic C functions and macros.
         .target(name: "CSignetShims", dependencies: ["CLibCrypto", "CSQLite", "CMicroHTTPD"]),
         // libsecret's schema and attribute table (glib), kept apart so CSignetShims needs no glib.
@@ -27,6 +28,8 @@ let package = Package(
         // Child processes for the tests, with nothing of the parent's but three streams (Foundation's
         // Process on Linux lets every descriptor through and tracks a child by an inherited socket).
         .target(name: "CSignetSpawn"),
+        // SMTP submission through libcurl, one call per message.
+        .target(name: "CSignetMail", dependencies: ["CLibCurl"]),
 
         .target(name: "SignetCrypto", dependencies: ["CLibCrypto", "CSodium", "CSignetShims"]),
         .target(name: "SignetJOSE", dependencies: ["SignetCrypto"]),
@@ -37,6 +40,8 @@ let package = Package(
         .target(name: "SignetPostgres", dependencies: ["SignetStore", "CLibPQ"]),
         .target(name: "SignetCore", dependencies: ["SignetWire", "SignetJOSE", "SignetStore"]),
         .target(name: "SignetHTTP", dependencies: ["CMicroHTTPD", "CSignetShims"]),
+        // Mail: messages rendered as RFC 5322/MIME, SMTP submission (libcurl).
+        .target(name: "SignetMail", dependencies: ["CSignetMail", "SignetCrypto"]),
         // Relying-party logic shared by the SDK, federation and the resource kit.
         .target(name: "SignetClientCore", dependencies: ["SignetWire", "SignetJOSE",
                                                         .target(name: "CSignetOutbound", condition: .when(platforms: [.linux]))]),
@@ -71,6 +76,7 @@ let package = Package(
         .testTarget(name: "SignetJOSETests", dependencies: ["SignetJOSE", "SignetTesting"], exclude: ["Interop"]),
         .testTarget(name: "SignetWireTests", dependencies: ["SignetWire"]),
         .testTarget(name: "SignetHTTPTests", dependencies: ["SignetHTTP", "SignetTesting"]),
+        .testTarget(name: "SignetMailTests", dependencies: ["SignetMail", "SignetTesting"]),
         .testTarget(name: "SignetStoreTests", dependencies: ["SignetStore", "SignetSQLite", "SignetPostgres", "SignetTesting"]),
         .testTarget(name: "SignetCoreTests", dependencies: ["SignetCore"]),
         .testTarget(name: "SignetClientCoreTests", dependencies: ["SignetClientCore", "SignetHTTP", "SignetServer", "SignetTesting"]),
