@@ -28,6 +28,8 @@ let package = Package(
         // Child processes for the tests, with nothing of the parent's but three streams (Foundation's
         // Process on Linux lets every descriptor through and tracks a child by an inherited socket).
         .target(name: "CSignetSpawn"),
+        // Data built into the binary (the common-password list), through `.incbin`.
+        .target(name: "CSignetData", exclude: ["data/common-passwords.txt", "data/LICENSE-common-passwords"], cSettings: [.headerSearchPath("data")]),
         // SMTP submission through libcurl, one call per message.
         .target(name: "CSignetMail", dependencies: ["CLibCurl"]),
 
@@ -38,7 +40,7 @@ let package = Package(
         .target(name: "SignetSQLite", dependencies: ["SignetStore", "CSQLite", "CSignetShims"]),
         // The same store on PostgreSQL (libpq); not wired into `signet serve` yet.
         .target(name: "SignetPostgres", dependencies: ["SignetStore", "CLibPQ"]),
-        .target(name: "SignetCore", dependencies: ["SignetWire", "SignetJOSE", "SignetStore"]),
+        .target(name: "SignetCore", dependencies: ["SignetWire", "SignetJOSE", "SignetStore", "CSignetData"]),
         .target(name: "SignetHTTP", dependencies: ["CMicroHTTPD", "CSignetShims"]),
         // Mail: messages rendered as RFC 5322/MIME, SMTP submission (libcurl).
         .target(name: "SignetMail", dependencies: ["CSignetMail", "SignetCrypto"]),
