@@ -25,3 +25,12 @@ struct CommonPasswordsTests {
         #expect(CommonPasswords.contains("zzzzzzzzzz"))
     }
 }
+
+struct NewPasswordRuleTests {
+    @Test func aCommonPasswordIsRefusedWhateverItsCase() {
+        for password in ["password123", "Password123", "PASSWORD123"] {
+            #expect(throws: UserServiceError.self) { try UserService.checkNewPassword(password) }
+        }
+        #expect(throws: Never.self) { try UserService.checkNewPassword("a brand new password") }
+    }
+}
