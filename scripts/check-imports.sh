@@ -13,6 +13,7 @@ declare -A allowed=(
   [SignetCore]="SignetWire SignetJOSE SignetStore SignetCrypto CSignetData"
   [SignetHTTP]="CMicroHTTPD CSignetShims"
   [SignetMail]="CSignetMail SignetCrypto"
+  [SignetQR]="CLibQREncode"
   [SignetClientCore]="SignetWire SignetJOSE SignetCrypto CSignetOutbound"
   [SignetFederation]="SignetClientCore SignetWire SignetJOSE SignetCrypto"
   [SignetResource]="SignetClientCore SignetWire SignetJOSE SignetCrypto"
