@@ -32,7 +32,8 @@ public struct Setting<Root, Value: Sendable>: Sendable {
     /// The setting without its value type: what the loader and the reference iterate.
     var entry: SettingEntry<Root> {
         SettingEntry(key: key, type: kind.name + (isRequired ? " (required)" : ""),
-                     defaultText: isRequired ? nil : kind.render(defaultValue), summary: summary, isRequired: isRequired) { section, root in
+                     defaultText: isRequired ? nil : kind.render(defaultValue), summary: summary, isRequired: isRequired,
+                     range: kind.range, allowedValues: kind.allowedValues) { section, root in
             let site = ValueSite(reader: section.reader, path: section.path(key))
             root[keyPath: keyPath] = section.values[key].flatMap { kind.read($0, site) } ?? defaultValue
         }
@@ -51,6 +52,10 @@ public struct SettingEntry<Root>: Sendable {
     public let summary: String
     /// Whether the key must be given.
     public let isRequired: Bool
+    /// The whole numbers accepted, for integer settings with a range.
+    public let range: ClosedRange<Int>?
+    /// The values accepted, for settings that take one of a list.
+    public let allowedValues: [String]?
     /// Writes the key's value from `section` into `root`: the default when the key is absent, or
     /// when its value is wrong (which is reported).
     let read: @Sendable (ConfigSection, inout Root) -> Void

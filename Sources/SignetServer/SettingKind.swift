@@ -3,42 +3,49 @@
 public struct SettingKind<Value: Sendable>: Sendable {
     /// The type as the reference shows it, with the range or the allowed values.
     public let name: String
+    /// The whole numbers accepted, for integer kinds with a range.
+    public var range: ClosedRange<Int>? = nil
+    /// The values accepted, for enum kinds.
+    public var allowedValues: [String]? = nil
     /// The value, or nil after reporting why the JSON is not one.
     let read: @Sendable (ConfigValue, ValueSite) -> Value?
     /// The value as JSON text for the reference; nil for "not set".
     let render: @Sendable (Value) -> String?
 }
 
+extension SettingKind {
+    /// A kind whose JSON is one case of `ConfigValue`: `extract` takes the value out of it, and
+    /// anything else is reported as "must be `expected`, not …".
+    private static func plain(_ name: String, expected: String, extract: @escaping @Sendable (ConfigValue) -> Value?,
+                              render: @escaping @Sendable (Value) -> String?) -> SettingKind {
+        SettingKind(name: name, read: { value, site in
+            guard let plain = extract(value) else {
+                site.report("must be \(expected), not \(value.typeName)")
+                return nil
+            }
+            return plain
+        }, render: render)
+    }
+}
+
 extension SettingKind where Value == String {
     /// A string; `name` says what it holds (`URL`, `path`, …).
     static func string(_ name: String = "string") -> SettingKind {
-        SettingKind(name: name, read: { value, site in
-            guard case .string(let text) = value else {
-                site.report("must be a string, not \(value.typeName)")
-                return nil
-            }
-            return text
-        }, render: { "\"\($0)\"" })
+        plain(name, expected: "a string", extract: { if case .string(let text) = $0 { text } else { nil } }, render: { "\"\($0)\"" })
     }
 }
 
 extension SettingKind where Value == Bool {
     /// `true` or `false`.
     static var boolean: SettingKind {
-        SettingKind(name: "boolean", read: { value, site in
-            guard case .bool(let flag) = value else {
-                site.report("must be true or false, not \(value.typeName)")
-                return nil
-            }
-            return flag
-        }, render: { "\($0)" })
+        plain("boolean", expected: "true or false", extract: { if case .bool(let flag) = $0 { flag } else { nil } }, render: { "\($0)" })
     }
 }
 
 extension SettingKind where Value == Int {
     /// A whole number, within `range` when one is given.
     static func integer(_ range: ClosedRange<Int>? = nil, _ name: String = "integer") -> SettingKind {
-        SettingKind(name: name + (range.map { ", \($0.lowerBound) to \($0.upperBound)" } ?? ""), read: { value, site in
+        SettingKind(name: name + (range.map { ", \($0.lowerBound) to \($0.upperBound)" } ?? ""), range: range, read: { value, site in
             guard case .number(let number) = value, number.rounded() == number, let integer = Int(exactly: number) else {
                 site.report("must be a whole number, not \(value.typeName == "a number" ? "a fraction" : value.typeName)")
                 return nil
@@ -94,7 +101,7 @@ extension SettingKind where Value: RawRepresentable & CaseIterable, Value.RawVal
     /// One of the enum's raw values, parsed once here: `"sqlite" | "postgres"`.
     static var oneOf: SettingKind {
         let allowed = Value.allCases.map(\.rawValue)
-        return SettingKind(name: allowed.map { "\"\($0)\"" }.joined(separator: " | "), read: { value, site in
+        return SettingKind(name: allowed.map { "\"\($0)\"" }.joined(separator: " | "), allowedValues: allowed, read: { value, site in
             guard let text = SettingKind<String>.string().read(value, site) else { return nil }
             guard let choice = Value(rawValue: text) else {
                 site.report("must be one of \(allowed.joined(separator: ", ")), not \"\(text)\"")
@@ -108,7 +115,8 @@ extension SettingKind where Value: RawRepresentable & CaseIterable, Value.RawVal
 extension SettingKind {
     /// `kind`, for a setting that may be left unset (nil).
     static func optional<Wrapped>(_ kind: SettingKind<Wrapped>) -> SettingKind where Value == Wrapped? {
-        SettingKind(name: kind.name, read: { value, site in kind.read(value, site).map { .some($0) } },
+        SettingKind(name: kind.name, range: kind.range, allowedValues: kind.allowedValues,
+                    read: { value, site in kind.read(value, site).map { .some($0) } },
                     render: { $0.flatMap(kind.render) })
     }
 }

@@ -5,21 +5,11 @@ import SignetWire
 extension ConfigSection {
     /// The `connections` array: every mistake reported with its path (`connections[0].client_id`).
     static func connections(_ value: ConfigValue?, reader: ConfigReader) -> [ConfiguredConnection] {
-        guard let value else { return [] }
-        guard case .array(let items) = value else {
-            reader.report("connections", "must be an array of connection objects, not \(value.typeName)")
-            return []
-        }
         var result: [ConfiguredConnection] = []
         var seen: Set<String> = []
         var realms: [String: String] = [:]
-        for (index, item) in items.enumerated() {
-            let path = "connections[\(index)]"
-            guard case .object(let object) = item else {
-                reader.report(path, "must be an object, not \(item.typeName)")
-                continue
-            }
-            let c = ConfigSection(reader: reader, path: path, values: object)
+        for c in entries(value, key: "connections", of: "connection", reader: reader) {
+            let object = c.values
             let before = reader.issues.count
             _ = Settings.connection.reportMissing(in: c)
             var entry = ConnectionEntry()

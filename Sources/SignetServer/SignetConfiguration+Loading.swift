@@ -196,23 +196,30 @@ struct ConfigSection {
 }
 
 extension ConfigSection {
+    /// Each object of the array `key` (`clients`) as a section with its path (`clients[1]`); an
+    /// array that is not one, or an item that is not an object, is reported.
+    static func entries(_ value: ConfigValue?, key: String, of noun: String, reader: ConfigReader) -> [ConfigSection] {
+        guard let value else { return [] }
+        guard case .array(let items) = value else {
+            reader.report(key, "must be an array of \(noun) objects, not \(value.typeName)")
+            return []
+        }
+        return items.enumerated().compactMap { index, item in
+            guard case .object(let object) = item else {
+                reader.report("\(key)[\(index)]", "must be an object, not \(item.typeName)")
+                return nil
+            }
+            return ConfigSection(reader: reader, path: "\(key)[\(index)]", values: object)
+        }
+    }
+
     /// The `clients` array: every entry read with the same rules as `signet clients add`, every
     /// mistake reported with its path (`clients[1].redirect_uris[0]`).
     static func clients(_ value: ConfigValue?, reader: ConfigReader, refreshFamilyLifetime: Int) -> [ConfiguredClient] {
-        guard let value else { return [] }
-        guard case .array(let items) = value else {
-            reader.report("clients", "must be an array of client objects, not \(value.typeName)")
-            return []
-        }
         var result: [ConfiguredClient] = []
         var seen: Set<String> = []
-        for (index, item) in items.enumerated() {
-            let path = "clients[\(index)]"
-            guard case .object(let object) = item else {
-                reader.report(path, "must be an object, not \(item.typeName)")
-                continue
-            }
-            let c = ConfigSection(reader: reader, path: path, values: object)
+        for c in entries(value, key: "clients", of: "client", reader: reader) {
+            let object = c.values
             let before = reader.issues.count
             guard Settings.client.reportMissing(in: c) else {
                 Settings.client.finish(c)
