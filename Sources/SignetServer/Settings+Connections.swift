@@ -77,7 +77,7 @@ extension Settings {
     /// Native sign-in switch.
     static let connectionNativeSignIn = Setting(\ConnectionEntry.nativeSignIn, "native_sign_in", false, .boolean,
         "Whether apps may sign in by presenting an ID token from this provider's native SDK.")
-    /// Each entry of the `connections` array.
+    /// The settings of each `connections` entry, in reference order.
     static let connection = SettingsGroup<ConnectionEntry>(key: "connections[]", title: "Upstream connections (each entry of the array)", settings: [
         connectionID.entry, connectionType.entry, connectionDisplayName.entry, connectionLogoURL.entry,
         connectionClientID.entry, connectionClientSecret.entry, connectionIssuer.entry, connectionDiscoveryURL.entry,

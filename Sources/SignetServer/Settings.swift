@@ -24,7 +24,7 @@ public enum Settings {
     /// The master key reference.
     public static let masterKey = Setting(\SignetConfiguration.masterKey, "master_key", SecretReference.file("master.key"), .secret,
         "The 32-byte key (hex or base64, or 32 raw bytes) that encrypts signing keys at rest and keys the token hashes: \"env:NAME\" or \"file:PATH\". The embedded default creates the file with mode 0600 when it is missing. With PostgreSQL it must be set explicitly, is never generated, and every node needs the same key.")
-    /// Top level.
+    /// The top-level settings, in reference order.
     public static let topLevel = SettingsGroup<SignetConfiguration>(key: nil, title: "Top level", settings: [
         issuer.entry, listen.entry, dataDirectory.entry, masterKey.entry,
     ])
@@ -45,9 +45,10 @@ public enum Settings {
     /// PostgreSQL statement and lock timeout.
     public static let databaseStatementTimeout = Setting(\SignetConfiguration.database.statementTimeoutSeconds, "statement_timeout", 10, .seconds(1...600),
         "PostgreSQL only: the longest one SQL statement may run or wait for a lock (statement_timeout and lock_timeout on every connection); past it the statement is cancelled, its transaction rolled back, and the request fails with a server error. A transaction left idle six times this long is ended by the server.")
-    /// Storage.
+    /// The settings of the `database` object, in reference order.
     public static let database = SettingsGroup<SignetConfiguration>(key: "database", title: "Storage", settings: [
-        databaseDriver.entry, databasePath.entry, databaseURL.entry, databaseMaxConnections.entry, databaseStatementTimeout.entry,
+        databaseDriver.entry, databasePath.entry, databaseURL.entry, databaseMaxConnections.entry,
+        databaseStatementTimeout.entry,
     ])
 
     // MARK: http
@@ -78,9 +79,10 @@ public enum Settings {
     /// TLS key.
     public static let tlsPrivateKey = Setting(\SignetConfiguration.http.tlsPrivateKey, "tls_private_key", nil, .optional(.secret),
         "The PEM private key for tls_certificate_file, as \"file:PATH\" or \"env:NAME\".")
-    /// HTTP listeners.
+    /// The settings of the `http` object, in reference order.
     public static let http = SettingsGroup<SignetConfiguration>(key: "http", title: "HTTP listeners", settings: [
-        maxBodyBytes.entry, maxHeaderBytes.entry, connectionLimit.entry, perAddressConnectionLimit.entry, trustedProxies.entry, connectionTimeout.entry, threads.entry, tlsCertificate.entry, tlsPrivateKey.entry,
+        maxBodyBytes.entry, maxHeaderBytes.entry, connectionLimit.entry, perAddressConnectionLimit.entry,
+        trustedProxies.entry, connectionTimeout.entry, threads.entry, tlsCertificate.entry, tlsPrivateKey.entry,
     ])
 
     // MARK: lifetimes (seconds)
@@ -111,9 +113,11 @@ public enum Settings {
     /// SSO session absolute timeout.
     public static let sessionAbsolute = Setting(\SignetConfiguration.lifetimes.sessionAbsolute, "session_absolute", 1_209_600, .seconds(60...31_536_000),
         "The browser sign-in session ends this long after sign-in, whatever its use.")
-    /// Lifetimes (seconds).
+    /// The settings of the `lifetimes` object, in reference order.
     public static let lifetimes = SettingsGroup<SignetConfiguration>(key: "lifetimes", title: "Lifetimes (seconds)", settings: [
-        authorizationRequestLifetime.entry, authorizationCodeLifetime.entry, accessTokenLifetime.entry, idTokenLifetime.entry, refreshTokenLifetime.entry, refreshFamilyLifetime.entry, refreshGrace.entry, sessionIdle.entry, sessionAbsolute.entry,
+        authorizationRequestLifetime.entry, authorizationCodeLifetime.entry, accessTokenLifetime.entry,
+        idTokenLifetime.entry, refreshTokenLifetime.entry, refreshFamilyLifetime.entry, refreshGrace.entry,
+        sessionIdle.entry, sessionAbsolute.entry,
     ])
 
     // MARK: keys
@@ -126,7 +130,7 @@ public enum Settings {
     /// Pre-publication.
     public static let keyPrepublish = Setting(\SignetConfiguration.keys.prepublishSeconds, "prepublish_seconds", 3600, .seconds(0...2_592_000),
         "`signet keys rotate` publishes the new key in the JWKS this long before it starts signing, so caches see it first.")
-    /// Signing keys.
+    /// The settings of the `keys` object, in reference order.
     public static let keys = SettingsGroup<SignetConfiguration>(key: "keys", title: "Signing keys", settings: [
         accessTokenAlgorithm.entry, idTokenAlgorithm.entry, keyPrepublish.entry,
     ])
@@ -138,7 +142,7 @@ public enum Settings {
     /// Argon2id memory.
     public static let argonMemory = Setting(\SignetConfiguration.passwords.memoryKiB, "argon2id_memory_kib", 65_536, .integer(8192...4_194_304),
         "Argon2id memory in KiB.")
-    /// Password hashing.
+    /// The settings of the `passwords` object, in reference order.
     public static let passwords = SettingsGroup<SignetConfiguration>(key: "passwords", title: "Password hashing", settings: [
         argonOps.entry, argonMemory.entry,
     ])
@@ -150,7 +154,7 @@ public enum Settings {
     /// How long expired rows are kept.
     public static let purgeRetention = Setting(\SignetConfiguration.maintenance.purgeRetention, "purge_retention", 86_400, .seconds(0...31_536_000),
         "How long a row is kept after it expired or ended before it is deleted, so a replay of a recently expired code or refresh token is still recognised as one (and revokes its grant) rather than seen as unknown.")
-    /// Expired data.
+    /// The settings of the `maintenance` object, in reference order.
     public static let maintenance = SettingsGroup<SignetConfiguration>(key: "maintenance", title: "Expired data", settings: [
         purgeInterval.entry, purgeRetention.entry,
     ])
@@ -159,7 +163,7 @@ public enum Settings {
     /// Request lines in the log.
     public static let logRequests = Setting(\SignetConfiguration.log.requests, "requests", false, .boolean,
         "Also log one line per request on standard error: method, path (never the query; control characters and non-ASCII escaped), status and duration. The most verbose log Signet has; it never holds a code, token, password, email or callback URL.")
-    /// Log.
+    /// The settings of the `log` object, in reference order.
     public static let log = SettingsGroup<SignetConfiguration>(key: "log", title: "Log", settings: [
         logRequests.entry,
     ])
@@ -213,9 +217,12 @@ public enum Settings {
     /// RFC 8707 resources.
     static let clientResources = Setting(\ClientEntry.spec.allowedResources, "resources", [], .strings("array of URI"),
         "The APIs (RFC 8707 resource indicators, exact absolute URIs without a fragment) this client may ask access tokens for with resource=; their tokens carry the resource as aud. Empty (the default): the client may name no resource, and its access tokens carry the issuer as aud; any resource parameter is refused with invalid_target.")
-    /// Clients (each entry of the array).
+    /// The settings of each `clients` entry, in reference order.
     static let client = SettingsGroup<ClientEntry>(key: "clients[]", title: "Clients (each entry of the array)", settings: [
-        clientID.entry, clientName.entry, clientType.entry, clientSecret.entry, clientRedirectURIs.entry, clientPostLogoutRedirectURIs.entry, clientScope.entry, clientGrantTypes.entry, clientFirstParty.entry, clientAuthMethod.entry, clientIDTokenAlgorithm.entry, clientAccessTokenLifetime.entry, clientRefreshTokenLifetime.entry, clientIDTokenLifetime.entry, clientAllowHeadless.entry, clientResources.entry,
+        clientID.entry, clientName.entry, clientType.entry, clientSecret.entry, clientRedirectURIs.entry,
+        clientPostLogoutRedirectURIs.entry, clientScope.entry, clientGrantTypes.entry, clientFirstParty.entry,
+        clientAuthMethod.entry, clientIDTokenAlgorithm.entry, clientAccessTokenLifetime.entry,
+        clientRefreshTokenLifetime.entry, clientIDTokenLifetime.entry, clientAllowHeadless.entry, clientResources.entry,
     ])
 
     /// Why a `trusted_proxies` entry is not an address or CIDR range, or nil.
