@@ -16,7 +16,7 @@ public enum Settings {
     public static let issuer = Setting(\SignetConfiguration.issuer, "issuer", "http://127.0.0.1:8080", .string("URL"),
         "The issuer identifier: the exact `iss` in every token and the base of every endpoint URL. https, or http on a loopback address for local use; no query or fragment.")
     /// Listen addresses.
-    public static let listen = Setting(\SignetConfiguration.listen, "listen", ["127.0.0.1:8080"], .strings("array of HOST:PORT"),
+    public static let listen = Setting(\SignetConfiguration.listen, "listen", ["127.0.0.1:8080"], .strings("array of HOST:PORT", problem: { SignetConfiguration.listenProblem($0) }),
         "Addresses to accept connections on, such as \"127.0.0.1:8080\", \"[::1]:8080\" or \"0.0.0.0:443\". Port 0 picks a free port.")
     /// The data folder.
     public static let dataDirectory = Setting(\SignetConfiguration.dataDirectory, "data_dir", "./signet-data", .string("path"),
@@ -65,7 +65,7 @@ public enum Settings {
     public static let perAddressConnectionLimit = Setting(\SignetConfiguration.http.perAddressConnectionLimit, "per_address_connection_limit", 64, .integer(0...100_000),
         "Most simultaneous connections from one peer address per listen address (libmicrohttpd's per-IP limit); more are refused at accept. 0 turns it off. It counts the TCP peer, so behind a reverse proxy it counts the proxy: set it above the proxy's connection pool, or to 0.")
     /// Trusted reverse proxies.
-    public static let trustedProxies = Setting(\SignetConfiguration.http.trustedProxies, "trusted_proxies", [], .strings("array of addresses or CIDR ranges", problem: proxyProblem),
+    public static let trustedProxies = Setting(\SignetConfiguration.http.trustedProxies, "trusted_proxies", [], .strings("array of addresses or CIDR ranges", problem: { proxyProblem($0) }),
         "Reverse proxies and load balancers whose `Forwarded` (RFC 7239), else `X-Forwarded-For` and `X-Forwarded-Proto`, headers name the client, such as [\"10.0.0.0/8\", \"2001:db8::/32\", \"192.0.2.7\"]. Read only when the connection comes from one of them, walking the chain from the right past trusted hops; from any other peer the headers change nothing. The client address keys the sign-in and native nonce limits (an IPv6 client by its /64). Empty: the peer is the client.")
     /// Idle and slow-client timeout.
     public static let connectionTimeout = Setting(\SignetConfiguration.http.connectionTimeoutSeconds, "connection_timeout_seconds", 30, .seconds(1...3600),

@@ -1,6 +1,5 @@
 import Foundation
 import SignetCore
-import SignetHTTP
 
 extension SignetConfiguration {
     /// Reads a configuration file. Every mistake is reported, not just the first.
@@ -47,9 +46,6 @@ extension SignetConfiguration {
         if let problem = SignetConfiguration.issuerProblem(issuer) { reader.report("issuer", problem) }
         if listen.isEmpty && !reader.issues.contains(where: { $0.path.hasPrefix("listen") }) {
             reader.report("listen", "at least one listen address is needed")
-        }
-        for (index, address) in listen.enumerated() where SignetConfiguration.listenProblem(address) != nil {
-            reader.report("listen[\(index)]", SignetConfiguration.listenProblem(address) ?? "")
         }
         if lifetimes.sessionIdle > lifetimes.sessionAbsolute {
             reader.report("lifetimes.session_idle", "must not exceed lifetimes.session_absolute")
