@@ -29,9 +29,19 @@ extension SettingKind {
 }
 
 extension SettingKind where Value == String {
-    /// A string; `name` says what it holds (`URL`, `path`, …).
-    static func string(_ name: String = "string") -> SettingKind {
-        plain(name, expected: "a string", extract: { if case .string(let text) = $0 { text } else { nil } }, render: { "\"\($0)\"" })
+    /// A string; `name` says what it holds (`URL`, `path`, …) and `problem` checks it (nil: fine).
+    static func string(_ name: String = "string", problem: (@Sendable (String) -> String?)? = nil) -> SettingKind {
+        let text = plain(name, expected: "a string", extract: { if case .string(let text) = $0 { text } else { nil } },
+                         render: { "\"\($0)\"" })
+        guard let problem else { return text }
+        return SettingKind(name: name, read: { value, site in
+            guard let string = text.read(value, site) else { return nil }
+            if let message = problem(string) {
+                site.report(message)
+                return nil
+            }
+            return string
+        }, render: text.render)
     }
 }
 

@@ -13,10 +13,12 @@ public enum Settings {
 
     // MARK: top level
     /// The issuer identifier.
-    public static let issuer = Setting(\SignetConfiguration.issuer, "issuer", "http://127.0.0.1:8080", .string("URL"),
+    public static let issuer = Setting(\SignetConfiguration.issuer, "issuer", "http://127.0.0.1:8080",
+                                       .string("URL", problem: { SignetConfiguration.issuerProblem($0) }),
         "The issuer identifier: the exact `iss` in every token and the base of every endpoint URL. https, or http on a loopback address for local use; no query or fragment.")
     /// Listen addresses.
-    public static let listen = Setting(\SignetConfiguration.listen, "listen", ["127.0.0.1:8080"], .strings("array of HOST:PORT", problem: { SignetConfiguration.listenProblem($0) }),
+    public static let listen = Setting(\SignetConfiguration.listen, "listen", ["127.0.0.1:8080"],
+                                       .strings("array of HOST:PORT", problem: { SignetConfiguration.listenProblem($0) }),
         "Addresses to accept connections on, such as \"127.0.0.1:8080\", \"[::1]:8080\" or \"0.0.0.0:443\". Port 0 picks a free port.")
     /// The data folder.
     public static let dataDirectory = Setting(\SignetConfiguration.dataDirectory, "data_dir", "./signet-data", .string("path"),

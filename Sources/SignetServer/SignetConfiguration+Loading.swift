@@ -43,7 +43,6 @@ extension SignetConfiguration {
 
     /// Cross-field rules that no single setting can check; `given` is the file's top-level object.
     private func validate(_ reader: ConfigReader, given top: [String: ConfigValue]) {
-        if let problem = SignetConfiguration.issuerProblem(issuer) { reader.report("issuer", problem) }
         if listen.isEmpty && !reader.issues.contains(where: { $0.path.hasPrefix("listen") }) {
             reader.report("listen", "at least one listen address is needed")
         }
