@@ -84,7 +84,7 @@ let package = Package(
         .testTarget(name: "SignetQRTests", dependencies: ["SignetQR", "SignetCore", "SignetTesting"]),
         .testTarget(name: "SignetMailTests", dependencies: ["SignetMail", "SignetTesting"]),
         .testTarget(name: "SignetStoreTests", dependencies: ["SignetStore", "SignetSQLite", "SignetPostgres", "SignetTesting"]),
-        .testTarget(name: "SignetCoreTests", dependencies: ["SignetCore"]),
+        .testTarget(name: "SignetCoreTests", dependencies: ["SignetCore", "SignetServer"]),
         .testTarget(name: "SignetClientCoreTests", dependencies: ["SignetClientCore", "SignetHTTP", "SignetServer", "SignetTesting"]),
         .testTarget(name: "SignetFederationTests", dependencies: ["SignetFederation", "SignetTesting"]),
         .testTarget(name: "SignetKitTests", dependencies: ["SignetKit", "SignetKitSecretService", "SignetTesting"], exclude: ["Browser"]),
