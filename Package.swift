@@ -43,6 +43,8 @@ let package = Package(
         .target(name: "SignetPostgres", dependencies: ["SignetStore", "CLibPQ"]),
         .target(name: "SignetCore", dependencies: ["SignetWire", "SignetJOSE", "SignetStore", "CSignetData"]),
         .target(name: "SignetHTTP", dependencies: ["CMicroHTTPD", "CSignetShims"]),
+        // Counters and histograms in the Prometheus text format.
+        .target(name: "SignetMetrics"),
         // QR codes (libqrencode) for authenticator-app enrolment.
         .target(name: "SignetQR", dependencies: ["CLibQREncode"]),
         // Mail: messages rendered as RFC 5322/MIME, SMTP submission (libcurl).
@@ -81,6 +83,7 @@ let package = Package(
         .testTarget(name: "SignetJOSETests", dependencies: ["SignetJOSE", "SignetTesting"], exclude: ["Interop"]),
         .testTarget(name: "SignetWireTests", dependencies: ["SignetWire"]),
         .testTarget(name: "SignetHTTPTests", dependencies: ["SignetHTTP", "SignetTesting"]),
+        .testTarget(name: "SignetMetricsTests", dependencies: ["SignetMetrics", "SignetHTTP", "SignetServer", "SignetTesting"]),
         .testTarget(name: "SignetQRTests", dependencies: ["SignetQR", "SignetCore", "SignetTesting"]),
         .testTarget(name: "SignetMailTests", dependencies: ["SignetMail", "SignetTesting"]),
         .testTarget(name: "SignetStoreTests", dependencies: ["SignetStore", "SignetSQLite", "SignetPostgres", "SignetTesting"]),

@@ -14,6 +14,7 @@ declare -A allowed=(
   [SignetHTTP]="CMicroHTTPD CSignetShims"
   [SignetMail]="CSignetMail SignetCrypto"
   [SignetQR]="CLibQREncode"
+  [SignetMetrics]=""
   [SignetClientCore]="SignetWire SignetJOSE SignetCrypto CSignetOutbound"
   [SignetFederation]="SignetClientCore SignetWire SignetJOSE SignetCrypto"
   [SignetResource]="SignetClientCore SignetWire SignetJOSE SignetCrypto"
