@@ -48,7 +48,7 @@ let package = Package(
         // QR codes (libqrencode) for authenticator-app enrolment.
         .target(name: "SignetQR", dependencies: ["CLibQREncode"]),
         // Mail: messages rendered as RFC 5322/MIME, SMTP submission (libcurl).
-        .target(name: "SignetMail", dependencies: ["CSignetMail", "SignetCrypto"]),
+        .target(name: "SignetMail", dependencies: ["CSignetMail", "SignetCrypto", "SignetWire"]),
         // Relying-party logic shared by the SDK, federation and the resource kit.
         .target(name: "SignetClientCore", dependencies: ["SignetWire", "SignetJOSE",
                                                         .target(name: "CSignetOutbound", condition: .when(platforms: [.linux]))]),
