@@ -18,6 +18,7 @@ let package = Package(
         .systemLibrary(name: "CMicroHTTPD", pkgConfig: "libmicrohttpd", providers: [.apt(["libmicrohttpd-dev"])]),
         .systemLibrary(name: "CLibSecret", pkgConfig: "libsecret-1", providers: [.apt(["libsecret-1-dev"])]),
         .systemLibrary(name: "CLibCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
+        .systemLibrary(name: "CLibCbor", pkgConfig: "libcbor", providers: [.apt(["libcbor-dev"])]),
         // Fixed-argument wrappers for variadic C functions and macros.
         .target(name: "CSignetShims", dependencies: ["CLibCrypto", "CSQLite", "CMicroHTTPD"]),
         // libsecret's schema and attribute table (glib), kept apart so CSignetShims needs no glib.
@@ -30,6 +31,8 @@ let package = Package(
         .target(name: "CSignetSpawn"),
         // SMTP submission through libcurl, one call per message.
         .target(name: "CSignetMail", dependencies: ["CLibCurl"]),
+        // The X.509 checks of a WebAuthn attestation certificate (W3C WebAuthn §8.2.1) with libcrypto.
+        .target(name: "CSignetAttestation", linkerSettings: [.linkedLibrary("crypto")]),
 
         .target(name: "SignetCrypto", dependencies: ["CLibCrypto", "CSodium", "CSignetShims"]),
         .target(name: "SignetJOSE", dependencies: ["SignetCrypto"]),
@@ -40,6 +43,8 @@ let package = Package(
         .target(name: "SignetPostgres", dependencies: ["SignetStore", "CLibPQ"]),
         .target(name: "SignetCore", dependencies: ["SignetWire", "SignetJOSE", "SignetStore"]),
         .target(name: "SignetHTTP", dependencies: ["CMicroHTTPD", "CSignetShims"]),
+        // WebAuthn ceremonies as pure logic: CBOR (libcbor), COSE keys, attestation, assertions, options JSON.
+        .target(name: "SignetWebAuthn", dependencies: ["SignetCrypto", "SignetJOSE", "CLibCbor", "CSignetAttestation"]),
         // Mail: messages rendered as RFC 5322/MIME, SMTP submission (libcurl).
         .target(name: "SignetMail", dependencies: ["CSignetMail", "SignetCrypto"]),
         // Relying-party logic shared by the SDK, federation and the resource kit.
@@ -67,7 +72,7 @@ let package = Package(
                           path: "bench/SignetBench"),
         // The fuzz targets (docs/testing.md, "Fuzzing"). In the normal build a corpus replayer;
         // `make fuzz` builds it again with -sanitize=fuzzer,address and -DSIGNET_LIBFUZZER.
-        .executableTarget(name: "SignetFuzz", dependencies: ["SignetCrypto", "SignetJOSE", "SignetWire", "SignetHTTP"],
+        .executableTarget(name: "SignetFuzz", dependencies: ["SignetCrypto", "SignetJOSE", "SignetWire", "SignetHTTP", "SignetWebAuthn"],
                           path: "fuzz/SignetFuzz"),
         // An API protected by SignetResource (docs/guides/swift-api.md).
         .executableTarget(name: "ExampleAPI", dependencies: ["SignetHTTP", "SignetResource"], path: "Examples/ExampleAPI"),
@@ -75,6 +80,7 @@ let package = Package(
         .testTarget(name: "SignetCryptoTests", dependencies: ["SignetCrypto"]),
         .testTarget(name: "SignetJOSETests", dependencies: ["SignetJOSE", "SignetTesting"], exclude: ["Interop"]),
         .testTarget(name: "SignetWireTests", dependencies: ["SignetWire"]),
+        .testTarget(name: "SignetWebAuthnTests", dependencies: ["SignetWebAuthn", "SignetCrypto", "SignetJOSE"], exclude: ["Vectors"]),
         .testTarget(name: "SignetHTTPTests", dependencies: ["SignetHTTP", "SignetTesting"]),
         .testTarget(name: "SignetMailTests", dependencies: ["SignetMail", "SignetTesting"]),
         .testTarget(name: "SignetStoreTests", dependencies: ["SignetStore", "SignetSQLite", "SignetPostgres", "SignetTesting"]),
