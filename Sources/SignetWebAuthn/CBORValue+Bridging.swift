@@ -123,7 +123,8 @@ private final class CBORBuilder {
     func open(array size: Int, map: Bool) {
         guard failure == nil else { return }
         let (elements, overflow) = map ? size.multipliedReportingOverflow(by: 2) : (size, false)
-        guard !overflow, elements < remaining else {
+        // size_t arrives as Int: a count of 2^63 or more is negative here.
+        guard size >= 0, !overflow, elements < remaining else {
             fail("a container declares more elements than there are bytes")
             return
         }
