@@ -41,9 +41,9 @@ struct ResponseJSON {
         try Self.base64URL(response[name], field: "response.\(name)", limit: limit)
     }
 
-    /// An optional one (`null` counts as absent).
+    /// An optional one (`null` and `""` count as absent: §5.2.2 `userHandle` is null when empty).
     func optionalField(_ name: String, limit: Int) throws(WebAuthnError) -> [UInt8]? {
-        guard let value = response[name], !value.isNull else { return nil }
+        guard let value = response[name], !value.isNull, value != "" else { return nil }
         return try Self.base64URL(value, field: "response.\(name)", limit: limit)
     }
 

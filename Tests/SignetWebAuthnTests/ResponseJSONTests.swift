@@ -34,6 +34,8 @@ import Testing
         #expect(try AuthenticationResponse(json: Array(with.utf8)).userHandle == [2])
         let null = Self.registration(#"{"clientDataJSON":"e30","authenticatorData":"AA","signature":"AQ","userHandle":null}"#)
         #expect(try AuthenticationResponse(json: Array(null.utf8)).userHandle == nil)
+        let empty = Self.registration(#"{"clientDataJSON":"e30","authenticatorData":"AA","signature":"AQ","userHandle":""}"#)
+        #expect(try AuthenticationResponse(json: Array(empty.utf8)).userHandle == nil)
         let absent = Self.registration(#"{"clientDataJSON":"e30","authenticatorData":"AA","signature":"AQ"}"#)
         #expect(try AuthenticationResponse(json: Array(absent.utf8)).userHandle == nil)
     }
