@@ -65,6 +65,8 @@ import Testing
         ([0xBA, 0x7F, 0xFF, 0xFF, 0xFF, 0x00], "a container declares more elements than there are bytes"),
         ([0x1C], "not well-formed CBOR"),                      // reserved additional information
         ([0xFF], "unexpected break"),
+        ([0xF0], "not well-formed CBOR"),                      // simple value 16 (unassigned)
+        ([0xF8, 0x20], "not well-formed CBOR"),                // a one-byte simple value
         ([], "empty"),
     ] as [([UInt8], String)])
     func refuses(_ bytes: [UInt8], reason: String) {

@@ -96,8 +96,9 @@ def attested(credential_id, cose, aaguid=AAGUID):
     return aaguid + struct.pack(">H", len(credential_id)) + credential_id + cose
 
 
-def certificate(leaf_key, ca_key, ou="Authenticator Attestation", ca=False, aaguid=AAGUID, critical_aaguid=False, version3=True):
-    name = [x509.NameAttribute(NameOID.COUNTRY_NAME, "SE"), x509.NameAttribute(NameOID.ORGANIZATION_NAME, "Signet Test Vendor"),
+def certificate(leaf_key, ca_key, ou="Authenticator Attestation", ca=False, aaguid=AAGUID, critical_aaguid=False, country=True):
+    name = ([x509.NameAttribute(NameOID.COUNTRY_NAME, "SE")] if country else []) + [
+            x509.NameAttribute(NameOID.ORGANIZATION_NAME, "Signet Test Vendor"),
             x509.NameAttribute(NameOID.ORGANIZATIONAL_UNIT_NAME, ou), x509.NameAttribute(NameOID.COMMON_NAME, "Signet Test Authenticator")]
     now = datetime.datetime(2026, 1, 1, tzinfo=datetime.timezone.utc)
     builder = (x509.CertificateBuilder()
@@ -216,6 +217,8 @@ def x5c_statement(leaf_key=None, alg=-7, **cert_options):
     def make(signed):
         if isinstance(leaf_key, rsa.RSAPrivateKey):
             sig = leaf_key.sign(signed, padding.PKCS1v15(), hashes.SHA256())
+        elif isinstance(leaf_key, ed25519.Ed25519PrivateKey):
+            sig = leaf_key.sign(signed)
         else:
             sig = leaf_key.sign(signed, ec.ECDSA(hashes.SHA256()))
         return {"alg": alg, "sig": sig, "x5c": [leaf, CA_CERT]}
@@ -225,6 +228,8 @@ def x5c_statement(leaf_key=None, alg=-7, **cert_options):
 registration("reg es256 packed x5c", "ok", -7, fmt="packed", statement=x5c_statement(), check_with_fido2=True)
 registration("reg eddsa credential packed x5c rsa leaf", "ok", -8, fmt="packed",
              statement=x5c_statement(rsa.generate_private_key(65537, 2048), alg=-257), check_with_fido2=True)
+registration("reg es256 credential packed x5c ed25519 leaf", "ok", -7, fmt="packed",
+             statement=x5c_statement(ed25519.Ed25519PrivateKey.generate(), alg=-8))
 registration("reg packed x5c without aaguid extension", "ok", -7, fmt="packed", statement=x5c_statement(aaguid=None))
 
 # ---- registration: refused, each otherwise valid
@@ -266,6 +271,7 @@ registration("reg packed self bad signature", "invalidAttestation", fmt="packed"
 registration("reg packed self alg mismatch", "invalidAttestation", fmt="packed",
              statement=lambda signed: {"alg": -257, "sig": KEYS[-7].sign(signed)})
 registration("reg packed x5c wrong OU", "invalidAttestation", fmt="packed", statement=x5c_statement(ou="Authenticator"))
+registration("reg packed x5c subject without C", "invalidAttestation", fmt="packed", statement=x5c_statement(country=False))
 registration("reg packed x5c CA leaf", "invalidAttestation", fmt="packed", statement=x5c_statement(ca=True))
 registration("reg packed x5c AAGUID mismatch", "invalidAttestation", fmt="packed", statement=x5c_statement(aaguid=os.urandom(16)))
 registration("reg packed x5c critical AAGUID", "invalidAttestation", fmt="packed", statement=x5c_statement(critical_aaguid=True))
