@@ -129,7 +129,7 @@ KEYS = {alg: Key(alg) for alg in (-7, -8, -257)}
 
 def registration(name, expect, alg=-7, fmt="none", flags=UP | UV | BE | BS | AT, challenge=None, expected_challenge=None,
                  type_="webauthn.create", origin=ORIGIN, rp_id=RP_ID, cose=None, credential_id=None, statement=None,
-                 mutate_object=None, client_extra=None, key=None, transports=("internal", "hybrid"), check_with_fido2=False,
+                 mutate_object=None, client_extra=None, key=None, transports=("internal", "hybrid"),
                  raw=False):
     key = key or KEYS[alg]
     challenge = challenge or os.urandom(32)
@@ -163,8 +163,7 @@ def registration(name, expect, alg=-7, fmt="none", flags=UP | UV | BE | BS | AT,
         case["alg"] = key.alg
         case["flags"] = flags
         case["format"] = fmt
-        if check_with_fido2:
-            fido2_agrees(response, challenge)
+        fido2_agrees(response, challenge)
     cases.append(case)
     return case
 
@@ -201,12 +200,12 @@ def assertion(name, expect, alg=-7, flags=UP | UV | BE | BS, count=5, stored_cou
 
 
 # ---- registration: accepted
-registration("reg es256 none", "ok", -7, check_with_fido2=True)
-registration("reg eddsa none", "ok", -8, flags=UP | UV | AT, check_with_fido2=True)
-registration("reg rs256 none", "ok", -257, flags=UP | UV | BE | AT, check_with_fido2=True)
-registration("reg es256 packed self", "ok", -7, fmt="packed", check_with_fido2=True)
-registration("reg eddsa packed self", "ok", -8, fmt="packed", check_with_fido2=True)
-registration("reg rs256 packed self", "ok", -257, fmt="packed", check_with_fido2=True)
+registration("reg es256 none", "ok", -7)
+registration("reg eddsa none", "ok", -8, flags=UP | UV | AT)
+registration("reg rs256 none", "ok", -257, flags=UP | UV | BE | AT)
+registration("reg es256 packed self", "ok", -7, fmt="packed")
+registration("reg eddsa packed self", "ok", -8, fmt="packed")
+registration("reg rs256 packed self", "ok", -257, fmt="packed")
 registration("reg android origin", "ok", -7, origin=ANDROID_ORIGIN)
 
 
@@ -225,9 +224,9 @@ def x5c_statement(leaf_key=None, alg=-7, **cert_options):
     return make
 
 
-registration("reg es256 packed x5c", "ok", -7, fmt="packed", statement=x5c_statement(), check_with_fido2=True)
+registration("reg es256 packed x5c", "ok", -7, fmt="packed", statement=x5c_statement())
 registration("reg eddsa credential packed x5c rsa leaf", "ok", -8, fmt="packed",
-             statement=x5c_statement(rsa.generate_private_key(65537, 2048), alg=-257), check_with_fido2=True)
+             statement=x5c_statement(rsa.generate_private_key(65537, 2048), alg=-257))
 registration("reg es256 credential packed x5c ed25519 leaf", "ok", -7, fmt="packed",
              statement=x5c_statement(ed25519.Ed25519PrivateKey.generate(), alg=-8))
 registration("reg packed x5c without aaguid extension", "ok", -7, fmt="packed", statement=x5c_statement(aaguid=None))
