@@ -4,10 +4,17 @@ import SignetWire
 
 /// When the consent page is shown, and what is remembered afterwards.
 public struct ConsentPolicy: Sendable {
-    let server: AuthorizationServer
+    let consents: any ConsentStore
+    let clock: any Clock
+
+    /// Creates the policy from its parts.
+    public init(consents: any ConsentStore, clock: any Clock) {
+        self.consents = consents
+        self.clock = clock
+    }
 
     /// Creates the policy.
-    public init(server: AuthorizationServer) { self.server = server }
+    public init(server: AuthorizationServer) { self.init(consents: server.storage.consents, clock: server.clock) }
 
     /// Whether the user must be asked before `client` gets `request.scope`:
     /// - `prompt=consent` always asks (OpenID Connect Core §3.1.2.1);
@@ -19,7 +26,7 @@ public struct ConsentPolicy: Sendable {
         if request.prompts(.consent) { return true }
         if client.isFirstParty { return false }
         if client.mustAlwaysAskConsent { return true }
-        guard let remembered = try server.storage.consents.consent(userID: userID, clientID: client.id) else { return true }
+        guard let remembered = try consents.consent(userID: userID, clientID: client.id) else { return true }
         return !request.parsedScope.isSubset(of: Scope(remembered.scopes))
     }
 
@@ -28,9 +35,9 @@ public struct ConsentPolicy: Sendable {
     /// always ask (RFC 8252 §8.6).
     public func remember(client: Client, userID: String, scope: Scope) throws {
         guard !client.isFirstParty, !client.mustAlwaysAskConsent else { return }
-        var scopes = try server.storage.consents.consent(userID: userID, clientID: client.id)?.scopes ?? []
+        var scopes = try consents.consent(userID: userID, clientID: client.id)?.scopes ?? []
         for token in scope.tokens where !scopes.contains(token) { scopes.append(token) }
-        try server.storage.consents.putConsent(ConsentRecord(userID: userID, clientID: client.id, scopes: scopes,
-                                                             grantedAt: server.clock.now))
+        try consents.putConsent(ConsentRecord(userID: userID, clientID: client.id, scopes: scopes,
+                                                             grantedAt: clock.now))
     }
 }

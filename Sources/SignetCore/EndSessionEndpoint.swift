@@ -6,10 +6,18 @@ import SignetWire
 /// when it exactly equals one registered for the client that the `id_token_hint` or `client_id`
 /// names.
 public struct EndSessionEndpoint: Sendable {
-    let server: AuthorizationServer
+    let clients: ClientRegistry
+    /// Verifies `id_token_hint`.
+    let ownTokens: OwnTokenVerification
+
+    /// Creates the endpoint from its parts.
+    public init(clients: ClientRegistry, ownTokens: OwnTokenVerification) {
+        self.clients = clients
+        self.ownTokens = ownTokens
+    }
 
     /// Creates the endpoint.
-    public init(server: AuthorizationServer) { self.server = server }
+    public init(server: AuthorizationServer) { self.init(clients: server.clients, ownTokens: server.ownTokens) }
 
     /// Checks the parameters of a logout request.
     public func validate(_ parameters: RequestParameters) throws(OAuthError) -> EndSessionRequest {
@@ -18,7 +26,7 @@ public struct EndSessionEndpoint: Sendable {
         }
         var hint: IDTokenHint?
         if let token = try parameters.single("id_token_hint") {
-            guard let verified = server.verifyIDTokenHint(token) else {
+            guard let verified = ownTokens.idTokenHint(token) else {
                 throw OAuthError.invalidRequest("The id_token_hint is not a valid ID token issued by this server.")
             }
             hint = verified
@@ -36,7 +44,7 @@ public struct EndSessionEndpoint: Sendable {
         var client: Client?
         if let clientID {
             let found: Client?
-            do { found = try server.clients.client(id: clientID) } catch {
+            do { found = try clients.client(id: clientID) } catch {
                 throw OAuthError.serverError(detail: "client lookup failed: \(error)")
             }
             guard let found else { throw OAuthError(.invalidClient, "The client is not registered.") }

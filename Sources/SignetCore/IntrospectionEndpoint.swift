@@ -12,15 +12,32 @@ import SignetWire
 /// issued to (resource servers never see refresh tokens). Anything not active, including a token
 /// the caller may not introspect, is `{"active": false}` and nothing more.
 public struct IntrospectionEndpoint: Sendable {
-    let server: AuthorizationServer
     let authenticator: ClientAuthenticator
     let verifier: AccessTokenVerifier
+    let refreshTokens: any RefreshTokenStore
+    let users: any UserStore
+    let tokens: OpaqueTokens
+    let clock: any Clock
+    /// `iss` of refresh token answers.
+    let issuer: String
+
+    /// Creates the endpoint from its parts; `verifier` should accept any audience.
+    public init(clients: ClientRegistry, verifier: AccessTokenVerifier, refreshTokens: any RefreshTokenStore,
+                users: any UserStore, tokens: OpaqueTokens, clock: any Clock, issuer: String) {
+        self.authenticator = ClientAuthenticator(clients: clients)
+        self.verifier = verifier
+        self.refreshTokens = refreshTokens
+        self.users = users
+        self.tokens = tokens
+        self.clock = clock
+        self.issuer = issuer
+    }
 
     /// Creates the endpoint.
     public init(server: AuthorizationServer) {
-        self.server = server
-        self.authenticator = ClientAuthenticator(clients: server.clients)
-        self.verifier = AccessTokenVerifier(server: server, audience: nil)
+        self.init(clients: server.clients, verifier: AccessTokenVerifier(server: server, audience: nil),
+                  refreshTokens: server.storage.refreshTokens, users: server.storage.users, tokens: server.tokens,
+                  clock: server.clock, issuer: server.policy.issuer)
     }
 
     /// `{"active": false}`.
@@ -35,7 +52,7 @@ public struct IntrospectionEndpoint: Sendable {
         let token = try parameters.required("token")
         _ = try parameters.single("token_type_hint")
         do {
-            if server.tokens.hasShape(token, of: .refresh) {
+            if tokens.hasShape(token, of: .refresh) {
                 return try refreshToken(token, caller: client) ?? Self.inactive
             }
             return try accessToken(token) ?? Self.inactive
@@ -47,10 +64,10 @@ public struct IntrospectionEndpoint: Sendable {
     private func accessToken(_ token: String) throws -> JSONValue? {
         guard let jwt = try? verifier.verify(token) else { return nil }
         let claims = jwt.claims
-        let now = server.clock.now
+        let now = clock.now
         if let grantID = claims["gid"]?.stringValue {
-            guard try server.storage.refreshTokens.isGrantActive(id: grantID, now: now),
-                  let subject = claims.sub, let user = try server.storage.users.user(id: subject), user.disabledAt == nil
+            guard try refreshTokens.isGrantActive(id: grantID, now: now),
+                  let subject = claims.sub, let user = try users.user(id: subject), user.disabledAt == nil
             else { return nil }
         }
         var object: [String: JSONValue] = ["active": .bool(true), "token_type": "Bearer"]
@@ -61,15 +78,15 @@ public struct IntrospectionEndpoint: Sendable {
     }
 
     private func refreshToken(_ token: String, caller: Client) throws -> JSONValue? {
-        let now = server.clock.now
-        guard let record = try server.storage.refreshTokens.refreshToken(hash: server.tokens.hash(token)),
+        let now = clock.now
+        guard let record = try refreshTokens.refreshToken(hash: tokens.hash(token)),
               record.rotatedAt == nil, now < record.expiresAt,
-              let grant = try server.storage.refreshTokens.grant(id: record.grantID),
+              let grant = try refreshTokens.grant(id: record.grantID),
               grant.isActive(at: now), grant.clientID == caller.id,
-              let user = try server.storage.users.user(id: grant.userID), user.disabledAt == nil else { return nil }
+              let user = try users.user(id: grant.userID), user.disabledAt == nil else { return nil }
         var object: [String: JSONValue] = [
             "active": .bool(true), "token_type": "refresh_token", "client_id": .string(grant.clientID),
-            "sub": .string(grant.userID), "iss": .string(server.policy.issuer),
+            "sub": .string(grant.userID), "iss": .string(issuer),
             "exp": .int(Int64(record.expiresAt.timeIntervalSince1970)),
             "iat": .int(Int64(record.createdAt.timeIntervalSince1970)),
         ]

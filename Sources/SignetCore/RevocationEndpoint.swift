@@ -9,16 +9,29 @@ import SignetWire
 /// RFC 7009 §2.2: an unknown, invalid or already revoked token, or another client's token, gets
 /// the same 200 as a success and changes nothing, so the answer reveals nothing.
 public struct RevocationEndpoint: Sendable {
-    let server: AuthorizationServer
     let authenticator: ClientAuthenticator
     let verifier: AccessTokenVerifier
+    let refreshTokens: any RefreshTokenStore
+    let tokens: OpaqueTokens
+    let auditor: Auditor
+    let clock: any Clock
+
+    /// Creates the endpoint from its parts; `verifier` should accept any audience.
+    public init(clients: ClientRegistry, verifier: AccessTokenVerifier, refreshTokens: any RefreshTokenStore,
+                tokens: OpaqueTokens, auditor: Auditor, clock: any Clock) {
+        self.authenticator = ClientAuthenticator(clients: clients)
+        self.verifier = verifier
+        self.refreshTokens = refreshTokens
+        self.tokens = tokens
+        self.auditor = auditor
+        self.clock = clock
+    }
 
     /// Creates the endpoint.
     public init(server: AuthorizationServer) {
-        self.server = server
-        self.authenticator = ClientAuthenticator(clients: server.clients)
         // Any audience: a token issued for an RFC 8707 resource can be revoked too.
-        self.verifier = AccessTokenVerifier(server: server, audience: nil)
+        self.init(clients: server.clients, verifier: AccessTokenVerifier(server: server, audience: nil),
+                  refreshTokens: server.storage.refreshTokens, tokens: server.tokens, auditor: server.auditor, clock: server.clock)
     }
 
     /// Runs a revocation request. Returns normally for every outcome RFC 7009 answers with 200.
@@ -27,20 +40,20 @@ public struct RevocationEndpoint: Sendable {
         let token = try parameters.required("token")
         // RFC 7009 §2.1: the hint only speeds the lookup up; unknown hints are ignored.
         _ = try parameters.single("token_type_hint")
-        let now = server.clock.now
+        let now = clock.now
         do {
-            if server.tokens.hasShape(token, of: .refresh) {
-                guard let record = try server.storage.refreshTokens.refreshToken(hash: server.tokens.hash(token)),
-                      let grant = try server.storage.refreshTokens.grant(id: record.grantID),
+            if tokens.hasShape(token, of: .refresh) {
+                guard let record = try refreshTokens.refreshToken(hash: tokens.hash(token)),
+                      let grant = try refreshTokens.grant(id: record.grantID),
                       grant.clientID == client.id else { return }
-                if try server.storage.refreshTokens.revokeGrant(id: grant.grantID, reason: "revoked_by_client", now: now) {
-                    server.audit("token_revoked", subject: grant.userID, client: client.id,
+                if try refreshTokens.revokeGrant(id: grant.grantID, reason: "revoked_by_client", now: now) {
+                    auditor.record("token_revoked", subject: grant.userID, client: client.id,
                                  detail: ["grant": .string(grant.grantID), "token_type": "refresh_token"])
                 }
             } else if let jwt = try? verifier.verify(token) {
                 guard jwt.claims["client_id"]?.stringValue == client.id, let grantID = jwt.claims["gid"]?.stringValue else { return }
-                if try server.storage.refreshTokens.revokeGrant(id: grantID, reason: "revoked_by_client", now: now) {
-                    server.audit("token_revoked", subject: jwt.claims.sub, client: client.id,
+                if try refreshTokens.revokeGrant(id: grantID, reason: "revoked_by_client", now: now) {
+                    auditor.record("token_revoked", subject: jwt.claims.sub, client: client.id,
                                  detail: ["grant": .string(grantID), "token_type": "access_token"])
                 }
             }
