@@ -49,7 +49,7 @@ public enum WebAuthnError: Error, Sendable, Equatable, CustomStringConvertible {
         case .tooLarge(let field, let limit): "WebAuthn: \(field) is longer than \(limit) bytes"
         case .wrongCeremonyType(let expected): "WebAuthn: clientDataJSON.type is not \(expected)"
         case .challengeMismatch: "WebAuthn: clientDataJSON.challenge is not this ceremony's challenge"
-        case .originNotAllowed(let origin): "WebAuthn: origin \(origin) is not allowed"
+        case .originNotAllowed(let origin): "WebAuthn: origin \(Self.quoted(origin)) is not allowed"
         case .crossOriginRefused: "WebAuthn: cross-origin ceremonies are refused"
         case .rpIDMismatch: "WebAuthn: authenticatorData.rpIdHash is not SHA-256 of the RP ID"
         case .userNotPresent: "WebAuthn: the user-present (UP) flag is not set"
@@ -59,11 +59,17 @@ public enum WebAuthnError: Error, Sendable, Equatable, CustomStringConvertible {
         case .credentialIDTooLong(let length): "WebAuthn: the credential id is \(length) bytes (at most 1023)"
         case .unsupportedAlgorithm(let alg): "WebAuthn: COSE algorithm \(alg) is not supported (ES256, EdDSA, RS256)"
         case .invalidPublicKey(let reason): "WebAuthn: invalid COSE public key: \(reason)"
-        case .unsupportedAttestationFormat(let fmt): "WebAuthn: attestation format \"\(fmt)\" is not supported (none, packed)"
+        case .unsupportedAttestationFormat(let fmt): "WebAuthn: attestation format \(Self.quoted(fmt)) is not supported (none, packed)"
         case .invalidAttestation(let reason): "WebAuthn: invalid attestation statement: \(reason)"
         case .badSignature: "WebAuthn: the assertion signature does not verify"
         case .backupEligibilityChanged: "WebAuthn: the backup-eligible (BE) flag changed since registration"
         case .credentialMismatch(let reason): "WebAuthn: \(reason)"
         }
+    }
+
+    /// Text the client chose, quoted with control characters escaped and cut to 100 characters,
+    /// so it cannot start a new log line.
+    static func quoted(_ text: String) -> String {
+        String(reflecting: String(text.prefix(100)))
     }
 }

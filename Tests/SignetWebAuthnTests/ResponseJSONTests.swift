@@ -73,4 +73,12 @@ import Testing
         let huge = String(repeating: " ", count: 65537)
         #expect(Self.parseRegistration(huge) == .tooLarge(field: "response JSON", limit: 65536))
     }
+
+    @Test func clientChosenTextCannotBreakALogLine() {
+        let description = WebAuthnError.originNotAllowed("https://a.example\nFAKE log line" + String(repeating: "x", count: 500)).description
+        #expect(!description.contains("\n"))
+        #expect(description.contains(#"\n"#))
+        #expect(description.count < 200)
+        #expect(!WebAuthnError.unsupportedAttestationFormat("tpm\r\nx").description.contains("\r"))
+    }
 }
