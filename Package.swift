@@ -19,6 +19,7 @@ let package = Package(
         .systemLibrary(name: "CLibSecret", pkgConfig: "libsecret-1", providers: [.apt(["libsecret-1-dev"])]),
         .systemLibrary(name: "CLibQREncode", pkgConfig: "libqrencode", providers: [.apt(["libqrencode-dev"])]),
         .systemLibrary(name: "CLibCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
+        .systemLibrary(name: "CLibCbor", pkgConfig: "libcbor", providers: [.apt(["libcbor-dev"])]),
         // Fixed-argument wrappers for variadic C functions and macros.
         .target(name: "CSignetShims", dependencies: ["CLibCrypto", "CSQLite", "CMicroHTTPD"]),
         // libsecret's schema and attribute table (glib), kept apart so CSignetShims needs no glib.
@@ -33,6 +34,8 @@ let package = Package(
         .target(name: "CSignetData", exclude: ["data/common-passwords.txt", "data/LICENSE-common-passwords"], cSettings: [.headerSearchPath("data")]),
         // SMTP submission through libcurl, one call per message.
         .target(name: "CSignetMail", dependencies: ["CLibCurl"]),
+        // The X.509 checks of a WebAuthn attestation certificate (W3C WebAuthn §8.2.1) with libcrypto.
+        .target(name: "CSignetAttestation", linkerSettings: [.linkedLibrary("crypto")]),
 
         .target(name: "SignetCrypto", dependencies: ["CLibCrypto", "CSodium", "CSignetShims"]),
         .target(name: "SignetJOSE", dependencies: ["SignetCrypto"]),
@@ -45,6 +48,8 @@ let package = Package(
         .target(name: "SignetHTTP", dependencies: ["CMicroHTTPD", "CSignetShims"]),
         // Counters and histograms in the Prometheus text format.
         .target(name: "SignetMetrics"),
+        // WebAuthn ceremonies as pure logic: CBOR (libcbor), COSE keys, attestation, assertions, options JSON.
+        .target(name: "SignetWebAuthn", dependencies: ["SignetCrypto", "SignetJOSE", "CLibCbor", "CSignetAttestation"]),
         // QR codes (libqrencode) for authenticator-app enrolment.
         .target(name: "SignetQR", dependencies: ["CLibQREncode"]),
         // Mail: messages rendered as RFC 5322/MIME, SMTP submission (libcurl).
@@ -74,7 +79,7 @@ let package = Package(
                           path: "bench/SignetBench"),
         // The fuzz targets (docs/testing.md, "Fuzzing"). In the normal build a corpus replayer;
         // `make fuzz` builds it again with -sanitize=fuzzer,address and -DSIGNET_LIBFUZZER.
-        .executableTarget(name: "SignetFuzz", dependencies: ["SignetCrypto", "SignetJOSE", "SignetWire", "SignetHTTP"],
+        .executableTarget(name: "SignetFuzz", dependencies: ["SignetCrypto", "SignetJOSE", "SignetWire", "SignetHTTP", "SignetWebAuthn"],
                           path: "fuzz/SignetFuzz"),
         // An API protected by SignetResource (docs/guides/swift-api.md).
         .executableTarget(name: "ExampleAPI", dependencies: ["SignetHTTP", "SignetResource"], path: "Examples/ExampleAPI"),
@@ -82,6 +87,7 @@ let package = Package(
         .testTarget(name: "SignetCryptoTests", dependencies: ["SignetCrypto"]),
         .testTarget(name: "SignetJOSETests", dependencies: ["SignetJOSE", "SignetTesting"], exclude: ["Interop"]),
         .testTarget(name: "SignetWireTests", dependencies: ["SignetWire"]),
+        .testTarget(name: "SignetWebAuthnTests", dependencies: ["SignetWebAuthn", "SignetCrypto", "SignetJOSE"], exclude: ["Vectors"]),
         .testTarget(name: "SignetHTTPTests", dependencies: ["SignetHTTP", "SignetTesting"]),
         .testTarget(name: "SignetMetricsTests", dependencies: ["SignetMetrics", "SignetHTTP", "SignetServer", "SignetTesting"]),
         .testTarget(name: "SignetQRTests", dependencies: ["SignetQR", "SignetCore", "SignetTesting"]),

@@ -12,6 +12,7 @@ declare -A allowed=(
   [SignetPostgres]="SignetStore SignetWire SignetCrypto CLibPQ"
   [SignetCore]="SignetWire SignetJOSE SignetStore SignetCrypto CSignetData"
   [SignetHTTP]="CMicroHTTPD CSignetShims"
+  [SignetWebAuthn]="SignetCrypto SignetJOSE CLibCbor CSignetAttestation"
   [SignetMail]="CSignetMail SignetCrypto SignetWire"
   [SignetQR]="CLibQREncode"
   [SignetMetrics]=""
