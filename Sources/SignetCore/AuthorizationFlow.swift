@@ -24,27 +24,6 @@ public struct AuthorizationFlow: Sendable {
     /// A pending request's lifetime, seconds.
     let requestLifetime: Int
 
-    /// Creates the flow from its parts.
-    public init(sessions: SessionManager, consent: ConsentPolicy, codes: CodeIssuer, requests: any AuthorizationRequestStore,
-                clients: ClientRegistry, tokens: OpaqueTokens, auditor: Auditor, clock: any Clock, requestLifetime: Int) {
-        self.sessions = sessions
-        self.consent = consent
-        self.codes = codes
-        self.requests = requests
-        self.clients = clients
-        self.tokens = tokens
-        self.auditor = auditor
-        self.clock = clock
-        self.requestLifetime = requestLifetime
-    }
-
-    /// Creates the flow.
-    public init(server: AuthorizationServer) {
-        self.init(sessions: SessionManager(server: server), consent: ConsentPolicy(server: server), codes: CodeIssuer(server: server),
-                  requests: server.storage.authorizationRequests, clients: server.clients, tokens: server.tokens,
-                  auditor: server.auditor, clock: server.clock, requestLifetime: server.policy.authorizationRequestLifetime)
-    }
-
     /// The first decision for a checked request and the browser's session cookie value, if any.
     ///
     /// A usable session (see `satisfies`) and no `prompt=login` gives a code, or the consent page
@@ -158,5 +137,14 @@ public struct AuthorizationFlow: Sendable {
         }
         guard let client = try clients.client(id: request.clientID) else { throw FlowError.clientGone }
         return PendingRequest(handle: handle, request: request, client: client, createdAt: record.createdAt)
+    }
+}
+
+extension AuthorizationFlow {
+    /// Creates the flow.
+    public init(server: AuthorizationServer) {
+        self.init(sessions: SessionManager(server: server), consent: ConsentPolicy(server: server), codes: CodeIssuer(server: server),
+                  requests: server.storage.authorizationRequests, clients: server.clients, tokens: server.tokens,
+                  auditor: server.auditor, clock: server.clock, requestLifetime: server.policy.authorizationRequestLifetime)
     }
 }

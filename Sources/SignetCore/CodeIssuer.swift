@@ -12,21 +12,6 @@ public struct CodeIssuer: Sendable {
     /// A code's lifetime, seconds.
     let lifetime: Int
 
-    /// Creates the issuer from its parts.
-    public init(codes: any AuthorizationCodeStore, tokens: OpaqueTokens, clock: any Clock, random: any RandomSource, lifetime: Int) {
-        self.codes = codes
-        self.tokens = tokens
-        self.clock = clock
-        self.random = random
-        self.lifetime = lifetime
-    }
-
-    /// Creates the issuer.
-    public init(server: AuthorizationServer) {
-        self.init(codes: server.storage.codes, tokens: server.tokens, clock: server.clock, random: server.random,
-                  lifetime: server.policy.authorizationCodeLifetime)
-    }
-
     /// A new code for a checked request and the session that authenticated the user. The code
     /// starts a new grant family (`grantID`).
     public func issue(_ request: AuthorizationRequest, session: ActiveSession) throws -> String {
@@ -40,5 +25,13 @@ public struct CodeIssuer: Sendable {
             createdAt: now, expiresAt: now.addingTimeInterval(TimeInterval(lifetime)))
         try codes.insertCode(record)
         return code
+    }
+}
+
+extension CodeIssuer {
+    /// Creates the issuer.
+    public init(server: AuthorizationServer) {
+        self.init(codes: server.storage.codes, tokens: server.tokens, clock: server.clock, random: server.random,
+                  lifetime: server.policy.authorizationCodeLifetime)
     }
 }

@@ -7,15 +7,6 @@ public struct ConsentPolicy: Sendable {
     let consents: any ConsentStore
     let clock: any Clock
 
-    /// Creates the policy from its parts.
-    public init(consents: any ConsentStore, clock: any Clock) {
-        self.consents = consents
-        self.clock = clock
-    }
-
-    /// Creates the policy.
-    public init(server: AuthorizationServer) { self.init(consents: server.storage.consents, clock: server.clock) }
-
     /// Whether the user must be asked before `client` gets `request.scope`:
     /// - `prompt=consent` always asks (OpenID Connect Core §3.1.2.1);
     /// - first-party clients are never asked otherwise;
@@ -40,4 +31,9 @@ public struct ConsentPolicy: Sendable {
         try consents.putConsent(ConsentRecord(userID: userID, clientID: client.id, scopes: scopes,
                                                              grantedAt: clock.now))
     }
+}
+
+extension ConsentPolicy {
+    /// Creates the policy.
+    public init(server: AuthorizationServer) { self.init(consents: server.storage.consents, clock: server.clock) }
 }

@@ -10,15 +10,6 @@ public struct EndSessionEndpoint: Sendable {
     /// Verifies `id_token_hint`.
     let ownTokens: OwnTokenVerification
 
-    /// Creates the endpoint from its parts.
-    public init(clients: ClientRegistry, ownTokens: OwnTokenVerification) {
-        self.clients = clients
-        self.ownTokens = ownTokens
-    }
-
-    /// Creates the endpoint.
-    public init(server: AuthorizationServer) { self.init(clients: server.clients, ownTokens: server.ownTokens) }
-
     /// Checks the parameters of a logout request.
     public func validate(_ parameters: RequestParameters) throws(OAuthError) -> EndSessionRequest {
         if let repeated = parameters.repeatedNames.first(where: ["id_token_hint", "client_id", "post_logout_redirect_uri", "state"].contains) {
@@ -67,4 +58,9 @@ public struct EndSessionEndpoint: Sendable {
         }
         return EndSessionRequest(hint: hint, client: client, postLogoutRedirectURI: redirect, state: state)
     }
+}
+
+extension EndSessionEndpoint {
+    /// Creates the endpoint.
+    public init(server: AuthorizationServer) { self.init(clients: server.clients, ownTokens: server.ownTokens) }
 }

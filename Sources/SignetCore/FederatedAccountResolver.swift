@@ -77,19 +77,6 @@ public struct FederatedAccountResolver: Sendable {
     /// New users' ids.
     let random: any RandomSource
 
-    /// Creates the resolver from its parts.
-    public init(users: any UserStore, auditor: Auditor, clock: any Clock, random: any RandomSource) {
-        self.users = users
-        self.auditor = auditor
-        self.clock = clock
-        self.random = random
-    }
-
-    /// Creates the resolver.
-    public init(server: AuthorizationServer) {
-        self.init(users: server.storage.users, auditor: server.auditor, clock: server.clock, random: server.random)
-    }
-
     /// Resolves `claims` under the connection's linking rule.
     public func resolve(_ claims: Claims, allowLinking: Bool) throws -> Outcome {
         try resolve(claims, allowLinking: allowLinking, retry: true)
@@ -161,5 +148,12 @@ public struct FederatedAccountResolver: Sendable {
         }
         auditor.record("federated_identity_linked", subject: userID, detail: ["connection": .string(claims.connectionID), "proof": .string("password")])
         return .linked(user)
+    }
+}
+
+extension FederatedAccountResolver {
+    /// Creates the resolver.
+    public init(server: AuthorizationServer) {
+        self.init(users: server.storage.users, auditor: server.auditor, clock: server.clock, random: server.random)
     }
 }

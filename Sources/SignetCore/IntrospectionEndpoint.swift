@@ -21,25 +21,6 @@ public struct IntrospectionEndpoint: Sendable {
     /// `iss` of refresh token answers.
     let issuer: String
 
-    /// Creates the endpoint from its parts; `verifier` should accept any audience.
-    public init(clients: ClientRegistry, verifier: AccessTokenVerifier, refreshTokens: any RefreshTokenStore,
-                users: any UserStore, tokens: OpaqueTokens, clock: any Clock, issuer: String) {
-        self.authenticator = ClientAuthenticator(clients: clients)
-        self.verifier = verifier
-        self.refreshTokens = refreshTokens
-        self.users = users
-        self.tokens = tokens
-        self.clock = clock
-        self.issuer = issuer
-    }
-
-    /// Creates the endpoint.
-    public init(server: AuthorizationServer) {
-        self.init(clients: server.clients, verifier: AccessTokenVerifier(server: server, audience: nil),
-                  refreshTokens: server.storage.refreshTokens, users: server.storage.users, tokens: server.tokens,
-                  clock: server.clock, issuer: server.policy.issuer)
-    }
-
     /// `{"active": false}`.
     public static let inactive: JSONValue = .object(["active": .bool(false)])
 
@@ -92,5 +73,14 @@ public struct IntrospectionEndpoint: Sendable {
         ]
         if !record.scope.isEmpty { object["scope"] = .string(record.scope) }
         return .object(object)
+    }
+}
+
+extension IntrospectionEndpoint {
+    /// Creates the endpoint.
+    public init(server: AuthorizationServer) {
+        self.init(authenticator: ClientAuthenticator(clients: server.clients), verifier: AccessTokenVerifier(server: server, audience: nil),
+                  refreshTokens: server.storage.refreshTokens, users: server.storage.users, tokens: server.tokens,
+                  clock: server.clock, issuer: server.policy.issuer)
     }
 }

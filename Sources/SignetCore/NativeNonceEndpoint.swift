@@ -25,23 +25,6 @@ public struct NativeNonceEndpoint: Sendable {
     /// The nonce lifetime and the rate limit.
     let policy: ServerPolicy
 
-    /// Creates the endpoint from its parts.
-    public init(clients: ClientRegistry, throttle: any ThrottleStore, nonces: any NonceStore, tokens: OpaqueTokens,
-                clock: any Clock, policy: ServerPolicy) {
-        self.clients = clients
-        self.throttle = throttle
-        self.nonces = nonces
-        self.tokens = tokens
-        self.clock = clock
-        self.policy = policy
-    }
-
-    /// Creates the endpoint.
-    public init(server: AuthorizationServer) {
-        self.init(clients: server.clients, throttle: server.storage.throttle, nonces: server.storage.nonces,
-                  tokens: server.tokens, clock: server.clock, policy: server.policy)
-    }
-
     /// Handles a request from `clientAddress` (the client's rate-limit key, an IPv6 client by its
     /// /64; hashed before use as a key).
     ///
@@ -78,5 +61,13 @@ public struct NativeNonceEndpoint: Sendable {
             throw OAuthError.serverError(detail: "nonce store: \(error)")
         }
         return .issued(nonce: nonce, expiresIn: policy.nativeNonceLifetime)
+    }
+}
+
+extension NativeNonceEndpoint {
+    /// Creates the endpoint.
+    public init(server: AuthorizationServer) {
+        self.init(clients: server.clients, throttle: server.storage.throttle, nonces: server.storage.nonces,
+                  tokens: server.tokens, clock: server.clock, policy: server.policy)
     }
 }

@@ -16,24 +16,6 @@ public struct RevocationEndpoint: Sendable {
     let auditor: Auditor
     let clock: any Clock
 
-    /// Creates the endpoint from its parts; `verifier` should accept any audience.
-    public init(clients: ClientRegistry, verifier: AccessTokenVerifier, refreshTokens: any RefreshTokenStore,
-                tokens: OpaqueTokens, auditor: Auditor, clock: any Clock) {
-        self.authenticator = ClientAuthenticator(clients: clients)
-        self.verifier = verifier
-        self.refreshTokens = refreshTokens
-        self.tokens = tokens
-        self.auditor = auditor
-        self.clock = clock
-    }
-
-    /// Creates the endpoint.
-    public init(server: AuthorizationServer) {
-        // Any audience: a token issued for an RFC 8707 resource can be revoked too.
-        self.init(clients: server.clients, verifier: AccessTokenVerifier(server: server, audience: nil),
-                  refreshTokens: server.storage.refreshTokens, tokens: server.tokens, auditor: server.auditor, clock: server.clock)
-    }
-
     /// Runs a revocation request. Returns normally for every outcome RFC 7009 answers with 200.
     public func handle(_ parameters: RequestParameters, authorization: String?) throws(OAuthError) {
         let client = try authenticator.authenticate(parameters, authorization: authorization)
@@ -60,5 +42,14 @@ public struct RevocationEndpoint: Sendable {
         } catch {
             throw OAuthError.serverError(detail: "revocation: \(error)")
         }
+    }
+}
+
+extension RevocationEndpoint {
+    /// Creates the endpoint.
+    public init(server: AuthorizationServer) {
+        // Any audience: a token issued for an RFC 8707 resource can be revoked too.
+        self.init(authenticator: ClientAuthenticator(clients: server.clients), verifier: AccessTokenVerifier(server: server, audience: nil),
+                  refreshTokens: server.storage.refreshTokens, tokens: server.tokens, auditor: server.auditor, clock: server.clock)
     }
 }

@@ -13,23 +13,6 @@ public struct SessionManager: Sendable {
     /// The idle and absolute timeouts.
     let policy: ServerPolicy
 
-    /// Creates the manager from its parts.
-    public init(sessions: any SessionStore, users: any UserStore, tokens: OpaqueTokens, auditor: Auditor, clock: any Clock,
-                policy: ServerPolicy) {
-        self.sessions = sessions
-        self.users = users
-        self.tokens = tokens
-        self.auditor = auditor
-        self.clock = clock
-        self.policy = policy
-    }
-
-    /// Creates the manager.
-    public init(server: AuthorizationServer) {
-        self.init(sessions: server.storage.sessions, users: server.storage.users, tokens: server.tokens,
-                  auditor: server.auditor, clock: server.clock, policy: server.policy)
-    }
-
     /// The public session id for a stored hash.
     public static func publicID(idHash: [UInt8]) -> String { Base64URL.encode(idHash) }
 
@@ -74,5 +57,13 @@ public struct SessionManager: Sendable {
     public func end(token: String?) throws -> Bool {
         guard let token, tokens.hasShape(token, of: .session) else { return false }
         return try sessions.endSession(idHash: tokens.hash(token), now: clock.now)
+    }
+}
+
+extension SessionManager {
+    /// Creates the manager.
+    public init(server: AuthorizationServer) {
+        self.init(sessions: server.storage.sessions, users: server.storage.users, tokens: server.tokens,
+                  auditor: server.auditor, clock: server.clock, policy: server.policy)
     }
 }

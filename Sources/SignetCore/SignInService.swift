@@ -24,25 +24,8 @@ public struct SignInService: Sendable {
     let clock: any Clock
     /// The limits and windows.
     let policy: ServerPolicy
-    private let keyKey: [UInt8]
-
-    /// Creates the service from its parts; `hashKey` keys the counter names (use
-    /// `MasterKey.tokenHashKey`).
-    public init(users: UserService, throttle: any ThrottleStore, auditor: Auditor, clock: any Clock, policy: ServerPolicy,
-                hashKey: [UInt8]) {
-        self.users = users
-        self.throttle = throttle
-        self.auditor = auditor
-        self.clock = clock
-        self.policy = policy
-        self.keyKey = hashKey
-    }
-
-    /// Creates the service; `hashKey` keys the counter names (use `MasterKey.tokenHashKey`).
-    public init(server: AuthorizationServer, users: UserService, hashKey: [UInt8]) {
-        self.init(users: users, throttle: server.storage.throttle, auditor: server.auditor, clock: server.clock,
-                  policy: server.policy, hashKey: hashKey)
-    }
+    /// Keys the counter names.
+    let keyKey: [UInt8]
 
     /// Checks the credentials; returns the user on success and nil for every kind of failure.
     /// `clientAddress` is the key the client is counted under (an IPv6 client by its /64).
@@ -75,5 +58,13 @@ public struct SignInService: Sendable {
 
     private func counterKey(_ kind: String, _ value: String) -> String {
         "signin:\(kind):" + Base64URL.encode(HMAC.sha256(key: keyKey, message: Array("signin/\(kind)/\(value)".utf8)))
+    }
+}
+
+extension SignInService {
+    /// Creates the service; `hashKey` keys the counter names (use `MasterKey.tokenHashKey`).
+    public init(server: AuthorizationServer, users: UserService, hashKey: [UInt8]) {
+        self.init(users: users, throttle: server.storage.throttle, auditor: server.auditor, clock: server.clock,
+                  policy: server.policy, keyKey: hashKey)
     }
 }

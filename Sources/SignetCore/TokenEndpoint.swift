@@ -17,8 +17,6 @@ public struct TokenEndpoint: Sendable {
     /// `grant_types_supported`).
     public let grantTypes: [GrantType]
 
-    /// The parameters every grant accepts: the grant type and client authentication (RFC 6749 §2.3.1).
-    public static let commonParameters = ["grant_type", "client_id", "client_secret"]
     /// The one parameter that may be repeated (RFC 8707 §2: to name several APIs).
     public static let repeatableParameters: Set<String> = ["resource"]
 

@@ -11,20 +11,6 @@ public struct UserInfoEndpoint: Sendable {
     let users: any UserStore
     let clock: any Clock
 
-    /// Creates the endpoint from its parts: `verifier` should require the issuer in `aud`.
-    public init(verifier: AccessTokenVerifier, refreshTokens: any RefreshTokenStore, users: any UserStore, clock: any Clock) {
-        self.verifier = verifier
-        self.refreshTokens = refreshTokens
-        self.users = users
-        self.clock = clock
-    }
-
-    /// Creates the endpoint; tokens must name the issuer in `aud`.
-    public init(server: AuthorizationServer) {
-        self.init(verifier: AccessTokenVerifier(server: server, audience: server.policy.issuer),
-                  refreshTokens: server.storage.refreshTokens, users: server.storage.users, clock: server.clock)
-    }
-
     /// The claims for the token: `sub` and the `profile`/`email` claims its scope releases.
     ///
     /// - Throws: `invalid_token` for a token that is malformed, not Signet's, expired, for
@@ -58,5 +44,13 @@ public struct UserInfoEndpoint: Sendable {
         var claims = UserClaims.claims(for: user, scope: scope)
         claims["sub"] = .string(user.id)
         return .object(claims)
+    }
+}
+
+extension UserInfoEndpoint {
+    /// Creates the endpoint; tokens must name the issuer in `aud`.
+    public init(server: AuthorizationServer) {
+        self.init(verifier: AccessTokenVerifier(server: server, audience: server.policy.issuer),
+                  refreshTokens: server.storage.refreshTokens, users: server.storage.users, clock: server.clock)
     }
 }

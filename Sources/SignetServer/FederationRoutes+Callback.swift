@@ -135,8 +135,7 @@ extension FederationRoutes {
 
     /// Ends the pending request and sends the error to the app's redirect URI (with state, iss).
     func fail(_ pending: PendingRequest, _ error: OAuthError) -> HTTPResponse {
-        _ = try? requestStore.consumePendingAuthorization(idHash: server.tokens.hash(pending.handle),
-                                                                                  now: server.clock.now)
+        _ = try? requestStore.consumePendingAuthorization(idHash: server.tokens.hash(pending.handle), now: server.clock.now)
         return interactive.respond(.error(error, redirectURI: pending.request.redirectURI, state: pending.request.state))
     }
 

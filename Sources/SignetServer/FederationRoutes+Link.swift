@@ -156,8 +156,7 @@ extension FederationRoutes {
                 return InteractiveRoutes.local(Routes.federationLink, [("link", handle), ("error", "1")])
             }
             // Exactly once: a second submission (another tab) finds nothing.
-            guard try requestStore.consumePendingAuthorization(idHash: server.tokens.hash(handle),
-                                                                                      now: server.clock.now) != nil else {
+            guard try requestStore.consumePendingAuthorization(idHash: server.tokens.hash(handle), now: server.clock.now) != nil else {
                 return Self.linkGone()
             }
             guard let linked = try resolver.link(link.claims, toUser: user.id)?.user else {

@@ -96,7 +96,7 @@ struct FederationRoutes: Sendable {
         let now = server.clock.now
         let key = browserValue == nil ? launchKey(state) : server.tokens.hash(state)
         let marker = browserValue == nil ? Self.launchMarker(provider.connection.id) : Self.marker(provider.connection.id)
-        try await BlockingWork.run { [server] in
+        try await BlockingWork.run { [server, requestStore] in
             try requestStore.insertPendingAuthorization(PendingAuthorizationRecord(
                 idHash: key, clientID: marker, payload: transaction.encoded(),
                 createdAt: now, expiresAt: now.addingTimeInterval(TimeInterval(server.policy.authorizationRequestLifetime))))
@@ -120,7 +120,7 @@ struct FederationRoutes: Sendable {
         let key = launchKey(state)
         let found: (PendingAuthorizationRecord, ProviderTransaction)?
         do {
-            found = try await BlockingWork.run { [server] () throws -> (PendingAuthorizationRecord, ProviderTransaction)? in
+            found = try await BlockingWork.run { [server, requestStore] () throws -> (PendingAuthorizationRecord, ProviderTransaction)? in
                 guard let record = try requestStore.pendingAuthorization(idHash: key, now: server.clock.now),
                       let stored = ProviderTransaction.decode(record.payload), stored.headless,
                       record.clientID == Self.launchMarker(stored.connectionID) else { return nil }
@@ -152,7 +152,7 @@ struct FederationRoutes: Sendable {
         rebound.browserBinding = self.binding(of: binding.value)
         let payload = rebound.encoded()
         do {
-            let launched = try await BlockingWork.run { [server] () throws -> Bool in
+            let launched = try await BlockingWork.run { [server, requestStore] () throws -> Bool in
                 let now = server.clock.now
                 // Of concurrent launches of one link, exactly one consumes it.
                 guard try requestStore.consumePendingAuthorization(idHash: key, now: now) != nil else { return false }
