@@ -88,9 +88,12 @@ if [ "$rc" -ne 0 ]; then
 fi
 
 # How many tests used each real part (RealPart.use() writes one line per use).
+# The parts are the cases of RealPart (their raw values), read from its source: one list.
 summary="real parts:"
 unused=""
-for part in PostgreSQL Chromium keyring jwcrypto oidc-provider-mock; do
+mapfile -t all_parts < <(sed -nE 's/^    case [A-Za-z]+ = "([^"]+)"$/\1/p' Sources/SignetTesting/RealPart.swift)
+[ "${#all_parts[@]}" -gt 0 ] || { echo "no RealPart cases found in Sources/SignetTesting/RealPart.swift"; exit 1; }
+for part in "${all_parts[@]}"; do
   count=$(awk -F'\t' -v p="$part" '$1 == p { print $2 }' "$parts" | sort -u | wc -l)
   summary="$summary $part $count,"
   if [ "$count" -eq 0 ]; then unused="$unused $part"; fi
