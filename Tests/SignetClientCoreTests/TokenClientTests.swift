@@ -55,6 +55,13 @@ import Testing
         }
     }
 
+    @Test func anErrorBodyKeepsItsDescriptionAndURI() throws {
+        let object = try #require(try JSONValue.parse(Array(#"{"error":"invalid_grant","error_description":"used","error_uri":"https://id.example.com/e"}"#.utf8)).objectValue)
+        #expect(OAuthErrorBody(json: object) == OAuthErrorBody(error: "invalid_grant", errorDescription: "used", errorURI: "https://id.example.com/e"))
+        let noError = try #require(try JSONValue.parse(Array(#"{"error_description":"x"}"#.utf8)).objectValue)
+        #expect(OAuthErrorBody(json: noError) == nil)
+    }
+
     @Test func githubTokensWithoutExpiry() async throws {
         let provider = try MockProvider(flavor: .github)
         defer { provider.stop() }
