@@ -36,9 +36,10 @@ let package = Package(
         // The same store on PostgreSQL (libpq); not wired into `signet serve` yet.
         .target(name: "SignetPostgres", dependencies: ["SignetStore", "CLibPQ"]),
         .target(name: "SignetCore", dependencies: ["SignetWire", "SignetJOSE", "SignetStore"]),
-        .target(name: "SignetHTTP", dependencies: ["CMicroHTTPD", "CSignetShims"]),
+        .target(name: "SignetFormEncoding"),
+        .target(name: "SignetHTTP", dependencies: ["SignetFormEncoding", "CMicroHTTPD", "CSignetShims"]),
         // Relying-party logic shared by the SDK, federation and the resource kit.
-        .target(name: "SignetClientCore", dependencies: ["SignetWire", "SignetJOSE",
+        .target(name: "SignetClientCore", dependencies: ["SignetWire", "SignetJOSE", "SignetFormEncoding",
                                                         .target(name: "CSignetOutbound", condition: .when(platforms: [.linux]))]),
         .target(name: "SignetFederation", dependencies: ["SignetClientCore"]),
         .target(name: "SignetResource", dependencies: ["SignetClientCore"]),

@@ -82,7 +82,7 @@ public final class OutboundHTTP: Sendable {
         if !headers.keys.contains(where: { $0.lowercased() == "content-type" }) {
             headers["Content-Type"] = "application/x-www-form-urlencoded"
         }
-        return try await send(method: "POST", url: url, body: Array(FormBody.encode(pairs).utf8), headers: headers)
+        return try await send(method: "POST", url: url, body: Array(FormEncoding.encode(pairs).utf8), headers: headers)
     }
 
     /// Any request.

@@ -122,7 +122,7 @@ extension MockProvider {
             return Self.formPostPage(action: redirectURI, pairs: pairs)
         }
         let separator = redirectURI.contains("?") ? "&" : "?"
-        return .redirect(to: redirectURI + separator + FormBody.encode(pairs), status: 302)
+        return .redirect(to: redirectURI + separator + FormEncoding.encode(pairs), status: 302)
     }
 
     /// Apple-style `response_mode=form_post`: a page whose form POSTs the response to the client.
@@ -171,7 +171,7 @@ extension MockProvider {
         if flavor == .github {
             let wantsJSON = request.headers["Accept"]?.contains("application/json") ?? false
             let pairs = [("access_token", accessToken), ("token_type", "bearer"), ("scope", pending.scope)]
-            if !wantsJSON { return .text(FormBody.encode(pairs)) }
+            if !wantsJSON { return .text(FormEncoding.encode(pairs)) }
             return json(.object(Dictionary(uniqueKeysWithValues: pairs.map { ($0.0, JSONValue.string($0.1)) })))
         }
         var body: [String: JSONValue] = [

@@ -22,7 +22,7 @@ public struct TokenIntrospector: Sendable {
 
     /// Asks whether `token` is active and checks `iss`, `aud` and `exp` of the answer.
     func introspect(_ token: String, issuer: String, audience: String, realm: String?) async throws(BearerError) -> ValidatedAccessToken {
-        let credentials = Data("\(FormBody.encodeComponent(clientID)):\(FormBody.encodeComponent(clientSecret))".utf8).base64EncodedString()
+        let credentials = Data("\(FormEncoding.encodeComponent(clientID)):\(FormEncoding.encodeComponent(clientSecret))".utf8).base64EncodedString()
         let response: OutboundResponse
         do {
             response = try await http.postForm(endpoint, [("token", token)],

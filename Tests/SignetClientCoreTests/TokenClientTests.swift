@@ -7,7 +7,7 @@ import Testing
 @Suite(.endToEndLimit) struct TokenClientTests {
     /// Runs `/authorize` and returns the code from the redirect.
     func authorize(_ provider: MockProvider, pkce: PKCEPair, nonce: String) async throws -> String {
-        let url = provider.url("/authorize?" + FormBody.encode([
+        let url = provider.url("/authorize?" + FormEncoding.encode([
             ("client_id", provider.clientID), ("redirect_uri", "com.example.app:/cb"), ("response_type", "code"),
             ("state", "st"), ("nonce", nonce), ("code_challenge", pkce.challenge), ("code_challenge_method", "S256")]))
         let response = try await HTTPTestClient().get(url)
@@ -65,7 +65,7 @@ import Testing
     @Test func githubTokensWithoutExpiry() async throws {
         let provider = try MockProvider(flavor: .github)
         defer { provider.stop() }
-        let url = provider.url("/login/oauth/authorize?" + FormBody.encode([
+        let url = provider.url("/login/oauth/authorize?" + FormEncoding.encode([
             ("client_id", provider.clientID), ("redirect_uri", "http://127.0.0.1:9/cb"), ("state", "s")]))
         let code = try URLQuery(queryOf: try #require(try await HTTPTestClient().get(url).location)).single("code")
         let client = TokenClient(tokenEndpoint: provider.tokenURL, clientID: provider.clientID,
@@ -82,7 +82,7 @@ import Testing
     @Test func appleAnswersWithAFormPostPage() async throws {
         let provider = try MockProvider(flavor: .apple)
         defer { provider.stop() }
-        let url = provider.url("/authorize?" + FormBody.encode([
+        let url = provider.url("/authorize?" + FormEncoding.encode([
             ("client_id", provider.clientID), ("redirect_uri", "https://rp.example/cb"), ("state", "s"),
             ("response_mode", "form_post"), ("nonce", RandomToken.sha256Hex("raw"))]))
         let page = try await HTTPTestClient().get(url)
