@@ -115,9 +115,7 @@ public struct TokenClient: Sendable {
         case .post(let secret):
             return (pairs + [("client_id", clientID), ("client_secret", secret)], headers)
         case .basic(let secret):
-            // RFC 6749 §2.3.1: each part form-urlencoded before Base64.
-            let credentials = FormEncoding.encodeComponent(clientID) + ":" + FormEncoding.encodeComponent(secret)
-            headers["Authorization"] = "Basic " + Data(credentials.utf8).base64EncodedString()
+            headers["Authorization"] = ClientAuthentication.basicAuthorization(clientID: clientID, secret: secret)
             return (pairs, headers)
         }
     }

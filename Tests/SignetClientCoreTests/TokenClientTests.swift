@@ -55,6 +55,12 @@ import Testing
         }
     }
 
+    @Test func basicCredentialsAreFormEncodedBeforeBase64() {
+        // RFC 6749 §2.3.1: "a:b" / "p w+" are sent as base64("a%3Ab:p%20w%2B").
+        #expect(ClientAuthentication.basicAuthorization(clientID: "a:b", secret: "p w+")
+            == "Basic " + Data("a%3Ab:p%20w%2B".utf8).base64EncodedString())
+    }
+
     @Test func anErrorBodyKeepsItsDescriptionAndURI() throws {
         let object = try #require(try JSONValue.parse(Array(#"{"error":"invalid_grant","error_description":"used","error_uri":"https://id.example.com/e"}"#.utf8)).objectValue)
         #expect(OAuthErrorBody(json: object) == OAuthErrorBody(error: "invalid_grant", errorDescription: "used", errorURI: "https://id.example.com/e"))
