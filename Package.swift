@@ -45,7 +45,8 @@ let package = Package(
         // The same store on PostgreSQL (libpq); not wired into `signet serve` yet.
         .target(name: "SignetPostgres", dependencies: ["SignetStore", "CLibPQ"]),
         .target(name: "SignetCore", dependencies: ["SignetWire", "SignetJOSE", "SignetStore", "CSignetData"]),
-        .target(name: "SignetHTTP", dependencies: ["CMicroHTTPD", "CSignetShims"]),
+        .target(name: "SignetFormEncoding"),
+        .target(name: "SignetHTTP", dependencies: ["SignetFormEncoding", "CMicroHTTPD", "CSignetShims"]),
         // Counters and histograms in the Prometheus text format.
         .target(name: "SignetMetrics"),
         // WebAuthn ceremonies as pure logic: CBOR (libcbor), COSE keys, attestation, assertions, options JSON.
@@ -55,7 +56,7 @@ let package = Package(
         // Mail: messages rendered as RFC 5322/MIME, SMTP submission (libcurl).
         .target(name: "SignetMail", dependencies: ["CSignetMail", "SignetCrypto", "SignetWire"]),
         // Relying-party logic shared by the SDK, federation and the resource kit.
-        .target(name: "SignetClientCore", dependencies: ["SignetWire", "SignetJOSE",
+        .target(name: "SignetClientCore", dependencies: ["SignetWire", "SignetJOSE", "SignetFormEncoding",
                                                         .target(name: "CSignetOutbound", condition: .when(platforms: [.linux]))]),
         .target(name: "SignetFederation", dependencies: ["SignetClientCore"]),
         .target(name: "SignetResource", dependencies: ["SignetClientCore"]),

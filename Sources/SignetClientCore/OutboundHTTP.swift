@@ -52,6 +52,17 @@ public final class OutboundHTTP: Sendable {
         self.pinnedKeyHashes = pinnedKeyHashes
         #if !os(Linux)
         precondition(pinnedKeyHashes.isEmpty, "public-key pinning is implemented for the Linux transport only")
+        let configuration = Self.statelessSessionConfiguration(timeLimit: timeLimit)
+        configuration.httpMaximumConnectionsPerHost = maximumConnectionsPerHost
+        let delegate = OutboundDelegate(sizeLimit: sizeLimit)
+        self.delegate = delegate
+        session = URLSession(configuration: configuration, delegate: delegate, delegateQueue: nil)
+        #endif
+    }
+
+    /// URLSession settings that keep no state: ephemeral, no cookie sent or kept, nothing cached,
+    /// `timeLimit` seconds for the request and for the whole resource. Also the test client's.
+    public static func statelessSessionConfiguration(timeLimit: TimeInterval) -> URLSessionConfiguration {
         let configuration = URLSessionConfiguration.ephemeral
         configuration.timeoutIntervalForRequest = timeLimit
         configuration.timeoutIntervalForResource = timeLimit
@@ -60,11 +71,7 @@ public final class OutboundHTTP: Sendable {
         configuration.httpCookieStorage = nil
         configuration.urlCache = nil
         configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
-        configuration.httpMaximumConnectionsPerHost = maximumConnectionsPerHost
-        let delegate = OutboundDelegate(sizeLimit: sizeLimit)
-        self.delegate = delegate
-        session = URLSession(configuration: configuration, delegate: delegate, delegateQueue: nil)
-        #endif
+        return configuration
     }
 
     #if !os(Linux)
@@ -82,7 +89,7 @@ public final class OutboundHTTP: Sendable {
         if !headers.keys.contains(where: { $0.lowercased() == "content-type" }) {
             headers["Content-Type"] = "application/x-www-form-urlencoded"
         }
-        return try await send(method: "POST", url: url, body: Array(FormBody.encode(pairs).utf8), headers: headers)
+        return try await send(method: "POST", url: url, body: Array(FormEncoding.encode(pairs).utf8), headers: headers)
     }
 
     /// Any request.

@@ -65,32 +65,32 @@ public struct TokenClient: Sendable {
     /// - Throws: `.oauth` for an error body, `.malformedResponse` for anything that is not a JSON
     ///   object, `.transport` for HTTP failures.
     public func requestJSON(_ pairs: [(String, String)]) async throws(TokenClientError) -> ([String: JSONValue], status: Int) {
-        let (form, headers) = authenticated(pairs)
-        let response: OutboundResponse
+        let answer: (status: Int, object: [String: JSONValue]?)
         do {
-            response = try await http.postForm(tokenEndpoint, form, headers: headers)
-        } catch {
-            throw .transport(error)
-        }
-        let object = try? JSONValue.parse(response.body, maximumDepth: 16).objectValue
-        guard (200..<300).contains(response.status) else {
-            if let error = object?["error"]?.stringValue {
-                throw .oauth(OAuthErrorBody(error: error, errorDescription: object?["error_description"]?.stringValue),
-                             status: response.status)
-            }
+            answer = try await post(pairs, to: tokenEndpoint) { (200..<300).contains($0) }
+        } catch .transport(.badStatus(401)) {
             // RFC 6749 §5.2: a 401 from the token endpoint is invalid_client (FoundationNetworking
             // on Linux drops the body of a 401 that carries a challenge).
-            if response.status == 401 { throw .oauth(OAuthErrorBody(error: "invalid_client"), status: 401) }
-            throw .transport(.badStatus(response.status))
+            throw .oauth(OAuthErrorBody(error: "invalid_client"), status: 401)
         }
-        guard let object else { throw .malformedResponse(status: response.status) }
-        return (object, response.status)
+        guard let object = answer.object else { throw .malformedResponse(status: answer.status) }
+        return (object, answer.status)
     }
 
     /// RFC 7009 revocation at `endpoint`: 200 is success (also for unknown tokens).
     public func revoke(_ token: String, tokenTypeHint: String? = nil, endpoint: URL) async throws(TokenClientError) {
         var pairs = [("token", token)]
         if let tokenTypeHint { pairs.append(("token_type_hint", tokenTypeHint)) }
+        _ = try await post(pairs, to: endpoint) { $0 == 200 }
+    }
+
+    /// Posts `pairs` (plus client authentication) to `endpoint`: the status and JSON object (if
+    /// the body is one) of an answer whose status is `accepted`.
+    ///
+    /// - Throws: `.oauth` for another status with an error body (RFC 6749 §5.2; RFC 7009 §2.2.1),
+    ///   `.transport(.badStatus)` for one without, `.transport` for HTTP failures.
+    func post(_ pairs: [(String, String)], to endpoint: URL,
+              accepting accepted: (Int) -> Bool) async throws(TokenClientError) -> (status: Int, object: [String: JSONValue]?) {
         let (form, headers) = authenticated(pairs)
         let response: OutboundResponse
         do {
@@ -98,14 +98,12 @@ public struct TokenClient: Sendable {
         } catch {
             throw .transport(error)
         }
-        guard response.status == 200 else {
-            if let object = try? JSONValue.parse(response.body, maximumDepth: 16).objectValue,
-               let error = object["error"]?.stringValue {
-                throw .oauth(OAuthErrorBody(error: error, errorDescription: object["error_description"]?.stringValue),
-                             status: response.status)
-            }
+        let object = try? JSONValue.parse(response.body, maximumDepth: 16).objectValue
+        guard accepted(response.status) else {
+            if let body = object.flatMap(OAuthErrorBody.init(json:)) { throw .oauth(body, status: response.status) }
             throw .transport(.badStatus(response.status))
         }
+        return (response.status, object)
     }
 
     /// Adds client authentication to a form.
@@ -117,9 +115,7 @@ public struct TokenClient: Sendable {
         case .post(let secret):
             return (pairs + [("client_id", clientID), ("client_secret", secret)], headers)
         case .basic(let secret):
-            // RFC 6749 §2.3.1: each part form-urlencoded before Base64.
-            let credentials = FormBody.encodeComponent(clientID) + ":" + FormBody.encodeComponent(secret)
-            headers["Authorization"] = "Basic " + Data(credentials.utf8).base64EncodedString()
+            headers["Authorization"] = ClientAuthentication.basicAuthorization(clientID: clientID, secret: secret)
             return (pairs, headers)
         }
     }

@@ -33,17 +33,8 @@ public enum AESGCM {
         guard ciphertext.count < Int(Int32.max), associatedData.count < Int(Int32.max) else {
             throw CryptoError("sealed value too large")
         }
-        guard let ctx = EVP_CIPHER_CTX_new() else { throw OpenSSLError.make("cannot create cipher context") }
+        let ctx = try context(encrypting: false, key: key, nonce: nonce, associatedData: associatedData)
         defer { EVP_CIPHER_CTX_free(ctx) }
-        guard EVP_DecryptInit_ex(ctx, EVP_aes_256_gcm(), nil, key, nonce) == 1 else {
-            throw OpenSSLError.make("cannot start decryption")
-        }
-        var length: Int32 = 0
-        if !associatedData.isEmpty {
-            guard EVP_DecryptUpdate(ctx, nil, &length, associatedData, Int32(associatedData.count)) == 1 else {
-                throw OpenSSLError.make("decryption failed")
-            }
-        }
         var plaintext = [UInt8](repeating: 0, count: ciphertext.count + 16)
         var written: Int32 = 0
         if !ciphertext.isEmpty {
@@ -73,17 +64,8 @@ public enum AESGCM {
         guard plaintext.count < Int(Int32.max) - 64, associatedData.count < Int(Int32.max) else {
             throw CryptoError("plaintext too large")
         }
-        guard let ctx = EVP_CIPHER_CTX_new() else { throw OpenSSLError.make("cannot create cipher context") }
+        let ctx = try context(encrypting: true, key: key, nonce: nonce, associatedData: associatedData)
         defer { EVP_CIPHER_CTX_free(ctx) }
-        guard EVP_EncryptInit_ex(ctx, EVP_aes_256_gcm(), nil, key, nonce) == 1 else {
-            throw OpenSSLError.make("cannot start encryption")
-        }
-        var length: Int32 = 0
-        if !associatedData.isEmpty {
-            guard EVP_EncryptUpdate(ctx, nil, &length, associatedData, Int32(associatedData.count)) == 1 else {
-                throw OpenSSLError.make("encryption failed")
-            }
-        }
         var out = nonce + [UInt8](repeating: 0, count: plaintext.count + 16 + tagSize)
         var written: Int32 = 0
         var finalLength: Int32 = 0
@@ -100,5 +82,24 @@ public enum AESGCM {
         guard ok else { throw OpenSSLError.make("encryption failed") }
         out.removeLast(out.count - (nonceSize + Int(written + finalLength) + tagSize))
         return out
+    }
+
+    /// An AES-256-GCM context under `key` and `nonce`, encrypting or decrypting, that has already
+    /// authenticated `associatedData`; the caller frees it.
+    private static func context(encrypting: Bool, key: [UInt8], nonce: [UInt8], associatedData: [UInt8]) throws -> OpaquePointer {
+        let direction = encrypting ? "encryption" : "decryption"
+        guard let ctx = EVP_CIPHER_CTX_new() else { throw OpenSSLError.make("cannot create cipher context") }
+        guard EVP_CipherInit_ex(ctx, EVP_aes_256_gcm(), nil, key, nonce, encrypting ? 1 : 0) == 1 else {
+            EVP_CIPHER_CTX_free(ctx)
+            throw OpenSSLError.make("cannot start \(direction)")
+        }
+        var length: Int32 = 0
+        if !associatedData.isEmpty {
+            guard EVP_CipherUpdate(ctx, nil, &length, associatedData, Int32(associatedData.count)) == 1 else {
+                EVP_CIPHER_CTX_free(ctx)
+                throw OpenSSLError.make("\(direction) failed")
+            }
+        }
+        return ctx
     }
 }

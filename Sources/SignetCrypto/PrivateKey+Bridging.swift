@@ -35,14 +35,7 @@ extension PrivateKey {
         }
         var pkey: OpaquePointer?
         guard EVP_PKEY_generate(ctx, &pkey) == 1, let pkey else { throw OpenSSLError.make("key generation failed") }
-        let actual: KeyType
-        do {
-            actual = try KeyClassifier.classify(pkey)
-        } catch {
-            EVP_PKEY_free(pkey)
-            throw error
-        }
-        return try PrivateKey(owning: pkey, type: actual)
+        return try PrivateKey(owning: pkey, type: KeyClassifier.classifyOrFree(pkey))
     }
 
     /// Parses an unencrypted PKCS #8 `PrivateKeyInfo` (DER). Only RSA (2048–16384 bits), P-256 and
@@ -59,14 +52,7 @@ extension PrivateKey {
             guard let pkey = EVP_PKCS82PKEY(info) else { throw OpenSSLError.make("unusable PKCS #8 key") }
             return pkey
         }
-        let type: KeyType
-        do {
-            type = try KeyClassifier.classify(pkey)
-        } catch {
-            EVP_PKEY_free(pkey)
-            throw error
-        }
-        try self.init(owning: pkey, type: type)
+        try self.init(owning: pkey, type: KeyClassifier.classifyOrFree(pkey))
     }
 
     static func encodePKCS8(_ pkey: OpaquePointer) throws -> [UInt8] {
@@ -79,14 +65,6 @@ extension PrivateKey {
             OPENSSL_cleanse(encoded, Int(length))
             signet_openssl_free(encoded)
         }
-        return Array(UnsafeBufferPointer(start: encoded, count: Int(length)))
-    }
-
-    static func encodeSPKI(_ pkey: OpaquePointer) throws -> [UInt8] {
-        var encoded: UnsafeMutablePointer<UInt8>?
-        let length = i2d_PUBKEY(pkey, &encoded)
-        guard length > 0, let encoded else { throw OpenSSLError.make("cannot encode public key") }
-        defer { signet_openssl_free(encoded) }
         return Array(UnsafeBufferPointer(start: encoded, count: Int(length)))
     }
 }

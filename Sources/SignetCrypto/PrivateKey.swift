@@ -22,16 +22,12 @@ public final class PrivateKey: @unchecked Sendable {
         self.type = type
         do {
             pkcs8DER = try Self.encodePKCS8(pkey)
-            publicKey = try PublicKey(spkiDER: Self.encodeSPKI(pkey))
+            publicKey = try PublicKey(spkiDER: PublicKey.encodeSPKI(pkey))
         } catch {
             EVP_PKEY_free(pkey)
             throw error
         }
-        var signers: [SignatureAlgorithm: SignatureContext] = [:]
-        for algorithm in SignatureAlgorithm.allCases where algorithm.fits(type) {
-            signers[algorithm] = SignatureContext(pkey: pkey, algorithm: algorithm, operation: .sign)
-        }
-        self.signers = signers
+        signers = SignatureContext.all(pkey: pkey, type: type, operation: .sign)
     }
 
     deinit {

@@ -1,4 +1,5 @@
 import CLibCrypto
+import CSignetShims
 
 extension PublicKey {
     /// Parses a DER `SubjectPublicKeyInfo`. Only RSA (2048–16384 bits), P-256 and Ed25519 keys are
@@ -18,15 +19,7 @@ extension PublicKey {
             }
             return pkey
         }
-        let type: KeyType
-        do {
-            type = try KeyClassifier.classify(pkey)
-            if type == .p256 { try KeyClassifier.checkPublic(pkey) }
-        } catch {
-            EVP_PKEY_free(pkey)
-            throw error
-        }
-        try self.init(owning: pkey, type: type)
+        try self.init(owning: pkey, type: KeyClassifier.classifyOrFree(pkey, checkingPublicKey: true))
     }
 
     /// Builds an RSA public key from its modulus and public exponent (unsigned big-endian, as in a
@@ -119,8 +112,32 @@ extension PublicKey {
     }
 }
 
+extension PublicKey {
+    /// The DER `SubjectPublicKeyInfo` of `pkey` (a public or a private key).
+    static func encodeSPKI(_ pkey: OpaquePointer) throws -> [UInt8] {
+        var encoded: UnsafeMutablePointer<UInt8>?
+        let length = i2d_PUBKEY(pkey, &encoded)
+        guard length > 0, let encoded else { throw OpenSSLError.make("cannot encode public key") }
+        defer { signet_openssl_free(encoded) }
+        return Array(UnsafeBufferPointer(start: encoded, count: Int(length)))
+    }
+}
+
 /// Sorts an `EVP_PKEY` into the key types Signet accepts.
 enum KeyClassifier {
+    /// `classify` for a key the caller owns, which is freed when it is refused; with
+    /// `checkingPublicKey`, an EC key must also pass `checkPublic`.
+    static func classifyOrFree(_ pkey: OpaquePointer, checkingPublicKey: Bool = false) throws -> KeyType {
+        do {
+            let type = try classify(pkey)
+            if checkingPublicKey, type == .p256 { try checkPublic(pkey) }
+            return type
+        } catch {
+            EVP_PKEY_free(pkey)
+            throw error
+        }
+    }
+
     static func classify(_ pkey: OpaquePointer) throws -> KeyType {
         if EVP_PKEY_is_a(pkey, "RSA") == 1 {
             let bits = Int(EVP_PKEY_get_bits(pkey))

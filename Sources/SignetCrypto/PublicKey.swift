@@ -1,5 +1,4 @@
 import CLibCrypto
-import CSignetShims
 
 /// An asymmetric public key (RSA >= 2048 bits, P-256 or Ed25519) that verifies signatures.
 ///
@@ -17,19 +16,13 @@ public final class PublicKey: @unchecked Sendable {
     init(owning pkey: OpaquePointer, type: KeyType) throws {
         self.pkey = pkey
         self.type = type
-        var encoded: UnsafeMutablePointer<UInt8>?
-        let length = i2d_PUBKEY(pkey, &encoded)
-        guard length > 0, let encoded else {
+        do {
+            spkiDER = try Self.encodeSPKI(pkey)
+        } catch {
             EVP_PKEY_free(pkey)
-            throw OpenSSLError.make("cannot encode public key")
+            throw error
         }
-        spkiDER = Array(UnsafeBufferPointer(start: encoded, count: Int(length)))
-        signet_openssl_free(encoded)
-        var verifiers: [SignatureAlgorithm: SignatureContext] = [:]
-        for algorithm in SignatureAlgorithm.allCases where algorithm.fits(type) {
-            verifiers[algorithm] = SignatureContext(pkey: pkey, algorithm: algorithm, operation: .verify)
-        }
-        self.verifiers = verifiers
+        verifiers = SignatureContext.all(pkey: pkey, type: type, operation: .verify)
     }
 
     deinit {

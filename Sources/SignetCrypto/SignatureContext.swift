@@ -42,6 +42,15 @@ final class SignatureContext: @unchecked Sendable {
         EVP_MD_CTX_free(template)
     }
 
+    /// One context for each algorithm that fits `type`: what a key signs or verifies with.
+    static func all(pkey: OpaquePointer, type: KeyType, operation: Operation) -> [SignatureAlgorithm: SignatureContext] {
+        var contexts: [SignatureAlgorithm: SignatureContext] = [:]
+        for algorithm in SignatureAlgorithm.allCases where algorithm.fits(type) {
+            contexts[algorithm] = SignatureContext(pkey: pkey, algorithm: algorithm, operation: operation)
+        }
+        return contexts
+    }
+
     /// Returns a fresh context ready for one `EVP_DigestSign`/`EVP_DigestVerify`; the caller frees it.
     func makeContext() -> OpaquePointer? {
         if let template, let ctx = EVP_MD_CTX_new() {

@@ -1,8 +1,8 @@
 /// An ordered multimap of form parameters, decoded from `application/x-www-form-urlencoded` bytes
 /// or a URL query string.
 ///
-/// The parser works on bytes: `+` becomes a space, `%XX` must be two hex digits, and every decoded
-/// name and value must be valid UTF-8; anything else throws. Empty segments (`a=1&&b=2`) are
+/// The parser is SignetFormEncoding's `FormEncoding.decode`, on bytes: `+` becomes a space, `%XX`
+/// must be two hex digits, and every decoded name and value must be valid UTF-8; anything else throws. Empty segments (`a=1&&b=2`) are
 /// skipped; a segment without `=` is a name with an empty value (`a&b=` gives `a=""`, `b=""`).
 public struct FormFields: Sendable, Equatable, CustomStringConvertible {
     /// The parameters, in the order they appeared.
@@ -17,26 +17,7 @@ public struct FormFields: Sendable, Equatable, CustomStringConvertible {
     /// Parses form-encoded bytes (a body, or a query string without its `?`).
     public static func parse(_ bytes: some Collection<UInt8>) throws(FormError) -> FormFields {
         var fields = FormFields()
-        guard !bytes.isEmpty else { return fields }
-        var start = bytes.startIndex
-        while true {
-            let end = bytes[start...].firstIndex(of: UInt8(ascii: "&")) ?? bytes.endIndex
-            let segment = bytes[start..<end]
-            if !segment.isEmpty {
-                let name: String
-                let value: String
-                if let equals = segment.firstIndex(of: UInt8(ascii: "=")) {
-                    name = try PercentDecoding.decode(segment[segment.startIndex..<equals], plusIsSpace: true)
-                    value = try PercentDecoding.decode(segment[segment.index(after: equals)...], plusIsSpace: true)
-                } else {
-                    name = try PercentDecoding.decode(segment, plusIsSpace: true)
-                    value = ""
-                }
-                fields.pairs.append((name: name, value: value))
-            }
-            guard end != bytes.endIndex else { break }
-            start = bytes.index(after: end)
-        }
+        fields.pairs = try FormEncoding.decode(bytes)
         return fields
     }
 

@@ -92,13 +92,8 @@ struct JSONParser {
     private mutating func parseObject() throws(JSONParseError) -> JSONValue {
         try enter()
         defer { depth -= 1 }
-        position += 1  // {
         var members: [String: JSONValue] = [:]
-        skipWhitespace()
-        if position < input.count, input[position] == UInt8(ascii: "}") {
-            position += 1
-            return .object(members)
-        }
+        if openContainer(closing: UInt8(ascii: "}")) { return .object(members) }
         while true {
             skipWhitespace()
             guard position < input.count, input[position] == UInt8(ascii: "\"") else { throw error(.syntax) }
@@ -112,41 +107,44 @@ struct JSONParser {
             guard members.updateValue(value, forKey: key) == nil else {
                 throw JSONParseError(.duplicateKey, at: keyOffset)
             }
-            skipWhitespace()
-            guard position < input.count else { throw error(.syntax) }
-            if input[position] == UInt8(ascii: ",") {
-                position += 1
-                continue
-            }
-            guard input[position] == UInt8(ascii: "}") else { throw error(.syntax) }
-            position += 1
-            return .object(members)
+            if try closeOrContinue(UInt8(ascii: "}")) { return .object(members) }
         }
     }
 
     private mutating func parseArray() throws(JSONParseError) -> JSONValue {
         try enter()
         defer { depth -= 1 }
-        position += 1  // [
         var elements: [JSONValue] = []
-        skipWhitespace()
-        if position < input.count, input[position] == UInt8(ascii: "]") {
-            position += 1
-            return .array(elements)
-        }
+        if openContainer(closing: UInt8(ascii: "]")) { return .array(elements) }
         while true {
             skipWhitespace()
             elements.append(try parseValue())
-            skipWhitespace()
-            guard position < input.count else { throw error(.syntax) }
-            if input[position] == UInt8(ascii: ",") {
-                position += 1
-                continue
-            }
-            guard input[position] == UInt8(ascii: "]") else { throw error(.syntax) }
-            position += 1
-            return .array(elements)
+            if try closeOrContinue(UInt8(ascii: "]")) { return .array(elements) }
         }
+    }
+
+    /// Steps over a container's opening bracket, and over its `closing` one too when nothing but
+    /// whitespace lies between: true for an empty container.
+    private mutating func openContainer(closing: UInt8) -> Bool {
+        position += 1
+        skipWhitespace()
+        guard position < input.count, input[position] == closing else { return false }
+        position += 1
+        return true
+    }
+
+    /// After a member or an element: steps over a `,` (false: another must follow) or over the
+    /// container's `closing` bracket (true: it ended); anything else is a syntax error.
+    private mutating func closeOrContinue(_ closing: UInt8) throws(JSONParseError) -> Bool {
+        skipWhitespace()
+        guard position < input.count else { throw error(.syntax) }
+        if input[position] == UInt8(ascii: ",") {
+            position += 1
+            return false
+        }
+        guard input[position] == closing else { throw error(.syntax) }
+        position += 1
+        return true
     }
 
     /// Parses a string starting at its opening quote.

@@ -246,7 +246,7 @@ public actor AuthState {
 
     /// The OAuth error code when `error` means the refresh token will never work again.
     static func sessionEndingCode(_ error: SignInError) -> String? {
-        guard case .tokenError(let code, _) = error,
+        guard error.code == .tokenError, let code = error.oauthError,
               ["invalid_grant", "invalid_client", "unauthorized_client"].contains(code) else { return nil }
         return code
     }

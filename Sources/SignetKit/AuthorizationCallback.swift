@@ -18,7 +18,7 @@ public struct AuthorizationCallback: Sendable, CustomStringConvertible {
     /// 3. `state` is present and equal (constant-time) — a missing state is never a match;
     /// 4. `iss` equals the issuer when present, and is required when the server advertises
     ///    `authorization_response_iss_parameter_supported` (RFC 9207 §2.4);
-    /// 5. an `error` becomes `.authorizationError` with its description;
+    /// 5. an `error` becomes `.authorizationError` with its description and URI;
     /// 6. a `code` is present.
     public static func validate(_ url: URL, pending: PendingSignIn, issuer: String,
                                 issuerParameterRequired: Bool) throws(SignInError) -> AuthorizationCallback {
@@ -36,7 +36,7 @@ public struct AuthorizationCallback: Sendable, CustomStringConvertible {
             throw .missingIssuer
         }
         if let error = parameters["error"] {
-            throw .authorizationError(code: error, description: parameters["error_description"])
+            throw .authorizationError(code: error, description: parameters["error_description"], uri: parameters["error_uri"])
         }
         guard let code = parameters["code"], !code.isEmpty else { throw .missingCode }
         return AuthorizationCallback(code: code, issuer: parameters["iss"])

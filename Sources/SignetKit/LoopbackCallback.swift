@@ -53,7 +53,7 @@ public enum LoopbackOutcome: Sendable, Equatable {
     public static func forSignIn(_ error: SignInError?) -> LoopbackOutcome {
         switch error {
         case nil: .signedIn
-        case .authorizationError(let code, _)?: .denied(code: code)
+        case let error? where error.code == .authorizationError: .denied(code: error.oauthError ?? "")
         case let error?: .failed(error.description)
         }
     }

@@ -93,7 +93,7 @@ extension SignInClient {
 
     static func map(_ error: TokenClientError) -> SignInError {
         switch error {
-        case .oauth(let body, _): .tokenError(code: body.error, description: body.errorDescription)
+        case .oauth(let body, _): .tokenError(code: body.error, description: body.errorDescription, uri: body.errorURI)
         case .transport(let why): .network("\(why)")
         case .malformedResponse(let status): .invalidTokenResponse("malformed response (HTTP \(status))")
         }

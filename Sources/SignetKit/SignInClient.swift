@@ -131,7 +131,7 @@ public final class SignInClient: Sendable {
             validated = try AuthorizationCallback.validate(callback, pending: pending, issuer: configuration.issuer,
                                                            issuerParameterRequired: provider.issuerParameterSupported)
         } catch {
-            if case .authorizationError = error { cancelSignIn() }   // a genuine answer: this sign-in is over
+            if error.code == .authorizationError { cancelSignIn() }   // a genuine answer: this sign-in is over
             throw error
         }
         // Single use: whatever happens next, this pending sign-in is spent.

@@ -3,6 +3,7 @@ import SignetClientCore
 import SignetCrypto
 import SignetHTTP
 import SignetJOSE
+import SignetWire
 
 extension MockProvider {
     func installRoutes(_ router: Router) {
@@ -122,33 +123,18 @@ extension MockProvider {
             return Self.formPostPage(action: redirectURI, pairs: pairs)
         }
         let separator = redirectURI.contains("?") ? "&" : "?"
-        return .redirect(to: redirectURI + separator + FormBody.encode(pairs), status: 302)
+        return .redirect(to: redirectURI + separator + FormEncoding.encode(pairs), status: 302)
     }
 
     /// Apple-style `response_mode=form_post`: a page whose form POSTs the response to the client.
     static func formPostPage(action: String, pairs: [(String, String)]) -> HTTPResponse {
         var html = "<!DOCTYPE html><html><body onload=\"document.forms[0].submit()\">"
-        html += "<form method=\"post\" action=\"\(escape(action))\">"
+        html += "<form method=\"post\" action=\"\(PageLayout.escape(action))\">"
         for (name, value) in pairs {
-            html += "<input type=\"hidden\" name=\"\(escape(name))\" value=\"\(escape(value))\">"
+            html += "<input type=\"hidden\" name=\"\(PageLayout.escape(name))\" value=\"\(PageLayout.escape(value))\">"
         }
         html += "<noscript><button type=\"submit\">Continue</button></noscript></form></body></html>"
         return .html(html)
-    }
-
-    static func escape(_ text: String) -> String {
-        var out = ""
-        for character in text {
-            switch character {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "\"": out += "&quot;"
-            case "'": out += "&#39;"
-            default: out.append(character)
-            }
-        }
-        return out
     }
 
     func token(_ request: HTTPRequest) -> HTTPResponse {
@@ -171,7 +157,7 @@ extension MockProvider {
         if flavor == .github {
             let wantsJSON = request.headers["Accept"]?.contains("application/json") ?? false
             let pairs = [("access_token", accessToken), ("token_type", "bearer"), ("scope", pending.scope)]
-            if !wantsJSON { return .text(FormBody.encode(pairs)) }
+            if !wantsJSON { return .text(FormEncoding.encode(pairs)) }
             return json(.object(Dictionary(uniqueKeysWithValues: pairs.map { ($0.0, JSONValue.string($0.1)) })))
         }
         var body: [String: JSONValue] = [

@@ -22,11 +22,11 @@ public struct TokenIntrospector: Sendable {
 
     /// Asks whether `token` is active and checks `iss`, `aud` and `exp` of the answer.
     func introspect(_ token: String, issuer: String, audience: String, realm: String?) async throws(BearerError) -> ValidatedAccessToken {
-        let credentials = Data("\(FormBody.encodeComponent(clientID)):\(FormBody.encodeComponent(clientSecret))".utf8).base64EncodedString()
         let response: OutboundResponse
         do {
             response = try await http.postForm(endpoint, [("token", token)],
-                                               headers: ["Authorization": "Basic \(credentials)", "Accept": "application/json"]).requireSuccess()
+                                               headers: ["Authorization": ClientAuthentication.basicAuthorization(clientID: clientID, secret: clientSecret),
+                                                         "Accept": "application/json"]).requireSuccess()
         } catch {
             throw BearerError(.invalidToken, "the token could not be checked", realm: realm)
         }

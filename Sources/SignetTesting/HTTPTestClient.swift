@@ -2,6 +2,7 @@ import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
+import SignetClientCore
 import SignetHTTP
 import SignetJOSE
 
@@ -21,15 +22,8 @@ public final class HTTPTestClient: Sendable {
     public init(cookies: CookieJar? = nil, timeoutSeconds: TimeInterval = 10) {
         self.cookies = cookies
         self.timeoutSeconds = timeoutSeconds
-        let configuration = URLSessionConfiguration.ephemeral
-        configuration.timeoutIntervalForRequest = timeoutSeconds
-        configuration.timeoutIntervalForResource = timeoutSeconds
-        configuration.httpShouldSetCookies = false
-        configuration.httpCookieAcceptPolicy = .never
-        configuration.httpCookieStorage = nil
-        configuration.urlCache = nil
-        configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
-        session = URLSession(configuration: configuration, delegate: NoRedirectDelegate(), delegateQueue: nil)
+        session = URLSession(configuration: OutboundHTTP.statelessSessionConfiguration(timeLimit: timeoutSeconds),
+                             delegate: NoRedirectDelegate(), delegateQueue: nil)
     }
 
     deinit { session.finishTasksAndInvalidate() }

@@ -63,17 +63,13 @@ public final class RawHTTPConnection: @unchecked Sendable {
             address.sin6_family = sa_family_t(AF_INET6)
             address.sin6_port = in_port_t(UInt16(port).bigEndian)
             inet_pton(AF_INET6, host, &address.sin6_addr)
-            result = withUnsafePointer(to: &address) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in6>.size)) }
-            }
+            result = Self.connect(fd, to: address)
         } else {
             var address = sockaddr_in()
             address.sin_family = sa_family_t(AF_INET)
             address.sin_port = in_port_t(UInt16(port).bigEndian)
             inet_pton(AF_INET, host, &address.sin_addr)
-            result = withUnsafePointer(to: &address) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-            }
+            result = Self.connect(fd, to: address)
         }
         guard result == 0 else {
             Glibc.close(fd)
@@ -82,6 +78,13 @@ public final class RawHTTPConnection: @unchecked Sendable {
     }
 
     deinit { Glibc.close(fd) }
+
+    /// `connect(2)` to a `sockaddr_in` or `sockaddr_in6`.
+    private static func connect<Address>(_ fd: Int32, to address: Address) -> Int32 {
+        withUnsafePointer(to: address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.connect(fd, $0, socklen_t(MemoryLayout<Address>.size)) }
+        }
+    }
 
     /// Sends bytes; returns false if the peer stopped accepting them (closed, reset, or timed out).
     @discardableResult

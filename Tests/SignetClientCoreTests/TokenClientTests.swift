@@ -7,7 +7,7 @@ import Testing
 @Suite(.endToEndLimit) struct TokenClientTests {
     /// Runs `/authorize` and returns the code from the redirect.
     func authorize(_ provider: MockProvider, pkce: PKCEPair, nonce: String) async throws -> String {
-        let url = provider.url("/authorize?" + FormBody.encode([
+        let url = provider.url("/authorize?" + FormEncoding.encode([
             ("client_id", provider.clientID), ("redirect_uri", "com.example.app:/cb"), ("response_type", "code"),
             ("state", "st"), ("nonce", nonce), ("code_challenge", pkce.challenge), ("code_challenge_method", "S256")]))
         let response = try await HTTPTestClient().get(url)
@@ -55,10 +55,23 @@ import Testing
         }
     }
 
+    @Test func basicCredentialsAreFormEncodedBeforeBase64() {
+        // RFC 6749 §2.3.1: "a:b" / "p w+" are sent as base64("a%3Ab:p%20w%2B").
+        #expect(ClientAuthentication.basicAuthorization(clientID: "a:b", secret: "p w+")
+            == "Basic " + Data("a%3Ab:p%20w%2B".utf8).base64EncodedString())
+    }
+
+    @Test func anErrorBodyKeepsItsDescriptionAndURI() throws {
+        let object = try #require(try JSONValue.parse(Array(#"{"error":"invalid_grant","error_description":"used","error_uri":"https://id.example.com/e"}"#.utf8)).objectValue)
+        #expect(OAuthErrorBody(json: object) == OAuthErrorBody(error: "invalid_grant", errorDescription: "used", errorURI: "https://id.example.com/e"))
+        let noError = try #require(try JSONValue.parse(Array(#"{"error_description":"x"}"#.utf8)).objectValue)
+        #expect(OAuthErrorBody(json: noError) == nil)
+    }
+
     @Test func githubTokensWithoutExpiry() async throws {
         let provider = try MockProvider(flavor: .github)
         defer { provider.stop() }
-        let url = provider.url("/login/oauth/authorize?" + FormBody.encode([
+        let url = provider.url("/login/oauth/authorize?" + FormEncoding.encode([
             ("client_id", provider.clientID), ("redirect_uri", "http://127.0.0.1:9/cb"), ("state", "s")]))
         let code = try URLQuery(queryOf: try #require(try await HTTPTestClient().get(url).location)).single("code")
         let client = TokenClient(tokenEndpoint: provider.tokenURL, clientID: provider.clientID,
@@ -75,7 +88,7 @@ import Testing
     @Test func appleAnswersWithAFormPostPage() async throws {
         let provider = try MockProvider(flavor: .apple)
         defer { provider.stop() }
-        let url = provider.url("/authorize?" + FormBody.encode([
+        let url = provider.url("/authorize?" + FormEncoding.encode([
             ("client_id", provider.clientID), ("redirect_uri", "https://rp.example/cb"), ("state", "s"),
             ("response_mode", "form_post"), ("nonce", RandomToken.sha256Hex("raw"))]))
         let page = try await HTTPTestClient().get(url)

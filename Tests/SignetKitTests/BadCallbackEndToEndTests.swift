@@ -62,7 +62,7 @@ import Testing
                 _ = try await client.completeSignIn(callback: moved)
                 Issue.record("\(base) was accepted")
             } catch {
-                guard case .unexpectedRedirect = error else { Issue.record("\(base): \(error)"); continue }
+                guard error.code == .unexpectedRedirect else { Issue.record("\(base): \(error)"); continue }
             }
         }
         _ = try await client.completeSignIn(callback: callback)
@@ -90,9 +90,9 @@ import Testing
             _ = try await client.completeSignIn(callback: callback)
             Issue.record("an error response was accepted")
         } catch {
-            guard case .authorizationError(let code, let description) = error else { Issue.record("got \(error)"); return }
-            #expect(code == "login_required")
-            #expect(description?.isEmpty == false)
+            guard error.code == .authorizationError else { Issue.record("got \(error)"); return }
+            #expect(error.oauthError == "login_required")
+            #expect(error.oauthErrorDescription?.isEmpty == false)
         }
         #expect(client.pendingSignIn() == nil, "an error response ends the sign-in")
     }

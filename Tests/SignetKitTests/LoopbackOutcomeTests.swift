@@ -73,8 +73,8 @@ import Testing
         #expect(!page.text.contains("not-a-real-code"), "the code is not echoed")
         #expect(!page.text.contains("Signed in"))
         expectSignetLook(page)
-        guard case .tokenError(let code, _)? = error else { Issue.record("got \(String(describing: error))"); return }
-        #expect(code == "invalid_grant")
+        guard let error, error.code == .tokenError else { Issue.record("got \(String(describing: error))"); return }
+        #expect(error.oauthError == "invalid_grant")
         #expect(fixture.tokenRequests == 1, "the page waited for the exchange")
     }
 

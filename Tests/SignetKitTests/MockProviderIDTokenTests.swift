@@ -60,7 +60,7 @@ import Testing
             _ = try await client.completeSignIn(callback: url)
             Issue.record("an ID token with a bad \(flaw) was accepted")
         } catch {
-            guard case .invalidIDToken(let reason) = error else { Issue.record("\(flaw): \(error)"); return }
+            guard error.code == .invalidIDToken, let reason = error.detail else { Issue.record("\(flaw): \(error)"); return }
             #expect(reason == Self.reasons[flaw], "\(flaw)")
         }
         #expect(client.restoreSession() == nil, "nothing is stored")
@@ -82,7 +82,7 @@ import Testing
                 _ = try await client.makeTokens(from: response, nonce: "n-1", previous: nil)
                 Issue.record("\(name) was accepted")
             } catch {
-                guard case .invalidIDToken(let reason) = error else { Issue.record("\(name): \(error)"); continue }
+                guard error.code == .invalidIDToken, let reason = error.detail else { Issue.record("\(name): \(error)"); continue }
                 #expect(reason == Self.reasons[name], "\(name)")
             }
         }
@@ -108,7 +108,7 @@ import Testing
             _ = try await self.client(mock)
             Issue.record("a discovery document for another issuer was accepted")
         } catch {
-            guard case .issuerMismatch = error as? SignInError else { Issue.record("\(error)"); return }
+            guard (error as? SignInError)?.code == .issuerMismatch else { Issue.record("\(error)"); return }
         }
     }
 }

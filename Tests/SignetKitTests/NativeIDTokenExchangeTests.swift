@@ -169,7 +169,7 @@ import Testing
                 _ = try await client.exchangeNativeIDToken(token, connection: "google", nonce: nonce)
                 Issue.record("\(name): accepted")
             } catch {
-                guard case .tokenError(let code, _) = error else { Issue.record("\(name): \(error)"); continue }
+                guard error.code == .tokenError, let code = error.oauthError else { Issue.record("\(name): \(error)"); continue }
                 #expect(code == "invalid_grant", "\(name)")
             }
         }

@@ -1,8 +1,8 @@
 /// Byte-level percent-decoding shared by form, query and path parsing.
-enum PercentDecoding {
+public enum PercentDecoding {
     /// Value of an ASCII hex digit, or nil.
-    @inline(__always)
-    static func hexValue(_ byte: UInt8) -> UInt8? {
+    @inlinable @inline(__always)
+    public static func hexValue(_ byte: UInt8) -> UInt8? {
         switch byte {
         case 0x30...0x39: byte &- 0x30
         case 0x41...0x46: byte &- 0x41 &+ 10
@@ -12,7 +12,8 @@ enum PercentDecoding {
     }
 
     /// Decodes `bytes` (`%XX` strictly; `+` becomes a space when `plusIsSpace`) into a UTF-8 string.
-    static func decode<C: Collection<UInt8>>(_ bytes: C, plusIsSpace: Bool) throws(FormError) -> String {
+    @inlinable
+    public static func decode<C: Collection<UInt8>>(_ bytes: C, plusIsSpace: Bool) throws(FormError) -> String {
         var needsWork = false
         for byte in bytes where byte == UInt8(ascii: "%") || (plusIsSpace && byte == UInt8(ascii: "+")) || byte >= 0x80 {
             needsWork = true
