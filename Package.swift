@@ -32,9 +32,10 @@ let package = Package(
         .target(name: "SignetJOSE", dependencies: ["SignetCrypto"]),
         .target(name: "SignetWire", dependencies: ["SignetCrypto"]),
         .target(name: "SignetStore", dependencies: ["SignetWire"]),
-        .target(name: "SignetSQLite", dependencies: ["SignetStore", "CSQLite", "CSignetShims"]),
-        // The same store on PostgreSQL (libpq); not wired into `signet serve` yet.
-        .target(name: "SignetPostgres", dependencies: ["SignetStore", "CLibPQ"]),
+        // The storage facets, statements and migrations, written once for both SQL backends.
+        .target(name: "SignetSQL", dependencies: ["SignetStore"]),
+        .target(name: "SignetSQLite", dependencies: ["SignetSQL", "CSQLite", "CSignetShims"]),
+        .target(name: "SignetPostgres", dependencies: ["SignetSQL", "CLibPQ"]),
         .target(name: "SignetCore", dependencies: ["SignetWire", "SignetJOSE", "SignetStore"]),
         .target(name: "SignetHTTP", dependencies: ["CMicroHTTPD", "CSignetShims"]),
         // Relying-party logic shared by the SDK, federation and the resource kit.
@@ -71,8 +72,8 @@ let package = Package(
         .testTarget(name: "SignetJOSETests", dependencies: ["SignetJOSE", "SignetTesting"], exclude: ["Interop"]),
         .testTarget(name: "SignetWireTests", dependencies: ["SignetWire"]),
         .testTarget(name: "SignetHTTPTests", dependencies: ["SignetHTTP", "SignetTesting"]),
-        .testTarget(name: "SignetStoreTests", dependencies: ["SignetStore", "SignetSQLite", "SignetPostgres", "SignetTesting"]),
-        .testTarget(name: "SignetCoreTests", dependencies: ["SignetCore"]),
+        .testTarget(name: "SignetStoreTests", dependencies: ["SignetStore", "SignetSQL", "SignetSQLite", "SignetPostgres", "SignetTesting"]),
+        .testTarget(name: "SignetCoreTests", dependencies: ["SignetCore", "SignetSQLite"]),
         .testTarget(name: "SignetClientCoreTests", dependencies: ["SignetClientCore", "SignetHTTP", "SignetServer", "SignetTesting"]),
         .testTarget(name: "SignetFederationTests", dependencies: ["SignetFederation", "SignetTesting"]),
         .testTarget(name: "SignetKitTests", dependencies: ["SignetKit", "SignetKitSecretService", "SignetTesting"], exclude: ["Browser"]),

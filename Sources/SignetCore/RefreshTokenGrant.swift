@@ -42,6 +42,7 @@ struct RefreshTokenGrant {
         case .reuseDetected(let grant):
             server.audit("refresh_token_reuse", subject: grant.userID, client: grant.clientID, detail: ["grant": .string(grant.grantID)])
             throw OAuthError.invalidGrant("The refresh token was already used; the session has been revoked.")
+        case .userDisabled: throw OAuthError.invalidGrant("The user is not active.")   // the store revoked the family
         case .revoked, .expired, .notFound, .clientMismatch:
             throw OAuthError.invalidGrant("The refresh token is invalid, expired or revoked.")
         }
