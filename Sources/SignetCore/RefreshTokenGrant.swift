@@ -58,7 +58,7 @@ struct RefreshTokenGrant {
             }
             user = found
         }
-        let amr = CodePayload(rotation.grant.payload).amr
+        let amr = rotation.grant.amr
         return try TokenResponseBuilder(server: server).build(
             client: client, subject: rotation.grant.userID, user: user, scope: scope, grantID: rotation.grant.grantID,
             resources: audiences, nonce: nil, authTime: rotation.grant.authTime, amr: amr, sessionID: rotation.grant.sessionID,

@@ -114,7 +114,7 @@ struct TokenExchangeGrant {
             let grant = GrantRecord(grantID: server.newIdentifier(), clientID: client.id, userID: user.id, scope: scope.description,
                                     createdAt: now, absoluteExpiresAt: now.addingTimeInterval(TimeInterval(server.policy.refreshFamilyLifetime)),
                                     sessionID: nil, authTime: now, payload: CodePayload(amr: ["fed"]).json,
-                                    resources: resources)
+                                    resources: resources, amr: ["fed"])
             try server.storage.refreshTokens.createGrant(grant)
             var response = try TokenResponseBuilder(server: server).build(
                 client: client, user: user, scope: scope, grantID: grant.grantID, resources: grant.resources, nonce: nil,

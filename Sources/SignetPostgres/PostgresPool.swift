@@ -40,10 +40,12 @@ final class PostgresPool: SQLDatabase {
         }
     }
 
+    @discardableResult
     func read<T>(_ body: (any SQLConnection) throws -> T) throws -> T {
         try withConnection(body)
     }
 
+    @discardableResult
     func write<T: Sendable>(_ body: (any SQLConnection) throws -> T) throws -> T {
         try withConnection(body)
     }

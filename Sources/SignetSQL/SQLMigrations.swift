@@ -6,6 +6,14 @@ public struct SQLMigration: Sendable {
     public let version: Int
     /// The DDL, in the template spelling of `SQLDialect` (column types as `{int}`, `{bytes}`, …).
     public let template: String
+    /// Rows to rewrite after the DDL, in the same transaction (the same code on every backend), or nil.
+    let backfill: (@Sendable (any SQLConnection) throws -> Void)?
+
+    init(version: Int, template: String, backfill: (@Sendable (any SQLConnection) throws -> Void)? = nil) {
+        self.version = version
+        self.template = template
+        self.backfill = backfill
+    }
 }
 
 /// The schema, as one numbered list for both backends, each change rendered per dialect
@@ -19,6 +27,7 @@ public enum SQLMigrations {
     public static let all: [SQLMigration] = [
         SQLMigration(version: 1, template: v1),
         SQLMigration(version: 2, template: v2),
+        SQLMigration(version: 3, template: v3, backfill: grantAMRFromPayload),
     ]
 
     /// The highest version this build knows.
@@ -43,6 +52,7 @@ public enum SQLMigrations {
                 let done = try db.one("SELECT 1 FROM schema_migrations WHERE version = $1", [migration.version]) { _ in true }
                 if done != nil { return false }
                 try db.execute(db.dialect.render(migration.template))
+                try migration.backfill?(db)
                 // Bookkeeping only, so the wall clock is fine here.
                 try db.run("INSERT INTO schema_migrations (version, applied_at) VALUES ($1, $2)", [migration.version, Date()])
                 return true
@@ -236,4 +246,25 @@ public enum SQLMigrations {
     ALTER TABLE clients ADD COLUMN allowed_resources TEXT NOT NULL DEFAULT '[]';
     ALTER TABLE grants ADD COLUMN resources TEXT NOT NULL DEFAULT '[]';
     """
+
+    /// The authentication methods of each grant family as a column of its own (space separated,
+    /// like `scope`), so a refresh reads them without parsing the payload's JSON.
+    static let v3 = """
+    ALTER TABLE grants ADD COLUMN amr TEXT NOT NULL DEFAULT '';
+    """
+
+    /// Migration 3's backfill: `amr` from the `{"amr": [...]}` the grant's payload has carried so
+    /// far (a payload without it, or not JSON, leaves it empty, as a refresh read it before).
+    @Sendable static func grantAMRFromPayload(_ db: any SQLConnection) throws {
+        struct Payload: Decodable { var amr: [String]? }
+        let grants = try db.query("SELECT grant_id, payload FROM grants", []) { row in
+            (try row.text(0), try row.text(1))
+        }
+        for (id, payload) in grants {
+            let amr = (try? JSONDecoder().decode(Payload.self, from: Data(payload.utf8)))?.amr ?? []
+            if !amr.isEmpty {
+                try db.run("UPDATE grants SET amr = $1 WHERE grant_id = $2", [amr.joined(separator: " "), id])
+            }
+        }
+    }
 }

@@ -26,11 +26,13 @@ final class SQLiteDatabase: SQLDatabase {
     }
 
     /// Runs `body` on the writer connection, holding the in-process write lock.
+    @discardableResult
     func write<T: Sendable>(_ body: (any SQLConnection) throws -> T) throws -> T {
         try writer.withLock { db in try body(db) }
     }
 
     /// Runs `body` on a read connection from the pool (opening one if none is idle).
+    @discardableResult
     func read<T>(_ body: (any SQLConnection) throws -> T) throws -> T {
         let db = try idleReaders.withLock { $0.popLast() } ?? SQLiteConnection.open(path: path, readOnly: true)
         defer {

@@ -94,9 +94,32 @@ struct PostgresStorageTests {
                     """)
             }
             let store = try store(database, migrate: false)
-            #expect(try store.migrate() == [2])
+            #expect(try store.migrate() == Array(2...SQLMigrations.latest))
             #expect(try store.refreshTokens.grant(id: "g-old")?.resources == [])
             #expect(try store.clients.client(id: "old-app")?.allowedResources == [])
+        }
+    }
+
+    /// A database as version 2 left it opens unchanged and migration 3 moves each grant's `amr`
+    /// out of its JSON payload into the typed column.
+    @Test func migrationThreeFillsTheGrantsAMRFromThePayload() throws {
+        try withDatabase { database in
+            let old = try store(database, migrate: false)
+            try old.withConnection { db in
+                for migration in SQLMigrations.all.prefix(2) { try db.execute(db.dialect.render(migration.template)) }
+                try db.execute("""
+                    CREATE TABLE schema_migrations (version BIGINT PRIMARY KEY, applied_at BIGINT NOT NULL);
+                    INSERT INTO schema_migrations (version, applied_at) VALUES (1, 0), (2, 0);
+                    INSERT INTO grants (grant_id, client_id, user_id, scope, created_at, absolute_expires_at, auth_time, payload)
+                    VALUES ('g-pwd', 'app', 'user-1', 'openid', 0, 9000000000000000, 0, '{"amr":["pwd","mfa"]}'),
+                           ('g-none', 'app', 'user-1', 'openid', 0, 9000000000000000, 0, '{}');
+                    """)
+            }
+            let store = try store(database, migrate: false)
+            #expect(try store.currentVersion() == 2)
+            #expect(try store.migrate() == [3])
+            #expect(try store.refreshTokens.grant(id: "g-pwd")?.amr == ["pwd", "mfa"])
+            #expect(try store.refreshTokens.grant(id: "g-none")?.amr == [])
         }
     }
 

@@ -89,9 +89,32 @@ struct SQLiteStorageTests {
                 VALUES ('old-app', 'Old', 1, 0, '[]', '[]', '["openid"]', '["client_credentials"]', 'none', 'RS256', 0, 0, 0, '{}');
                 """)
             let store = try SQLiteStorage(path: path, migrate: false)
-            #expect(try store.migrate() == [2])
+            #expect(try store.migrate() == Array(2...SQLMigrations.latest))
             #expect(try store.refreshTokens.grant(id: "g-old")?.resources == [])
             #expect(try store.clients.client(id: "old-app")?.allowedResources == [])
+        }
+    }
+
+    /// A database as version 2 left it opens unchanged and migration 3 moves each grant's `amr`
+    /// out of its JSON payload into the typed column.
+    @Test func migrationThreeFillsTheGrantsAMRFromThePayload() throws {
+        try withDirectory { directory in
+            let path = directory + "/db.sqlite3"
+            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+            let connection = try SQLiteConnection.open(path: path)
+            for migration in SQLMigrations.all.prefix(2) { try connection.execute(connection.dialect.render(migration.template)) }
+            try connection.execute("""
+                CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, applied_at INTEGER NOT NULL);
+                INSERT INTO schema_migrations (version, applied_at) VALUES (1, 0), (2, 0);
+                INSERT INTO grants (grant_id, client_id, user_id, scope, created_at, absolute_expires_at, auth_time, payload)
+                VALUES ('g-pwd', 'app', 'user-1', 'openid', 0, 9000000000000000, 0, '{"amr":["pwd","mfa"]}'),
+                       ('g-none', 'app', 'user-1', 'openid', 0, 9000000000000000, 0, '{}');
+                """)
+            let store = try SQLiteStorage(path: path, migrate: false)
+            #expect(try store.currentVersion() == 2)
+            #expect(try store.migrate() == [3])
+            #expect(try store.refreshTokens.grant(id: "g-pwd")?.amr == ["pwd", "mfa"])
+            #expect(try store.refreshTokens.grant(id: "g-none")?.amr == [])
         }
     }
 
