@@ -12,7 +12,7 @@ final class PostgresConnection: SQLConnection, @unchecked Sendable {
     let handle: OpaquePointer
     /// Statement text by template, rendered for PostgreSQL once per connection.
     var rendered: [String: String] = [:]
-    let dialect: any SQLDialect = PostgresDialect()
+    var dialect: SQLDialect { PostgresDialect.dialect }
 
     init(handle: OpaquePointer) {
         self.handle = handle
@@ -22,21 +22,8 @@ final class PostgresConnection: SQLConnection, @unchecked Sendable {
         finish()
     }
 
-    /// Runs `body` inside `BEGIN … COMMIT` (READ COMMITTED), rolling back if it throws.
-    ///
-    /// Read-then-write operations lock the rows they read (`SELECT … FOR UPDATE`) so the state read
-    /// is the state written against; single-use operations need no transaction (one `UPDATE`).
-    func transaction<T>(_ body: () throws -> T) throws -> T {
-        try execute("BEGIN")
-        do {
-            let result = try body()
-            try execute("COMMIT")
-            return result
-        } catch {
-            if !isIdle { try? execute("ROLLBACK") }
-            throw error
-        }
-    }
+    /// Whether a transaction is open (or failed and not yet rolled back).
+    var isInTransaction: Bool { !isIdle }
 
     /// Runs a statement that returns no rows; returns the number of rows it changed.
     @discardableResult

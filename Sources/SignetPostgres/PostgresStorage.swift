@@ -8,10 +8,11 @@ import SignetStore
 /// Each call checks a connection out of a small pool (`PostgresPool`: at most `maxConnections`
 /// at once; callers beyond that wait). Every pooled connection runs under time limits (`statementTimeout`):
 /// a statement that runs or waits for a lock longer is cancelled, and fails as `.backend`.
-/// Every value is a bound parameter. Single-use operations are one
+/// Every value is a bound parameter. Single-use nonces and pending requests are one
 /// `UPDATE … RETURNING` (under READ COMMITTED a racing `UPDATE` waits for the row lock and then
 /// re-checks its `WHERE` against the winner's row, so exactly one caller wins); read-then-write
-/// operations lock what they read with `SELECT … FOR UPDATE` inside a transaction.
+/// operations (codes, refresh rotation) lock what they read with `SELECT … FOR UPDATE` inside a
+/// transaction.
 ///
 /// `signet serve` and the admin commands open it when `database.driver` is "postgres".
 public final class PostgresStorage: SQLStorage, Sendable {

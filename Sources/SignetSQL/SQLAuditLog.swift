@@ -5,11 +5,6 @@ import SignetStore
 public struct SQLAuditLog: AuditLog {
     let database: any SQLDatabase
 
-    /// A log over `database`.
-    public init(_ database: any SQLDatabase) {
-        self.database = database
-    }
-
     static let append = """
         INSERT INTO audit_log (event, subject_id, client_id, detail, at) VALUES ($1, $2, $3, $4, $5)
         RETURNING sequence

@@ -5,11 +5,6 @@ import SignetStore
 public struct SQLAuthorizationRequestStore: AuthorizationRequestStore {
     let database: any SQLDatabase
 
-    /// A store over `database`.
-    public init(_ database: any SQLDatabase) {
-        self.database = database
-    }
-
     static let pendingColumns = "id_hash, client_id, payload, created_at, expires_at, consumed_at"
 
     static func decodePending(_ row: any SQLRow) throws -> PendingAuthorizationRecord {

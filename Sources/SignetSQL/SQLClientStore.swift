@@ -5,11 +5,6 @@ import SignetStore
 public struct SQLClientStore: ClientStore {
     let database: any SQLDatabase
 
-    /// A store over `database`.
-    public init(_ database: any SQLDatabase) {
-        self.database = database
-    }
-
     static let clientColumns = """
         id, name, secret_hash, secret_salt, is_public, first_party, redirect_uris, post_logout_redirect_uris,
         allowed_scopes, grant_types, token_endpoint_auth_method, id_token_algorithm, access_token_lifetime,

@@ -5,11 +5,6 @@ import SignetStore
 public struct SQLCodeStore: AuthorizationCodeStore {
     let database: any SQLDatabase
 
-    /// A store over `database`.
-    public init(_ database: any SQLDatabase) {
-        self.database = database
-    }
-
     static let codeColumns = """
         code_hash, client_id, user_id, redirect_uri, scope, code_challenge, nonce, resource, auth_time,
         session_id, grant_id, payload, created_at, expires_at, consumed_at

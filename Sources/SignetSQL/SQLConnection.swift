@@ -8,7 +8,10 @@ import Foundation
 /// template, so no statement text is built per call.
 public protocol SQLConnection: AnyObject {
     /// The dialect templates are rendered in.
-    var dialect: any SQLDialect { get }
+    var dialect: SQLDialect { get }
+
+    /// Whether a transaction is open (also one that failed and awaits its rollback).
+    var isInTransaction: Bool { get }
 
     /// Runs a statement that returns no rows; returns the number of rows it changed.
     @discardableResult
@@ -16,11 +19,6 @@ public protocol SQLConnection: AnyObject {
 
     /// Runs a statement and decodes every row it returns.
     func query<T>(_ sql: String, _ binds: [any SQLBindable], _ decode: (any SQLRow) throws -> T) throws -> [T]
-
-    /// Runs `body` in a write transaction that holds what it reads until it commits (SQLite:
-    /// `BEGIN IMMEDIATE`; PostgreSQL: `BEGIN`, with `{for_update}` on the rows read), rolling
-    /// back if it throws.
-    func transaction<T>(_ body: () throws -> T) throws -> T
 
     /// Runs SQL without parameters, already rendered (DDL; several statements separated by `;`).
     func execute(_ sql: String) throws
@@ -36,6 +34,23 @@ extension SQLConnection {
     /// Runs a statement and returns its first row decoded by `decode`, or nil.
     public func one<T>(_ sql: String, _ binds: [any SQLBindable], _ decode: (any SQLRow) throws -> T) throws -> T? {
         try query(sql, binds, decode).first
+    }
+
+    /// Runs `body` in a write transaction that holds what it reads until it commits
+    /// (`SQLDialect.beginTransaction`: SQLite `BEGIN IMMEDIATE` takes the write lock up front, so
+    /// a read-then-write never fails half-way with `SQLITE_BUSY`; PostgreSQL `BEGIN`, READ
+    /// COMMITTED, with `{for_update}` on the rows read), rolling back if it throws. The statements
+    /// are cached like any other: they run on every write transaction.
+    public func transaction<T>(_ body: () throws -> T) throws -> T {
+        try run(dialect.beginTransaction)
+        do {
+            let result = try body()
+            try run("COMMIT")
+            return result
+        } catch {
+            if isInTransaction { _ = try? run("ROLLBACK") }
+            throw error
+        }
     }
 
     /// Serialises writers on `key` until the transaction ends, where the dialect needs it

@@ -5,11 +5,6 @@ import SignetStore
 public struct SQLConsentStore: ConsentStore {
     let database: any SQLDatabase
 
-    /// A store over `database`.
-    public init(_ database: any SQLDatabase) {
-        self.database = database
-    }
-
     static func decodeConsent(_ row: any SQLRow) throws -> ConsentRecord {
         ConsentRecord(userID: try row.text(0), clientID: try row.text(1), scopes: try row.stringArray(2),
                       grantedAt: try row.date(3))

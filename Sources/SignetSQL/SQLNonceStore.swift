@@ -5,11 +5,6 @@ import SignetStore
 public struct SQLNonceStore: NonceStore {
     let database: any SQLDatabase
 
-    /// A store over `database`.
-    public init(_ database: any SQLDatabase) {
-        self.database = database
-    }
-
     static let insert = "INSERT INTO nonces (nonce_hash, client_id, created_at, expires_at) VALUES ($1, $2, $3, $4)"
     /// Single use is this one statement: of racing calls exactly one matches the row.
     static let consume = """

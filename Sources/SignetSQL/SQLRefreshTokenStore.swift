@@ -5,11 +5,6 @@ import SignetStore
 public struct SQLRefreshTokenStore: RefreshTokenStore {
     let database: any SQLDatabase
 
-    /// A store over `database`.
-    public init(_ database: any SQLDatabase) {
-        self.database = database
-    }
-
     static let grantColumns = """
         grant_id, client_id, user_id, scope, created_at, absolute_expires_at, revoked_at, revoke_reason,
         session_id, auth_time, payload, resources, amr

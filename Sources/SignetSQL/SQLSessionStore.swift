@@ -5,11 +5,6 @@ import SignetStore
 public struct SQLSessionStore: SessionStore {
     let database: any SQLDatabase
 
-    /// A store over `database`.
-    public init(_ database: any SQLDatabase) {
-        self.database = database
-    }
-
     static let sessionColumns = """
         id_hash, user_id, created_at, last_seen_at, idle_expires_at, absolute_expires_at, auth_time, amr, ended_at
         """

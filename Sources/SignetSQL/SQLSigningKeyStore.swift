@@ -5,11 +5,6 @@ import SignetStore
 public struct SQLSigningKeyStore: SigningKeyStore {
     let database: any SQLDatabase
 
-    /// A store over `database`.
-    public init(_ database: any SQLDatabase) {
-        self.database = database
-    }
-
     static let keyColumns = """
         id, algorithm, encrypted_private_key, public_jwk, created_at, activates_at, retired_at, remove_after
         """

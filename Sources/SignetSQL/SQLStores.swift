@@ -30,17 +30,17 @@ public struct SQLStores: Sendable {
     /// The facets over `database`.
     public init(_ database: any SQLDatabase) {
         self.database = database
-        keys = SQLSigningKeyStore(database)
-        clients = SQLClientStore(database)
-        users = SQLUserStore(database)
-        authorizationRequests = SQLAuthorizationRequestStore(database)
-        codes = SQLCodeStore(database)
-        refreshTokens = SQLRefreshTokenStore(database)
-        sessions = SQLSessionStore(database)
-        consents = SQLConsentStore(database)
-        nonces = SQLNonceStore(database)
-        audit = SQLAuditLog(database)
-        throttle = SQLThrottleStore(database)
+        keys = SQLSigningKeyStore(database: database)
+        clients = SQLClientStore(database: database)
+        users = SQLUserStore(database: database)
+        authorizationRequests = SQLAuthorizationRequestStore(database: database)
+        codes = SQLCodeStore(database: database)
+        refreshTokens = SQLRefreshTokenStore(database: database)
+        sessions = SQLSessionStore(database: database)
+        consents = SQLConsentStore(database: database)
+        nonces = SQLNonceStore(database: database)
+        audit = SQLAuditLog(database: database)
+        throttle = SQLThrottleStore(database: database)
     }
 
     /// What `purge(before:)` deletes, in order, each with `$1` = `before`. Tokens go with their

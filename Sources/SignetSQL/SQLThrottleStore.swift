@@ -9,11 +9,6 @@ import SignetStore
 public struct SQLThrottleStore: ThrottleStore {
     let database: any SQLDatabase
 
-    /// A store over `database`.
-    public init(_ database: any SQLDatabase) {
-        self.database = database
-    }
-
     static let expire = "DELETE FROM throttle_hits WHERE key = $1 AND at <= $2"
     static let insert = "INSERT INTO throttle_hits (key, at) VALUES ($1, $2)"
     static let count = "SELECT COUNT(*) FROM throttle_hits WHERE key = $1 AND at > $2 AND at <= $3"

@@ -5,11 +5,6 @@ import SignetStore
 public struct SQLUserStore: UserStore {
     let database: any SQLDatabase
 
-    /// A store over `database`.
-    public init(_ database: any SQLDatabase) {
-        self.database = database
-    }
-
     static let userColumns = """
         id, email, email_verified, password_hash, name, given_name, family_name, disabled_at, created_at, updated_at
         """

@@ -15,7 +15,7 @@ final class SQLiteConnection: SQLConnection, @unchecked Sendable {
     /// Prepared statements by template (rendered for SQLite once, when first prepared), kept for
     /// the life of the connection.
     var statements: [String: OpaquePointer] = [:]
-    let dialect: any SQLDialect = SQLiteDialect()
+    var dialect: SQLDialect { SQLiteDialect.dialect }
 
     init(handle: OpaquePointer) {
         self.handle = handle
@@ -26,22 +26,8 @@ final class SQLiteConnection: SQLConnection, @unchecked Sendable {
         sqlite3_close_v2(handle)
     }
 
-    /// Runs `body` inside `BEGIN IMMEDIATE … COMMIT`, rolling back if it throws.
-    ///
-    /// IMMEDIATE takes the write lock up front, so a read-then-write transaction never fails
-    /// half-way with `SQLITE_BUSY` (snapshot) and other writers wait through `busy_timeout`.
-    func transaction<T>(_ body: () throws -> T) throws -> T {
-        // Prepared (and cached) like any statement: these run on every write transaction.
-        try run("BEGIN IMMEDIATE")
-        do {
-            let result = try body()
-            try run("COMMIT")
-            return result
-        } catch {
-            if sqlite3_get_autocommit(handle) == 0 { _ = try? run("ROLLBACK") }
-            throw error
-        }
-    }
+    /// Whether a transaction is open.
+    var isInTransaction: Bool { sqlite3_get_autocommit(handle) == 0 }
 
     /// Runs a statement that returns no rows; returns the number of rows changed.
     @discardableResult

@@ -1,24 +1,11 @@
 import SignetSQL
 
-/// SQLite's spelling of the SQL layer's templates: `?N` parameters, no row locks (`BEGIN
-/// IMMEDIATE` takes the one write lock up front), `INTEGER` times and flags, `BLOB` hashes.
-struct SQLiteDialect: SQLDialect {
-    func placeholder(_ index: Int) -> String { "?\(index)" }
-
-    func token(_ name: String) -> String? {
-        switch name {
-        case "for_update": ""
-        case "rowid": "rowid"
-        case "int", "bool": "INTEGER"
-        case "bytes": "BLOB"
-        case "serial": "INTEGER PRIMARY KEY AUTOINCREMENT"
-        case "without_rowid": "WITHOUT ROWID"
-        default: nil
-        }
-    }
-
-    /// The single writer already serialises every write transaction.
-    var lockStatement: String? { nil }
-
-    var tableExistsQuery: String { "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = $1" }
+/// SQLite's spelling of the SQL layer's templates.
+enum SQLiteDialect {
+    /// `?N` parameters; no row locks and no advisory locks: `BEGIN IMMEDIATE` takes the one write
+    /// lock up front, which serialises every writer; `INTEGER` times and 0/1 flags, `BLOB` hashes.
+    static let dialect = SQLDialect(
+        parameterPrefix: "?", rowLock: "", rowID: "rowid", integer: "INTEGER", flag: "INTEGER", bytes: "BLOB",
+        serialKey: "INTEGER PRIMARY KEY AUTOINCREMENT", tableOptions: "WITHOUT ROWID", beginTransaction: "BEGIN IMMEDIATE",
+        lockStatement: nil, tableExistsQuery: "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = $1")
 }
