@@ -1,10 +1,11 @@
 import Foundation
 import SignetStore
+import SignetTesting
 import Testing
 
 /// The pure rules every backend runs inside its transaction: refresh rotation and code
 /// redemption, without a database.
-@Suite("Store decisions")
+@Suite("Store decisions", .endToEndLimit)
 struct StoreDecisionTests {
     let grant = Fixture.grant("g")
     let live = Fixture.token("rt-0", grant: "g")
