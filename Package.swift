@@ -41,9 +41,10 @@ let package = Package(
         .target(name: "SignetJOSE", dependencies: ["SignetCrypto"]),
         .target(name: "SignetWire", dependencies: ["SignetCrypto"]),
         .target(name: "SignetStore", dependencies: ["SignetWire"]),
-        .target(name: "SignetSQLite", dependencies: ["SignetStore", "CSQLite", "CSignetShims"]),
-        // The same store on PostgreSQL (libpq); not wired into `signet serve` yet.
-        .target(name: "SignetPostgres", dependencies: ["SignetStore", "CLibPQ"]),
+        // The storage facets, statements and migrations, written once for both SQL backends.
+        .target(name: "SignetSQL", dependencies: ["SignetStore"]),
+        .target(name: "SignetSQLite", dependencies: ["SignetSQL", "CSQLite", "CSignetShims"]),
+        .target(name: "SignetPostgres", dependencies: ["SignetSQL", "CLibPQ"]),
         .target(name: "SignetCore", dependencies: ["SignetWire", "SignetJOSE", "SignetStore", "CSignetData"]),
         .target(name: "SignetFormEncoding"),
         .target(name: "SignetHTTP", dependencies: ["SignetFormEncoding", "CMicroHTTPD", "CSignetShims"]),

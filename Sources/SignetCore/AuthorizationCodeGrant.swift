@@ -69,15 +69,15 @@ struct AuthorizationCodeGrant: GrantHandler {
         // RFC 8707: the family keeps the resources of the request, so every refresh can use them.
         let granted = record.resource.map { $0.split(separator: " ").map(String.init) } ?? []
         let audiences = try ResourceIndicator.narrowed(granted, parameters, client: client)
+        let amr = CodePayload(record.payload).amr
         let grant = GrantRecord(grantID: record.grantID, clientID: client.id, userID: user.id, scope: record.scope,
                                 createdAt: now, absoluteExpiresAt: now.addingTimeInterval(TimeInterval(familyLifetime)),
                                 sessionID: record.sessionID, authTime: record.authTime, payload: record.payload,
-                                resources: granted)
+                                resources: granted, amr: amr)
         do { try refreshTokens.createGrant(grant) } catch StoreError.duplicate {
             // The code was replayed while this redemption was in flight; the family is revoked.
             throw OAuthError.invalidGrant("The code was already used.")
         }
-        let amr = CodePayload(record.payload).amr
         return try responses.build(
             client: client, user: user, scope: scope, grantID: grant.grantID, resources: audiences, nonce: record.nonce,
             authTime: record.authTime, amr: amr, sessionID: record.sessionID,

@@ -63,6 +63,7 @@ struct RefreshTokenGrant: GrantHandler {
         case .reuseDetected(let grant):
             auditor.record("refresh_token_reuse", subject: grant.userID, client: grant.clientID, detail: ["grant": .string(grant.grantID)])
             throw OAuthError.invalidGrant("The refresh token was already used; the session has been revoked.")
+        case .userDisabled: throw OAuthError.invalidGrant("The user is not active.")   // the store revoked the family
         case .revoked, .expired, .notFound, .clientMismatch:
             throw OAuthError.invalidGrant("The refresh token is invalid, expired or revoked.")
         }
@@ -78,7 +79,7 @@ struct RefreshTokenGrant: GrantHandler {
             }
             user = found
         }
-        let amr = CodePayload(rotation.grant.payload).amr
+        let amr = rotation.grant.amr
         return try responses.build(
             client: client, subject: rotation.grant.userID, user: user, scope: scope, grantID: rotation.grant.grantID,
             resources: audiences, nonce: nil, authTime: rotation.grant.authTime, amr: amr, sessionID: rotation.grant.sessionID,

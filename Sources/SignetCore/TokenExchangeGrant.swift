@@ -138,7 +138,7 @@ struct TokenExchangeGrant: NetworkGrantHandler {
             let grant = GrantRecord(grantID: random.identifier(), clientID: client.id, userID: user.id, scope: scope.description,
                                     createdAt: now, absoluteExpiresAt: now.addingTimeInterval(TimeInterval(familyLifetime)),
                                     sessionID: nil, authTime: now, payload: CodePayload(amr: ["fed"]).json,
-                                    resources: resources)
+                                    resources: resources, amr: ["fed"])
             try refreshTokens.createGrant(grant)
             var response = try responses.build(
                 client: client, user: user, scope: scope, grantID: grant.grantID, resources: grant.resources, nonce: nil,

@@ -1,5 +1,6 @@
 import CLibPQ
 import Foundation
+import SignetSQL
 import SignetStore
 
 extension PostgresConnection {
@@ -86,7 +87,7 @@ extension PostgresConnection {
 
     /// Runs `sql` with `params` (text format, binary for `bytea`), hands the result to `body`, and
     /// frees it afterwards, even when `body` throws.
-    func exec<T>(_ sql: String, _ params: [PostgresValue], _ body: (OpaquePointer) throws -> T) throws -> T {
+    func exec<T>(_ sql: String, _ params: [SQLValue], _ body: (OpaquePointer) throws -> T) throws -> T {
         let types = params.map(\.typeOID)
         let formats = params.map { value -> Int32 in if case .bytes = value { 1 } else { 0 } }
         var lengths: [Int32] = []

@@ -1,20 +1,16 @@
 import CLibPQ
 import Foundation
+import SignetSQL
 import SignetStore
 
 /// One row of a text-format result; valid only inside the decode closure it is passed to.
-/// Columns are 0-based. A NULL where a value is required throws `.corrupt`.
-struct PostgresRow {
+/// Columns are 0-based.
+struct PostgresRow: SQLRow {
     let result: OpaquePointer
     let row: Int32
 
     func isNull(_ column: Int32) -> Bool {
         PQgetisnull(result, row, column) != 0
-    }
-
-    func text(_ column: Int32) throws -> String {
-        guard let value = optionalText(column) else { throw nullColumn(column) }
-        return value
     }
 
     func optionalText(_ column: Int32) -> String? {
@@ -26,11 +22,6 @@ struct PostgresRow {
     }
 
     /// A `bytea` column; the server sends it in hex (`\x0a1b…`), the default `bytea_output`.
-    func blob(_ column: Int32) throws -> [UInt8] {
-        guard let value = try optionalBlob(column) else { throw nullColumn(column) }
-        return value
-    }
-
     func optionalBlob(_ column: Int32) throws -> [UInt8]? {
         guard let hex = optionalText(column) else { return nil }
         let digits = Array(hex.utf8)
@@ -51,40 +42,24 @@ struct PostgresRow {
         return bytes
     }
 
-    func int64(_ column: Int32) throws -> Int64 {
-        guard let value = try optionalInt64(column) else { throw nullColumn(column) }
-        return value
-    }
-
     func optionalInt64(_ column: Int32) throws -> Int64? {
         guard let text = optionalText(column) else { return nil }
         guard let value = Int64(text) else { throw StoreError.corrupt("column \(name(column)) is not an integer") }
         return value
     }
 
-    func optionalInt(_ column: Int32) throws -> Int? {
-        try optionalInt64(column).map { Int($0) }
-    }
-
-    func bool(_ column: Int32) throws -> Bool {
-        switch try text(column) {
+    /// A `boolean` column, sent as `t` or `f`.
+    func optionalBool(_ column: Int32) throws -> Bool? {
+        switch optionalText(column) {
+        case nil: return nil
         case "t": return true
         case "f": return false
         default: throw StoreError.corrupt("column \(name(column)) is not a boolean")
         }
     }
 
-    func date(_ column: Int32) throws -> Date {
-        Date(microsecondsSince1970: try int64(column))
-    }
-
-    func optionalDate(_ column: Int32) throws -> Date? {
-        try optionalInt64(column).map { Date(microsecondsSince1970: $0) }
-    }
-
-    /// A JSON array of strings stored as text.
-    func stringArray(_ column: Int32) throws -> [String] {
-        try StringList.decode(try text(column), column: name(column))
+    func nullColumn(_ column: Int32) -> StoreError {
+        StoreError.corrupt("unexpected NULL in column \(name(column))")
     }
 
     private static func nibble(_ digit: UInt8) -> UInt8? {
@@ -98,9 +73,5 @@ struct PostgresRow {
 
     private func name(_ column: Int32) -> String {
         PQfname(result, column).map { String(cString: $0) } ?? "\(column)"
-    }
-
-    private func nullColumn(_ column: Int32) -> StoreError {
-        StoreError.corrupt("unexpected NULL in column \(name(column))")
     }
 }

@@ -1,6 +1,7 @@
 import CSQLite
 import CSignetShims
 import Foundation
+import SignetSQL
 import SignetStore
 
 extension SQLiteConnection {
@@ -33,18 +34,18 @@ extension SQLiteConnection {
         }
     }
 
-    /// Runs `sql` with `binds` through the cached prepared statement, decoding every row.
+    /// Runs template `sql` with `binds` through the cached prepared statement, decoding every row.
     ///
     /// Always steps to `SQLITE_DONE` (so an autocommit `… RETURNING` write commits) and resets the
     /// statement afterwards, even when decoding throws.
-    func query<T>(_ sql: String, _ binds: [any SQLiteBindable], _ decode: (SQLiteRow) throws -> T) throws -> [T] {
+    func query<T>(_ sql: String, _ binds: [any SQLBindable], _ decode: (any SQLRow) throws -> T) throws -> [T] {
         let statement = try prepared(sql)
         defer {
             sqlite3_reset(statement)
             sqlite3_clear_bindings(statement)
         }
         for (offset, value) in binds.enumerated() {
-            let rc = value.bind(to: statement, at: Int32(offset + 1))
+            let rc = value.sqlValue.bind(to: statement, at: Int32(offset + 1))
             guard rc == SQLITE_OK else { throw error(rc) }
         }
         var rows: [T] = []
@@ -60,11 +61,11 @@ extension SQLiteConnection {
         }
     }
 
-    /// The cached statement for `sql`, preparing it on first use.
+    /// The cached statement for template `sql`, rendering and preparing it on first use.
     private func prepared(_ sql: String) throws -> OpaquePointer {
         if let statement = statements[sql] { return statement }
         var statement: OpaquePointer?
-        let rc = sqlite3_prepare_v3(handle, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &statement, nil)
+        let rc = sqlite3_prepare_v3(handle, dialect.render(sql), -1, UInt32(SQLITE_PREPARE_PERSISTENT), &statement, nil)
         guard rc == SQLITE_OK, let statement else { throw error(rc) }
         statements[sql] = statement
         return statement

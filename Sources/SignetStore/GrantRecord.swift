@@ -27,11 +27,15 @@ public struct GrantRecord: Sendable, Equatable {
     /// RFC 8707 resources granted (the access tokens' audiences); empty: the issuer. A refresh
     /// may narrow them, never widen them (RFC 8707 §2).
     public var resources: [String]
+    /// The authentication methods of the sign-in (`amr`, RFC 8176 values), carried into the ID
+    /// tokens of every refresh. A typed column, so a refresh parses no JSON.
+    public var amr: [String]
 
     /// Creates a record.
     public init(grantID: String, clientID: String, userID: String, scope: String, createdAt: Date,
                 absoluteExpiresAt: Date, revokedAt: Date? = nil, revokeReason: String? = nil,
-                sessionID: String? = nil, authTime: Date, payload: String = "{}", resources: [String] = []) {
+                sessionID: String? = nil, authTime: Date, payload: String = "{}", resources: [String] = [],
+                amr: [String] = []) {
         self.grantID = grantID
         self.clientID = clientID
         self.userID = userID
@@ -44,6 +48,7 @@ public struct GrantRecord: Sendable, Equatable {
         self.authTime = authTime
         self.payload = payload
         self.resources = resources
+        self.amr = amr
     }
 
     /// Whether tokens of this family are valid at `now`.

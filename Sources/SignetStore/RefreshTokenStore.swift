@@ -26,6 +26,8 @@ public protocol RefreshTokenStore: Sendable {
     /// Presents a refresh token, in one transaction:
     /// - unknown hash: `.notFound`; another client's token: `.clientMismatch`; nothing changes.
     /// - family revoked: `.revoked`; family past its absolute lifetime: `.expired`.
+    /// - the family's user exists and is disabled: revokes the family (reason `user_disabled`) in
+    ///   the same transaction and returns `.userDisabled` with the revoked grant.
     /// - token live (never rotated) but `now >= expiresAt`: `.expired`.
     /// - token live: marks it rotated at `now` with `successorHash`, stores the successor (same family
     ///   and scope, parent = the presented token, expiry clamped to the family's absolute expiry),
@@ -37,7 +39,8 @@ public protocol RefreshTokenStore: Sendable {
     ///   `rotation.successor.tokenHash == successorHash` before doing so.
     /// - any other rotated token: reuse. Revokes the family (reason `refresh_token_reuse`) in the
     ///   same transaction and returns `.reuseDetected` with the revoked grant.
-    /// Of concurrent calls for one live token, exactly one gets `.rotated`.
+    /// Of concurrent calls for one live token, exactly one gets `.rotated`. The rule itself is
+    /// `RefreshRotation.decide`; a store reads the rows and applies its write.
     func rotateRefreshToken(tokenHash: [UInt8], clientID: String, successorHash: [UInt8],
                             successorExpiresAt: Date, now: Date, graceSeconds: Int) throws -> RotationResult
 

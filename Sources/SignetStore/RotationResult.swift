@@ -25,6 +25,9 @@ public enum RotationResult: Sendable, Equatable {
     /// The token was rotated outside the grace window, or its successor was rotated too: reuse.
     /// The whole family was revoked in the same transaction; the grant is returned revoked.
     case reuseDetected(GrantRecord)
+    /// The family's user is disabled: the family was revoked (reason `user_disabled`) in the same
+    /// transaction; the grant is returned revoked.
+    case userDisabled(GrantRecord)
     /// The family was revoked before this call.
     case revoked
     /// The family's absolute lifetime, or this live token's lifetime, has passed.

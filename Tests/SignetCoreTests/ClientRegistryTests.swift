@@ -1,14 +1,17 @@
 import Foundation
 import Synchronization
 import Testing
+import SignetSQLite
 import SignetStore
 @testable import SignetCore
 
 @Suite struct ClientRegistryTests {
     /// A client store that counts id lookups and knows one client.
     final class CountingStore: ClientStore {
-        let inner = InMemoryStorage()
+        let storage: SQLiteStorage
+        var inner: any ClientStore { storage.clients }
         let lookups = Mutex(0)
+        init() throws { storage = try SQLiteStorage.temporary() }
         func upsertClient(_ client: ClientRecord) throws { try inner.upsertClient(client) }
         func client(id: String) throws -> ClientRecord? {
             lookups.withLock { $0 += 1 }
@@ -20,7 +23,7 @@ import SignetStore
     }
 
     @Test func unknownIdsAreRememberedUpToTheLimitOldestForgottenFirst() throws {
-        let store = CountingStore()
+        let store = try CountingStore()
         let registry = ClientRegistry(store: store, secretKey: Array(repeating: 1, count: 32), recheckInterval: 3600, missingLimit: 100)
         for index in 0..<5_000 {
             #expect(try registry.client(id: "unknown-\(index)") == nil)
@@ -37,7 +40,7 @@ import SignetStore
     }
 
     @Test func anIdOverTheLengthLimitIsUnknownWithoutALookupOrACacheEntry() throws {
-        let store = CountingStore()
+        let store = try CountingStore()
         let registry = ClientRegistry(store: store, secretKey: Array(repeating: 1, count: 32), recheckInterval: 3600)
         for length in [ClientRegistry.maxIDBytes + 1, 100_000] {
             #expect(try registry.client(id: String(repeating: "a", count: length)) == nil)

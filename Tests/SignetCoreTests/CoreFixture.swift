@@ -1,14 +1,15 @@
 import Foundation
 import SignetCore
 import SignetCrypto
+import SignetSQLite
 import SignetStore
 import SignetWire
 
-/// A complete authorization server over InMemoryStorage and a ManualClock, with a few clients
+/// A complete authorization server over a temporary SQLite store and a ManualClock, with a few clients
 /// and one user, for unit tests of the interactive flow.
 final class CoreFixture: Sendable {
     let clock = ManualClock()
-    let storage = InMemoryStorage()
+    let storage: SQLiteStorage
     let server: AuthorizationServer
     let flow: AuthorizationFlow
     let users: UserService
@@ -17,6 +18,7 @@ final class CoreFixture: Sendable {
     static let cheap = Argon2idParameters(opsLimit: 1, memLimitBytes: 8 * 1024 * 1024)
 
     init(policy configure: (inout ServerPolicy) -> Void = { _ in }) throws {
+        storage = try SQLiteStorage.temporary()
         var policy = ServerPolicy(issuer: "https://id.example.com")
         configure(&policy)
         let masterKey = try MasterKey(material: [UInt8](repeating: 7, count: 32))

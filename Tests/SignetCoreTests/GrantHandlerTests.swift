@@ -2,15 +2,16 @@ import Foundation
 import Synchronization
 import Testing
 import SignetCrypto
+import SignetSQLite
 import SignetStore
 import SignetWire
 @testable import SignetCore
 
-/// The parts a grant handler takes, made by hand: a store's facets, a clock, token hashing and
-/// token minting. No `AuthorizationServer` anywhere in this file.
+/// The parts a grant handler takes, made by hand: a store's facets (SQLite in a temporary
+/// folder), a clock, token hashing and token minting. No `AuthorizationServer` anywhere in this file.
 final class GrantParts: Sendable {
     let clock = ManualClock(SharedKeys.start)
-    let storage = InMemoryStorage()
+    let storage: SQLiteStorage
     let tokens = OpaqueTokens(hashKey: SharedKeys.masterKey.tokenHashKey, random: SystemRandomSource())
     let issuer: TokenIssuer
     let minter: RefreshTokenMinter
@@ -18,6 +19,7 @@ final class GrantParts: Sendable {
     let userID = "user-1"
 
     init() throws {
+        storage = try SQLiteStorage.temporary()
         for record in SharedKeys.records { try storage.keys.insertKey(record) }
         let ring = SigningKeyRing(store: storage.keys, encryptionKey: SharedKeys.masterKey.keyEncryptionKey, clock: clock,
                                   retentionSeconds: 3600)

@@ -190,6 +190,34 @@ import SignetWire
         #expect(fixture.errorCode { _ = try fixture.refresh(token) } == .invalidGrant)
     }
 
+    /// The sign-in's `amr` is stored with the family (a typed field, no payload JSON on refresh)
+    /// and carried into the ID token of every refresh.
+    @Test func aRefreshedIDTokenKeepsTheSignInsAMR() throws {
+        let fixture = try TokenFixture()
+        let token = try start(fixture)
+        let presented = try #require(try fixture.storage.refreshTokens.refreshToken(hash: fixture.server.tokens.hash(token)))
+        #expect(try fixture.storage.refreshTokens.grant(id: presented.grantID)?.amr == ["pwd"])
+        let refreshed = try fixture.refresh(token)
+        let claims = try fixture.server.verifier(types: ["JWT"], audience: "app").verify(try #require(refreshed.idToken)).claims
+        #expect(claims["amr"] == .array([.string("pwd")]))
+    }
+
+    /// The store sees the disabled user inside the rotation, so a refresh that asks for no ID
+    /// token (no user read in the grant) is refused too, and the family is revoked at once.
+    @Test func disabledUserIsRefusedInsideTheRotationWithoutAnIDToken() throws {
+        let fixture = try TokenFixture()
+        let token = try start(fixture)
+        try fixture.storage.users.setDisabled(userID: fixture.userID, disabledAt: fixture.clock.now, now: fixture.clock.now)
+        #expect(fixture.errorCode { _ = try fixture.refresh(token, scope: "offline_access") } == .invalidGrant)
+        let presented = try #require(try fixture.storage.refreshTokens.refreshToken(hash: fixture.server.tokens.hash(token)))
+        #expect(presented.rotatedAt == nil)
+        let grant = try #require(try fixture.storage.refreshTokens.grant(id: presented.grantID))
+        #expect(grant.revokeReason == RevokeReason.userDisabled)
+        // Re-enabling the user does not revive the family.
+        try fixture.storage.users.setDisabled(userID: fixture.userID, disabledAt: nil, now: fixture.clock.now)
+        #expect(fixture.errorCode { _ = try fixture.refresh(token, scope: "offline_access") } == .invalidGrant)
+    }
+
     @Test func anotherClientsTokenIsRefused() throws {
         let fixture = try TokenFixture()
         let token = try start(fixture)

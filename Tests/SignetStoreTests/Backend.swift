@@ -6,7 +6,6 @@ import SignetTesting
 
 /// The stores the contract suite runs against. Every contract test takes one of these.
 enum Backend: String, CaseIterable, CustomStringConvertible, Sendable {
-    case inMemory
     case sqlite
     /// When `SIGNET_TEST_POSTGRES_URL` names a PostgreSQL server (scripts/run-tests.sh starts
     /// one), and always under CI, where a missing server fails these cases (`RealPart`).
@@ -14,7 +13,7 @@ enum Backend: String, CaseIterable, CustomStringConvertible, Sendable {
 
     /// The backends to test: PostgreSQL when it can run (`RealPart.postgres.canRun`).
     static var allCases: [Backend] {
-        RealPart.postgres.canRun ? [.inMemory, .sqlite, .postgres] : [.inMemory, .sqlite]
+        RealPart.postgres.canRun ? [.sqlite, .postgres] : [.sqlite]
     }
 
     var description: String { rawValue }
@@ -23,7 +22,6 @@ enum Backend: String, CaseIterable, CustomStringConvertible, Sendable {
     /// a migrated database of its own, dropped when released).
     func make() throws -> any SignetStorage {
         switch self {
-        case .inMemory: return InMemoryStorage()
         case .sqlite: return try SQLiteStorage.temporary()
         case .postgres:
             return try PostgresStorage.temporary(adminConninfo: try RealPart.postgres())
@@ -70,7 +68,7 @@ enum Fixture {
                       lifetime: Double = 86_400) -> GrantRecord {
         GrantRecord(grantID: id, clientID: client, userID: user, scope: "openid offline_access", createdAt: t0,
                     absoluteExpiresAt: t0.addingTimeInterval(lifetime), sessionID: session, authTime: t0,
-                    payload: #"{"amr":["pwd"]}"#, resources: ["https://api.example.com"])
+                    payload: #"{"amr":["pwd"]}"#, resources: ["https://api.example.com"], amr: ["pwd", "mfa"])
     }
 
     static func token(_ label: String, grant: String, expiresIn seconds: Double = 3_600) -> RefreshTokenRecord {

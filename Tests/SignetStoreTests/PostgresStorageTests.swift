@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 @testable import SignetPostgres
+import SignetSQL
 import SignetStore
 import Synchronization
 import SignetTesting
@@ -47,9 +48,9 @@ struct PostgresStorageTests {
         try withDatabase { database in
             let store = try store(database, migrate: false)
             #expect(try store.currentVersion() == 0)
-            #expect(try store.migrate() == Array(1...PostgresMigrations.latest))
+            #expect(try store.migrate() == Array(1...SQLMigrations.latest))
             #expect(try store.migrate() == [])
-            #expect(try store.currentVersion() == PostgresMigrations.latest)
+            #expect(try store.currentVersion() == SQLMigrations.latest)
             // Another node finds nothing to do.
             #expect(try self.store(database, migrate: false).migrate() == [])
         }
@@ -69,8 +70,8 @@ struct PostgresStorageTests {
                 }
             }
             #expect(errors.withLock { $0 }.isEmpty, "\(errors.withLock { $0 }.prefix(3))")
-            #expect(applied.withLock { $0 }.filter { !$0.isEmpty } == [Array(1...PostgresMigrations.latest)])
-            #expect(try nodes[0].currentVersion() == PostgresMigrations.latest)
+            #expect(applied.withLock { $0 }.filter { !$0.isEmpty } == [Array(1...SQLMigrations.latest)])
+            #expect(try nodes[0].currentVersion() == SQLMigrations.latest)
         }
     }
 
@@ -79,7 +80,7 @@ struct PostgresStorageTests {
             // A database as version 1 left it, with a grant and a client in it.
             let old = try store(database, migrate: false)
             try old.withConnection { db in
-                try db.execute(PostgresMigrations.v1)
+                try db.execute(db.dialect.render(SQLMigrations.all[0].template))
                 try db.execute("""
                     CREATE TABLE schema_migrations (version BIGINT PRIMARY KEY, applied_at BIGINT NOT NULL);
                     INSERT INTO schema_migrations (version, applied_at) VALUES (1, 0);
@@ -93,9 +94,32 @@ struct PostgresStorageTests {
                     """)
             }
             let store = try store(database, migrate: false)
-            #expect(try store.migrate() == [2])
-            #expect(try store.grant(id: "g-old")?.resources == [])
-            #expect(try store.client(id: "old-app")?.allowedResources == [])
+            #expect(try store.migrate() == Array(2...SQLMigrations.latest))
+            #expect(try store.refreshTokens.grant(id: "g-old")?.resources == [])
+            #expect(try store.clients.client(id: "old-app")?.allowedResources == [])
+        }
+    }
+
+    /// A database as version 2 left it opens unchanged and migration 3 moves each grant's `amr`
+    /// out of its JSON payload into the typed column.
+    @Test func migrationThreeFillsTheGrantsAMRFromThePayload() throws {
+        try withDatabase { database in
+            let old = try store(database, migrate: false)
+            try old.withConnection { db in
+                for migration in SQLMigrations.all.prefix(2) { try db.execute(db.dialect.render(migration.template)) }
+                try db.execute("""
+                    CREATE TABLE schema_migrations (version BIGINT PRIMARY KEY, applied_at BIGINT NOT NULL);
+                    INSERT INTO schema_migrations (version, applied_at) VALUES (1, 0), (2, 0);
+                    INSERT INTO grants (grant_id, client_id, user_id, scope, created_at, absolute_expires_at, auth_time, payload)
+                    VALUES ('g-pwd', 'app', 'user-1', 'openid', 0, 9000000000000000, 0, '{"amr":["pwd","mfa"]}'),
+                           ('g-none', 'app', 'user-1', 'openid', 0, 9000000000000000, 0, '{}');
+                    """)
+            }
+            let store = try store(database, migrate: false)
+            #expect(try store.currentVersion() == 2)
+            #expect(try store.migrate() == [3])
+            #expect(try store.refreshTokens.grant(id: "g-pwd")?.amr == ["pwd", "mfa"])
+            #expect(try store.refreshTokens.grant(id: "g-none")?.amr == [])
         }
     }
 
@@ -103,7 +127,7 @@ struct PostgresStorageTests {
         try withDatabase { database in
             let first = try store(database)
             try first.withConnection { db in
-                try db.run("INSERT INTO schema_migrations (version, applied_at) VALUES ($1, 0)", [PostgresMigrations.latest + 1])
+                try db.run("INSERT INTO schema_migrations (version, applied_at) VALUES ($1, 0)", [SQLMigrations.latest + 1])
             }
             #expect(throws: StoreError.self) { try self.store(database) }
         }
@@ -112,10 +136,10 @@ struct PostgresStorageTests {
     @Test func constraintViolationsMapToStoreErrorsWithoutValues() throws {
         try withDatabase { database in
             let store = try store(database)
-            try store.insertUser(Fixture.user("u1", email: "ada@example.com"))
-            #expect(throws: StoreError.duplicate) { try store.insertUser(Fixture.user("u2", email: "ADA@example.com")) }
+            try store.users.insertUser(Fixture.user("u1", email: "ada@example.com"))
+            #expect(throws: StoreError.duplicate) { try store.users.insertUser(Fixture.user("u2", email: "ADA@example.com")) }
             // A token whose grant does not exist (foreign key).
-            #expect(throws: StoreError.notFound) { try store.insertRefreshToken(Fixture.token("orphan", grant: "none")) }
+            #expect(throws: StoreError.notFound) { try store.refreshTokens.insertRefreshToken(Fixture.token("orphan", grant: "none")) }
             // Any other failure is .backend, with the server's primary message but no DETAIL (values).
             do {
                 try store.withConnection { db in try db.run("INSERT INTO users (id) VALUES ($1)", ["secret-id-value"]) }
@@ -129,7 +153,7 @@ struct PostgresStorageTests {
                 #expect(!message.contains("secret-id-value"))
             }
             // After the failures the pooled connections still work.
-            #expect(try store.user(email: "ada@example.com")?.id == "u1")
+            #expect(try store.users.user(email: "ada@example.com")?.id == "u1")
         }
     }
 
@@ -152,9 +176,9 @@ struct PostgresStorageTests {
             let first = try store(database, maxConnections: 2)
             let second = try store(database, maxConnections: 3)
             let count = 100
-            for index in 0..<count { try first.insertCode(Fixture.code("two-\(index)")) }
-            try first.createGrant(Fixture.grant("g"))
-            try first.insertRefreshToken(Fixture.token("rt", grant: "g"))
+            for index in 0..<count { try first.codes.insertCode(Fixture.code("two-\(index)")) }
+            try first.refreshTokens.createGrant(Fixture.grant("g"))
+            try first.refreshTokens.insertRefreshToken(Fixture.token("rt", grant: "g"))
 
             let wins = Mutex<[Int]>([])
             let rotations = Mutex<[RotationResult]>([])
@@ -163,11 +187,11 @@ struct PostgresStorageTests {
                 let store = thread.isMultiple(of: 2) ? first : second
                 do {
                     for index in 0..<count {
-                        if case .consumed = try store.consumeCode(codeHash: hash("two-\(index)"), now: t0) {
+                        if case .consumed = try store.codes.consumeCode(codeHash: hash("two-\(index)"), now: t0) {
                             wins.withLock { $0.append(index) }
                         }
                     }
-                    let result = try store.rotateRefreshToken(
+                    let result = try store.refreshTokens.rotateRefreshToken(
                         tokenHash: hash("rt"), clientID: "app", successorHash: hash("rt-next"),
                         successorExpiresAt: t0.addingTimeInterval(3_600), now: t0, graceSeconds: 30)
                     rotations.withLock { $0.append(result) }
@@ -218,7 +242,10 @@ struct PostgresStorageTests {
             do {
                 try store.withConnection { db in
                     try db.transaction {
-                        try PostgresStorage.insertGrant(Fixture.grant("half-way"), db)
+                        try db.run("""
+                            INSERT INTO grants (grant_id, client_id, user_id, scope, created_at, absolute_expires_at, auth_time, payload)
+                            VALUES ('half-way', 'app', 'user-1', 'openid', 0, 9000000000000000, 0, '{}')
+                            """)
                         try db.run("SELECT pg_sleep(30)")
                     }
                 }
@@ -233,9 +260,9 @@ struct PostgresStorageTests {
             } catch {
                 expectTimeLimit(error)
             }
-            #expect(try store.grant(id: "half-way") == nil)
-            try store.createGrant(Fixture.grant("after"))
-            #expect(try store.grant(id: "after") != nil)
+            #expect(try store.refreshTokens.grant(id: "half-way") == nil)
+            try store.refreshTokens.createGrant(Fixture.grant("after"))
+            #expect(try store.refreshTokens.grant(id: "after") != nil)
             // The same connection, back in the pool, idle.
             #expect(try store.withConnection { db in try db.one("SELECT pg_backend_pid()", []) { try $0.int64(0) } } == pid)
             let admin = try PostgresConnection.connect(conninfo: try RealPart.postgres(), database: database)
@@ -248,8 +275,8 @@ struct PostgresStorageTests {
     @Test func aRowLockedElsewhereFailsAfterTheLockTimeoutAndChangesNothing() throws {
         try withDatabase { database in
             let store = try store(database, statementTimeout: 1)
-            try store.createGrant(Fixture.grant("g"))
-            try store.insertRefreshToken(Fixture.token("rt", grant: "g"))
+            try store.refreshTokens.createGrant(Fixture.grant("g"))
+            try store.refreshTokens.insertRefreshToken(Fixture.token("rt", grant: "g"))
             let holder = try PostgresConnection.connect(conninfo: try RealPart.postgres(), database: database)
             // Were the store to wait for the lock after all, the server ends this transaction after
             // 30 s and the rotation below succeeds: the test fails rather than hangs.
@@ -258,7 +285,7 @@ struct PostgresStorageTests {
             // Rotation locks the token, then its grant: the second lock is the one it cannot get.
             _ = try holder.query("SELECT grant_id FROM grants WHERE grant_id = $1 FOR UPDATE", ["g"]) { _ in () }
             func rotate() throws -> RotationResult {
-                try store.rotateRefreshToken(tokenHash: hash("rt"), clientID: "app", successorHash: hash("rt-next"),
+                try store.refreshTokens.rotateRefreshToken(tokenHash: hash("rt"), clientID: "app", successorHash: hash("rt-next"),
                                              successorExpiresAt: t0.addingTimeInterval(3_600), now: t0, graceSeconds: 30)
             }
             do {
@@ -268,10 +295,10 @@ struct PostgresStorageTests {
                 expectTimeLimit(error)
             }
             // A plain update of the locked row, outside a transaction, fails the same way.
-            #expect(throws: StoreError.self) { _ = try store.revokeGrant(id: "g", reason: "test", now: t0) }
-            #expect(try store.refreshToken(hash: hash("rt"))?.rotatedAt == nil)
-            #expect(try store.refreshToken(hash: hash("rt-next")) == nil)
-            #expect(try store.grant(id: "g")?.revokedAt == nil)
+            #expect(throws: StoreError.self) { _ = try store.refreshTokens.revokeGrant(id: "g", reason: "test", now: t0) }
+            #expect(try store.refreshTokens.refreshToken(hash: hash("rt"))?.rotatedAt == nil)
+            #expect(try store.refreshTokens.refreshToken(hash: hash("rt-next")) == nil)
+            #expect(try store.refreshTokens.grant(id: "g")?.revokedAt == nil)
             #expect(try sessions(of: database, seenFrom: holder).allSatisfy { $0 == "idle" })
 
             try holder.execute("ROLLBACK")
@@ -279,7 +306,7 @@ struct PostgresStorageTests {
                 Issue.record("the rotation failed once the lock was released")
                 return
             }
-            #expect(try store.refreshToken(hash: hash("rt-next")) != nil)
+            #expect(try store.refreshTokens.refreshToken(hash: hash("rt-next")) != nil)
         }
     }
 

@@ -37,6 +37,37 @@ struct RefreshTokenContractTests {
     }
 
     @Test(arguments: Backend.allCases)
+    func aDisabledUserIsSeenInsideTheRotationAndRevokesTheFamily(_ backend: Backend) throws {
+        let storage = try family(backend)
+        var user = Fixture.user("user-1", email: "ada@example.com")
+        user.disabledAt = t0.addingTimeInterval(5)
+        try storage.users.insertUser(user)
+        let store = storage.refreshTokens
+        guard case .userDisabled(let grant) = try rotate(store, "rt-0", to: "rt-1", at: 10) else {
+            Issue.record("expected .userDisabled")
+            return
+        }
+        #expect(grant.revokedAt == t0.addingTimeInterval(10))
+        #expect(grant.revokeReason == RevokeReason.userDisabled)
+        #expect(try store.grant(id: "g") == grant)
+        #expect(try store.refreshToken(hash: hash("rt-0"))?.rotatedAt == nil)
+        #expect(try store.refreshToken(hash: hash("rt-1")) == nil)
+        // The family stays revoked when the user is enabled again.
+        try storage.users.setDisabled(userID: "user-1", disabledAt: nil, now: t0.addingTimeInterval(20))
+        #expect(try rotate(store, "rt-0", to: "rt-1", at: 30) == .revoked)
+    }
+
+    @Test(arguments: Backend.allCases)
+    func anActiveUserRotates(_ backend: Backend) throws {
+        let storage = try family(backend)
+        try storage.users.insertUser(Fixture.user("user-1", email: "ada@example.com"))
+        guard case .rotated = try rotate(storage.refreshTokens, "rt-0", to: "rt-1", at: 10) else {
+            Issue.record("expected .rotated")
+            return
+        }
+    }
+
+    @Test(arguments: Backend.allCases)
     func normalRotationChain(_ backend: Backend) throws {
         let store = try family(backend).refreshTokens
         guard case .rotated(let first) = try rotate(store, "rt-0", to: "rt-1", at: 10) else {

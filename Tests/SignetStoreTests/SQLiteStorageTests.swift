@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 @testable import SignetSQLite
+import SignetSQL
 import SignetStore
 import SignetTesting
 import Synchronization
@@ -22,9 +23,9 @@ struct SQLiteStorageTests {
             let store = try SQLiteStorage(path: path, migrate: false)
             #expect(try store.currentVersion() == 0)
             let applied = try store.migrate()
-            #expect(applied == Array(1...SQLiteMigrations.latest))
+            #expect(applied == Array(1...SQLMigrations.latest))
             #expect(try store.migrate() == [])
-            #expect(try store.currentVersion() == SQLiteMigrations.latest)
+            #expect(try store.currentVersion() == SQLMigrations.latest)
             // A second handle (another process, say) finds nothing to do.
             let other = try SQLiteStorage(path: path, migrate: false)
             #expect(try other.migrate() == [])
@@ -35,7 +36,7 @@ struct SQLiteStorageTests {
         try withDirectory { directory in
             let path = directory + "/nested/db.sqlite3"
             let store = try SQLiteStorage(path: path)
-            try store.insertUser(Fixture.user("u1", email: "ada@example.com"))
+            try store.users.insertUser(Fixture.user("u1", email: "ada@example.com"))
             let attributes = try FileManager.default.attributesOfItem(atPath: path)
             let mode = (attributes[.posixPermissions] as? NSNumber)?.intValue ?? -1
             #expect(mode & 0o077 == 0, "database file mode \(String(mode, radix: 8))")
@@ -52,18 +53,18 @@ struct SQLiteStorageTests {
             let path = directory + "/db.sqlite3"
             do {
                 let store = try SQLiteStorage(path: path)
-                try store.insertUser(Fixture.user("u1", email: "ada@example.com"))
-                try store.upsertClient(Fixture.client("app"))
-                try store.createGrant(Fixture.grant("g"))
-                try store.insertRefreshToken(Fixture.token("rt", grant: "g"))
-                try store.insertCode(Fixture.code("c"))
+                try store.users.insertUser(Fixture.user("u1", email: "ada@example.com"))
+                try store.clients.upsertClient(Fixture.client("app"))
+                try store.refreshTokens.createGrant(Fixture.grant("g"))
+                try store.refreshTokens.insertRefreshToken(Fixture.token("rt", grant: "g"))
+                try store.codes.insertCode(Fixture.code("c"))
             }
             let reopened = try SQLiteStorage(path: path)
             #expect(try reopened.migrate() == [])
-            #expect(try reopened.user(id: "u1") == Fixture.user("u1", email: "ada@example.com"))
-            #expect(try reopened.client(id: "app") == Fixture.client("app"))
-            #expect(try reopened.refreshToken(hash: hash("rt")) == Fixture.token("rt", grant: "g"))
-            guard case .consumed = try reopened.consumeCode(codeHash: hash("c"), now: t0) else {
+            #expect(try reopened.users.user(id: "u1") == Fixture.user("u1", email: "ada@example.com"))
+            #expect(try reopened.clients.client(id: "app") == Fixture.client("app"))
+            #expect(try reopened.refreshTokens.refreshToken(hash: hash("rt")) == Fixture.token("rt", grant: "g"))
+            guard case .consumed = try reopened.codes.consumeCode(codeHash: hash("c"), now: t0) else {
                 Issue.record("code should survive a reopen")
                 return
             }
@@ -76,7 +77,7 @@ struct SQLiteStorageTests {
             // A database as version 1 left it, with a grant and a client in it.
             try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
             let connection = try SQLiteConnection.open(path: path)
-            try connection.execute(SQLiteMigrations.v1)
+            try connection.execute(connection.dialect.render(SQLMigrations.all[0].template))
             try connection.execute("""
                 CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, applied_at INTEGER NOT NULL);
                 INSERT INTO schema_migrations (version, applied_at) VALUES (1, 0);
@@ -88,9 +89,32 @@ struct SQLiteStorageTests {
                 VALUES ('old-app', 'Old', 1, 0, '[]', '[]', '["openid"]', '["client_credentials"]', 'none', 'RS256', 0, 0, 0, '{}');
                 """)
             let store = try SQLiteStorage(path: path, migrate: false)
-            #expect(try store.migrate() == [2])
-            #expect(try store.grant(id: "g-old")?.resources == [])
-            #expect(try store.client(id: "old-app")?.allowedResources == [])
+            #expect(try store.migrate() == Array(2...SQLMigrations.latest))
+            #expect(try store.refreshTokens.grant(id: "g-old")?.resources == [])
+            #expect(try store.clients.client(id: "old-app")?.allowedResources == [])
+        }
+    }
+
+    /// A database as version 2 left it opens unchanged and migration 3 moves each grant's `amr`
+    /// out of its JSON payload into the typed column.
+    @Test func migrationThreeFillsTheGrantsAMRFromThePayload() throws {
+        try withDirectory { directory in
+            let path = directory + "/db.sqlite3"
+            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+            let connection = try SQLiteConnection.open(path: path)
+            for migration in SQLMigrations.all.prefix(2) { try connection.execute(connection.dialect.render(migration.template)) }
+            try connection.execute("""
+                CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, applied_at INTEGER NOT NULL);
+                INSERT INTO schema_migrations (version, applied_at) VALUES (1, 0), (2, 0);
+                INSERT INTO grants (grant_id, client_id, user_id, scope, created_at, absolute_expires_at, auth_time, payload)
+                VALUES ('g-pwd', 'app', 'user-1', 'openid', 0, 9000000000000000, 0, '{"amr":["pwd","mfa"]}'),
+                       ('g-none', 'app', 'user-1', 'openid', 0, 9000000000000000, 0, '{}');
+                """)
+            let store = try SQLiteStorage(path: path, migrate: false)
+            #expect(try store.currentVersion() == 2)
+            #expect(try store.migrate() == [3])
+            #expect(try store.refreshTokens.grant(id: "g-pwd")?.amr == ["pwd", "mfa"])
+            #expect(try store.refreshTokens.grant(id: "g-none")?.amr == [])
         }
     }
 
@@ -100,7 +124,7 @@ struct SQLiteStorageTests {
             _ = try SQLiteStorage(path: path)
             // Pretend a newer build migrated this file.
             let connection = try SQLiteConnection.open(path: path)
-            try connection.run("INSERT INTO schema_migrations (version, applied_at) VALUES (?, 0)", [SQLiteMigrations.latest + 1])
+            try connection.run("INSERT INTO schema_migrations (version, applied_at) VALUES (?, 0)", [SQLMigrations.latest + 1])
             #expect(throws: StoreError.self) { try SQLiteStorage(path: path) }
         }
     }
@@ -139,9 +163,9 @@ struct SQLiteStorageTests {
             let first = try SQLiteStorage(path: path)
             let second = try SQLiteStorage(path: path)
             let count = 100
-            for index in 0..<count { try first.insertCode(Fixture.code("two-\(index)")) }
-            try first.createGrant(Fixture.grant("g"))
-            try first.insertRefreshToken(Fixture.token("rt", grant: "g"))
+            for index in 0..<count { try first.codes.insertCode(Fixture.code("two-\(index)")) }
+            try first.refreshTokens.createGrant(Fixture.grant("g"))
+            try first.refreshTokens.insertRefreshToken(Fixture.token("rt", grant: "g"))
 
             let wins = Mutex<[Int]>([])
             let rotations = Mutex<[RotationResult]>([])
@@ -150,11 +174,11 @@ struct SQLiteStorageTests {
                 let store = thread.isMultiple(of: 2) ? first : second
                 do {
                     for index in 0..<count {
-                        if case .consumed = try store.consumeCode(codeHash: hash("two-\(index)"), now: t0) {
+                        if case .consumed = try store.codes.consumeCode(codeHash: hash("two-\(index)"), now: t0) {
                             wins.withLock { $0.append(index) }
                         }
                     }
-                    let result = try store.rotateRefreshToken(
+                    let result = try store.refreshTokens.rotateRefreshToken(
                         tokenHash: hash("rt"), clientID: "app", successorHash: hash("rt-next"),
                         successorExpiresAt: t0.addingTimeInterval(3_600), now: t0, graceSeconds: 30)
                     rotations.withLock { $0.append(result) }

@@ -1,6 +1,7 @@
 import Foundation
 import SignetCrypto
 import SignetJOSE
+import SignetSQLite
 import SignetStore
 import SignetWire
 @testable import SignetCore
@@ -14,7 +15,7 @@ enum SharedKeys {
     }()
     static let start = Date(timeIntervalSince1970: 1_800_000_000)
     static let records: [SigningKeyRecord] = {
-        let storage = InMemoryStorage()
+        guard let storage = try? SQLiteStorage.temporary() else { return [] }
         let ring = SigningKeyRing(store: storage.keys, encryptionKey: masterKey.keyEncryptionKey,
                                   clock: ManualClock(start.addingTimeInterval(-10)), retentionSeconds: 3600)
         _ = try? ring.ensureSigningKeys([.rs256, .es256, .edDSA])
@@ -22,16 +23,17 @@ enum SharedKeys {
     }()
 }
 
-/// One authorization server on an in-memory store with a manual clock.
+/// One authorization server on a temporary SQLite store with a manual clock.
 final class TokenFixture: @unchecked Sendable {
     let clock = ManualClock(SharedKeys.start)
-    let storage = InMemoryStorage()
+    let storage: SQLiteStorage
     let server: AuthorizationServer
     let endpoint: TokenEndpoint
     let registration: ClientRegistration
     let userID = "user-1"
 
     init(configure: (inout ServerPolicy) -> Void = { _ in }) throws {
+        storage = try SQLiteStorage.temporary()
         for record in SharedKeys.records { try storage.keys.insertKey(record) }
         var policy = ServerPolicy(issuer: "https://id.example.com")
         configure(&policy)

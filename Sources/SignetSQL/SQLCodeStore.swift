@@ -1,0 +1,62 @@
+import Foundation
+import SignetStore
+
+/// Authorization codes over a SQL database (`authorization_codes`).
+public struct SQLCodeStore: AuthorizationCodeStore {
+    let database: any SQLDatabase
+
+    static let codeColumns = """
+        code_hash, client_id, user_id, redirect_uri, scope, code_challenge, nonce, resource, auth_time,
+        session_id, grant_id, payload, created_at, expires_at, consumed_at
+        """
+
+    static func decodeCode(_ row: any SQLRow) throws -> AuthorizationCodeRecord {
+        AuthorizationCodeRecord(
+            codeHash: try row.blob(0), clientID: try row.text(1), userID: try row.text(2),
+            redirectURI: try row.text(3), scope: try row.text(4), codeChallenge: row.optionalText(5),
+            nonce: row.optionalText(6), resource: row.optionalText(7), authTime: try row.date(8),
+            sessionID: row.optionalText(9), grantID: try row.text(10), payload: try row.text(11),
+            createdAt: try row.date(12), expiresAt: try row.date(13), consumedAt: try row.optionalDate(14))
+    }
+
+    static let insert = """
+        INSERT INTO authorization_codes (\(codeColumns))
+        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)
+        """
+    static let codeForRedemption = "SELECT \(codeColumns) FROM authorization_codes WHERE code_hash = $1{for_update}"
+    static let markConsumed = "UPDATE authorization_codes SET consumed_at = $1 WHERE code_hash = $2 AND consumed_at IS NULL"
+    static let deleteUnredeemed = "DELETE FROM authorization_codes WHERE user_id = $1 AND consumed_at IS NULL"
+
+    /// See `AuthorizationCodeStore.insertCode(_:)`.
+    public func insertCode(_ code: AuthorizationCodeRecord) throws {
+        try database.write { db in
+            try db.run(Self.insert, [
+                code.codeHash, code.clientID, code.userID, code.redirectURI, code.scope, code.codeChallenge,
+                code.nonce, code.resource, code.authTime, code.sessionID, code.grantID, code.payload,
+                code.createdAt, code.expiresAt, code.consumedAt,
+            ])
+        }
+    }
+
+    /// See `AuthorizationCodeStore.consumeCode(codeHash:now:)`.
+    ///
+    /// One transaction that reads the code locked (SQLite's write lock, PostgreSQL `FOR UPDATE`),
+    /// lets `CodeConsumption.decide` rule, and writes `consumed_at` when it says `.consumed`: a
+    /// racing redemption waits for the lock and then reads the code redeemed.
+    public func consumeCode(codeHash: [UInt8], now: Date) throws -> CodeConsumption {
+        try database.transaction { db in
+            let outcome = CodeConsumption.decide(try db.one(Self.codeForRedemption, [codeHash], Self.decodeCode), now: now)
+            if case .consumed = outcome {
+                guard try db.run(Self.markConsumed, [now, codeHash]) == 1 else {
+                    throw StoreError.backend("authorization code changed under its lock")
+                }
+            }
+            return outcome
+        }
+    }
+
+    /// See `AuthorizationCodeStore.deleteUnredeemedCodes(userID:)`.
+    public func deleteUnredeemedCodes(userID: String) throws -> Int {
+        try database.write { db in try db.run(Self.deleteUnredeemed, [userID]) }
+    }
+}

@@ -1,0 +1,270 @@
+import Foundation
+
+/// One schema change: version N is the N-th entry of `SQLMigrations.all`.
+public struct SQLMigration: Sendable {
+    /// The schema version this change brings the database to.
+    public let version: Int
+    /// The DDL, in the template spelling of `SQLDialect` (column types as `{int}`, `{bytes}`, …).
+    public let template: String
+    /// Rows to rewrite after the DDL, in the same transaction (the same code on every backend), or nil.
+    let backfill: (@Sendable (any SQLConnection) throws -> Void)?
+
+    init(version: Int, template: String, backfill: (@Sendable (any SQLConnection) throws -> Void)? = nil) {
+        self.version = version
+        self.template = template
+        self.backfill = backfill
+    }
+}
+
+/// The schema, as one numbered list for both backends, each change rendered per dialect
+/// (`SQLDialect.render`). Append, never edit a shipped one.
+///
+/// Times are integer microseconds since 1970 (`{int}`: SQLite `INTEGER`, PostgreSQL `BIGINT`),
+/// hashes and keys `{bytes}` (`BLOB` / `BYTEA`), string lists JSON text, flags `{bool}`
+/// (0/1 / `BOOLEAN`), the audit sequence `{serial}`.
+public enum SQLMigrations {
+    /// Every migration, in order.
+    public static let all: [SQLMigration] = [
+        SQLMigration(version: 1, template: v1),
+        SQLMigration(version: 2, template: v2),
+        SQLMigration(version: 3, template: v3, backfill: grantAMRFromPayload),
+    ]
+
+    /// The highest version this build knows.
+    public static var latest: Int { all.count }
+
+    /// The bookkeeping table, created before the first migration.
+    static let bookkeeping = """
+        CREATE TABLE IF NOT EXISTS schema_migrations (
+            version    {int} PRIMARY KEY,
+            applied_at {int} NOT NULL
+        )
+        """
+
+    /// Applies every migration newer than the database on `db`, each in its own transaction;
+    /// returns the versions applied (empty when the schema is current). Callers that share the
+    /// database with other processes serialise around it (PostgreSQL: an advisory lock).
+    public static func migrate(_ db: any SQLConnection) throws -> [Int] {
+        try db.execute(db.dialect.render(bookkeeping))
+        var applied: [Int] = []
+        for migration in all {
+            let didApply = try db.transaction { () throws -> Bool in
+                let done = try db.one("SELECT 1 FROM schema_migrations WHERE version = $1", [migration.version]) { _ in true }
+                if done != nil { return false }
+                try db.execute(db.dialect.render(migration.template))
+                try migration.backfill?(db)
+                // Bookkeeping only, so the wall clock is fine here.
+                try db.run("INSERT INTO schema_migrations (version, applied_at) VALUES ($1, $2)", [migration.version, Date()])
+                return true
+            }
+            if didApply { applied.append(migration.version) }
+        }
+        return applied
+    }
+
+    /// The highest migration applied to the database (0 for an empty one).
+    public static func currentVersion(_ db: any SQLConnection) throws -> Int {
+        guard try db.one(db.dialect.tableExistsQuery, ["schema_migrations"], { _ in true }) != nil else { return 0 }
+        return try db.one("SELECT COALESCE(MAX(version), 0) FROM schema_migrations", []) { try $0.int64(0) }
+            .map { Int($0) } ?? 0
+    }
+
+    static let v1 = """
+    CREATE TABLE store_generation (
+        name  TEXT PRIMARY KEY,
+        value {int} NOT NULL
+    );
+    INSERT INTO store_generation (name, value) VALUES ('clients', 0), ('keys', 0);
+
+    CREATE TABLE signing_keys (
+        id                    TEXT PRIMARY KEY,
+        algorithm             TEXT NOT NULL,
+        encrypted_private_key {bytes} NOT NULL,
+        public_jwk            TEXT NOT NULL,
+        created_at            {int} NOT NULL,
+        activates_at          {int} NOT NULL,
+        retired_at            {int},
+        remove_after          {int}
+    );
+
+    CREATE TABLE clients (
+        id                          TEXT PRIMARY KEY,
+        name                        TEXT NOT NULL,
+        secret_hash                 {bytes},
+        secret_salt                 {bytes},
+        is_public                   {bool} NOT NULL,
+        first_party                 {bool} NOT NULL,
+        redirect_uris               TEXT NOT NULL,
+        post_logout_redirect_uris   TEXT NOT NULL,
+        allowed_scopes              TEXT NOT NULL,
+        grant_types                 TEXT NOT NULL,
+        token_endpoint_auth_method  TEXT NOT NULL,
+        id_token_algorithm          TEXT NOT NULL,
+        access_token_lifetime       {int},
+        refresh_token_lifetime      {int},
+        id_token_lifetime           {int},
+        allow_headless              {bool} NOT NULL,
+        created_at                  {int} NOT NULL,
+        updated_at                  {int} NOT NULL,
+        extra                       TEXT NOT NULL
+    );
+
+    CREATE TABLE users (
+        id             TEXT PRIMARY KEY,
+        email          TEXT NOT NULL UNIQUE,
+        email_verified {bool} NOT NULL,
+        password_hash  TEXT,
+        name           TEXT,
+        given_name     TEXT,
+        family_name    TEXT,
+        disabled_at    {int},
+        created_at     {int} NOT NULL,
+        updated_at     {int} NOT NULL
+    );
+
+    CREATE TABLE federated_identities (
+        connection_id TEXT NOT NULL,
+        issuer        TEXT NOT NULL,
+        subject       TEXT NOT NULL,
+        user_id       TEXT NOT NULL REFERENCES users (id) ON DELETE CASCADE,
+        email         TEXT,
+        created_at    {int} NOT NULL,
+        PRIMARY KEY (connection_id, issuer, subject)
+    );
+    CREATE INDEX federated_identities_user ON federated_identities (user_id);
+
+    CREATE TABLE authorization_requests (
+        id_hash     {bytes} PRIMARY KEY,
+        client_id   TEXT NOT NULL,
+        payload     TEXT NOT NULL,
+        created_at  {int} NOT NULL,
+        expires_at  {int} NOT NULL,
+        consumed_at {int}
+    );
+    CREATE INDEX authorization_requests_expires ON authorization_requests (expires_at);
+
+    CREATE TABLE authorization_codes (
+        code_hash      {bytes} PRIMARY KEY,
+        client_id      TEXT NOT NULL,
+        user_id        TEXT NOT NULL,
+        redirect_uri   TEXT NOT NULL,
+        scope          TEXT NOT NULL,
+        code_challenge TEXT,
+        nonce          TEXT,
+        resource       TEXT,
+        auth_time      {int} NOT NULL,
+        session_id     TEXT,
+        grant_id       TEXT NOT NULL,
+        payload        TEXT NOT NULL,
+        created_at     {int} NOT NULL,
+        expires_at     {int} NOT NULL,
+        consumed_at    {int}
+    );
+    CREATE INDEX authorization_codes_expires ON authorization_codes (expires_at);
+
+    CREATE TABLE grants (
+        grant_id            TEXT PRIMARY KEY,
+        client_id           TEXT NOT NULL,
+        user_id             TEXT NOT NULL,
+        scope               TEXT NOT NULL,
+        created_at          {int} NOT NULL,
+        absolute_expires_at {int} NOT NULL,
+        revoked_at          {int},
+        revoke_reason       TEXT,
+        session_id          TEXT,
+        auth_time           {int} NOT NULL,
+        payload             TEXT NOT NULL
+    );
+    CREATE INDEX grants_user ON grants (user_id);
+    CREATE INDEX grants_session ON grants (session_id);
+    CREATE INDEX grants_expires ON grants (absolute_expires_at);
+
+    CREATE TABLE refresh_tokens (
+        token_hash     {bytes} PRIMARY KEY,
+        grant_id       TEXT NOT NULL REFERENCES grants (grant_id) ON DELETE CASCADE,
+        parent_hash    {bytes},
+        scope          TEXT NOT NULL,
+        created_at     {int} NOT NULL,
+        expires_at     {int} NOT NULL,
+        rotated_at     {int},
+        successor_hash {bytes}
+    ) {without_rowid};
+    CREATE INDEX refresh_tokens_grant ON refresh_tokens (grant_id);
+
+    CREATE TABLE sessions (
+        id_hash             {bytes} PRIMARY KEY,
+        user_id             TEXT NOT NULL,
+        created_at          {int} NOT NULL,
+        last_seen_at        {int} NOT NULL,
+        idle_expires_at     {int} NOT NULL,
+        absolute_expires_at {int} NOT NULL,
+        auth_time           {int} NOT NULL,
+        amr                 TEXT NOT NULL,
+        ended_at            {int}
+    ) {without_rowid};
+    CREATE INDEX sessions_user ON sessions (user_id);
+    CREATE INDEX sessions_expires ON sessions (absolute_expires_at);
+
+    CREATE TABLE consents (
+        user_id    TEXT NOT NULL,
+        client_id  TEXT NOT NULL,
+        scopes     TEXT NOT NULL,
+        granted_at {int} NOT NULL,
+        PRIMARY KEY (user_id, client_id)
+    );
+
+    CREATE TABLE nonces (
+        nonce_hash  {bytes} PRIMARY KEY,
+        client_id   TEXT NOT NULL,
+        created_at  {int} NOT NULL,
+        expires_at  {int} NOT NULL,
+        consumed_at {int}
+    ) {without_rowid};
+    CREATE INDEX nonces_expires ON nonces (expires_at);
+
+    CREATE TABLE audit_log (
+        sequence   {serial},
+        event      TEXT NOT NULL,
+        subject_id TEXT,
+        client_id  TEXT,
+        detail     TEXT NOT NULL,
+        at         {int} NOT NULL
+    );
+
+    CREATE TABLE throttle_hits (
+        key TEXT NOT NULL,
+        at  {int} NOT NULL
+    );
+    CREATE INDEX throttle_hits_key ON throttle_hits (key, at);
+    CREATE INDEX throttle_hits_at ON throttle_hits (at);
+    """
+
+    /// RFC 8707 resources: what each client may ask for (`clients.allowed_resources`) and what
+    /// each grant family was given (`grants.resources`), so a refresh keeps the audience. JSON
+    /// arrays of strings; existing rows get none.
+    static let v2 = """
+    ALTER TABLE clients ADD COLUMN allowed_resources TEXT NOT NULL DEFAULT '[]';
+    ALTER TABLE grants ADD COLUMN resources TEXT NOT NULL DEFAULT '[]';
+    """
+
+    /// The authentication methods of each grant family as a column of its own (space separated,
+    /// like `scope`), so a refresh reads them without parsing the payload's JSON.
+    static let v3 = """
+    ALTER TABLE grants ADD COLUMN amr TEXT NOT NULL DEFAULT '';
+    """
+
+    /// Migration 3's backfill: `amr` from the `{"amr": [...]}` the grant's payload has carried so
+    /// far (a payload without it, or not JSON, leaves it empty, as a refresh read it before).
+    @Sendable static func grantAMRFromPayload(_ db: any SQLConnection) throws {
+        struct Payload: Decodable { var amr: [String]? }
+        let grants = try db.query("SELECT grant_id, payload FROM grants", []) { row in
+            (try row.text(0), try row.text(1))
+        }
+        for (id, payload) in grants {
+            let amr = (try? JSONDecoder().decode(Payload.self, from: Data(payload.utf8)))?.amr ?? []
+            if !amr.isEmpty {
+                try db.run("UPDATE grants SET amr = $1 WHERE grant_id = $2", [amr.joined(separator: " "), id])
+            }
+        }
+    }
+}

@@ -1,0 +1,155 @@
+import Foundation
+import SignetStore
+
+/// Grant families and refresh tokens over a SQL database (`grants`, `refresh_tokens`).
+public struct SQLRefreshTokenStore: RefreshTokenStore {
+    let database: any SQLDatabase
+
+    static let grantColumns = """
+        grant_id, client_id, user_id, scope, created_at, absolute_expires_at, revoked_at, revoke_reason,
+        session_id, auth_time, payload, resources, amr
+        """
+
+    static func decodeGrant(_ row: any SQLRow) throws -> GrantRecord {
+        GrantRecord(
+            grantID: try row.text(0), clientID: try row.text(1), userID: try row.text(2), scope: try row.text(3),
+            createdAt: try row.date(4), absoluteExpiresAt: try row.date(5), revokedAt: try row.optionalDate(6),
+            revokeReason: row.optionalText(7), sessionID: row.optionalText(8), authTime: try row.date(9),
+            payload: try row.text(10), resources: try row.stringArray(11), amr: try row.words(12))
+    }
+
+    static let tokenColumns = """
+        token_hash, grant_id, parent_hash, scope, created_at, expires_at, rotated_at, successor_hash
+        """
+
+    static func decodeToken(_ row: any SQLRow) throws -> RefreshTokenRecord {
+        RefreshTokenRecord(
+            tokenHash: try row.blob(0), grantID: try row.text(1), parentHash: try row.optionalBlob(2),
+            scope: try row.text(3), createdAt: try row.date(4), expiresAt: try row.date(5),
+            rotatedAt: try row.optionalDate(6), successorHash: try row.optionalBlob(7))
+    }
+
+    static let insertGrantSQL = "INSERT INTO grants (\(grantColumns)) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)"
+    static let grantByID = "SELECT \(grantColumns) FROM grants WHERE grant_id = $1"
+    /// The grant, locked, and whether its user is disabled (NULL: no such user row).
+    static let grantForRotation = """
+        SELECT \(grantColumns), (SELECT disabled_at IS NOT NULL FROM users WHERE id = grants.user_id)
+        FROM grants WHERE grant_id = $1{for_update}
+        """
+    static let activeGrant = "SELECT 1 FROM grants WHERE grant_id = $1 AND revoked_at IS NULL AND absolute_expires_at > $2"
+    static let insertTokenSQL = "INSERT INTO refresh_tokens (\(tokenColumns)) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)"
+    static let tokenByHash = "SELECT \(tokenColumns) FROM refresh_tokens WHERE token_hash = $1"
+    static let tokenForRotation = "SELECT \(tokenColumns) FROM refresh_tokens WHERE token_hash = $1{for_update}"
+    static let markRotated = """
+        UPDATE refresh_tokens SET rotated_at = $1, successor_hash = $2
+        WHERE token_hash = $3 AND rotated_at IS NULL
+        """
+    static let revokeByID = "UPDATE grants SET revoked_at = $1, revoke_reason = $2 WHERE grant_id = $3 AND revoked_at IS NULL"
+    static let revokeByUser = "UPDATE grants SET revoked_at = $1, revoke_reason = $2 WHERE user_id = $3 AND revoked_at IS NULL"
+    static let revokeBySession = "UPDATE grants SET revoked_at = $1, revoke_reason = $2 WHERE session_id = $3 AND revoked_at IS NULL"
+    /// One upsert: a racing insert of the same grant waits, then takes the DO UPDATE branch.
+    static let revokeIssuedFrom = """
+        INSERT INTO grants (\(grantColumns)) VALUES ($1, $2, $3, $4, $5, $5, $5, $6, $7, $8, '{}', '[]', '')
+        ON CONFLICT (grant_id) DO UPDATE SET
+            revoked_at = COALESCE(grants.revoked_at, excluded.revoked_at),
+            revoke_reason = COALESCE(grants.revoke_reason, excluded.revoke_reason)
+        """
+
+    /// See `RefreshTokenStore.createGrant(_:)`.
+    public func createGrant(_ grant: GrantRecord) throws {
+        try database.write { db in
+            try db.run(Self.insertGrantSQL, [
+                grant.grantID, grant.clientID, grant.userID, grant.scope, grant.createdAt, grant.absoluteExpiresAt,
+                grant.revokedAt, grant.revokeReason, grant.sessionID, grant.authTime, grant.payload,
+                try StringList.json(grant.resources), grant.amr.joined(separator: " "),
+            ])
+        }
+    }
+
+    /// See `RefreshTokenStore.grant(id:)`.
+    public func grant(id: String) throws -> GrantRecord? {
+        try database.read { db in try db.one(Self.grantByID, [id], Self.decodeGrant) }
+    }
+
+    /// See `RefreshTokenStore.isGrantActive(id:now:)`.
+    public func isGrantActive(id: String, now: Date) throws -> Bool {
+        try database.read { db in try db.one(Self.activeGrant, [id, now]) { _ in true } ?? false }
+    }
+
+    /// See `RefreshTokenStore.insertRefreshToken(_:)`.
+    public func insertRefreshToken(_ token: RefreshTokenRecord) throws {
+        try database.write { db in try Self.insertToken(token, db) }
+    }
+
+    static func insertToken(_ token: RefreshTokenRecord, _ db: any SQLConnection) throws {
+        try db.run(insertTokenSQL, [
+            token.tokenHash, token.grantID, token.parentHash, token.scope, token.createdAt, token.expiresAt,
+            token.rotatedAt, token.successorHash,
+        ])
+    }
+
+    /// See `RefreshTokenStore.refreshToken(hash:)`.
+    public func refreshToken(hash: [UInt8]) throws -> RefreshTokenRecord? {
+        try database.read { db in try db.one(Self.tokenByHash, [hash], Self.decodeToken) }
+    }
+
+    /// See `RefreshTokenStore.rotateRefreshToken(tokenHash:clientID:successorHash:successorExpiresAt:now:graceSeconds:)`.
+    ///
+    /// One transaction that reads the presented token and then its grant (with its user's
+    /// disabled flag), locking both (SQLite: the write lock from `BEGIN IMMEDIATE`; PostgreSQL:
+    /// `FOR UPDATE`, always in that order), so the state read is the state written against: a
+    /// racing rotation of the same token waits, then sees it rotated (a grace retry or reuse).
+    /// `RefreshRotation.decide` makes the decision; this applies its write.
+    public func rotateRefreshToken(tokenHash: [UInt8], clientID: String, successorHash: [UInt8],
+                                   successorExpiresAt: Date, now: Date, graceSeconds: Int) throws -> RotationResult {
+        let request = RotationRequest(tokenHash: tokenHash, clientID: clientID, successorHash: successorHash,
+                                      successorExpiresAt: successorExpiresAt, now: now, graceSeconds: graceSeconds)
+        return try database.transaction { db in
+            guard let token = try db.one(Self.tokenForRotation, [tokenHash], Self.decodeToken) else {
+                return RefreshRotation.decide(request, token: nil, grant: nil, userDisabled: false, successor: nil).0
+            }
+            let read = try db.one(Self.grantForRotation, [token.grantID]) { row in
+                (try Self.decodeGrant(row), try row.optionalBool(13) ?? false)
+            }
+            let successor = try RefreshRotation.successorToRead(token, request).flatMap { hash in
+                try db.one(Self.tokenByHash, [hash], Self.decodeToken)
+            }
+            let (result, write) = RefreshRotation.decide(request, token: token, grant: read?.0,
+                                                         userDisabled: read?.1 ?? false, successor: successor)
+            switch write {
+            case .none:
+                break
+            case .revokeGrant(let id, let reason, let at):
+                try db.run(Self.revokeByID, [at, reason, id])
+            case .rotate(let presentedHash, let at, let next):
+                let changed = try db.run(Self.markRotated, [at, next.tokenHash, presentedHash])
+                guard changed == 1 else { throw StoreError.backend("refresh token changed under its lock") }
+                try Self.insertToken(next, db)
+            }
+            return result
+        }
+    }
+
+    /// See `RefreshTokenStore.revokeGrant(id:reason:now:)`.
+    public func revokeGrant(id: String, reason: String, now: Date) throws -> Bool {
+        try database.write { db in try db.run(Self.revokeByID, [now, reason, id]) == 1 }
+    }
+
+    /// See `RefreshTokenStore.revokeGrant(issuedFrom:reason:now:)`.
+    public func revokeGrant(issuedFrom code: AuthorizationCodeRecord, reason: String, now: Date) throws {
+        try database.write { db in
+            try db.run(Self.revokeIssuedFrom,
+                       [code.grantID, code.clientID, code.userID, code.scope, now, reason, code.sessionID, code.authTime])
+        }
+    }
+
+    /// See `RefreshTokenStore.revokeGrants(userID:reason:now:)`.
+    public func revokeGrants(userID: String, reason: String, now: Date) throws -> Int {
+        try database.write { db in try db.run(Self.revokeByUser, [now, reason, userID]) }
+    }
+
+    /// See `RefreshTokenStore.revokeGrants(sessionID:reason:now:)`.
+    public func revokeGrants(sessionID: String, reason: String, now: Date) throws -> Int {
+        try database.write { db in try db.run(Self.revokeBySession, [now, reason, sessionID]) }
+    }
+}

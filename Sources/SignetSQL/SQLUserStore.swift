@@ -1,0 +1,143 @@
+import Foundation
+import SignetStore
+
+/// Local accounts and federated links over a SQL database (`users`, `federated_identities`).
+public struct SQLUserStore: UserStore {
+    let database: any SQLDatabase
+
+    static let userColumns = """
+        id, email, email_verified, password_hash, name, given_name, family_name, disabled_at, created_at, updated_at
+        """
+
+    static func decodeUser(_ row: any SQLRow) throws -> UserRecord {
+        UserRecord(
+            id: try row.text(0), email: try row.text(1), emailVerified: try row.bool(2),
+            passwordHash: row.optionalText(3), name: row.optionalText(4), givenName: row.optionalText(5),
+            familyName: row.optionalText(6), disabledAt: try row.optionalDate(7), createdAt: try row.date(8),
+            updatedAt: try row.date(9))
+    }
+
+    static let federatedColumns = "connection_id, issuer, subject, user_id, email, created_at"
+
+    static func decodeFederated(_ row: any SQLRow) throws -> FederatedIdentityRecord {
+        FederatedIdentityRecord(
+            connectionID: try row.text(0), issuer: try row.text(1), subject: try row.text(2),
+            userID: try row.text(3), email: row.optionalText(4), createdAt: try row.date(5))
+    }
+
+    static let insertUserSQL = "INSERT INTO users (\(userColumns)) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)"
+    static let byID = "SELECT \(userColumns) FROM users WHERE id = $1"
+    static let byEmail = "SELECT \(userColumns) FROM users WHERE email = $1"
+    static let all = "SELECT \(userColumns) FROM users ORDER BY email"
+    static let setPasswordSQL = "UPDATE users SET password_hash = $1, updated_at = $2 WHERE id = $3"
+    static let setDisabledSQL = "UPDATE users SET disabled_at = $1, updated_at = $2 WHERE id = $3"
+    static let updateProfileSQL = """
+        UPDATE users SET name = $1, given_name = $2, family_name = $3, email_verified = $4, updated_at = $5
+        WHERE id = $6
+        """
+    static let insertFederatedSQL = "INSERT INTO federated_identities (\(federatedColumns)) VALUES ($1, $2, $3, $4, $5, $6)"
+    static let federatedByKey = """
+        SELECT \(federatedColumns) FROM federated_identities
+        WHERE connection_id = $1 AND issuer = $2 AND subject = $3
+        """
+    static let federatedByUser = """
+        SELECT \(federatedColumns) FROM federated_identities WHERE user_id = $1
+        ORDER BY created_at, connection_id, issuer, subject
+        """
+    static let deleteFederated = "DELETE FROM federated_identities WHERE user_id = $1 AND connection_id = $2"
+    /// What goes with a user (refresh tokens go with their grants: ON DELETE CASCADE), then the user.
+    static let deleteWithUser = ["authorization_codes", "grants", "sessions", "consents", "federated_identities"]
+        .map { "DELETE FROM \($0) WHERE user_id = $1" }
+    static let deleteUserSQL = "DELETE FROM users WHERE id = $1"
+
+    static func insertUserRow(_ user: UserRecord, _ db: any SQLConnection) throws {
+        try db.run(insertUserSQL, [
+            user.id, user.email.lowercased(), user.emailVerified, user.passwordHash, user.name, user.givenName,
+            user.familyName, user.disabledAt, user.createdAt, user.updatedAt,
+        ])
+    }
+
+    static func insertFederatedRow(_ identity: FederatedIdentityRecord, _ db: any SQLConnection) throws {
+        try db.run(insertFederatedSQL, [
+            identity.connectionID, identity.issuer, identity.subject, identity.userID, identity.email, identity.createdAt,
+        ])
+    }
+
+    /// See `UserStore.insertUser(_:)`.
+    public func insertUser(_ user: UserRecord) throws {
+        try database.write { db in try Self.insertUserRow(user, db) }
+    }
+
+    /// See `UserStore.user(id:)`.
+    public func user(id: String) throws -> UserRecord? {
+        try database.read { db in try db.one(Self.byID, [id], Self.decodeUser) }
+    }
+
+    /// See `UserStore.user(email:)`.
+    public func user(email: String) throws -> UserRecord? {
+        try database.read { db in try db.one(Self.byEmail, [email.lowercased()], Self.decodeUser) }
+    }
+
+    /// See `UserStore.allUsers()`.
+    public func allUsers() throws -> [UserRecord] {
+        try database.read { db in try db.query(Self.all, [], Self.decodeUser) }
+    }
+
+    /// See `UserStore.setPassword(userID:passwordHash:now:)`.
+    public func setPassword(userID: String, passwordHash: String?, now: Date) throws {
+        try updateUser(Self.setPasswordSQL, [passwordHash, now, userID])
+    }
+
+    /// See `UserStore.setDisabled(userID:disabledAt:now:)`.
+    public func setDisabled(userID: String, disabledAt: Date?, now: Date) throws {
+        try updateUser(Self.setDisabledSQL, [disabledAt, now, userID])
+    }
+
+    /// See `UserStore.updateProfile(userID:name:givenName:familyName:emailVerified:now:)`.
+    public func updateProfile(userID: String, name: String?, givenName: String?, familyName: String?,
+                              emailVerified: Bool, now: Date) throws {
+        try updateUser(Self.updateProfileSQL, [name, givenName, familyName, emailVerified, now, userID])
+    }
+
+    /// See `UserStore.insertFederatedIdentity(_:)`.
+    public func insertFederatedIdentity(_ identity: FederatedIdentityRecord) throws {
+        try database.write { db in try Self.insertFederatedRow(identity, db) }
+    }
+
+    /// See `UserStore.insertUser(_:withFederatedIdentity:)`.
+    public func insertUser(_ user: UserRecord, withFederatedIdentity identity: FederatedIdentityRecord) throws {
+        guard identity.userID == user.id else { throw StoreError.notFound }
+        try database.transaction { db in
+            try Self.insertUserRow(user, db)
+            try Self.insertFederatedRow(identity, db)
+        }
+    }
+
+    /// See `UserStore.federatedIdentity(connectionID:issuer:subject:)`.
+    public func federatedIdentity(connectionID: String, issuer: String, subject: String) throws -> FederatedIdentityRecord? {
+        try database.read { db in try db.one(Self.federatedByKey, [connectionID, issuer, subject], Self.decodeFederated) }
+    }
+
+    /// See `UserStore.federatedIdentities(userID:)`.
+    public func federatedIdentities(userID: String) throws -> [FederatedIdentityRecord] {
+        try database.read { db in try db.query(Self.federatedByUser, [userID], Self.decodeFederated) }
+    }
+
+    private func updateUser(_ sql: String, _ binds: [any SQLBindable]) throws {
+        let changed = try database.write { db in try db.run(sql, binds) }
+        guard changed == 1 else { throw StoreError.notFound }
+    }
+
+    /// See `UserStore.deleteFederatedIdentities(userID:connectionID:)`.
+    public func deleteFederatedIdentities(userID: String, connectionID: String) throws -> Int {
+        try database.write { db in try db.run(Self.deleteFederated, [userID, connectionID]) }
+    }
+
+    /// See `UserStore.deleteUser(id:)`: everything of the user in one transaction.
+    public func deleteUser(id: String) throws -> Bool {
+        try database.transaction { db in
+            for statement in Self.deleteWithUser { try db.run(statement, [id]) }
+            return try db.run(Self.deleteUserSQL, [id]) > 0
+        }
+    }
+}
