@@ -19,6 +19,9 @@ enum ServeCommand {
         let demoProvider = arguments.flag("demo") ? try DemoProvider.start(&configuration) : nil
         let environment = try ServerEnvironment.open(configuration)
         let application = try SignetApplication(environment: environment)
+        // The demo data is in the store before the server answers or says it is ready, so a
+        // client that starts on the "issuer" line always finds the demo client.
+        let demoLines = arguments.flag("demo") ? try DemoSeed.seed(environment) : []
         let server = try application.start()
         let elapsed = Double(DispatchTime.now().uptimeNanoseconds - started.uptimeNanoseconds) / 1e6
         let scheme = configuration.http.tlsCertificateFile == nil ? "http" : "https"
@@ -26,7 +29,7 @@ enum ServeCommand {
             Output.print("signet: listening on \(scheme)://\(address)")
         }
         Output.print("signet: issuer \(configuration.issuer); data in \(configuration.dataDirectory); ready in \(String(format: "%.0f", elapsed)) ms")
-        if arguments.flag("demo") { try DemoSeed.seed(environment).forEach(Output.print) }
+        demoLines.forEach(Output.print)
         if let demoProvider { DemoProvider.lines(demoProvider).forEach(Output.print) }
         let refresher = Task { await application.refreshKeysPeriodically() }
         let purge = application.startPeriodicPurge()
