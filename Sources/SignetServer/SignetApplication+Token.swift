@@ -6,25 +6,25 @@ extension SignetApplication {
     /// `POST /token`. The grants run inline on the HTTP thread (SQLite and signing take well under
     /// a millisecond); only the token exchange (native ID-token sign-in), which may fetch a
     /// provider's keys, is suspended and awaited, so a slow provider never holds a thread.
-    func installTokenRoutes(_ router: Router) {
+    func tokenHandler(_ errors: ErrorRenderer) -> HTTPHandler {
         let nativeSignIn = NativeSignInVerifier(connections: environment.configuration.connections.map(\.connection),
                                                 clock: environment.clock)
         let endpoint = TokenEndpoint(server: authorizationServer, nativeSignIn: nativeSignIn)
-        router.post(Routes.token, .deferring(inline: { request in
+        return .deferring(inline: { request in
             do throws(OAuthError) {
                 let parameters = try request.oauthParameters()
                 if TokenEndpoint.isTokenExchange(parameters) { return nil }
                 return OAuthResponses.token(try endpoint.handle(parameters, authorization: request.authorization))
             } catch {
-                return OAuthResponses.tokenError(error)
+                return errors.render(error)
             }
         }, suspended: { request in
             do throws(OAuthError) {
                 let parameters = try request.oauthParameters()
                 return OAuthResponses.token(try await endpoint.handleAsync(parameters, authorization: request.authorization))
             } catch {
-                return OAuthResponses.tokenError(error)
+                return errors.render(error)
             }
-        }))
+        })
     }
 }
