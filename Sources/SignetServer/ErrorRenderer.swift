@@ -39,6 +39,13 @@ struct ErrorRenderer: Sendable {
         return response
     }
 
+    /// An inline handler whose thrown `OAuthError`s are rendered by this route's kind.
+    func sync(_ body: @escaping @Sendable (HTTPRequest) throws(OAuthError) -> HTTPResponse) -> HTTPHandler {
+        .sync { request in
+            do throws(OAuthError) { return try body(request) } catch { return render(error) }
+        }
+    }
+
     /// A failure that is not an `OAuthError` (a store that failed, …): `server_error`, with the
     /// cause in the log only.
     func internalError(_ context: String, _ error: any Error) -> HTTPResponse {

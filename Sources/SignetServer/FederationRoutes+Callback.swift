@@ -61,7 +61,7 @@ extension FederationRoutes {
                   constantTimeEqual(binding(of: cookie), expected) else {
                 server.audit("federation_browser_mismatch")
                 return errors.signInRefused("This sign-in was started in another browser. Go back to the application and start again.",
-                                        status: 403)
+                                            status: 403)
             }
             guard try server.storage.authorizationRequests.consumePendingAuthorization(idHash: stateHash, now: server.clock.now) != nil else {
                 return errors.signInRefused("This sign-in has expired or was already used. Go back to the application and start again.")
@@ -85,7 +85,8 @@ extension FederationRoutes {
         if let upstreamError = fields.first("error") {
             Log.info("federation callback (\(connectionID)): upstream error \(Self.safeCode(upstreamError))")
             server.audit("federation_upstream_error", client: pending.client.id)
-            return fail(pending, OAuthError(.accessDenied, "The sign-in with \(provider.connection.displayName) was cancelled or refused."), errors)
+            let refused = OAuthError(.accessDenied, "The sign-in with \(provider.connection.displayName) was cancelled or refused.")
+            return fail(pending, refused, errors)
         }
         guard let code = fields.first("code"), !code.isEmpty, code.utf8.count <= 4096 else {
             return fail(pending, OAuthError(.accessDenied, "The provider returned no authorization code."), errors)

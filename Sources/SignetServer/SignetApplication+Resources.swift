@@ -7,41 +7,29 @@ extension SignetApplication {
     /// `/userinfo` (GET and POST): one signature check and one indexed read, inline.
     func userinfoHandler(_ errors: ErrorRenderer) -> HTTPHandler {
         let userinfo = UserInfoEndpoint(server: authorizationServer)
-        return .sync { request in
-            do throws(OAuthError) {
-                guard let token = try Self.bearerToken(of: request) else { return errors.missingBearerToken() }
-                return OAuthResponses.json(try userinfo.claims(accessToken: token))
-            } catch {
-                return errors.render(error)
-            }
+        return errors.sync { request throws(OAuthError) in
+            guard let token = try Self.bearerToken(of: request) else { return errors.missingBearerToken() }
+            return OAuthResponses.json(try userinfo.claims(accessToken: token))
         }
     }
 
     /// `POST /revoke` (RFC 7009), inline.
     func revocationHandler(_ errors: ErrorRenderer) -> HTTPHandler {
         let revocation = RevocationEndpoint(server: authorizationServer)
-        return .sync { request in
-            do throws(OAuthError) {
-                try revocation.handle(try request.oauthParameters(), authorization: request.authorization)
-                // RFC 7009 §2.2: 200 and no content, whatever the token was.
-                var response = HTTPResponse(status: 200)
-                response.headers.set("Cache-Control", "no-store")
-                return response
-            } catch {
-                return errors.render(error)
-            }
+        return errors.sync { request throws(OAuthError) in
+            try revocation.handle(try request.oauthParameters(), authorization: request.authorization)
+            // RFC 7009 §2.2: 200 and no content, whatever the token was.
+            var response = HTTPResponse(status: 200)
+            response.headers.set("Cache-Control", "no-store")
+            return response
         }
     }
 
     /// `POST /introspect` (RFC 7662), inline.
     func introspectionHandler(_ errors: ErrorRenderer) -> HTTPHandler {
         let introspection = IntrospectionEndpoint(server: authorizationServer)
-        return .sync { request in
-            do throws(OAuthError) {
-                return OAuthResponses.json(try introspection.handle(try request.oauthParameters(), authorization: request.authorization))
-            } catch {
-                return errors.render(error)
-            }
+        return errors.sync { request throws(OAuthError) in
+            OAuthResponses.json(try introspection.handle(try request.oauthParameters(), authorization: request.authorization))
         }
     }
 
