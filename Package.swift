@@ -17,6 +17,9 @@ let package = Package(
         .systemLibrary(name: "CLibPQ", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
         .systemLibrary(name: "CMicroHTTPD", pkgConfig: "libmicrohttpd", providers: [.apt(["libmicrohttpd-dev"])]),
         .systemLibrary(name: "CLibSecret", pkgConfig: "libsecret-1", providers: [.apt(["libsecret-1-dev"])]),
+        .systemLibrary(name: "CLibQREncode", pkgConfig: "libqrencode", providers: [.apt(["libqrencode-dev"])]),
+        .systemLibrary(name: "CLibCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
+        .systemLibrary(name: "CLibCbor", pkgConfig: "libcbor", providers: [.apt(["libcbor-dev"])]),
         // Fixed-argument wrappers for variadic C functions and macros.
         .target(name: "CSignetShims", dependencies: ["CLibCrypto", "CSQLite", "CMicroHTTPD"]),
         // libsecret's schema and attribute table (glib), kept apart so CSignetShims needs no glib.
@@ -27,6 +30,12 @@ let package = Package(
         // Child processes for the tests, with nothing of the parent's but three streams (Foundation's
         // Process on Linux lets every descriptor through and tracks a child by an inherited socket).
         .target(name: "CSignetSpawn"),
+        // Data built into the binary (the common-password list), through `.incbin`.
+        .target(name: "CSignetData", exclude: ["data/common-passwords.txt", "data/LICENSE-common-passwords"], cSettings: [.headerSearchPath("data")]),
+        // SMTP submission through libcurl, one call per message.
+        .target(name: "CSignetMail", dependencies: ["CLibCurl"]),
+        // The X.509 checks of a WebAuthn attestation certificate (W3C WebAuthn §8.2.1) with libcrypto.
+        .target(name: "CSignetAttestation", linkerSettings: [.linkedLibrary("crypto")]),
 
         .target(name: "SignetCrypto", dependencies: ["CLibCrypto", "CSodium", "CSignetShims"]),
         .target(name: "SignetJOSE", dependencies: ["SignetCrypto"]),
@@ -35,8 +44,16 @@ let package = Package(
         .target(name: "SignetSQLite", dependencies: ["SignetStore", "CSQLite", "CSignetShims"]),
         // The same store on PostgreSQL (libpq); not wired into `signet serve` yet.
         .target(name: "SignetPostgres", dependencies: ["SignetStore", "CLibPQ"]),
-        .target(name: "SignetCore", dependencies: ["SignetWire", "SignetJOSE", "SignetStore"]),
+        .target(name: "SignetCore", dependencies: ["SignetWire", "SignetJOSE", "SignetStore", "CSignetData"]),
         .target(name: "SignetHTTP", dependencies: ["CMicroHTTPD", "CSignetShims"]),
+        // Counters and histograms in the Prometheus text format.
+        .target(name: "SignetMetrics"),
+        // WebAuthn ceremonies as pure logic: CBOR (libcbor), COSE keys, attestation, assertions, options JSON.
+        .target(name: "SignetWebAuthn", dependencies: ["SignetCrypto", "SignetJOSE", "CLibCbor", "CSignetAttestation"]),
+        // QR codes (libqrencode) for authenticator-app enrolment.
+        .target(name: "SignetQR", dependencies: ["CLibQREncode"]),
+        // Mail: messages rendered as RFC 5322/MIME, SMTP submission (libcurl).
+        .target(name: "SignetMail", dependencies: ["CSignetMail", "SignetCrypto", "SignetWire"]),
         // Relying-party logic shared by the SDK, federation and the resource kit.
         .target(name: "SignetClientCore", dependencies: ["SignetWire", "SignetJOSE",
                                                         .target(name: "CSignetOutbound", condition: .when(platforms: [.linux]))]),
@@ -62,7 +79,7 @@ let package = Package(
                           path: "bench/SignetBench"),
         // The fuzz targets (docs/testing.md, "Fuzzing"). In the normal build a corpus replayer;
         // `make fuzz` builds it again with -sanitize=fuzzer,address and -DSIGNET_LIBFUZZER.
-        .executableTarget(name: "SignetFuzz", dependencies: ["SignetCrypto", "SignetJOSE", "SignetWire", "SignetHTTP"],
+        .executableTarget(name: "SignetFuzz", dependencies: ["SignetCrypto", "SignetJOSE", "SignetWire", "SignetHTTP", "SignetWebAuthn"],
                           path: "fuzz/SignetFuzz"),
         // An API protected by SignetResource (docs/guides/swift-api.md).
         .executableTarget(name: "ExampleAPI", dependencies: ["SignetHTTP", "SignetResource"], path: "Examples/ExampleAPI"),
@@ -70,9 +87,13 @@ let package = Package(
         .testTarget(name: "SignetCryptoTests", dependencies: ["SignetCrypto"]),
         .testTarget(name: "SignetJOSETests", dependencies: ["SignetJOSE", "SignetTesting"], exclude: ["Interop"]),
         .testTarget(name: "SignetWireTests", dependencies: ["SignetWire"]),
+        .testTarget(name: "SignetWebAuthnTests", dependencies: ["SignetWebAuthn", "SignetCrypto", "SignetJOSE"], exclude: ["Vectors"]),
         .testTarget(name: "SignetHTTPTests", dependencies: ["SignetHTTP", "SignetTesting"]),
+        .testTarget(name: "SignetMetricsTests", dependencies: ["SignetMetrics", "SignetHTTP", "SignetServer", "SignetTesting"]),
+        .testTarget(name: "SignetQRTests", dependencies: ["SignetQR", "SignetCore", "SignetTesting"]),
+        .testTarget(name: "SignetMailTests", dependencies: ["SignetMail", "SignetTesting"]),
         .testTarget(name: "SignetStoreTests", dependencies: ["SignetStore", "SignetSQLite", "SignetPostgres", "SignetTesting"]),
-        .testTarget(name: "SignetCoreTests", dependencies: ["SignetCore"]),
+        .testTarget(name: "SignetCoreTests", dependencies: ["SignetCore", "SignetServer"]),
         .testTarget(name: "SignetClientCoreTests", dependencies: ["SignetClientCore", "SignetHTTP", "SignetServer", "SignetTesting"]),
         .testTarget(name: "SignetFederationTests", dependencies: ["SignetFederation", "SignetTesting"]),
         .testTarget(name: "SignetKitTests", dependencies: ["SignetKit", "SignetKitSecretService", "SignetTesting"], exclude: ["Browser"]),

@@ -3,7 +3,7 @@
 # per-test time limit from SignetTesting), so a hang fails its test instead of stalling the run.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-targets="SignetHTTPTests SignetServerTests SignetKitTests SignetClientCoreTests SignetFederationTests SignetResourceTests SignetStoreTests SignetJOSETests"
+targets="SignetHTTPTests SignetMailTests SignetQRTests SignetMetricsTests SignetServerTests SignetKitTests SignetClientCoreTests SignetFederationTests SignetResourceTests SignetStoreTests SignetJOSETests"
 status=0
 for target in $targets; do
   while IFS= read -r hit; do

@@ -10,7 +10,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds="${FUZZ_SECONDS:-30}"
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(json jws jwk form redirect http)
+[ ${#targets[@]} -gt 0 ] || targets=(json jws jwk form redirect http webauthn)
 # SwiftPM links an executable's Swift entry point as `main` (--defsym main=<Module>_main), and
 # -sanitize=fuzzer would link libFuzzer's own main as well (gold: duplicate main). So: ASan plus the
 # coverage libFuzzer needs at compile time, and the libFuzzer runtime without its main, whose

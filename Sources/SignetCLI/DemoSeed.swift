@@ -26,7 +26,7 @@ enum DemoSeed {
                 allowedScopes: ["openid", "profile", "email", "offline_access"],
                 grantTypes: [GrantType.authorizationCode.rawValue, GrantType.refreshToken.rawValue],
                 tokenEndpointAuthMethod: ClientAuthenticationMethod.none.rawValue,
-                idTokenAlgorithm: environment.configuration.keys.idTokenAlgorithm, createdAt: now, updatedAt: now))
+                idTokenAlgorithm: environment.configuration.keys.idTokenAlgorithm.rawValue, createdAt: now, updatedAt: now))
         }
         let users = environment.makeUserService()
         if try users.find(email) == nil {

@@ -25,24 +25,29 @@ public final class AccessTokenVerifier: Sendable {
         let usableUntil: Date
     }
 
-    private let server: AuthorizationServer
+    private let ownTokens: OwnTokenVerification
     private let audience: String?
     private let state = Mutex(State())
     /// The most token strings remembered at once.
     static let capacity = 20_000
-    /// The `exp` leeway of `AuthorizationServer.verifier`.
+    /// The `exp` leeway of `OwnTokenVerification.verifier`.
     static let leeway: TimeInterval = 30
 
     /// A verifier for tokens whose `aud` contains `audience` (nil: any audience).
-    public init(server: AuthorizationServer, audience: String?) {
-        self.server = server
+    public init(ownTokens: OwnTokenVerification, audience: String?) {
+        self.ownTokens = ownTokens
         self.audience = audience
+    }
+
+    /// A verifier with the server's keys, issuer and clock.
+    public convenience init(server: AuthorizationServer, audience: String?) {
+        self.init(ownTokens: server.ownTokens, audience: audience)
     }
 
     /// The verified token, or the JOSE reason it was refused.
     public func verify(_ token: String) throws -> VerifiedJWT {
-        let ids = server.keyRing.verificationKeys.map(\.keyID)
-        let now = server.clock.now
+        let ids = ownTokens.keyRing.verificationKeys.map(\.keyID)
+        let now = ownTokens.clock.now
         let (verifier, hit) = state.withLock { state -> (JWTVerifier?, VerifiedJWT?) in
             guard state.keyIDs == ids, let verifier = state.verifier else { return (nil, nil) }
             if let remembered = state.verified[token], now < remembered.usableUntil { return (verifier, remembered.jwt) }
@@ -53,7 +58,7 @@ public final class AccessTokenVerifier: Sendable {
         if let verifier {
             current = verifier
         } else {
-            current = try server.verifier(types: ["at+jwt"], audience: audience)
+            current = try ownTokens.verifier(types: ["at+jwt"], audience: audience)
             state.withLock { $0 = State(keyIDs: ids, verifier: current) }
         }
         let jwt = try current.verify(token)

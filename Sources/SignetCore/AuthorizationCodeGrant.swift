@@ -1,26 +1,49 @@
 import Foundation
-import SignetJOSE
 import SignetStore
 import SignetWire
 
 /// The token half of the authorization code flow (RFC 6749 §4.1.3, RFC 7636 §4.6).
-struct AuthorizationCodeGrant {
-    let server: AuthorizationServer
+struct AuthorizationCodeGrant: GrantHandler {
+    /// Codes, consumed once.
+    let codes: any AuthorizationCodeStore
+    /// Grant families (created here; revoked on a replayed code).
+    let refreshTokens: any RefreshTokenStore
+    /// The code's user, which must still be active.
+    let users: any UserStore
+    /// Code hashes.
+    let tokens: OpaqueTokens
+    /// The family's first refresh token.
+    let refreshMinter: RefreshTokenMinter
+    /// Access and ID tokens.
+    let responses: TokenResponseBuilder
+    /// Code replays.
+    let auditor: Auditor
+    let clock: any Clock
+    /// The grant family's absolute lifetime, seconds.
+    let familyLifetime: Int
 
-    func handle(_ parameters: RequestParameters, client: Client) throws -> TokenResponse {
+    var grantType: GrantType { .authorizationCode }
+    var parameters: [String] { Self.parameters }
+    static let parameters = ["code", "redirect_uri", "code_verifier", "resource"]
+
+    func handle(_ parameters: RequestParameters, client: Client) throws(OAuthError) -> TokenResponse {
+        try oauthErrors { try redeem(parameters, client: client) }
+    }
+
+    private func redeem(_ parameters: RequestParameters, client: Client) throws -> TokenResponse {
         let code = try parameters.required("code")
         let redirectURI = try parameters.single("redirect_uri")
         let verifier = try parameters.single("code_verifier")
-        let now = server.clock.now
-        guard server.tokens.hasShape(code, of: .code) else { throw OAuthError.invalidGrant("The code is invalid.") }
+        let now = clock.now
+        guard tokens.hasShape(code, of: .code) else { throw OAuthError.invalidGrant("The code is invalid.") }
         let record: AuthorizationCodeRecord
-        switch try server.storage.codes.consumeCode(codeHash: server.tokens.hash(code), now: now) {
+        switch try codes.consumeCode(codeHash: tokens.hash(code), now: now) {
         case .consumed(let consumed):
             record = consumed
         case .alreadyConsumed(let replayed):
             // RFC 6749 §4.1.2: a reused code revokes every token issued from it.
-            try server.storage.refreshTokens.revokeGrant(issuedFrom: replayed, reason: RevokeReason.codeReplay, now: now)
-            server.audit("code_replay", subject: replayed.userID, client: replayed.clientID, detail: ["grant": .string(replayed.grantID)])
+            try refreshTokens.revokeGrant(issuedFrom: replayed, reason: RevokeReason.codeReplay, now: now)
+            auditor.record("code_replay", subject: replayed.userID, client: replayed.clientID, detail: ["grant": .string(replayed.grantID)])
             throw OAuthError.invalidGrant("The code was already used.")
         case .expired, .notFound:
             throw OAuthError.invalidGrant("The code is invalid or expired.")
@@ -39,7 +62,7 @@ struct AuthorizationCodeGrant {
         } else if verifier != nil {
             throw OAuthError.invalidGrant("code_verifier was sent for a request without code_challenge.")
         }
-        guard let user = try server.storage.users.user(id: record.userID), user.disabledAt == nil else {
+        guard let user = try users.user(id: record.userID), user.disabledAt == nil else {
             throw OAuthError.invalidGrant("The user is not active.")
         }
         let scope = (try? Scope(parsing: record.scope)) ?? Scope([String]())
@@ -47,33 +70,26 @@ struct AuthorizationCodeGrant {
         let granted = record.resource.map { $0.split(separator: " ").map(String.init) } ?? []
         let audiences = try ResourceIndicator.narrowed(granted, parameters, client: client)
         let grant = GrantRecord(grantID: record.grantID, clientID: client.id, userID: user.id, scope: record.scope,
-                                createdAt: now, absoluteExpiresAt: now.addingTimeInterval(TimeInterval(server.policy.refreshFamilyLifetime)),
+                                createdAt: now, absoluteExpiresAt: now.addingTimeInterval(TimeInterval(familyLifetime)),
                                 sessionID: record.sessionID, authTime: record.authTime, payload: record.payload,
                                 resources: granted)
-        do { try server.storage.refreshTokens.createGrant(grant) } catch StoreError.duplicate {
+        do { try refreshTokens.createGrant(grant) } catch StoreError.duplicate {
             // The code was replayed while this redemption was in flight; the family is revoked.
             throw OAuthError.invalidGrant("The code was already used.")
         }
         let amr = CodePayload(record.payload).amr
-        return try TokenResponseBuilder(server: server).build(
+        return try responses.build(
             client: client, user: user, scope: scope, grantID: grant.grantID, resources: audiences, nonce: record.nonce,
             authTime: record.authTime, amr: amr, sessionID: record.sessionID,
-            refreshToken: try server.issueFirstRefreshToken(grant: grant, client: client, scope: scope, now: now))
+            refreshToken: try refreshMinter.first(grant: grant, client: client, scope: scope, now: now))
     }
-
 }
 
-/// What the authorize side records in a code for the token side: the authentication methods.
-struct CodePayload {
-    var amr: [String] = []
-
-    init(amr: [String]) { self.amr = amr }
-
-    init(_ json: String) {
-        if let object = try? JSONValue.parse(Array(json.utf8)).objectValue, case .array(let values)? = object["amr"] {
-            amr = values.compactMap(\.stringValue)
-        }
+extension AuthorizationCodeGrant {
+    /// Takes its parts from the server.
+    init(server: AuthorizationServer) {
+        self.init(codes: server.storage.codes, refreshTokens: server.storage.refreshTokens, users: server.storage.users,
+                  tokens: server.tokens, refreshMinter: server.refreshMinter, responses: server.responses,
+                  auditor: server.auditor, clock: server.clock, familyLifetime: server.policy.refreshFamilyLifetime)
     }
-
-    var json: String { JSONValue.object(["amr": .array(amr.map(JSONValue.string))]).serializedString() }
 }

@@ -10,21 +10,19 @@ import SignetWire
 /// `policy.authorizationRequestLifetime` seconds, and is consumed atomically when it yields a code
 /// or an error, so one request can never yield two codes.
 public struct AuthorizationFlow: Sendable {
-    let server: AuthorizationServer
     /// Sessions.
     public let sessions: SessionManager
     /// Consent rules.
     public let consent: ConsentPolicy
     /// Code issuance.
     public let codes: CodeIssuer
-
-    /// Creates the flow.
-    public init(server: AuthorizationServer) {
-        self.server = server
-        self.sessions = SessionManager(server: server)
-        self.consent = ConsentPolicy(server: server)
-        self.codes = CodeIssuer(server: server)
-    }
+    let requests: any AuthorizationRequestStore
+    let clients: ClientRegistry
+    let tokens: OpaqueTokens
+    let auditor: Auditor
+    let clock: any Clock
+    /// A pending request's lifetime, seconds.
+    let requestLifetime: Int
 
     /// The first decision for a checked request and the browser's session cookie value, if any.
     ///
@@ -65,7 +63,7 @@ public struct AuthorizationFlow: Sendable {
         if let hinted = request.hintedSubject, hinted != session.user.id { return false }
         let authTime = session.record.authTime
         let fresh = authenticatedSince.map { authTime >= $0 } ?? false
-        if let maxAge = request.maxAge, !fresh, authTime.addingTimeInterval(TimeInterval(maxAge)) < server.clock.now { return false }
+        if let maxAge = request.maxAge, !fresh, authTime.addingTimeInterval(TimeInterval(maxAge)) < clock.now { return false }
         if request.prompts(.login), authenticatedSince != nil, !fresh { return false }
         return true
     }
@@ -73,8 +71,8 @@ public struct AuthorizationFlow: Sendable {
     /// Loads a pending request by handle. Throws `FlowError.requestNotFound` when it is unknown,
     /// expired or already used.
     public func pending(handle: String) throws -> PendingRequest {
-        guard server.tokens.hasShape(handle, of: .request),
-              let record = try server.storage.authorizationRequests.pendingAuthorization(idHash: server.tokens.hash(handle), now: server.clock.now)
+        guard tokens.hasShape(handle, of: .request),
+              let record = try requests.pendingAuthorization(idHash: tokens.hash(handle), now: clock.now)
         else { throw FlowError.requestNotFound }
         return try decode(record, handle: handle)
     }
@@ -105,7 +103,7 @@ public struct AuthorizationFlow: Sendable {
         }
         let request = try consume(pending)
         guard allow else {
-            server.audit("consent_denied", subject: session.user.id, client: pending.client.id)
+            auditor.record("consent_denied", subject: session.user.id, client: pending.client.id)
             return .error(OAuthError(.accessDenied, "The user denied the request."), redirectURI: request.redirectURI, state: request.state)
         }
         try consent.remember(client: pending.client, userID: session.user.id, scope: request.parsedScope)
@@ -114,21 +112,21 @@ public struct AuthorizationFlow: Sendable {
 
     /// Stores a pending request and returns its handle.
     func store(_ request: AuthorizationRequest) throws -> String {
-        let now = server.clock.now
-        let handle = server.tokens.make(.request)
+        let now = clock.now
+        let handle = tokens.make(.request)
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         let payload = String(decoding: try encoder.encode(request), as: UTF8.self)
-        try server.storage.authorizationRequests.insertPendingAuthorization(PendingAuthorizationRecord(
-            idHash: server.tokens.hash(handle), clientID: request.clientID, payload: payload, createdAt: now,
-            expiresAt: now.addingTimeInterval(TimeInterval(server.policy.authorizationRequestLifetime))))
+        try requests.insertPendingAuthorization(PendingAuthorizationRecord(
+            idHash: tokens.hash(handle), clientID: request.clientID, payload: payload, createdAt: now,
+            expiresAt: now.addingTimeInterval(TimeInterval(requestLifetime))))
         return handle
     }
 
     /// Consumes the pending request atomically; a second consumer gets `requestNotFound`.
     func consume(_ pending: PendingRequest) throws -> AuthorizationRequest {
-        guard let record = try server.storage.authorizationRequests.consumePendingAuthorization(
-            idHash: server.tokens.hash(pending.handle), now: server.clock.now) else { throw FlowError.requestNotFound }
+        guard let record = try requests.consumePendingAuthorization(
+            idHash: tokens.hash(pending.handle), now: clock.now) else { throw FlowError.requestNotFound }
         return try decode(record, handle: pending.handle).request
     }
 
@@ -137,7 +135,16 @@ public struct AuthorizationFlow: Sendable {
         do { request = try JSONDecoder().decode(AuthorizationRequest.self, from: Data(record.payload.utf8)) } catch {
             throw StoreError.corrupt("pending authorization payload")
         }
-        guard let client = try server.clients.client(id: request.clientID) else { throw FlowError.clientGone }
+        guard let client = try clients.client(id: request.clientID) else { throw FlowError.clientGone }
         return PendingRequest(handle: handle, request: request, client: client, createdAt: record.createdAt)
+    }
+}
+
+extension AuthorizationFlow {
+    /// Creates the flow.
+    public init(server: AuthorizationServer) {
+        self.init(sessions: SessionManager(server: server), consent: ConsentPolicy(server: server), codes: CodeIssuer(server: server),
+                  requests: server.storage.authorizationRequests, clients: server.clients, tokens: server.tokens,
+                  auditor: server.auditor, clock: server.clock, requestLifetime: server.policy.authorizationRequestLifetime)
     }
 }

@@ -2,10 +2,19 @@ import Foundation
 import SignetWire
 
 /// The client credentials grant (RFC 6749 §4.4), for confidential clients acting for themselves.
-struct ClientCredentialsGrant {
-    let server: AuthorizationServer
+struct ClientCredentialsGrant: GrantHandler {
+    /// Access tokens.
+    let issuer: TokenIssuer
 
-    func handle(_ parameters: RequestParameters, client: Client) throws -> TokenResponse {
+    var grantType: GrantType { .clientCredentials }
+    var parameters: [String] { Self.parameters }
+    static let parameters = ["scope", "resource"]
+
+    func handle(_ parameters: RequestParameters, client: Client) throws(OAuthError) -> TokenResponse {
+        try oauthErrors { try issue(parameters, client: client) }
+    }
+
+    private func issue(_ parameters: RequestParameters, client: Client) throws -> TokenResponse {
         guard !client.isPublic else { throw OAuthError(.unauthorizedClient, "Public clients cannot use client_credentials.") }
         // User-centric scopes mean nothing without a user.
         let serviceScope = Scope(client.allowedScope.tokens.filter {
@@ -20,9 +29,14 @@ struct ClientCredentialsGrant {
             scope = requested
         }
         let resources = try ResourceIndicator.requested(parameters, client: client)
-        let access = try server.issuer.accessToken(.init(
-            subject: client.id, clientID: client.id, scope: scope, audience: resources.isEmpty ? [server.policy.issuer] : resources,
+        let access = try issuer.accessToken(.init(
+            subject: client.id, clientID: client.id, scope: scope, audience: resources.isEmpty ? [issuer.policy.issuer] : resources,
             grantID: nil, authTime: nil, lifetime: client.accessTokenLifetime))
         return TokenResponse(accessToken: access.token, expiresIn: access.expiresIn, scope: scope.isEmpty ? nil : scope.description)
     }
+}
+
+extension ClientCredentialsGrant {
+    /// Takes its parts from the server.
+    init(server: AuthorizationServer) { self.init(issuer: server.issuer) }
 }

@@ -175,7 +175,7 @@ public struct ClientRegistration: Sendable {
             id: spec.id, name: spec.name ?? spec.id, secretHash: secretHash, isPublic: spec.isPublic,
             firstParty: spec.firstParty, redirectURIs: spec.redirectURIs, postLogoutRedirectURIs: spec.postLogoutRedirectURIs,
             allowedScopes: scope.tokens, grantTypes: uniqueGrants, tokenEndpointAuthMethod: method,
-            idTokenAlgorithm: spec.idTokenAlgorithm ?? policy.idTokenAlgorithm,
+            idTokenAlgorithm: spec.idTokenAlgorithm ?? policy.idTokenAlgorithm.rawValue,
             accessTokenLifetime: spec.accessTokenLifetime, refreshTokenLifetime: spec.refreshTokenLifetime,
             idTokenLifetime: spec.idTokenLifetime, allowHeadless: spec.allowHeadless,
             allowedResources: spec.allowedResources, createdAt: now, updatedAt: now)

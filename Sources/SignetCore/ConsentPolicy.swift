@@ -4,10 +4,8 @@ import SignetWire
 
 /// When the consent page is shown, and what is remembered afterwards.
 public struct ConsentPolicy: Sendable {
-    let server: AuthorizationServer
-
-    /// Creates the policy.
-    public init(server: AuthorizationServer) { self.server = server }
+    let consents: any ConsentStore
+    let clock: any Clock
 
     /// Whether the user must be asked before `client` gets `request.scope`:
     /// - `prompt=consent` always asks (OpenID Connect Core §3.1.2.1);
@@ -19,7 +17,7 @@ public struct ConsentPolicy: Sendable {
         if request.prompts(.consent) { return true }
         if client.isFirstParty { return false }
         if client.mustAlwaysAskConsent { return true }
-        guard let remembered = try server.storage.consents.consent(userID: userID, clientID: client.id) else { return true }
+        guard let remembered = try consents.consent(userID: userID, clientID: client.id) else { return true }
         return !request.parsedScope.isSubset(of: Scope(remembered.scopes))
     }
 
@@ -28,9 +26,14 @@ public struct ConsentPolicy: Sendable {
     /// always ask (RFC 8252 §8.6).
     public func remember(client: Client, userID: String, scope: Scope) throws {
         guard !client.isFirstParty, !client.mustAlwaysAskConsent else { return }
-        var scopes = try server.storage.consents.consent(userID: userID, clientID: client.id)?.scopes ?? []
+        var scopes = try consents.consent(userID: userID, clientID: client.id)?.scopes ?? []
         for token in scope.tokens where !scopes.contains(token) { scopes.append(token) }
-        try server.storage.consents.putConsent(ConsentRecord(userID: userID, clientID: client.id, scopes: scopes,
-                                                             grantedAt: server.clock.now))
+        try consents.putConsent(ConsentRecord(userID: userID, clientID: client.id, scopes: scopes,
+                                                             grantedAt: clock.now))
     }
+}
+
+extension ConsentPolicy {
+    /// Creates the policy.
+    public init(server: AuthorizationServer) { self.init(consents: server.storage.consents, clock: server.clock) }
 }

@@ -6,10 +6,9 @@ import SignetWire
 /// when it exactly equals one registered for the client that the `id_token_hint` or `client_id`
 /// names.
 public struct EndSessionEndpoint: Sendable {
-    let server: AuthorizationServer
-
-    /// Creates the endpoint.
-    public init(server: AuthorizationServer) { self.server = server }
+    let clients: ClientRegistry
+    /// Verifies `id_token_hint`.
+    let ownTokens: OwnTokenVerification
 
     /// Checks the parameters of a logout request.
     public func validate(_ parameters: RequestParameters) throws(OAuthError) -> EndSessionRequest {
@@ -18,7 +17,7 @@ public struct EndSessionEndpoint: Sendable {
         }
         var hint: IDTokenHint?
         if let token = try parameters.single("id_token_hint") {
-            guard let verified = server.verifyIDTokenHint(token) else {
+            guard let verified = ownTokens.idTokenHint(token) else {
                 throw OAuthError.invalidRequest("The id_token_hint is not a valid ID token issued by this server.")
             }
             hint = verified
@@ -36,7 +35,7 @@ public struct EndSessionEndpoint: Sendable {
         var client: Client?
         if let clientID {
             let found: Client?
-            do { found = try server.clients.client(id: clientID) } catch {
+            do { found = try clients.client(id: clientID) } catch {
                 throw OAuthError.serverError(detail: "client lookup failed: \(error)")
             }
             guard let found else { throw OAuthError(.invalidClient, "The client is not registered.") }
@@ -59,4 +58,9 @@ public struct EndSessionEndpoint: Sendable {
         }
         return EndSessionRequest(hint: hint, client: client, postLogoutRedirectURI: redirect, state: state)
     }
+}
+
+extension EndSessionEndpoint {
+    /// Creates the endpoint.
+    public init(server: AuthorizationServer) { self.init(clients: server.clients, ownTokens: server.ownTokens) }
 }

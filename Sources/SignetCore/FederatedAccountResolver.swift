@@ -71,10 +71,11 @@ public struct FederatedAccountResolver: Sendable {
         }
     }
 
-    let server: AuthorizationServer
-
-    /// Creates the resolver.
-    public init(server: AuthorizationServer) { self.server = server }
+    let users: any UserStore
+    let auditor: Auditor
+    let clock: any Clock
+    /// New users' ids.
+    let random: any RandomSource
 
     /// Resolves `claims` under the connection's linking rule.
     public func resolve(_ claims: Claims, allowLinking: Bool) throws -> Outcome {
@@ -82,8 +83,7 @@ public struct FederatedAccountResolver: Sendable {
     }
 
     private func resolve(_ claims: Claims, allowLinking: Bool, retry: Bool) throws -> Outcome {
-        let users = server.storage.users
-        let now = server.clock.now
+        let now = clock.now
         if let link = try users.federatedIdentity(connectionID: claims.connectionID, issuer: claims.issuer, subject: claims.subject) {
             guard var user = try users.user(id: link.userID) else { throw StoreError.corrupt("federated identity without user") }
             guard user.disabledAt == nil else { return .disabled }
@@ -95,7 +95,7 @@ public struct FederatedAccountResolver: Sendable {
                 user.givenName = claims.givenName
                 user.familyName = claims.familyName
             }
-            server.audit("federated_sign_in", subject: user.id, detail: ["connection": .string(claims.connectionID)])
+            auditor.record("federated_sign_in", subject: user.id, detail: ["connection": .string(claims.connectionID)])
             return .existing(user)
         }
         guard let raw = claims.email, let email = try? UserService.normalizeEmail(raw) else { return .emailMissing }
@@ -110,11 +110,11 @@ public struct FederatedAccountResolver: Sendable {
                 if retry { return try resolve(claims, allowLinking: allowLinking, retry: false) }
                 throw StoreError.duplicate
             }
-            server.audit("federated_identity_linked", subject: existing.id, detail: ["connection": .string(claims.connectionID)])
+            auditor.record("federated_identity_linked", subject: existing.id, detail: ["connection": .string(claims.connectionID)])
             return .linked(existing)
         }
         guard claims.emailVerified else { return .emailNotVerified }
-        let user = UserRecord(id: Base64URL.encode(server.random.bytes(16)), email: email, emailVerified: claims.emailVerified,
+        let user = UserRecord(id: random.identifier(), email: email, emailVerified: claims.emailVerified,
                               passwordHash: nil, name: claims.name, givenName: claims.givenName, familyName: claims.familyName,
                               createdAt: now, updatedAt: now)
         var link = identity
@@ -126,7 +126,7 @@ public struct FederatedAccountResolver: Sendable {
             if retry { return try resolve(claims, allowLinking: allowLinking, retry: false) }
             throw StoreError.duplicate
         }
-        server.audit("federated_user_created", subject: user.id, detail: ["connection": .string(claims.connectionID)])
+        auditor.record("federated_user_created", subject: user.id, detail: ["connection": .string(claims.connectionID)])
         return .created(user)
     }
 
@@ -135,19 +135,25 @@ public struct FederatedAccountResolver: Sendable {
     /// linked to that user (a second tab finishing the same proof); nil when the identity now
     /// belongs to another user or the user is gone or disabled (nothing changes).
     public func link(_ claims: Claims, toUser userID: String) throws -> Outcome? {
-        let users = server.storage.users
         guard let user = try users.user(id: userID), user.disabledAt == nil else { return nil }
         if let link = try users.federatedIdentity(connectionID: claims.connectionID, issuer: claims.issuer, subject: claims.subject) {
             return link.userID == userID ? .existing(user) : nil
         }
         let email = claims.email.flatMap { try? UserService.normalizeEmail($0) } ?? user.email
         let record = FederatedIdentityRecord(connectionID: claims.connectionID, issuer: claims.issuer, subject: claims.subject,
-                                             userID: userID, email: email, createdAt: server.clock.now)
+                                             userID: userID, email: email, createdAt: clock.now)
         do { try users.insertFederatedIdentity(record) } catch StoreError.duplicate {
             let raced = try users.federatedIdentity(connectionID: claims.connectionID, issuer: claims.issuer, subject: claims.subject)
             return raced?.userID == userID ? .existing(user) : nil
         }
-        server.audit("federated_identity_linked", subject: userID, detail: ["connection": .string(claims.connectionID), "proof": .string("password")])
+        auditor.record("federated_identity_linked", subject: userID, detail: ["connection": .string(claims.connectionID), "proof": .string("password")])
         return .linked(user)
+    }
+}
+
+extension FederatedAccountResolver {
+    /// Creates the resolver.
+    public init(server: AuthorizationServer) {
+        self.init(users: server.storage.users, auditor: server.auditor, clock: server.clock, random: server.random)
     }
 }

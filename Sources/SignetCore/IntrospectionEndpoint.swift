@@ -12,16 +12,14 @@ import SignetWire
 /// issued to (resource servers never see refresh tokens). Anything not active, including a token
 /// the caller may not introspect, is `{"active": false}` and nothing more.
 public struct IntrospectionEndpoint: Sendable {
-    let server: AuthorizationServer
     let authenticator: ClientAuthenticator
     let verifier: AccessTokenVerifier
-
-    /// Creates the endpoint.
-    public init(server: AuthorizationServer) {
-        self.server = server
-        self.authenticator = ClientAuthenticator(clients: server.clients)
-        self.verifier = AccessTokenVerifier(server: server, audience: nil)
-    }
+    let refreshTokens: any RefreshTokenStore
+    let users: any UserStore
+    let tokens: OpaqueTokens
+    let clock: any Clock
+    /// `iss` of refresh token answers.
+    let issuer: String
 
     /// `{"active": false}`.
     public static let inactive: JSONValue = .object(["active": .bool(false)])
@@ -35,7 +33,7 @@ public struct IntrospectionEndpoint: Sendable {
         let token = try parameters.required("token")
         _ = try parameters.single("token_type_hint")
         do {
-            if server.tokens.hasShape(token, of: .refresh) {
+            if tokens.hasShape(token, of: .refresh) {
                 return try refreshToken(token, caller: client) ?? Self.inactive
             }
             return try accessToken(token) ?? Self.inactive
@@ -47,10 +45,10 @@ public struct IntrospectionEndpoint: Sendable {
     private func accessToken(_ token: String) throws -> JSONValue? {
         guard let jwt = try? verifier.verify(token) else { return nil }
         let claims = jwt.claims
-        let now = server.clock.now
+        let now = clock.now
         if let grantID = claims["gid"]?.stringValue {
-            guard try server.storage.refreshTokens.isGrantActive(id: grantID, now: now),
-                  let subject = claims.sub, let user = try server.storage.users.user(id: subject), user.disabledAt == nil
+            guard try refreshTokens.isGrantActive(id: grantID, now: now),
+                  let subject = claims.sub, let user = try users.user(id: subject), user.disabledAt == nil
             else { return nil }
         }
         var object: [String: JSONValue] = ["active": .bool(true), "token_type": "Bearer"]
@@ -61,19 +59,28 @@ public struct IntrospectionEndpoint: Sendable {
     }
 
     private func refreshToken(_ token: String, caller: Client) throws -> JSONValue? {
-        let now = server.clock.now
-        guard let record = try server.storage.refreshTokens.refreshToken(hash: server.tokens.hash(token)),
+        let now = clock.now
+        guard let record = try refreshTokens.refreshToken(hash: tokens.hash(token)),
               record.rotatedAt == nil, now < record.expiresAt,
-              let grant = try server.storage.refreshTokens.grant(id: record.grantID),
+              let grant = try refreshTokens.grant(id: record.grantID),
               grant.isActive(at: now), grant.clientID == caller.id,
-              let user = try server.storage.users.user(id: grant.userID), user.disabledAt == nil else { return nil }
+              let user = try users.user(id: grant.userID), user.disabledAt == nil else { return nil }
         var object: [String: JSONValue] = [
             "active": .bool(true), "token_type": "refresh_token", "client_id": .string(grant.clientID),
-            "sub": .string(grant.userID), "iss": .string(server.policy.issuer),
+            "sub": .string(grant.userID), "iss": .string(issuer),
             "exp": .int(Int64(record.expiresAt.timeIntervalSince1970)),
             "iat": .int(Int64(record.createdAt.timeIntervalSince1970)),
         ]
         if !record.scope.isEmpty { object["scope"] = .string(record.scope) }
         return .object(object)
+    }
+}
+
+extension IntrospectionEndpoint {
+    /// Creates the endpoint.
+    public init(server: AuthorizationServer) {
+        self.init(authenticator: ClientAuthenticator(clients: server.clients), verifier: AccessTokenVerifier(server: server, audience: nil),
+                  refreshTokens: server.storage.refreshTokens, users: server.storage.users, tokens: server.tokens,
+                  clock: server.clock, issuer: server.policy.issuer)
     }
 }

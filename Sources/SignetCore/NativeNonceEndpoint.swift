@@ -17,12 +17,13 @@ public struct NativeNonceEndpoint: Sendable {
         case rateLimited(retryAfter: Int)
     }
 
-    let server: AuthorizationServer
-
-    /// Creates the endpoint.
-    public init(server: AuthorizationServer) {
-        self.server = server
-    }
+    let clients: ClientRegistry
+    let throttle: any ThrottleStore
+    let nonces: any NonceStore
+    let tokens: OpaqueTokens
+    let clock: any Clock
+    /// The nonce lifetime and the rate limit.
+    let policy: ServerPolicy
 
     /// Handles a request from `clientAddress` (the client's rate-limit key, an IPv6 client by its
     /// /64; hashed before use as a key).
@@ -31,13 +32,12 @@ public struct NativeNonceEndpoint: Sendable {
     ///   (unknown client), `unauthorized_client` (not a first-party public client registered for
     ///   token exchange).
     public func handle(_ parameters: RequestParameters, clientAddress: String) throws(OAuthError) -> Outcome {
-        let policy = server.policy
-        let now = server.clock.now
+        let now = clock.now
         guard let clientID = try parameters.single("client_id"), !clientID.isEmpty else {
             throw OAuthError.invalidRequest("The client_id parameter is missing.")
         }
         let client: Client?
-        do { client = try server.clients.client(id: clientID) } catch {
+        do { client = try clients.client(id: clientID) } catch {
             throw OAuthError.serverError(detail: "client lookup: \(error)")
         }
         guard let client else { throw OAuthError.invalidClient(detail: "native nonce for unknown client") }
@@ -46,20 +46,28 @@ public struct NativeNonceEndpoint: Sendable {
         }
         // Counted only now, for a client that may use native sign-in: requests naming an unknown
         // or unfit client are refused above and must not use up a real app's budget.
-        let key = "native_nonce:" + Base64URL.encode(server.tokens.hash("address:" + clientAddress).prefix(16))
+        let key = "native_nonce:" + Base64URL.encode(tokens.hash("address:" + clientAddress).prefix(16))
         do {
             let limit = ThrottleLimit(key: key, limit: policy.nativeNonceRateLimit, windowSeconds: policy.nativeNonceWindow)
-            guard try server.storage.throttle.hitIfUnder([limit], now: now) else { return .rateLimited(retryAfter: policy.nativeNonceWindow) }
+            guard try throttle.hitIfUnder([limit], now: now) else { return .rateLimited(retryAfter: policy.nativeNonceWindow) }
         } catch {
             throw OAuthError.serverError(detail: "throttle: \(error)")
         }
-        let nonce = server.tokens.make(.nonce)
+        let nonce = tokens.make(.nonce)
         do {
-            try server.storage.nonces.insertNonce(nonceHash: server.tokens.hash(nonce), clientID: client.id, createdAt: now,
-                                                  expiresAt: now.addingTimeInterval(TimeInterval(policy.nativeNonceLifetime)))
+            try nonces.insertNonce(nonceHash: tokens.hash(nonce), clientID: client.id, createdAt: now,
+                                   expiresAt: now.addingTimeInterval(TimeInterval(policy.nativeNonceLifetime)))
         } catch {
             throw OAuthError.serverError(detail: "nonce store: \(error)")
         }
         return .issued(nonce: nonce, expiresIn: policy.nativeNonceLifetime)
+    }
+}
+
+extension NativeNonceEndpoint {
+    /// Creates the endpoint.
+    public init(server: AuthorizationServer) {
+        self.init(clients: server.clients, throttle: server.storage.throttle, nonces: server.storage.nonces,
+                  tokens: server.tokens, clock: server.clock, policy: server.policy)
     }
 }

@@ -13,3 +13,8 @@ public struct SystemRandomSource: RandomSource {
     /// `RAND_bytes`.
     public func bytes(_ count: Int) -> [UInt8] { SecureRandom.bytes(count) }
 }
+
+extension RandomSource {
+    /// A new random identifier (grant ids, user ids): 128 bits, base64url.
+    public func identifier() -> String { Base64URL.encode(bytes(16)) }
+}

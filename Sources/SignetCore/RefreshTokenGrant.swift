@@ -9,29 +9,50 @@ import SignetWire
 /// retry of the immediately previous token inside the grace window gets the same successor and the
 /// family goes on: two refreshes racing from one app do not sign the user out, and there is never
 /// a second live chain. Any other reuse revokes the whole family and is audited.
-struct RefreshTokenGrant {
-    let server: AuthorizationServer
+struct RefreshTokenGrant: GrantHandler {
+    /// Families and their tokens.
+    let refreshTokens: any RefreshTokenStore
+    /// The user, read only when an ID token needs its claims.
+    let users: any UserStore
+    /// Token hashes.
+    let tokens: OpaqueTokens
+    /// Successors and their lifetime.
+    let refreshMinter: RefreshTokenMinter
+    /// Access and ID tokens.
+    let responses: TokenResponseBuilder
+    /// Reuse.
+    let auditor: Auditor
+    let clock: any Clock
+    /// How long a rotated token may be retried for the same successor, seconds.
+    let graceSeconds: Int
 
-    func handle(_ parameters: RequestParameters, client: Client) throws -> TokenResponse {
+    var grantType: GrantType { .refreshToken }
+    var parameters: [String] { Self.parameters }
+    static let parameters = ["refresh_token", "scope", "resource"]
+
+    func handle(_ parameters: RequestParameters, client: Client) throws(OAuthError) -> TokenResponse {
+        try oauthErrors { try refresh(parameters, client: client) }
+    }
+
+    private func refresh(_ parameters: RequestParameters, client: Client) throws -> TokenResponse {
         let presented = try parameters.required("refresh_token")
         let requestedScope = try parameters.single("scope").map { text throws(OAuthError) in try Scope(parsing: text) }
-        guard server.tokens.hasShape(presented, of: .refresh) else { throw OAuthError.invalidGrant("The refresh token is invalid.") }
-        let now = server.clock.now
+        guard tokens.hasShape(presented, of: .refresh) else { throw OAuthError.invalidGrant("The refresh token is invalid.") }
+        let now = clock.now
         // A request that narrows is checked against the family before the token rotates, so a
         // refused one (invalid_scope, invalid_target) leaves the token as it was. Scope and
         // resources never change within a family, so the check holds for the rotated token too.
         if requestedScope != nil || parameters.contains("resource"),
-           let token = try server.storage.refreshTokens.refreshToken(hash: server.tokens.hash(presented)),
-           let grant = try server.storage.refreshTokens.grant(id: token.grantID), grant.clientID == client.id {
+           let token = try refreshTokens.refreshToken(hash: tokens.hash(presented)),
+           let grant = try refreshTokens.grant(id: token.grantID), grant.clientID == client.id {
             _ = try narrowed(token: token, grant: grant, requestedScope: requestedScope, parameters, client: client)
         }
-        let successor = server.refreshSuccessor(of: presented)
-        let successorHash = server.tokens.hash(successor)
-        let lifetime = TimeInterval(client.refreshTokenLifetime ?? server.policy.refreshTokenLifetime)
+        let successor = refreshMinter.successor(of: presented)
+        let successorHash = tokens.hash(successor)
         let rotation: Rotation
-        switch try server.storage.refreshTokens.rotateRefreshToken(
-            tokenHash: server.tokens.hash(presented), clientID: client.id, successorHash: successorHash,
-            successorExpiresAt: now.addingTimeInterval(lifetime), now: now, graceSeconds: server.policy.refreshGrace) {
+        switch try refreshTokens.rotateRefreshToken(
+            tokenHash: tokens.hash(presented), clientID: client.id, successorHash: successorHash,
+            successorExpiresAt: now.addingTimeInterval(refreshMinter.lifetime(for: client)), now: now, graceSeconds: graceSeconds) {
         case .rotated(let result):
             rotation = result
         case .graceRetry(let result):
@@ -40,7 +61,7 @@ struct RefreshTokenGrant {
             }
             rotation = result
         case .reuseDetected(let grant):
-            server.audit("refresh_token_reuse", subject: grant.userID, client: grant.clientID, detail: ["grant": .string(grant.grantID)])
+            auditor.record("refresh_token_reuse", subject: grant.userID, client: grant.clientID, detail: ["grant": .string(grant.grantID)])
             throw OAuthError.invalidGrant("The refresh token was already used; the session has been revoked.")
         case .revoked, .expired, .notFound, .clientMismatch:
             throw OAuthError.invalidGrant("The refresh token is invalid, expired or revoked.")
@@ -51,14 +72,14 @@ struct RefreshTokenGrant {
         // record is read only when an ID token needs its claims (the hot path skips the read).
         var user: UserRecord?
         if scope.contains(Scope.openID) {
-            guard let found = try server.storage.users.user(id: rotation.grant.userID), found.disabledAt == nil else {
-                try server.storage.refreshTokens.revokeGrant(id: rotation.grant.grantID, reason: "user_disabled", now: now)
+            guard let found = try users.user(id: rotation.grant.userID), found.disabledAt == nil else {
+                try refreshTokens.revokeGrant(id: rotation.grant.grantID, reason: "user_disabled", now: now)
                 throw OAuthError.invalidGrant("The user is not active.")
             }
             user = found
         }
         let amr = CodePayload(rotation.grant.payload).amr
-        return try TokenResponseBuilder(server: server).build(
+        return try responses.build(
             client: client, subject: rotation.grant.userID, user: user, scope: scope, grantID: rotation.grant.grantID,
             resources: audiences, nonce: nil, authTime: rotation.grant.authTime, amr: amr, sessionID: rotation.grant.sessionID,
             refreshToken: successor)
@@ -77,5 +98,14 @@ struct RefreshTokenGrant {
             scope = requestedScope
         }
         return (scope, try ResourceIndicator.narrowed(grant.resources, parameters, client: client))
+    }
+}
+
+extension RefreshTokenGrant {
+    /// Takes its parts from the server.
+    init(server: AuthorizationServer) {
+        self.init(refreshTokens: server.storage.refreshTokens, users: server.storage.users, tokens: server.tokens,
+                  refreshMinter: server.refreshMinter, responses: server.responses, auditor: server.auditor,
+                  clock: server.clock, graceSeconds: server.policy.refreshGrace)
     }
 }

@@ -1,29 +1,34 @@
-/// The lifetimes and algorithms the authorization server applies, taken from the configuration.
+import SignetCrypto
+
+/// The lifetimes and algorithms the authorization server applies. The configured values have no
+/// defaults here: they come from the configuration (`SignetConfiguration.policy` in SignetServer,
+/// whose settings declare the defaults once). The sign-in and nonce limits below are fixed rules,
+/// not settings.
 public struct ServerPolicy: Sendable {
     /// The issuer identifier.
     public var issuer: String
     /// Pending authorization requests, seconds.
-    public var authorizationRequestLifetime = 600
+    public var authorizationRequestLifetime: Int
     /// Authorization codes, seconds.
-    public var authorizationCodeLifetime = 300
+    public var authorizationCodeLifetime: Int
     /// Access tokens, seconds.
-    public var accessTokenLifetime = 900
+    public var accessTokenLifetime: Int
     /// ID tokens, seconds.
-    public var idTokenLifetime = 3600
+    public var idTokenLifetime: Int
     /// Refresh tokens (idle), seconds.
-    public var refreshTokenLifetime = 2_592_000
+    public var refreshTokenLifetime: Int
     /// Refresh token families (absolute), seconds.
-    public var refreshFamilyLifetime = 7_776_000
+    public var refreshFamilyLifetime: Int
     /// Rotation grace window, seconds.
-    public var refreshGrace = 30
+    public var refreshGrace: Int
     /// SSO session idle timeout, seconds.
-    public var sessionIdle = 86_400
+    public var sessionIdle: Int
     /// SSO session absolute timeout, seconds.
-    public var sessionAbsolute = 1_209_600
+    public var sessionAbsolute: Int
     /// Access token signature algorithm.
-    public var accessTokenAlgorithm: SignatureAlgorithmName = "ES256"
+    public var accessTokenAlgorithm: SignatureAlgorithm
     /// Default ID token algorithm (clients may choose their own).
-    public var idTokenAlgorithm: SignatureAlgorithmName = "RS256"
+    public var idTokenAlgorithm: SignatureAlgorithm
     /// Failed sign-ins per account from one client address inside `signInAccountWindow` after
     /// which that address may not try the account again without its password being checked
     /// (online guessing, OWASP ASVS V2.2.1). Other addresses are unaffected, so a guesser cannot
@@ -49,9 +54,21 @@ public struct ServerPolicy: Sendable {
     /// The native nonce rate-limit window, seconds.
     public var nativeNonceWindow = 60
 
-    /// Creates a policy with defaults for everything but the issuer.
-    public init(issuer: String) { self.issuer = issuer }
+    /// Creates a policy from configured values (see `SignetConfiguration.policy`).
+    public init(issuer: String, authorizationRequestLifetime: Int, authorizationCodeLifetime: Int, accessTokenLifetime: Int,
+                idTokenLifetime: Int, refreshTokenLifetime: Int, refreshFamilyLifetime: Int, refreshGrace: Int,
+                sessionIdle: Int, sessionAbsolute: Int, accessTokenAlgorithm: SignatureAlgorithm, idTokenAlgorithm: SignatureAlgorithm) {
+        self.issuer = issuer
+        self.authorizationRequestLifetime = authorizationRequestLifetime
+        self.authorizationCodeLifetime = authorizationCodeLifetime
+        self.accessTokenLifetime = accessTokenLifetime
+        self.idTokenLifetime = idTokenLifetime
+        self.refreshTokenLifetime = refreshTokenLifetime
+        self.refreshFamilyLifetime = refreshFamilyLifetime
+        self.refreshGrace = refreshGrace
+        self.sessionIdle = sessionIdle
+        self.sessionAbsolute = sessionAbsolute
+        self.accessTokenAlgorithm = accessTokenAlgorithm
+        self.idTokenAlgorithm = idTokenAlgorithm
+    }
 }
-
-/// A JWS algorithm name as configured.
-public typealias SignatureAlgorithmName = String

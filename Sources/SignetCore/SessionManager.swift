@@ -5,10 +5,13 @@ import SignetStore
 /// Browser SSO sessions: the `sgs_` cookie value, its stored keyed hash, and the idle and absolute
 /// timeouts of `ServerPolicy`.
 public struct SessionManager: Sendable {
-    let server: AuthorizationServer
-
-    /// Creates the manager.
-    public init(server: AuthorizationServer) { self.server = server }
+    let sessions: any SessionStore
+    let users: any UserStore
+    let tokens: OpaqueTokens
+    let auditor: Auditor
+    let clock: any Clock
+    /// The idle and absolute timeouts.
+    let policy: ServerPolicy
 
     /// The public session id for a stored hash.
     public static func publicID(idHash: [UInt8]) -> String { Base64URL.encode(idHash) }
@@ -16,20 +19,20 @@ public struct SessionManager: Sendable {
     /// The session a cookie value names, if it is usable now: known, not ended, inside both
     /// timeouts, and its user exists and is not disabled. Does not extend the idle timeout.
     public func active(token: String?) throws -> ActiveSession? {
-        guard let token, server.tokens.hasShape(token, of: .session) else { return nil }
-        let now = server.clock.now
-        guard let record = try server.storage.sessions.session(idHash: server.tokens.hash(token), now: now),
+        guard let token, tokens.hasShape(token, of: .session) else { return nil }
+        let now = clock.now
+        guard let record = try sessions.session(idHash: tokens.hash(token), now: now),
               record.isActive(at: now) else { return nil }
-        guard let user = try server.storage.users.user(id: record.userID), user.disabledAt == nil else { return nil }
+        guard let user = try users.user(id: record.userID), user.disabledAt == nil else { return nil }
         return ActiveSession(record: record, user: user)
     }
 
     /// Records use of the session: the idle timeout starts again (clamped to the absolute one).
     /// Returns the updated session, or nil if it ended meanwhile.
     public func touch(_ session: ActiveSession) throws -> ActiveSession? {
-        let now = server.clock.now
-        let idle = now.addingTimeInterval(TimeInterval(server.policy.sessionIdle))
-        guard let record = try server.storage.sessions.touchSession(idHash: session.record.idHash, now: now, idleExpiresAt: idle) else {
+        let now = clock.now
+        let idle = now.addingTimeInterval(TimeInterval(policy.sessionIdle))
+        guard let record = try sessions.touchSession(idHash: session.record.idHash, now: now, idleExpiresAt: idle) else {
             return nil
         }
         return ActiveSession(record: record, user: session.user)
@@ -38,21 +41,29 @@ public struct SessionManager: Sendable {
     /// Starts a session for a user who has just authenticated with `amr`. Returns the cookie value
     /// (only its hash is stored) and the session.
     public func start(user: UserRecord, amr: [String]) throws -> (token: String, session: ActiveSession) {
-        let now = server.clock.now
-        let token = server.tokens.make(.session)
-        let absolute = now.addingTimeInterval(TimeInterval(server.policy.sessionAbsolute))
-        let idle = min(now.addingTimeInterval(TimeInterval(server.policy.sessionIdle)), absolute)
-        let record = SessionRecord(idHash: server.tokens.hash(token), userID: user.id, createdAt: now, lastSeenAt: now,
+        let now = clock.now
+        let token = tokens.make(.session)
+        let absolute = now.addingTimeInterval(TimeInterval(policy.sessionAbsolute))
+        let idle = min(now.addingTimeInterval(TimeInterval(policy.sessionIdle)), absolute)
+        let record = SessionRecord(idHash: tokens.hash(token), userID: user.id, createdAt: now, lastSeenAt: now,
                                    idleExpiresAt: idle, absoluteExpiresAt: absolute, authTime: now, amr: amr)
-        try server.storage.sessions.insertSession(record)
-        server.audit("session_started", subject: user.id)
+        try sessions.insertSession(record)
+        auditor.record("session_started", subject: user.id)
         return (token, ActiveSession(record: record, user: user))
     }
 
     /// Ends the session a cookie value names. Returns true if an open session was ended.
     @discardableResult
     public func end(token: String?) throws -> Bool {
-        guard let token, server.tokens.hasShape(token, of: .session) else { return false }
-        return try server.storage.sessions.endSession(idHash: server.tokens.hash(token), now: server.clock.now)
+        guard let token, tokens.hasShape(token, of: .session) else { return false }
+        return try sessions.endSession(idHash: tokens.hash(token), now: clock.now)
+    }
+}
+
+extension SessionManager {
+    /// Creates the manager.
+    public init(server: AuthorizationServer) {
+        self.init(sessions: server.storage.sessions, users: server.storage.users, tokens: server.tokens,
+                  auditor: server.auditor, clock: server.clock, policy: server.policy)
     }
 }

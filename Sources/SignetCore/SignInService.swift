@@ -19,22 +19,18 @@ import SignetStore
 public struct SignInService: Sendable {
     /// Accounts and password checks.
     public let users: UserService
-    let server: AuthorizationServer
-    private let keyKey: [UInt8]
-
-    /// Creates the service; `hashKey` keys the counter names (use `MasterKey.tokenHashKey`).
-    public init(server: AuthorizationServer, users: UserService, hashKey: [UInt8]) {
-        self.server = server
-        self.users = users
-        self.keyKey = hashKey
-    }
+    let throttle: any ThrottleStore
+    let auditor: Auditor
+    let clock: any Clock
+    /// The limits and windows.
+    let policy: ServerPolicy
+    /// Keys the counter names.
+    let keyKey: [UInt8]
 
     /// Checks the credentials; returns the user on success and nil for every kind of failure.
     /// `clientAddress` is the key the client is counted under (an IPv6 client by its /64).
     public func signIn(email: String, password: String, clientAddress: String) throws -> UserRecord? {
-        let policy = server.policy
-        let now = server.clock.now
-        let throttle = server.storage.throttle
+        let now = clock.now
         let normalized = email.trimmingCharacters(in: .whitespacesAndNewlines).lowercased()
         let accountKey = counterKey("account", normalized)
         let pairKey = counterKey("account-address", normalized + "\n" + clientAddress)
@@ -47,20 +43,28 @@ public struct SignInService: Sendable {
             ThrottleLimit(key: accountKey, limit: Int.max, windowSeconds: policy.signInAccountWindow),
         ]
         guard try throttle.hitIfUnder(limits, now: now) else {
-            server.audit("sign_in_throttled")
+            auditor.record("sign_in_throttled")
             return nil
         }
         guard let user = try users.authenticate(email: normalized, password: password) else {
-            server.audit("sign_in_failed")
+            auditor.record("sign_in_failed")
             return nil
         }
         try throttle.removeHit(keys: [addressKey, accountKey], at: now)
         try throttle.resetHits(key: pairKey)
-        server.audit("sign_in", subject: user.id)
+        auditor.record("sign_in", subject: user.id)
         return user
     }
 
     private func counterKey(_ kind: String, _ value: String) -> String {
         "signin:\(kind):" + Base64URL.encode(HMAC.sha256(key: keyKey, message: Array("signin/\(kind)/\(value)".utf8)))
+    }
+}
+
+extension SignInService {
+    /// Creates the service; `hashKey` keys the counter names (use `MasterKey.tokenHashKey`).
+    public init(server: AuthorizationServer, users: UserService, hashKey: [UInt8]) {
+        self.init(users: users, throttle: server.storage.throttle, auditor: server.auditor, clock: server.clock,
+                  policy: server.policy, keyKey: hashKey)
     }
 }

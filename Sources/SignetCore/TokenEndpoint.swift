@@ -1,67 +1,97 @@
 import Foundation
 import SignetWire
 
-/// `POST /token` (RFC 6749 §3.2): authenticates the client, then dispatches by `grant_type` to
-/// one handler per grant, each in its own file.
+/// `POST /token` (RFC 6749 §3.2): finds the grant's handler by `grant_type` in its registry,
+/// authenticates the client, checks that the client may use the grant, refuses repeated
+/// parameters, and runs the handler.
 ///
-/// The token-exchange grant (native ID-token sign-in) verifies a provider token against keys
-/// fetched over the network, so it runs only through `handleAsync`, and only when a
-/// `NativeIDTokenVerifier` was given.
+/// The registry is built once, when the endpoint is made (`AuthorizationServer.grantHandlers`
+/// lists the server's grants). A grant that needs the network (the token exchange, which may fetch
+/// a provider's keys) runs only through `handleAsync`; the others run inline through
+/// `handleInline`, so the HTTP layer asks the endpoint, never the grant name, whether a request
+/// must be suspended.
 public struct TokenEndpoint: Sendable {
-    let server: AuthorizationServer
     let authenticator: ClientAuthenticator
-    let nativeSignIn: (any NativeIDTokenVerifier)?
+    private let handlers: [GrantType: any GrantHandler]
+    /// The grant types of the registry, in the order they were registered (discovery's
+    /// `grant_types_supported`).
+    public let grantTypes: [GrantType]
 
-    /// Creates the endpoint; without `nativeSignIn` the token-exchange grant is unsupported.
-    public init(server: AuthorizationServer, nativeSignIn: (any NativeIDTokenVerifier)? = nil) {
-        self.server = server
-        self.authenticator = ClientAuthenticator(clients: server.clients)
-        self.nativeSignIn = nativeSignIn
-    }
+    /// The one parameter that may be repeated (RFC 8707 §2: to name several APIs).
+    public static let repeatableParameters: Set<String> = ["resource"]
 
-    /// Whether the request names the token-exchange grant (which needs `handleAsync`).
-    public static func isTokenExchange(_ parameters: RequestParameters) -> Bool {
-        (try? parameters.single("grant_type")) == GrantType.tokenExchange.rawValue
-    }
-
-    /// Runs a token request of a grant that needs no network. Errors are `OAuthError`s for the
-    /// one error mapping to render.
-    public func handle(_ parameters: RequestParameters, authorization: String?) throws(OAuthError) -> TokenResponse {
-        let (grant, client) = try authenticate(parameters, authorization: authorization)
-        do {
-            switch grant {
-            case .authorizationCode: return try AuthorizationCodeGrant(server: server).handle(parameters, client: client)
-            case .refreshToken: return try RefreshTokenGrant(server: server).handle(parameters, client: client)
-            case .clientCredentials: return try ClientCredentialsGrant(server: server).handle(parameters, client: client)
-            case .tokenExchange: throw OAuthError(.unsupportedGrantType, "This grant type is not supported.")
-            }
-        } catch let error as OAuthError {
-            throw error
-        } catch {
-            throw OAuthError.serverError(detail: "\(grant.rawValue): \(error)")
+    /// Creates the endpoint with its registry. The first handler of a grant type wins.
+    public init(clients: ClientRegistry, grants: [any GrantHandler]) {
+        self.authenticator = ClientAuthenticator(clients: clients)
+        var handlers: [GrantType: any GrantHandler] = [:]
+        var order: [GrantType] = []
+        for grant in grants where handlers[grant.grantType] == nil {
+            handlers[grant.grantType] = grant
+            order.append(grant.grantType)
         }
+        self.handlers = handlers
+        self.grantTypes = order
     }
 
-    /// Runs any token request, including the token exchange.
+    /// The server's grants (`AuthorizationServer.grantHandlers`); without `nativeSignIn` the
+    /// token-exchange grant is not registered, so it is `unsupported_grant_type`.
+    public init(server: AuthorizationServer, nativeSignIn: (any NativeIDTokenVerifier)? = nil) {
+        self.init(clients: server.clients, grants: server.grantHandlers(nativeSignIn: nativeSignIn))
+    }
+
+    /// Runs a token request inline, or returns nil when its grant needs the network: then the
+    /// caller suspends the request and calls `handleAsync`. Errors are `OAuthError`s for the one
+    /// error mapping to render; a request refused before its grant is known (no, a repeated or an
+    /// unknown `grant_type`) is answered inline.
+    public func handleInline(_ parameters: RequestParameters, authorization: String?) throws(OAuthError) -> TokenResponse? {
+        let handler = try handler(for: parameters)
+        guard !handler.needsNetwork else { return nil }
+        let client = try authenticate(parameters, authorization: authorization, for: handler)
+        return try handler.handle(parameters, client: client)
+    }
+
+    /// Runs a token request of a grant that needs no network; a grant that does is
+    /// `unsupported_grant_type` here (use `handleAsync`).
+    public func handle(_ parameters: RequestParameters, authorization: String?) throws(OAuthError) -> TokenResponse {
+        guard let response = try handleInline(parameters, authorization: authorization) else { throw Self.unsupported }
+        return response
+    }
+
+    /// Runs any token request, including those whose grant needs the network.
     public func handleAsync(_ parameters: RequestParameters, authorization: String?) async throws(OAuthError) -> TokenResponse {
-        guard Self.isTokenExchange(parameters) else { return try handle(parameters, authorization: authorization) }
-        let (_, client) = try authenticate(parameters, authorization: authorization)
-        guard let nativeSignIn else { throw OAuthError(.unsupportedGrantType, "This grant type is not supported.") }
-        return try await TokenExchangeGrant(server: server, verifier: nativeSignIn).handle(parameters, client: client)
+        let handler = try handler(for: parameters)
+        let client = try authenticate(parameters, authorization: authorization, for: handler)
+        return try await handler.handleAsync(parameters, client: client)
     }
 
-    /// The grant type, the authenticated client, and whether it may use the grant.
-    private func authenticate(_ parameters: RequestParameters, authorization: String?) throws(OAuthError) -> (GrantType, Client) {
+    private static let unsupported = OAuthError(.unsupportedGrantType, "This grant type is not supported.")
+
+    /// The handler `grant_type` names: `invalid_request` when it is missing or repeated,
+    /// `unsupported_grant_type` when no handler is registered for it (RFC 6749 §5.2).
+    private func handler(for parameters: RequestParameters) throws(OAuthError) -> any GrantHandler {
         guard let grantName = try parameters.single("grant_type") else {
             throw OAuthError.invalidRequest("The grant_type parameter is missing.")
         }
-        guard let grant = GrantType(rawValue: grantName), grant != .tokenExchange || nativeSignIn != nil else {
-            throw OAuthError(.unsupportedGrantType, "This grant type is not supported.")
-        }
+        guard let grant = GrantType(rawValue: grantName), let handler = handlers[grant] else { throw Self.unsupported }
+        return handler
+    }
+
+    /// The authenticated client, once it may use the grant (else `unauthorized_client`,
+    /// RFC 6749 §5.2) and no parameter of the grant is repeated (else `invalid_request`).
+    private func authenticate(_ parameters: RequestParameters, authorization: String?,
+                              for handler: any GrantHandler) throws(OAuthError) -> Client {
         let client = try authenticator.authenticate(parameters, authorization: authorization)
-        guard client.grantTypes.contains(grant) else {
+        guard client.grantTypes.contains(handler.grantType) else {
             throw OAuthError(.unauthorizedClient, "The client may not use this grant type.")
         }
-        return (grant, client)
+        try Self.refuseRepeats(parameters, among: handler.parameters)
+        return client
+    }
+
+    /// RFC 6749 §3.2: a parameter "MUST NOT be included more than once"; unknown ones are ignored.
+    /// One scan of the request per accepted name (a handful), so an attacker-sized body costs
+    /// linear time, and nothing is allocated.
+    static func refuseRepeats(_ parameters: RequestParameters, among accepted: [String]) throws(OAuthError) {
+        for name in accepted where !repeatableParameters.contains(name) { _ = try parameters.single(name) }
     }
 }

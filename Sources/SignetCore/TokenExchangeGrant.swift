@@ -19,14 +19,38 @@ import SignetWire
 /// nonce Signet issued to this client, consumed atomically in the same step → find or provision
 /// the account (`FederatedAccountResolver`) → tokens (`amr` = `["fed"]`). Nothing is created
 /// before the nonce is consumed, and nothing secret is logged.
-struct TokenExchangeGrant {
+struct TokenExchangeGrant: NetworkGrantHandler {
     static let idTokenType = "urn:ietf:params:oauth:token-type:id_token"
     static let accessTokenType = "urn:ietf:params:oauth:token-type:access_token"
 
-    let server: AuthorizationServer
+    /// Verifies the provider's ID token (fetching its keys).
     let verifier: any NativeIDTokenVerifier
+    /// Signet's one-time nonces.
+    let nonces: any NonceStore
+    /// The new grant family.
+    let refreshTokens: any RefreshTokenStore
+    /// Finds or provisions the account.
+    let accounts: FederatedAccountResolver
+    /// Nonce hashes.
+    let tokens: OpaqueTokens
+    /// The family's first refresh token.
+    let refreshMinter: RefreshTokenMinter
+    /// Access and ID tokens.
+    let responses: TokenResponseBuilder
+    /// Native sign-ins.
+    let auditor: Auditor
+    let clock: any Clock
+    /// Grant ids.
+    let random: any RandomSource
+    /// The grant family's absolute lifetime, seconds.
+    let familyLifetime: Int
 
-    func handle(_ parameters: RequestParameters, client: Client) async throws(OAuthError) -> TokenResponse {
+    var grantType: GrantType { .tokenExchange }
+    // `actor_token`, `actor_token_type` and `audience` are refused when present, not accepted.
+    var parameters: [String] { Self.parameters }
+    static let parameters = ["connection", "subject_token_type", "subject_token", "requested_token_type", "resource", "scope", "nonce"]
+
+    func handleAsync(_ parameters: RequestParameters, client: Client) async throws(OAuthError) -> TokenResponse {
         // 1. The client: native sign-in is for the operator's own public apps only.
         guard client.isPublic, client.isFirstParty else {
             throw OAuthError(.unauthorizedClient, "Only first-party native apps may use native sign-in.")
@@ -73,13 +97,13 @@ struct TokenExchangeGrant {
         guard nonceMatches(tokenNonce: verified.nonce, raw: rawNonce, form: connection.nonceForm) else {
             throw OAuthError.invalidGrant("The ID token's nonce does not match.")
         }
-        guard server.tokens.hasShape(rawNonce, of: .nonce) else {
+        guard tokens.hasShape(rawNonce, of: .nonce) else {
             throw OAuthError.invalidGrant("The nonce was not issued by this server.")
         }
-        let now = server.clock.now
+        let now = clock.now
         let consumed: Bool
         do {
-            consumed = try server.storage.nonces.consumeNonce(nonceHash: server.tokens.hash(rawNonce), clientID: client.id, now: now)
+            consumed = try nonces.consumeNonce(nonceHash: tokens.hash(rawNonce), clientID: client.id, now: now)
         } catch {
             throw OAuthError.serverError(detail: "nonce store: \(error)")
         }
@@ -90,7 +114,7 @@ struct TokenExchangeGrant {
         // 6. The account, exactly as browser federation resolves it.
         let outcome: FederatedAccountResolver.Outcome
         do {
-            outcome = try FederatedAccountResolver(server: server).resolve(verified.identity, allowLinking: connection.allowLinking)
+            outcome = try accounts.resolve(verified.identity, allowLinking: connection.allowLinking)
         } catch {
             throw OAuthError.serverError(detail: "account resolution: \(error)")
         }
@@ -107,18 +131,18 @@ struct TokenExchangeGrant {
         case .emailNotVerified:
             throw OAuthError.invalidGrant("The provider has not verified the email address.")
         }
-        server.audit("native_sign_in", subject: user.id, client: client.id, detail: ["connection": .string(connection.id)])
+        auditor.record("native_sign_in", subject: user.id, client: client.id, detail: ["connection": .string(connection.id)])
 
         // 7. Signet's tokens.
         do {
-            let grant = GrantRecord(grantID: server.newIdentifier(), clientID: client.id, userID: user.id, scope: scope.description,
-                                    createdAt: now, absoluteExpiresAt: now.addingTimeInterval(TimeInterval(server.policy.refreshFamilyLifetime)),
+            let grant = GrantRecord(grantID: random.identifier(), clientID: client.id, userID: user.id, scope: scope.description,
+                                    createdAt: now, absoluteExpiresAt: now.addingTimeInterval(TimeInterval(familyLifetime)),
                                     sessionID: nil, authTime: now, payload: CodePayload(amr: ["fed"]).json,
                                     resources: resources)
-            try server.storage.refreshTokens.createGrant(grant)
-            var response = try TokenResponseBuilder(server: server).build(
+            try refreshTokens.createGrant(grant)
+            var response = try responses.build(
                 client: client, user: user, scope: scope, grantID: grant.grantID, resources: grant.resources, nonce: nil,
-                authTime: now, amr: ["fed"], sessionID: nil, refreshToken: try server.issueFirstRefreshToken(grant: grant, client: client, scope: scope, now: now))
+                authTime: now, amr: ["fed"], sessionID: nil, refreshToken: try refreshMinter.first(grant: grant, client: client, scope: scope, now: now))
             response.issuedTokenType = Self.accessTokenType
             return response
         } catch let error as OAuthError {
@@ -152,4 +176,14 @@ struct TokenExchangeGrant {
         }
     }
 
+}
+
+extension TokenExchangeGrant {
+    /// Takes its parts from the server.
+    init(server: AuthorizationServer, verifier: any NativeIDTokenVerifier) {
+        self.init(verifier: verifier, nonces: server.storage.nonces, refreshTokens: server.storage.refreshTokens,
+                  accounts: FederatedAccountResolver(server: server), tokens: server.tokens,
+                  refreshMinter: server.refreshMinter, responses: server.responses, auditor: server.auditor,
+                  clock: server.clock, random: server.random, familyLifetime: server.policy.refreshFamilyLifetime)
+    }
 }

@@ -69,7 +69,7 @@ public struct TokenIssuer: Sendable {
         if !content.scope.isEmpty { claims["scope"] = .string(content.scope.description) }
         if let grantID = content.grantID { claims["gid"] = .string(grantID) }
         if let authTime = content.authTime { claims["auth_time"] = .int(Int64(authTime.timeIntervalSince1970)) }
-        let signer = try keyRing.signer(for: try algorithm(policy.accessTokenAlgorithm))
+        let signer = try keyRing.signer(for: policy.accessTokenAlgorithm)
         return (try signer.signJWT(JWTClaims(claims), type: "at+jwt"), lifetime)
     }
 
@@ -135,11 +135,6 @@ public struct TokenIssuer: Sendable {
     public static func leftHalfHash(_ value: String, algorithm: SignatureAlgorithm) -> String {
         let digest = algorithm == .edDSA ? Digest.sha512(Array(value.utf8)) : Digest.sha256(Array(value.utf8))
         return Base64URL.encode(digest.prefix(digest.count / 2))
-    }
-
-    private func algorithm(_ name: String) throws -> SignatureAlgorithm {
-        guard let algorithm = SignatureAlgorithm(rawValue: name) else { throw OAuthError.serverError(detail: "unknown algorithm \(name)") }
-        return algorithm
     }
 }
 

@@ -2,10 +2,10 @@ import Foundation
 import SignetStore
 import SignetWire
 
-/// Builds the token response shared by the code and refresh grants: an access token, an ID token
-/// when `openid` was granted, and the refresh token when one was issued.
-struct TokenResponseBuilder {
-    let server: AuthorizationServer
+/// Builds the token response shared by the code, refresh and token-exchange grants: an access
+/// token, an ID token when `openid` was granted, and the refresh token when one was issued.
+struct TokenResponseBuilder: Sendable {
+    let issuer: TokenIssuer
 
     func build(client: Client, user: UserRecord, scope: Scope, grantID: String, resources: [String], nonce: String?,
                authTime: Date, amr: [String], sessionID: String?, refreshToken: String?) throws -> TokenResponse {
@@ -17,14 +17,14 @@ struct TokenResponseBuilder {
     /// `user` may be nil only when `scope` has no `openid` (no ID token, so no claims to read).
     func build(client: Client, subject: String, user: UserRecord?, scope: Scope, grantID: String, resources: [String],
                nonce: String?, authTime: Date, amr: [String], sessionID: String?, refreshToken: String?) throws -> TokenResponse {
-        let access = try server.issuer.accessToken(.init(
-            subject: subject, clientID: client.id, scope: scope, audience: resources.isEmpty ? [server.policy.issuer] : resources,
+        let access = try issuer.accessToken(.init(
+            subject: subject, clientID: client.id, scope: scope, audience: resources.isEmpty ? [issuer.policy.issuer] : resources,
             grantID: grantID, authTime: authTime, lifetime: client.accessTokenLifetime))
         var idToken: String?
         if scope.contains(Scope.openID) {
             guard let user else { throw OAuthError.serverError(detail: "ID token requested without the user") }
-            idToken = try server.issuer.idToken(.init(user: user, client: client, scope: scope, nonce: nonce, authTime: authTime,
-                                                      amr: amr, sessionID: sessionID, accessToken: access.token))
+            idToken = try issuer.idToken(.init(user: user, client: client, scope: scope, nonce: nonce, authTime: authTime,
+                                               amr: amr, sessionID: sessionID, accessToken: access.token))
         }
         return TokenResponse(accessToken: access.token, expiresIn: access.expiresIn, refreshToken: refreshToken,
                              idToken: idToken, scope: scope.description)

@@ -6,14 +6,10 @@ import SignetWire
 /// The UserInfo endpoint (OpenID Connect Core §5.3) as logic: a verified access token in, the
 /// user's claims by scope out. Errors are RFC 6750 §3.1 codes for the bearer-error mapping.
 public struct UserInfoEndpoint: Sendable {
-    let server: AuthorizationServer
     let verifier: AccessTokenVerifier
-
-    /// Creates the endpoint; tokens must name the issuer in `aud`.
-    public init(server: AuthorizationServer) {
-        self.server = server
-        self.verifier = AccessTokenVerifier(server: server, audience: server.policy.issuer)
-    }
+    let refreshTokens: any RefreshTokenStore
+    let users: any UserStore
+    let clock: any Clock
 
     /// The claims for the token: `sub` and the `profile`/`email` claims its scope releases.
     ///
@@ -31,10 +27,10 @@ public struct UserInfoEndpoint: Sendable {
         }
         let user: UserRecord?
         do {
-            guard try server.storage.refreshTokens.isGrantActive(id: grantID, now: server.clock.now) else {
+            guard try refreshTokens.isGrantActive(id: grantID, now: clock.now) else {
                 throw OAuthError(.invalidToken, "The access token has been revoked.")
             }
-            user = try server.storage.users.user(id: subject)
+            user = try users.user(id: subject)
         } catch let error as OAuthError {
             throw error
         } catch {
@@ -48,5 +44,13 @@ public struct UserInfoEndpoint: Sendable {
         var claims = UserClaims.claims(for: user, scope: scope)
         claims["sub"] = .string(user.id)
         return .object(claims)
+    }
+}
+
+extension UserInfoEndpoint {
+    /// Creates the endpoint; tokens must name the issuer in `aud`.
+    public init(server: AuthorizationServer) {
+        self.init(verifier: AccessTokenVerifier(server: server, audience: server.policy.issuer),
+                  refreshTokens: server.storage.refreshTokens, users: server.storage.users, clock: server.clock)
     }
 }

@@ -43,13 +43,17 @@ public final class UserService: Sendable {
         return email
     }
 
-    /// Checks a new password: at least 8 characters, at most 1024 bytes, no NUL.
+    /// Checks a new password (NIST SP 800-63B §3.1.1.2): at least 8 characters, at most 1024
+    /// bytes, no NUL, not on the common-password list; no composition rules.
     public static func checkNewPassword(_ password: String) throws(UserServiceError) {
         guard password.count >= minimumPasswordLength else {
             throw UserServiceError("the password must have at least \(minimumPasswordLength) characters")
         }
         guard password.utf8.count <= maximumPasswordBytes else { throw UserServiceError("the password is too long") }
         guard !password.utf8.contains(0) else { throw UserServiceError("the password must not contain NUL") }
+        guard !CommonPasswords.contains(password) else {
+            throw UserServiceError("this password is one of the most commonly used; choose another")
+        }
     }
 
     /// Creates a user with a new random, stable `sub`. Throws `UserServiceError` for a bad email

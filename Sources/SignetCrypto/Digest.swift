@@ -40,11 +40,12 @@ public enum Digest {
 
 /// The SHA-2 variants used inside SignetCrypto.
 enum DigestAlgorithm: Sendable {
-    case sha256, sha384, sha512
+    case sha1, sha256, sha384, sha512
 
     /// Output size in bytes.
     var size: Int {
         switch self {
+        case .sha1: 20
         case .sha256: 32
         case .sha384: 48
         case .sha512: 64
@@ -54,7 +55,7 @@ enum DigestAlgorithm: Sendable {
     /// HMAC block size in bytes.
     var blockSize: Int {
         switch self {
-        case .sha256: 64
+        case .sha1, .sha256: 64
         case .sha384, .sha512: 128
         }
     }
@@ -62,6 +63,7 @@ enum DigestAlgorithm: Sendable {
     /// The fetched OpenSSL digest.
     var md: OpaquePointer {
         switch self {
+        case .sha1: FetchedAlgorithms.shared.sha1
         case .sha256: FetchedAlgorithms.shared.sha256
         case .sha384: FetchedAlgorithms.shared.sha384
         case .sha512: FetchedAlgorithms.shared.sha512
@@ -80,6 +82,7 @@ enum DigestAlgorithm: Sendable {
                 ERR_clear_error()
                 let bytes = input?.assumingMemoryBound(to: UInt8.self)
                 switch self {
+                case .sha1: _ = SHA1(bytes, data.count, out.baseAddress)
                 case .sha256: _ = SHA256(bytes, data.count, out.baseAddress)
                 case .sha384: _ = SHA384(bytes, data.count, out.baseAddress)
                 case .sha512: _ = SHA512(bytes, data.count, out.baseAddress)

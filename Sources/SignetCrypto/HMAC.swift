@@ -1,7 +1,14 @@
 import CLibCrypto
 
-/// One-shot HMAC (RFC 2104) with SHA-2.
+/// One-shot HMAC (RFC 2104) with SHA-2, and with SHA-1 for TOTP (RFC 6238), whose
+/// authenticator apps mostly know no other.
 public enum HMAC {
+    /// HMAC-SHA-1 of `message` under `key` (20 bytes). Only for one-time passwords (RFC 4226 /
+    /// RFC 6238), where HMAC-SHA-1 is still sound; never for signatures or token hashes.
+    public static func sha1(key: [UInt8], message: [UInt8]) -> [UInt8] {
+        mac(.sha1, key: key, message: message)
+    }
+
     /// HMAC-SHA-256 of `message` under `key` (32 bytes).
     public static func sha256(key: [UInt8], message: [UInt8]) -> [UInt8] {
         mac(.sha256, key: key, message: message)

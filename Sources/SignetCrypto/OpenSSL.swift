@@ -5,6 +5,7 @@ import CLibCrypto
 /// Fetching an `EVP_MD` by name takes a lock and a table lookup; doing it once keeps it off the
 /// per-signature path. Fetched objects are immutable and safe to use from any thread.
 final class FetchedAlgorithms: @unchecked Sendable {
+    let sha1: OpaquePointer
     let sha256: OpaquePointer
     let sha384: OpaquePointer
     let sha512: OpaquePointer
@@ -12,6 +13,7 @@ final class FetchedAlgorithms: @unchecked Sendable {
     init() {
         // EVP_MD_fetch only fails if the default provider is missing; the legacy static
         // EVP_sha256() then still works (OpenSSL fetches implicitly on use).
+        sha1 = EVP_MD_fetch(nil, "SHA1", nil) ?? EVP_sha1()
         sha256 = EVP_MD_fetch(nil, "SHA256", nil) ?? EVP_sha256()
         sha384 = EVP_MD_fetch(nil, "SHA384", nil) ?? EVP_sha384()
         sha512 = EVP_MD_fetch(nil, "SHA512", nil) ?? EVP_sha512()

@@ -9,31 +9,20 @@ public enum ConfigurationReference {
         a missing key takes the default below. Unknown keys are errors, reported with a suggestion,
         so a typo never silently falls back to a default. Secrets are never written inline: they
         are references, `"env:NAME"` (an environment variable) or `"file:PATH"` (a file; relative
-        paths are resolved against `data_dir`). Check a file with `signet check-config FILE`.
+        paths are resolved against `data_dir`). The type column gives the range or the values each
+        setting accepts; any other value is refused at start, naming the setting's path (such as
+        `lifetimes.access_token`). Check a file with `signet check-config FILE`.
 
         This page is generated from `Sources/SignetServer/Settings.swift` by
         `signet config-reference`; a test keeps the two identical.
 
         """
-        let sections: [(String?, String, [SettingEntry])] = [
-            (nil, "Top level", Settings.topLevel),
-            ("database", "Storage", Settings.database),
-            ("http", "HTTP listeners", Settings.http),
-            ("lifetimes", "Lifetimes (seconds)", Settings.lifetimes),
-            ("keys", "Signing keys", Settings.keys),
-            ("passwords", "Password hashing", Settings.passwords),
-            ("maintenance", "Expired data", Settings.maintenance),
-            ("log", "Log", Settings.log),
-            ("clients[]", "Clients (each entry of the array)", Settings.client),
-            ("connections[]", "Upstream connections (each entry of the array)", Settings.connection),
-        ]
-        for (key, title, entries) in sections {
+        let groups = Settings.sections.map { (key: $0.key, title: $0.title, rows: rows($0)) }
+            + [(Settings.client.key, Settings.client.title, rows(Settings.client)),
+               (Settings.connection.key, Settings.connection.title, rows(Settings.connection))]
+        for (key, title, rows) in groups {
             text += "\n## \(title)" + (key.map { " (`\($0)`)" } ?? "") + "\n\n"
-            text += "| key | type | default | meaning |\n|---|---|---|---|\n"
-            for entry in entries {
-                let cell = { (value: String) in value.replacingOccurrences(of: "|", with: "\\|") }
-                text += "| `\(entry.key)` | \(cell(entry.type)) | `\(cell(entry.defaultText))` | \(cell(entry.summary)) |\n"
-            }
+            text += "| key | type | default | meaning |\n|---|---|---|---|\n" + rows
         }
         text += """
 
@@ -90,5 +79,14 @@ public enum ConfigurationReference {
 
         """
         return text
+    }
+
+    /// One table row per setting of `group`.
+    private static func rows<Root>(_ group: SettingsGroup<Root>) -> String {
+        let cell = { (value: String) in value.replacingOccurrences(of: "|", with: "\\|") }
+        return group.map { setting in
+            let defaultText = setting.defaultText.map { "`\(cell($0))`" } ?? "not set"
+            return "| `\(setting.key)` | \(cell(setting.type)) | \(defaultText) | \(cell(setting.summary)) |\n"
+        }.joined()
     }
 }

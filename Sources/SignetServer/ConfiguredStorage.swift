@@ -14,7 +14,7 @@ public enum ConfiguredStorage {
     /// Opens the configured store. With `migrate` pending migrations are applied (both backends
     /// refuse a schema newer than this build either way).
     public static func open(_ configuration: SignetConfiguration, migrate: Bool) throws -> ConfiguredStorage {
-        if configuration.database.isPostgres {
+        if configuration.database.driver == .postgres {
             let conninfo = try postgresConninfo(configuration)
             return .postgres(try PostgresStorage(conninfo: conninfo, migrate: migrate,
                                                  maxConnections: configuration.database.maxConnections,

@@ -8,8 +8,10 @@ enum DiscoveryDocument {
     /// Client authentication methods of the token, revocation and introspection endpoints.
     static let authenticationMethods: [JSONValue] = ["client_secret_basic", "client_secret_post", "none"]
 
-    /// The metadata as deterministic JSON bytes.
-    static func build(issuer: String, signingAlgorithms: [String]) -> [UInt8] {
+    /// The metadata as deterministic JSON bytes. `grantTypes` are the token endpoint's registry
+    /// (`TokenEndpoint.grantTypes`): `/authorize` answers only `response_type=code`, whose grant is
+    /// `authorization_code`, so it adds none (no implicit grant).
+    static func build(issuer: String, signingAlgorithms: [String], grantTypes: [String]) -> [UInt8] {
         let algorithms = JSONValue.array(signingAlgorithms.map(JSONValue.string))
         let metadata: JSONValue = .object([
             "issuer": .string(issuer),
@@ -23,8 +25,7 @@ enum DiscoveryDocument {
             "scopes_supported": ["openid", "profile", "email", "offline_access"],
             "response_types_supported": ["code"],
             "response_modes_supported": ["query"],
-            "grant_types_supported": ["authorization_code", "refresh_token", "client_credentials",
-                                      "urn:ietf:params:oauth:grant-type:token-exchange"],
+            "grant_types_supported": .array(grantTypes.map(JSONValue.string)),
             // Signet-specific: native ID-token sign-in (docs/guides/native-id-token.md).
             "native_nonce_endpoint": .string(issuer + Routes.nativeNonce),
             "code_challenge_methods_supported": ["S256"],

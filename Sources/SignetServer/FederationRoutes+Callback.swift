@@ -45,7 +45,7 @@ extension FederationRoutes {
         let transaction: ProviderTransaction
         do {
             let stateHash = server.tokens.hash(state)
-            guard let record = try server.storage.authorizationRequests.pendingAuthorization(idHash: stateHash, now: server.clock.now),
+            guard let record = try requestStore.pendingAuthorization(idHash: stateHash, now: server.clock.now),
                   record.clientID.hasPrefix("fed:"), let stored = ProviderTransaction.decode(record.payload) else {
                 return errors.signInRefused("This sign-in has expired or was already used. Go back to the application and start again.")
             }
@@ -63,7 +63,7 @@ extension FederationRoutes {
                 return errors.signInRefused("This sign-in was started in another browser. Go back to the application and start again.",
                                             status: 403)
             }
-            guard try server.storage.authorizationRequests.consumePendingAuthorization(idHash: stateHash, now: server.clock.now) != nil else {
+            guard try requestStore.consumePendingAuthorization(idHash: stateHash, now: server.clock.now) != nil else {
                 return errors.signInRefused("This sign-in has expired or was already used. Go back to the application and start again.")
             }
             transaction = stored
@@ -140,8 +140,7 @@ extension FederationRoutes {
 
     /// Ends the pending request and sends the error to the app's redirect URI (with state, iss).
     func fail(_ pending: PendingRequest, _ error: OAuthError, _ errors: ErrorRenderer) -> HTTPResponse {
-        _ = try? server.storage.authorizationRequests.consumePendingAuthorization(idHash: server.tokens.hash(pending.handle),
-                                                                                  now: server.clock.now)
+        _ = try? requestStore.consumePendingAuthorization(idHash: server.tokens.hash(pending.handle), now: server.clock.now)
         return errors.render(error, redirect: VerifiedRedirect(pending))
     }
 

@@ -73,7 +73,7 @@ extension FederationRoutes {
         let value = interactive.csrf.newBrowserValue()
         let link = PendingLink(claims: claims, userID: existingUserID, requestHandle: pending.handle, browserBinding: binding(of: value))
         let now = server.clock.now
-        try server.storage.authorizationRequests.insertPendingAuthorization(PendingAuthorizationRecord(
+        try requestStore.insertPendingAuthorization(PendingAuthorizationRecord(
             idHash: server.tokens.hash(handle), clientID: Self.linkMarker(claims.connectionID), payload: link.encoded(),
             createdAt: now, expiresAt: now.addingTimeInterval(TimeInterval(server.policy.authorizationRequestLifetime))))
         server.audit("federation_link_required", subject: existingUserID, client: pending.client.id,
@@ -87,7 +87,7 @@ extension FederationRoutes {
     /// The pending link for `handle` when this browser holds its cookie; nil otherwise.
     func pendingLink(handle: String?, _ request: HTTPRequest) throws -> (link: PendingLink, cookie: String)? {
         guard let handle, server.tokens.hasShape(handle, of: .nonce), let cookie = request.cookies[linkCookieName],
-              let record = try server.storage.authorizationRequests.pendingAuthorization(idHash: server.tokens.hash(handle), now: server.clock.now),
+              let record = try requestStore.pendingAuthorization(idHash: server.tokens.hash(handle), now: server.clock.now),
               record.clientID.hasPrefix("link:"), let link = PendingLink.decode(record.payload),
               record.clientID == Self.linkMarker(link.connectionID),
               constantTimeEqual(binding(of: cookie), link.browserBinding) else { return nil }
@@ -101,7 +101,7 @@ extension FederationRoutes {
         do {
             guard let (link, cookie) = try pendingLink(handle: handle, request), let handle else { return errors.linkGone() }
             let pending = try interactive.flow.pending(handle: link.requestHandle)
-            guard let user = try server.storage.users.user(id: link.userID) else { return errors.linkGone() }
+            guard let user = try userStore.user(id: link.userID) else { return errors.linkGone() }
             let provider = federation.connections.first { $0.id == link.connectionID }?.displayName ?? link.connectionID
             let signInHref = Routes.signIn + "?" + FormEncoding.encode([("request", link.requestHandle)])
             var body = "<p>An account for <strong>\(HTMLPage.escape(user.email))</strong> already exists. "
@@ -145,15 +145,14 @@ extension FederationRoutes {
                 return errors.csrfFailure()
             }
             let pending = try interactive.flow.pending(handle: link.requestHandle)
-            guard let account = try server.storage.users.user(id: link.userID) else { return errors.linkGone() }
+            guard let account = try userStore.user(id: link.userID) else { return errors.linkGone() }
             let password = (try? form.single("password")) ?? ""
             guard let user = try interactive.signIn.signIn(email: account.email, password: password, clientAddress: request.clientKey),
                   user.id == link.userID else {
                 return InteractiveRoutes.local(Routes.federationLink, [("link", handle), ("error", "1")])
             }
             // Exactly once: a second submission (another tab) finds nothing.
-            guard try server.storage.authorizationRequests.consumePendingAuthorization(idHash: server.tokens.hash(handle),
-                                                                                      now: server.clock.now) != nil else {
+            guard try requestStore.consumePendingAuthorization(idHash: server.tokens.hash(handle), now: server.clock.now) != nil else {
                 return errors.linkGone()
             }
             guard let linked = try resolver.link(link.claims, toUser: user.id)?.user else {

@@ -30,6 +30,10 @@ import SignetWire
 struct FederationRoutes: Sendable {
     let interactive: InteractiveRoutes
     let server: AuthorizationServer
+    /// Provider transactions and link proofs, beside the pending `/authorize` requests.
+    let requestStore: any AuthorizationRequestStore
+    /// The accounts a link proof names.
+    let userStore: any UserStore
     let federation: Federation
     let resolver: FederatedAccountResolver
     let bindingKey: [UInt8]
@@ -38,6 +42,8 @@ struct FederationRoutes: Sendable {
     init(application: SignetApplication, interactive: InteractiveRoutes) {
         self.interactive = interactive
         self.server = application.authorizationServer
+        self.requestStore = application.environment.storage.authorizationRequests
+        self.userStore = application.environment.storage.users
         self.federation = application.federation
         self.resolver = FederatedAccountResolver(server: application.authorizationServer)
         self.bindingKey = HMAC.sha256(key: application.environment.masterKey.browserKey, message: Array("signet/federation-binding".utf8))
@@ -90,8 +96,8 @@ struct FederationRoutes: Sendable {
         let now = server.clock.now
         let key = browserValue == nil ? launchKey(state) : server.tokens.hash(state)
         let marker = browserValue == nil ? Self.launchMarker(provider.connection.id) : Self.marker(provider.connection.id)
-        try await BlockingWork.run { [server] in
-            try server.storage.authorizationRequests.insertPendingAuthorization(PendingAuthorizationRecord(
+        try await BlockingWork.run { [server, requestStore] in
+            try requestStore.insertPendingAuthorization(PendingAuthorizationRecord(
                 idHash: key, clientID: marker, payload: transaction.encoded(),
                 createdAt: now, expiresAt: now.addingTimeInterval(TimeInterval(server.policy.authorizationRequestLifetime))))
         }
@@ -114,8 +120,8 @@ struct FederationRoutes: Sendable {
         let key = launchKey(state)
         let found: (PendingAuthorizationRecord, ProviderTransaction)?
         do {
-            found = try await BlockingWork.run { [server] () throws -> (PendingAuthorizationRecord, ProviderTransaction)? in
-                guard let record = try server.storage.authorizationRequests.pendingAuthorization(idHash: key, now: server.clock.now),
+            found = try await BlockingWork.run { [server, requestStore] () throws -> (PendingAuthorizationRecord, ProviderTransaction)? in
+                guard let record = try requestStore.pendingAuthorization(idHash: key, now: server.clock.now),
                       let stored = ProviderTransaction.decode(record.payload), stored.headless,
                       record.clientID == Self.launchMarker(stored.connectionID) else { return nil }
                 return (record, stored)
@@ -147,11 +153,11 @@ struct FederationRoutes: Sendable {
         rebound.browserBinding = self.binding(of: binding.value)
         let payload = rebound.encoded()
         do {
-            let launched = try await BlockingWork.run { [server] () throws -> Bool in
+            let launched = try await BlockingWork.run { [server, requestStore] () throws -> Bool in
                 let now = server.clock.now
                 // Of concurrent launches of one link, exactly one consumes it.
-                guard try server.storage.authorizationRequests.consumePendingAuthorization(idHash: key, now: now) != nil else { return false }
-                try server.storage.authorizationRequests.insertPendingAuthorization(PendingAuthorizationRecord(
+                guard try requestStore.consumePendingAuthorization(idHash: key, now: now) != nil else { return false }
+                try requestStore.insertPendingAuthorization(PendingAuthorizationRecord(
                     idHash: server.tokens.hash(state), clientID: Self.marker(stored.connectionID), payload: payload,
                     createdAt: now, expiresAt: record.expiresAt))
                 return true

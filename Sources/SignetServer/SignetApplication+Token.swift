@@ -4,17 +4,17 @@ import SignetWire
 
 extension SignetApplication {
     /// `POST /token`. The grants run inline on the HTTP thread (SQLite and signing take well under
-    /// a millisecond); only the token exchange (native ID-token sign-in), which may fetch a
-    /// provider's keys, is suspended and awaited, so a slow provider never holds a thread.
+    /// a millisecond); a grant that needs the network (the token exchange, native ID-token
+    /// sign-in, may fetch a provider's keys) is suspended and awaited, so a slow provider never
+    /// holds a thread. The endpoint decides which, from its registry.
     func tokenHandler(_ errors: ErrorRenderer) -> HTTPHandler {
-        let nativeSignIn = NativeSignInVerifier(connections: environment.configuration.connections.map(\.connection),
-                                                clock: environment.clock)
-        let endpoint = TokenEndpoint(server: authorizationServer, nativeSignIn: nativeSignIn)
+        let endpoint = tokenEndpoint
         return .deferring(inline: { request in
             do throws(OAuthError) {
-                let parameters = try request.oauthParameters()
-                if TokenEndpoint.isTokenExchange(parameters) { return nil }
-                return OAuthResponses.token(try endpoint.handle(parameters, authorization: request.authorization))
+                guard let response = try endpoint.handleInline(try request.oauthParameters(), authorization: request.authorization) else {
+                    return nil
+                }
+                return OAuthResponses.token(response)
             } catch {
                 return errors.render(error)
             }

@@ -14,6 +14,8 @@ public final class SignetApplication: Sendable {
     public let authorizationServer: AuthorizationServer
     /// The upstream connections (federated sign-in).
     public let federation: Federation
+    /// `POST /token` and its grant registry (also discovery's `grant_types_supported`).
+    public let tokenEndpoint: TokenEndpoint
     let discovery: [UInt8]
 
     /// Builds the application; makes sure signing keys exist. Everything that can refuse the
@@ -26,9 +28,13 @@ public final class SignetApplication: Sendable {
                                                   masterKey: environment.masterKey, keyRing: environment.keyRing,
                                                   clock: environment.clock, random: environment.random)
         federation = try Federation(configuration: environment.configuration, clock: { [clock = environment.clock] in clock.now })
+        tokenEndpoint = TokenEndpoint(server: authorizationServer,
+                                      nativeSignIn: NativeSignInVerifier(connections: environment.configuration.connections.map(\.connection),
+                                                                         clock: environment.clock))
         try Self.registerConfiguredClients(environment, server: authorizationServer)
         discovery = DiscoveryDocument.build(issuer: issuer,
-                                            signingAlgorithms: environment.requiredAlgorithms.map(\.rawValue))
+                                            signingAlgorithms: environment.requiredAlgorithms.map(\.rawValue),
+                                            grantTypes: tokenEndpoint.grantTypes.map(\.rawValue))
         try environment.keyRing.prepare(environment.requiredAlgorithms)
     }
 

@@ -5,57 +5,20 @@ import SignetWire
 extension ConfigSection {
     /// The `connections` array: every mistake reported with its path (`connections[0].client_id`).
     static func connections(_ value: ConfigValue?, reader: ConfigReader) -> [ConfiguredConnection] {
-        guard let value else { return [] }
-        guard case .array(let items) = value else {
-            reader.report("connections", "must be an array of connection objects, not \(value.typeName)")
-            return []
-        }
         var result: [ConfiguredConnection] = []
         var seen: Set<String> = []
         var realms: [String: String] = [:]
-        for (index, item) in items.enumerated() {
-            let path = "connections[\(index)]"
-            guard case .object(let object) = item else {
-                reader.report(path, "must be an object, not \(item.typeName)")
-                continue
-            }
-            let c = ConfigSection(reader: reader, path: path, values: object)
+        for c in entries(value, key: "connections", of: "connection", reader: reader) {
+            let object = c.values
             let before = reader.issues.count
-            for key in ["id", "type", "client_id"] where object[key] == nil { reader.report(c.path(key), "is required") }
-            let id = c.string(Settings.connectionID)
+            _ = Settings.connection.reportMissing(in: c)
+            var entry = ConnectionEntry()
+            Settings.connection.read(c, into: &entry)
+            let id = entry.id
             if object["id"] != nil, let problem = Connection.idProblem(id) { reader.report(c.path("id"), problem) }
-            let typeName = c.string(Settings.connectionType)
-            let type = ConnectionType(rawValue: typeName)
-            if object["type"] != nil, type == nil {
-                reader.report(c.path("type"), "must be one of \(ConnectionType.allCases.map(\.rawValue).joined(separator: ", ")), not \"\(typeName)\"")
-            }
-            var method: ClientAuthenticationMethod?
-            if let text = c.optionalString(Settings.connectionAuthMethod) {
-                method = ClientAuthenticationMethod(rawValue: text)
-                if method == nil {
-                    reader.report(c.path("token_endpoint_auth_method"), "must be client_secret_basic, client_secret_post or none, not \"\(text)\"")
-                }
-            }
-            let clientSecret = object["client_secret"] == nil ? nil : c.secret(Settings.connectionClientSecret)
-            let privateKey = object["private_key"] == nil ? nil : c.secret(Settings.connectionPrivateKey)
-            let connection = Connection(
-                id: id, type: type ?? .oidc, clientID: c.string(Settings.connectionClientID),
-                displayName: c.optionalString(Settings.connectionDisplayName), logoURL: c.optionalString(Settings.connectionLogoURL),
-                issuer: c.optionalString(Settings.connectionIssuer), discoveryURL: c.optionalString(Settings.connectionDiscoveryURL),
-                authorizationEndpoint: c.optionalString(Settings.connectionAuthorizationEndpoint),
-                tokenEndpoint: c.optionalString(Settings.connectionTokenEndpoint), apiBaseURL: c.optionalString(Settings.connectionAPIBaseURL),
-                authenticationMethod: method, scopes: c.optionalStringArray(Settings.connectionScopes),
-                allowLinking: c.bool(Settings.connectionAllowLinking),
-                allowedEmailDomains: c.optionalStringArray(Settings.connectionAllowedEmailDomains),
-                hostedDomain: c.optionalString(Settings.connectionHostedDomain),
-                homeRealmDomains: c.stringArray(Settings.connectionHomeRealmDomains), enabled: c.bool(Settings.connectionEnabled),
-                timeoutSeconds: c.int(Settings.connectionCallTimeout, in: 1...60),
-                appleTeamID: c.optionalString(Settings.connectionTeamID), appleKeyID: c.optionalString(Settings.connectionKeyID),
-                nativeClientIDs: c.stringArray(Settings.connectionNativeClientIDs), nativeSignIn: c.bool(Settings.connectionNativeSignIn),
-                trustedCertificatesFile: c.optionalString(Settings.connectionCAFile))
-            c.finish(known: Settings.connection)
+            let connection = entry.connection
             if object["id"] != nil, !seen.insert(id).inserted { reader.report(c.path("id"), "another connection has the id \(id)") }
-            guard reader.issues.count == before, let type else { continue }
+            guard reader.issues.count == before, let type = entry.type else { continue }
             for (field, message) in problems(connection, type: type, object: object) { reader.report(c.path(field), message) }
             for (offset, domain) in connection.homeRealmDomains.enumerated() {
                 if let owner = realms[domain] {
@@ -64,7 +27,7 @@ extension ConfigSection {
                     realms[domain] = id
                 }
             }
-            result.append(ConfiguredConnection(connection: connection, clientSecret: clientSecret, privateKey: privateKey))
+            result.append(ConfiguredConnection(connection: connection, clientSecret: entry.clientSecret, privateKey: entry.privateKey))
         }
         return result
     }

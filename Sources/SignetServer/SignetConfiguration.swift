@@ -1,4 +1,6 @@
 import Foundation
+import SignetCore
+import SignetCrypto
 
 /// Everything `signet serve` needs to run, read from `signet.json` or taken from the defaults.
 public struct SignetConfiguration: Sendable {
@@ -33,95 +35,92 @@ public struct SignetConfiguration: Sendable {
 
     /// Storage settings.
     public struct Database: Sendable {
-        /// `sqlite` or `postgres`.
-        public var driver: String = Settings.databaseDriver.defaultValue
+        /// SQLite or PostgreSQL.
+        public var driver: DatabaseDriver = Settings.databaseDriver.defaultValue
         /// SQLite file, relative to the data folder.
         public var path: String = Settings.databasePath.defaultValue
         /// PostgreSQL: where the connection string is (it may hold a password).
-        public var url: SecretReference?
+        public var url: SecretReference? = Settings.databaseURL.defaultValue
         /// PostgreSQL: the pool size of one node.
         public var maxConnections: Int = Settings.databaseMaxConnections.defaultValue
         /// PostgreSQL: the statement and lock timeout of every connection, in seconds.
         public var statementTimeoutSeconds: Int = Settings.databaseStatementTimeout.defaultValue
-
-        /// True for the PostgreSQL backend.
-        public var isPostgres: Bool { driver == "postgres" }
     }
 
     /// HTTP limits and TLS.
     public struct HTTP: Sendable {
         /// Largest body.
-        public var maxBodyBytes = Settings.maxBodyBytes.defaultValue
+        public var maxBodyBytes: Int = Settings.maxBodyBytes.defaultValue
         /// Largest head.
-        public var maxHeaderBytes = Settings.maxHeaderBytes.defaultValue
+        public var maxHeaderBytes: Int = Settings.maxHeaderBytes.defaultValue
         /// Connection limit per listener.
-        public var connectionLimit = Settings.connectionLimit.defaultValue
+        public var connectionLimit: Int = Settings.connectionLimit.defaultValue
         /// Connection limit per peer address and listener; 0 = none.
-        public var perAddressConnectionLimit = Settings.perAddressConnectionLimit.defaultValue
+        public var perAddressConnectionLimit: Int = Settings.perAddressConnectionLimit.defaultValue
         /// Trusted reverse proxies: addresses and CIDR ranges (checked when loaded).
-        public var trustedProxies = Settings.trustedProxies.defaultValue
+        public var trustedProxies: [String] = Settings.trustedProxies.defaultValue
         /// Idle timeout.
-        public var connectionTimeoutSeconds = Settings.connectionTimeout.defaultValue
+        public var connectionTimeoutSeconds: Int = Settings.connectionTimeout.defaultValue
         /// Worker threads; 0 = cores.
-        public var threads = Settings.threads.defaultValue
+        public var threads: Int = Settings.threads.defaultValue
         /// TLS certificate path.
         public var tlsCertificateFile: String? = Settings.tlsCertificate.defaultValue
         /// TLS private key.
-        public var tlsPrivateKey: SecretReference?
+        public var tlsPrivateKey: SecretReference? = Settings.tlsPrivateKey.defaultValue
     }
 
     /// Lifetimes in seconds.
     public struct Lifetimes: Sendable {
         /// Pending authorization request.
-        public var authorizationRequest = Settings.authorizationRequestLifetime.defaultValue
+        public var authorizationRequest: Int = Settings.authorizationRequestLifetime.defaultValue
         /// Authorization code.
-        public var authorizationCode = Settings.authorizationCodeLifetime.defaultValue
+        public var authorizationCode: Int = Settings.authorizationCodeLifetime.defaultValue
         /// Access token.
-        public var accessToken = Settings.accessTokenLifetime.defaultValue
+        public var accessToken: Int = Settings.accessTokenLifetime.defaultValue
         /// ID token.
-        public var idToken = Settings.idTokenLifetime.defaultValue
+        public var idToken: Int = Settings.idTokenLifetime.defaultValue
         /// Refresh token, idle.
-        public var refreshToken = Settings.refreshTokenLifetime.defaultValue
+        public var refreshToken: Int = Settings.refreshTokenLifetime.defaultValue
         /// Refresh family, absolute.
-        public var refreshFamily = Settings.refreshFamilyLifetime.defaultValue
+        public var refreshFamily: Int = Settings.refreshFamilyLifetime.defaultValue
         /// Rotation grace window.
-        public var refreshGrace = Settings.refreshGrace.defaultValue
+        public var refreshGrace: Int = Settings.refreshGrace.defaultValue
         /// SSO session idle.
-        public var sessionIdle = Settings.sessionIdle.defaultValue
+        public var sessionIdle: Int = Settings.sessionIdle.defaultValue
         /// SSO session absolute.
-        public var sessionAbsolute = Settings.sessionAbsolute.defaultValue
+        public var sessionAbsolute: Int = Settings.sessionAbsolute.defaultValue
     }
 
     /// Signing key policy.
     public struct Keys: Sendable {
         /// Access token algorithm.
-        public var accessTokenAlgorithm = Settings.accessTokenAlgorithm.defaultValue
+        public var accessTokenAlgorithm: SignatureAlgorithm = Settings.accessTokenAlgorithm.defaultValue
         /// Default ID token algorithm.
-        public var idTokenAlgorithm = Settings.idTokenAlgorithm.defaultValue
+        public var idTokenAlgorithm: SignatureAlgorithm = Settings.idTokenAlgorithm.defaultValue
         /// Pre-publication before a rotated key signs.
-        public var prepublishSeconds = Settings.keyPrepublish.defaultValue
+        public var prepublishSeconds: Int = Settings.keyPrepublish.defaultValue
     }
 
     /// Password hashing cost.
     public struct Passwords: Sendable {
         /// Argon2id passes.
-        public var opsLimit = Settings.argonOps.defaultValue
+        public var opsLimit: Int = Settings.argonOps.defaultValue
         /// Argon2id memory in KiB.
-        public var memoryKiB = Settings.argonMemory.defaultValue
+        public var memoryKiB: Int = Settings.argonMemory.defaultValue
     }
 
     /// Deleting expired rows.
     public struct Maintenance: Sendable {
         /// Seconds between purges by `signet serve`; 0 = never.
-        public var purgeInterval = Settings.purgeInterval.defaultValue
+        public var purgeInterval: Int = Settings.purgeInterval.defaultValue
         /// Seconds a row is kept past its expiry or end.
-        public var purgeRetention = Settings.purgeRetention.defaultValue
+        public var purgeRetention: Int = Settings.purgeRetention.defaultValue
     }
 
     /// What `signet serve` logs.
     public struct LogSettings: Sendable {
         /// One line per request (method, path, status, duration).
-        public var requests = Settings.logRequests.defaultValue
+        public var requests: Bool = Settings.logRequests.defaultValue
     }
 
     /// The embedded default: every setting at its default.
@@ -134,7 +133,7 @@ public struct SignetConfiguration: Sendable {
         issuer = Settings.issuer.defaultValue
         listen = Settings.listen.defaultValue
         dataDirectory = Settings.dataDirectory.defaultValue
-        masterKey = .file("master.key")
+        masterKey = Settings.masterKey.defaultValue
         database = Database()
         http = HTTP()
         lifetimes = Lifetimes()
@@ -151,4 +150,15 @@ public struct SignetConfiguration: Sendable {
 
     /// The longest time a token signed now may stay valid: how long a retired key stays published.
     public var longestSignedTokenLifetime: Int { max(lifetimes.accessToken, lifetimes.idToken) }
+
+    /// The lifetimes and algorithms the authorization server applies: the one place a
+    /// `ServerPolicy` is made from the configuration.
+    public var policy: ServerPolicy {
+        ServerPolicy(issuer: issuer,
+                     authorizationRequestLifetime: lifetimes.authorizationRequest, authorizationCodeLifetime: lifetimes.authorizationCode,
+                     accessTokenLifetime: lifetimes.accessToken, idTokenLifetime: lifetimes.idToken,
+                     refreshTokenLifetime: lifetimes.refreshToken, refreshFamilyLifetime: lifetimes.refreshFamily,
+                     refreshGrace: lifetimes.refreshGrace, sessionIdle: lifetimes.sessionIdle, sessionAbsolute: lifetimes.sessionAbsolute,
+                     accessTokenAlgorithm: keys.accessTokenAlgorithm, idTokenAlgorithm: keys.idTokenAlgorithm)
+    }
 }

@@ -5,8 +5,8 @@ import Glibc
 #endif
 
 /// The real parts a green run stands on: a PostgreSQL server, Chromium with its WebDriver, a
-/// Secret Service keyring, and two independently written implementations (jwcrypto and
-/// oidc-provider-mock). A test that needs one calls `use()` first.
+/// Secret Service keyring, an SMTP server (aiosmtpd), a QR decoder (zbarimg), a Prometheus server, and independently
+/// written implementations (jwcrypto, oidc-provider-mock, pyotp). A test that needs one calls `use()` first.
 ///
 /// Outside CI a missing part skips the tests that need it (through `canRun` in `.enabled(if:)`).
 /// Under CI (`CI` or `SIGNET_REQUIRE_ALL` set) nothing is skipped: the test runs, and `use()`
@@ -19,6 +19,10 @@ public enum RealPart: String, CaseIterable, Sendable {
     case keyring = "keyring"
     case jwcrypto = "jwcrypto"
     case oidcProviderMock = "oidc-provider-mock"
+    case aiosmtpd = "aiosmtpd"
+    case pyotp = "pyotp"
+    case zbar = "zbarimg"
+    case prometheus = "Prometheus"
 
     /// True when every real part must be present: `CI` (set by CI) or `SIGNET_REQUIRE_ALL` is set
     /// to anything but empty, `0` or `false`.
@@ -44,6 +48,10 @@ public enum RealPart: String, CaseIterable, Sendable {
         case .keyring: return Self.keyringUnavailable
         case .jwcrypto: return Self.jwcryptoUnavailable
         case .oidcProviderMock: return Self.oidcProviderMockUnavailable
+        case .aiosmtpd: return Self.aiosmtpdUnavailable
+        case .pyotp: return Self.pyotpUnavailable
+        case .zbar: return Self.zbarUnavailable
+        case .prometheus: return Self.prometheusUnavailable
         }
     }
 
@@ -89,6 +97,13 @@ public enum RealPart: String, CaseIterable, Sendable {
 
     private static let jwcryptoUnavailable: String? = pythonModuleMissing("jwcrypto")
     private static let oidcProviderMockUnavailable: String? = pythonModuleMissing("oidc_provider_mock")
+    private static let aiosmtpdUnavailable: String? = pythonModuleMissing("aiosmtpd")
+    private static let pyotpUnavailable: String? = pythonModuleMissing("pyotp")
+    private static let prometheusUnavailable: String? = ["/usr/bin/prometheus", "/usr/bin/promtool"]
+        .first { !FileManager.default.isExecutableFile(atPath: $0) }
+        .map { "\($0) is missing (Debian package prometheus; `make deps` installs it)" }
+    private static let zbarUnavailable: String? = FileManager.default.isExecutableFile(atPath: "/usr/bin/zbarimg")
+        ? nil : "/usr/bin/zbarimg is missing (Debian package zbar-tools; `make deps` installs it)"
 
     private static func pythonModuleMissing(_ module: String) -> String? {
         guard let check = try? Subprocess.runBlocking(PackagePaths.python, ["-c", "import \(module)"]) else {

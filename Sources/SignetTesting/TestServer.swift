@@ -127,7 +127,7 @@ public final class TestServer: Sendable {
     }
 
     /// A self-signed P-256 certificate for `host` (valid one day) and its key, as PEM files.
-    static func selfSignedCertificate(host: String, in directory: TemporaryDirectory) throws -> (certificate: String, key: String) {
+    public static func selfSignedCertificate(host: String, in directory: TemporaryDirectory) throws -> (certificate: String, key: String) {
         let certificate = directory.appending("tls-certificate.pem")
         let key = directory.appending("tls-key.pem")
         let result = try Subprocess.runBlocking("/usr/bin/openssl", [

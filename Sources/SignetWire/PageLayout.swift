@@ -28,6 +28,7 @@ public enum PageLayout {
         <meta charset="utf-8">
         <meta name="viewport" content="width=device-width, initial-scale=1">
         <meta name="referrer" content="no-referrer">
+        <meta name="color-scheme" content="light dark">
         <title>\(escape(title)) · Signet</title>
         <style>
         body{font-family:system-ui,-apple-system,"Segoe UI",sans-serif;background:#f4f5f7;color:#1d2330;margin:0;padding:0 1rem}
@@ -40,6 +41,17 @@ public enum PageLayout {
         .error{background:#fdecec;color:#8a1c1c;padding:.7rem;border-radius:.4rem}
         .muted{color:#5b6272;font-size:.9rem}
         ul{padding-left:1.2rem}
+        a{color:#2456c9}
+        @media (prefers-color-scheme:dark){
+        body{background:#101317;color:#e4e7eb}
+        main{background:#1a1e24;box-shadow:0 1px 4px rgba(0,0,0,.6)}
+        input[type=email],input[type=password]{background:#0e1114;color:#e4e7eb;border-color:#3b424c}
+        button{border-color:#5b8def;background:#3d6fe0}
+        button.secondary{background:transparent;color:#8fb0ff;border-color:#8fb0ff}
+        .error{background:#3a1b1b;color:#ffc2c2}
+        .muted{color:#9aa3ae}
+        a{color:#8fb0ff}
+        }
         </style>
         </head>
         <body>

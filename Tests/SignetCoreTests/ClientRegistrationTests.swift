@@ -42,7 +42,7 @@ import SignetWire
     }
 
     @Test func idTokenAlgorithmFollowsThePolicy() throws {
-        let fixture = try TokenFixture { $0.idTokenAlgorithm = "ES256" }
+        let fixture = try TokenFixture { $0.idTokenAlgorithm = .es256 }
         let record = try fixture.registration.register(ClientSpec(id: "native", isPublic: true, redirectURIs: ["com.example.app:/cb"])).record
         #expect(record.idTokenAlgorithm == "ES256")
     }

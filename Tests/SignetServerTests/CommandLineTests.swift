@@ -12,7 +12,7 @@ import Testing
     /// Every setting of every section, and every section name: (JSON path of the section, key).
     static let everySetting: [(section: String?, key: String)] = {
         var all: [(String?, String)] = Settings.topLevel.map { (nil, $0.key) }
-        let sections: [(String, [SettingEntry])] = [("database", Settings.database), ("http", Settings.http),
+        let sections: [(String, SettingsGroup<SignetConfiguration>)] = [("database", Settings.database), ("http", Settings.http),
                                                     ("lifetimes", Settings.lifetimes), ("keys", Settings.keys),
                                                     ("passwords", Settings.passwords), ("maintenance", Settings.maintenance)]
         for (section, entries) in sections {

@@ -44,7 +44,7 @@ import Testing
         #expect(config.http.tlsPrivateKey == .file("/etc/key.pem"))
         #expect(config.lifetimes.accessToken == 600)
         #expect(config.lifetimes.refreshGrace == 10)
-        #expect(config.keys.accessTokenAlgorithm == "EdDSA")
+        #expect(config.keys.accessTokenAlgorithm == .edDSA)
         #expect(config.passwords.opsLimit == 3)
     }
 
@@ -136,14 +136,14 @@ import Testing
     @Test func readsAPostgresDatabase() throws {
         let json = #"{"master_key": "file:/run/secrets/signet-master-key", "database": {"driver": "postgres", "url": "env:SIGNET_DATABASE_URL", "max_connections": 4, "statement_timeout": 30}}"#
         let config = try SignetConfiguration(parsing: Data(json.utf8))
-        #expect(config.database.isPostgres)
+        #expect(config.database.driver == .postgres)
         #expect(config.database.url == .environment("SIGNET_DATABASE_URL"))
         #expect(config.database.maxConnections == 4)
         #expect(config.database.statementTimeoutSeconds == 30)
         let defaults = try SignetConfiguration(parsing: Data(#"{"master_key": "env:K", "database": {"driver": "postgres", "url": "env:U"}}"#.utf8))
         #expect(defaults.database.maxConnections == 16)
         #expect(defaults.database.statementTimeoutSeconds == 10)
-        #expect(!SignetConfiguration.defaults.database.isPostgres)
+        #expect(SignetConfiguration.defaults.database.driver == .sqlite)
         #expect(SignetConfiguration.defaults.database.url == nil)
     }
 

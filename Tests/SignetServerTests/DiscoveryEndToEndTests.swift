@@ -42,6 +42,18 @@ import Testing
         #expect(try await client.get(server.url(Routes.openIDConfiguration)).body == openID.body)
     }
 
+    /// `grant_types_supported` is the token endpoint's registry, in its order, and nothing else:
+    /// a grant registered at /token is advertised, and one that is not (implicit) never is.
+    @Test func grantTypesSupportedAreTheTokenEndpointsRegistry() async throws {
+        let server = try TestServer()
+        defer { server.stop() }
+        let metadata = try await HTTPTestClient().get(server.url(Routes.openIDConfiguration)).json()
+        let advertised = try #require(metadata["grant_types_supported"]?.arrayValue).compactMap(\.stringValue)
+        #expect(advertised == server.application.tokenEndpoint.grantTypes.map(\.rawValue))
+        #expect(advertised == ["authorization_code", "refresh_token", "client_credentials",
+                               "urn:ietf:params:oauth:grant-type:token-exchange"])
+    }
+
     @Test func configuredIssuerWithPathIsServedAsConfigured() async throws {
         let server = try TestServer { $0.issuer = "http://localhost:1/tenant-a" }
         defer { server.stop() }

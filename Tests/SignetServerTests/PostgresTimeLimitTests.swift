@@ -24,7 +24,7 @@ import Testing
             {"clients": [{"id": "native", "redirect_uris": ["com.example.app:/callback"], "first_party": true}]}
             """#.utf8)).clients
         let server = try TestServer {
-            $0.database.driver = "postgres"
+            $0.database.driver = .postgres
             $0.database.url = .file(urlFile)
             $0.database.statementTimeoutSeconds = 1
             $0.masterKey = .file(keyFile)

@@ -17,6 +17,8 @@ enum FuzzTarget: String, CaseIterable {
     case redirect
     /// SignetHTTP's request path: request target, headers, cookies, body form, routing.
     case http
+    /// SignetWebAuthn's CBOR (libcbor), authenticator data, COSE keys and attestation objects.
+    case webauthn
 
     /// Runs one input through the target.
     func run(_ input: [UInt8]) {
@@ -27,6 +29,7 @@ enum FuzzTarget: String, CaseIterable {
         case .form: FormFuzz.run(input)
         case .redirect: RedirectFuzz.run(input)
         case .http: HTTPFuzz.run(input)
+        case .webauthn: WebAuthnFuzz.run(input)
         }
     }
 }

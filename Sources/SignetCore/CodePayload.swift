@@ -1,0 +1,17 @@
+import SignetJOSE
+
+/// What the authorize side records in a code (and a grant family) for the token side: the
+/// authentication methods (`amr`), as JSON in the record's opaque `payload`.
+struct CodePayload {
+    var amr: [String] = []
+
+    init(amr: [String]) { self.amr = amr }
+
+    init(_ json: String) {
+        if let object = try? JSONValue.parse(Array(json.utf8)).objectValue, case .array(let values)? = object["amr"] {
+            amr = values.compactMap(\.stringValue)
+        }
+    }
+
+    var json: String { JSONValue.object(["amr": .array(amr.map(JSONValue.string))]).serializedString() }
+}

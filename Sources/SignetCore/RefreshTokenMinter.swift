@@ -1,0 +1,45 @@
+import Foundation
+import SignetCrypto
+import SignetStore
+import SignetWire
+
+/// Makes refresh token strings: the first token of a new grant family, and the successor a
+/// rotation hands out.
+public struct RefreshTokenMinter: Sendable {
+    /// Where first tokens are stored (only their hash).
+    public let store: any RefreshTokenStore
+    /// Token strings and their hashes.
+    public let tokens: OpaqueTokens
+    /// The refresh token lifetime of clients that set none, seconds.
+    public let defaultLifetime: Int
+    private let derivationKey: [UInt8]
+
+    /// Creates the minter; `derivationKey` is `MasterKey.refreshDerivationKey`.
+    public init(store: any RefreshTokenStore, tokens: OpaqueTokens, derivationKey: [UInt8], defaultLifetime: Int) {
+        self.store = store
+        self.tokens = tokens
+        self.derivationKey = derivationKey
+        self.defaultLifetime = defaultLifetime
+    }
+
+    /// A token's lifetime for `client`: its own, or the default.
+    func lifetime(for client: Client) -> TimeInterval { TimeInterval(client.refreshTokenLifetime ?? defaultLifetime) }
+
+    /// The successor of a refresh token: derived from the presented token, so a retry inside the
+    /// grace window yields the same string while only hashes are stored.
+    func successor(of presented: String) -> String {
+        OpaqueTokens.Kind.refresh.rawValue + "_" + Base64URL.encode(HMAC.sha256(key: derivationKey, message: Array(presented.utf8)))
+    }
+
+    /// The first refresh token of a new grant family (code redemption, token exchange): only for
+    /// `offline_access` and clients allowed the refresh grant; it expires with the client's (or
+    /// the default) refresh lifetime, never after the family.
+    func first(grant: GrantRecord, client: Client, scope: Scope, now: Date) throws -> String? {
+        guard scope.contains(Scope.offlineAccess), client.grantTypes.contains(.refreshToken) else { return nil }
+        let token = tokens.make(.refresh)
+        try store.insertRefreshToken(RefreshTokenRecord(
+            tokenHash: tokens.hash(token), grantID: grant.grantID, scope: grant.scope, createdAt: now,
+            expiresAt: min(now.addingTimeInterval(lifetime(for: client)), grant.absoluteExpiresAt)))
+        return token
+    }
+}

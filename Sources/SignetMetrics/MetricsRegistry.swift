@@ -1,0 +1,121 @@
+import Synchronization
+
+/// Counters, gauges and histograms, and their Prometheus text exposition (format 0.0.4).
+///
+/// Families are declared once at start-up; updating a series is one atomic add, with a lock only
+/// the first time a label combination is seen. Each family holds at most `seriesLimit` label
+/// combinations; past that, new ones are counted under label values `"other"`, so a label fed
+/// from outside can never grow memory without bound.
+public final class MetricsRegistry: Sendable {
+    /// The most label combinations one family keeps.
+    public let seriesLimit: Int
+    private let families = Mutex<[any MetricFamily]>([])
+
+    /// An empty registry.
+    public init(seriesLimit: Int = 1000) { self.seriesLimit = seriesLimit }
+
+    /// Declares a counter family. `name` must be a Prometheus metric name ending in `_total`.
+    public func counter(_ name: String, help: String, labels: [String] = []) -> CounterFamily {
+        register(CounterFamily(name: name, help: help, labelNames: labels, limit: seriesLimit))
+    }
+
+    /// Declares a histogram family with upper bucket bounds `buckets` (ascending; `+Inf` is added).
+    public func histogram(_ name: String, help: String, labels: [String] = [], buckets: [Double] = Histogram.latencyBuckets) -> HistogramFamily {
+        register(HistogramFamily(name: name, help: help, labelNames: labels, buckets: buckets, limit: seriesLimit))
+    }
+
+    /// Declares a gauge read when the registry is scraped (for example, open connections).
+    public func gauge(_ name: String, help: String, read: @escaping @Sendable () -> Double) {
+        _ = register(GaugeFamily(name: name, help: help, read: read))
+    }
+
+    private func register<Family: MetricFamily>(_ family: Family) -> Family {
+        precondition(MetricName.isValid(family.name) && family.labelNames.allSatisfy(MetricName.isValidLabel),
+                     "not a Prometheus metric or label name: \(family.name) \(family.labelNames)")
+        families.withLock { $0.append(family) }
+        return family
+    }
+
+    /// Every family in the text format, in the order declared, each series sorted by its labels.
+    public func exposition() -> String {
+        var text = ""
+        for family in families.withLock({ $0 }) { family.render(into: &text) }
+        return text
+    }
+
+    /// The content type of `exposition()`.
+    public static let contentType = "text/plain; version=0.0.4; charset=utf-8"
+}
+
+/// A family of series that can write itself in the text format.
+protocol MetricFamily: Sendable {
+    var name: String { get }
+    var labelNames: [String] { get }
+    func render(into text: inout String)
+}
+
+/// Metric and label names (Prometheus data model), and label-value escaping.
+enum MetricName {
+    static func isValid(_ name: String) -> Bool {
+        guard let first = name.unicodeScalars.first, first.isASCII, first == "_" || first == ":" || first.properties.isAlphabetic else { return false }
+        return name.unicodeScalars.allSatisfy { $0.isASCII && ($0 == "_" || $0 == ":" || $0.properties.isAlphabetic || ("0"..."9").contains($0)) }
+    }
+
+    static func isValidLabel(_ name: String) -> Bool { isValid(name) && !name.contains(":") && !name.hasPrefix("__") && name != "le" }
+
+    /// `{a="x",b="y"}` with `\`, `"` and line feeds escaped; empty when there are no labels.
+    static func labels(_ names: [String], _ values: [String], extra: (String, String)? = nil) -> String {
+        var pairs = zip(names, values).map { ($0, $1) }
+        if let extra { pairs.append(extra) }
+        guard !pairs.isEmpty else { return "" }
+        return "{" + pairs.map { name, value in
+            var escaped = ""
+            for character in value.unicodeScalars {
+                switch character {
+                case "\\": escaped += "\\\\"
+                case "\"": escaped += "\\\""
+                case "\n": escaped += "\\n"
+                default: escaped.unicodeScalars.append(character)
+                }
+            }
+            return "\(name)=\"\(escaped)\""
+        }.joined(separator: ",") + "}"
+    }
+
+    static func number(_ value: Double) -> String {
+        if value == .infinity { return "+Inf" }
+        if value == value.rounded(), abs(value) < 1e15 { return String(Int64(value)) }
+        return "\(value)"
+    }
+}
+
+/// The series of one family, by label values, bounded.
+final class SeriesTable<Series: Sendable>: Sendable {
+    private let table = Mutex<[[String]: Series]>([:])
+    private let arity: Int
+    private let limit: Int
+    private let make: @Sendable () -> Series
+
+    init(arity: Int, limit: Int, make: @escaping @Sendable () -> Series) {
+        self.arity = arity
+        self.limit = limit
+        self.make = make
+    }
+
+    func series(_ values: [String]) -> Series {
+        precondition(values.count == arity, "expected \(arity) label values, got \(values.count)")
+        return table.withLock { table in
+            if let found = table[values] { return found }
+            let key = table.count < limit ? values : Array(repeating: "other", count: arity)
+            if let overflow = table[key] { return overflow }
+            let created = make()
+            table[key] = created
+            return created
+        }
+    }
+
+    /// Every series, sorted by label values.
+    func all() -> [([String], Series)] {
+        table.withLock { $0.map { ($0.key, $0.value) } }.sorted { $0.0.lexicographicallyPrecedes($1.0) }
+    }
+}

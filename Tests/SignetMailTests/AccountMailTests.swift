@@ -1,0 +1,55 @@
+import Foundation
+import SignetMail
+import SignetTesting
+import Testing
+
+/// Each account mail, sent through libcurl to a real SMTP server and read back with Python's
+/// `email` package: the product name as sender and in the subject, the code and link in both
+/// bodies, hostile values escaped in the HTML, nothing secret in the subject.
+@Suite(.endToEndLimit, .enabled(if: RealPart.aiosmtpd.canRun, RealPart.aiosmtpd.skipComment))
+struct AccountMailTests {
+    static let brand = AccountMail.Brand(productName: "Acme <Notes>", accentColor: "#0a7d3b")
+
+    @Test func everyKindArrivesReadable() async throws {
+        let sink = try await MailSink.start()
+        defer { Task { await sink.stop() } }
+        let transport = SMTPTransport(endpoint: try SMTPEndpoint(sink.url))
+        let from = try MailAddress("no-reply@acme.test")
+        let to = try MailAddress("ada@example.test")
+        let link = "https://id.acme.test/verify?t=abc&x=\"><script>"
+        let kinds: [AccountMail] = [
+            .verifyEmail(code: "482913", link: link, minutes: 10), .resetPassword(code: "550123", link: link, minutes: 10),
+            .signInCode(code: "771204", link: link, minutes: 10), .accountExists(signInLink: link, resetLink: link + "2"),
+            .accountDeleted, .emailChanged(newAddressHint: "a***@example.org"),
+        ]
+        for kind in kinds { try transport.send(kind.message(brand: Self.brand, from: from, to: to)) }
+        let received = try await sink.waitForMessages(kinds.count)
+        for (kind, mail) in zip(kinds, received) {
+            let parsed = try mail.parsed()
+            #expect(parsed.defects == [], "\(kind)")
+            #expect(parsed.fromName == "Acme <Notes>")
+            #expect(parsed.subject.contains("Acme <Notes>"))
+            let text = try #require(parsed.text)
+            let html = try #require(parsed.html)
+            #expect(!html.contains("<script>") && !html.contains("<Notes>"), "\(kind)")
+            #expect(html.contains("Acme &lt;Notes&gt;"))
+            switch kind {
+            case .verifyEmail(let code, _, _), .resetPassword(let code, _, _), .signInCode(let code, _, _):
+                #expect(text.contains(code) && html.contains(code))
+                #expect(!parsed.subject.contains(code))
+                #expect(text.contains(link))
+                #expect(html.contains("href=\"https://id.acme.test/verify?t=abc&amp;x=&quot;&gt;&lt;script&gt;\""))
+                #expect(html.contains("background:#0a7d3b"))
+            case .accountExists:
+                #expect(text.contains(link) && text.contains(link + "2"))
+            case .accountDeleted, .emailChanged:
+                #expect(!text.contains("http"))
+            }
+        }
+    }
+
+    @Test func aColourThatIsNotHexFallsBack() {
+        #expect(AccountMail.Brand(productName: "x", accentColor: "red;background:url(x)").accentColor == "#2456c9")
+        #expect(AccountMail.Brand(productName: "x", accentColor: "#A1b2C3").accentColor == "#A1b2C3")
+    }
+}
