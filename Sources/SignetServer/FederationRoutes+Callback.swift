@@ -6,12 +6,15 @@ import SignetHTTP
 import SignetStore
 import SignetWire
 
-extension FederationRoutes {
-    /// Why a callback is refused before the pending request is known: shown as a page.
-    static func refusedPage(_ message: String, status: Int = 400) -> HTTPResponse {
-        HTMLPage.error(message, title: "Sign-in not completed", status: status)
+extension ErrorRenderer {
+    /// Why a provider's answer (or a headless launch) is refused before the pending request is
+    /// known: there is no verified redirect URI yet, so it is a page on every route kind that has pages.
+    func signInRefused(_ message: String, status: Int = 400) -> HTTPResponse {
+        render(.invalidRequest(message), status: status, title: "Sign-in not completed")
     }
+}
 
+extension FederationRoutes {
     /// `GET|POST /oauth2/callback/{connection}`: the provider's answer (Apple: `form_post`).
     ///
     /// Checks, in order: the connection is configured and enabled; `state` names a live
@@ -22,34 +25,34 @@ extension FederationRoutes {
     /// `iss`); otherwise the code is exchanged and the identity checked (`UpstreamProvider`),
     /// the account resolved, a session started (amr `fed`) and the pending request continued as
     /// after a password sign-in. Failures after the pending request is known go to the app.
-    func callback(_ request: HTTPRequest) async -> HTTPResponse {
+    func callback(_ request: HTTPRequest, _ errors: ErrorRenderer) async -> HTTPResponse {
         let connectionID = request.pathParameters["connection"] ?? ""
-        if federation.isDisabled(connectionID) { return Self.refusedPage("This sign-in option is turned off.", status: 403) }
+        if federation.isDisabled(connectionID) { return errors.signInRefused("This sign-in option is turned off.", status: 403) }
         guard let provider = federation.enabledProvider(connectionID) else {
-            return Self.refusedPage("This sign-in option is not configured.", status: 404)
+            return errors.signInRefused("This sign-in option is not configured.", status: 404)
         }
         let fields: FormFields
         if request.method == .POST {
-            guard let form = try? request.form() else { return Self.refusedPage("The provider's answer is malformed.") }
+            guard let form = try? request.form() else { return errors.signInRefused("The provider's answer is malformed.") }
             fields = form
         } else {
-            guard request.queryError == nil else { return Self.refusedPage("The provider's answer is malformed.") }
+            guard request.queryError == nil else { return errors.signInRefused("The provider's answer is malformed.") }
             fields = request.query
         }
         guard fields.repeatedNames.isEmpty, let state = fields.first("state"), server.tokens.hasShape(state, of: .nonce) else {
-            return Self.refusedPage("The sign-in answer does not belong to a sign-in started here.")
+            return errors.signInRefused("The sign-in answer does not belong to a sign-in started here.")
         }
         let transaction: ProviderTransaction
         do {
             let stateHash = server.tokens.hash(state)
             guard let record = try requestStore.pendingAuthorization(idHash: stateHash, now: server.clock.now),
                   record.clientID.hasPrefix("fed:"), let stored = ProviderTransaction.decode(record.payload) else {
-                return Self.refusedPage("This sign-in has expired or was already used. Go back to the application and start again.")
+                return errors.signInRefused("This sign-in has expired or was already used. Go back to the application and start again.")
             }
             // A state from another connection is refused (and left alone).
             guard record.clientID == Self.marker(connectionID), stored.connectionID == connectionID else {
                 server.audit("federation_wrong_connection")
-                return Self.refusedPage("The sign-in answer does not belong to this provider.")
+                return errors.signInRefused("The sign-in answer does not belong to this provider.")
             }
             // Every transaction, headless ones included (bound at /federation/launch), belongs to
             // the browser holding its binding cookie: a callback opened anywhere else signs nobody in.
@@ -57,35 +60,36 @@ extension FederationRoutes {
             guard let cookie, let expected = stored.browserBinding,
                   constantTimeEqual(binding(of: cookie), expected) else {
                 server.audit("federation_browser_mismatch")
-                return Self.refusedPage("This sign-in was started in another browser. Go back to the application and start again.",
-                                        status: 403)
+                return errors.signInRefused("This sign-in was started in another browser. Go back to the application and start again.",
+                                            status: 403)
             }
             guard try requestStore.consumePendingAuthorization(idHash: stateHash, now: server.clock.now) != nil else {
-                return Self.refusedPage("This sign-in has expired or was already used. Go back to the application and start again.")
+                return errors.signInRefused("This sign-in has expired or was already used. Go back to the application and start again.")
             }
             transaction = stored
         } catch {
-            return InteractiveRoutes.internalError("federation callback", error)
+            return errors.internalError("federation callback", error)
         }
         let pending: PendingRequest
         do { pending = try interactive.flow.pending(handle: transaction.requestHandle) } catch is FlowError {
-            return InteractiveRoutes.requestGone()
+            return errors.requestGone()
         } catch {
-            return InteractiveRoutes.internalError("federation callback", error)
+            return errors.internalError("federation callback", error)
         }
         do throws(FederationError) { try await provider.checkResponseIssuer(fields.first("iss")) } catch {
             Log.info("federation callback (\(connectionID)): \(error)")
             server.audit("federation_failed", client: pending.client.id, detail: ["reason": .string(Self.reason(error))])
-            return fail(pending, Self.oauthError(for: error))
+            return fail(pending, Self.oauthError(for: error), errors)
         }
         // The provider's own error (the user cancelled, or the provider refused).
         if let upstreamError = fields.first("error") {
             Log.info("federation callback (\(connectionID)): upstream error \(Self.safeCode(upstreamError))")
             server.audit("federation_upstream_error", client: pending.client.id)
-            return fail(pending, OAuthError(.accessDenied, "The sign-in with \(provider.connection.displayName) was cancelled or refused."))
+            let refused = OAuthError(.accessDenied, "The sign-in with \(provider.connection.displayName) was cancelled or refused.")
+            return fail(pending, refused, errors)
         }
         guard let code = fields.first("code"), !code.isEmpty, code.utf8.count <= 4096 else {
-            return fail(pending, OAuthError(.accessDenied, "The provider returned no authorization code."))
+            return fail(pending, OAuthError(.accessDenied, "The provider returned no authorization code."), errors)
         }
         let identity: UpstreamIdentity
         do throws(FederationError) {
@@ -95,13 +99,14 @@ extension FederationRoutes {
         } catch {
             Log.info("federation callback (\(connectionID)): \(error)")
             server.audit("federation_failed", client: pending.client.id, detail: ["reason": .string(Self.reason(error))])
-            return fail(pending, Self.oauthError(for: error))
+            return fail(pending, Self.oauthError(for: error), errors)
         }
-        return await finish(request, pending: pending, identity: identity, connection: provider.connection)
+        return await finish(request, pending: pending, identity: identity, connection: provider.connection, errors)
     }
 
     /// Resolves the account, starts the session and continues the pending request.
-    func finish(_ request: HTTPRequest, pending: PendingRequest, identity: UpstreamIdentity, connection: Connection) async -> HTTPResponse {
+    func finish(_ request: HTTPRequest, pending: PendingRequest, identity: UpstreamIdentity, connection: Connection,
+                _ errors: ErrorRenderer) async -> HTTPResponse {
         do {
             let claims = FederatedAccountResolver.Claims(
                 connectionID: connection.id, issuer: identity.issuer, subject: identity.subject, email: identity.email,
@@ -113,30 +118,30 @@ extension FederationRoutes {
                     return try beginLink(claims: claims, existingUserID: existingUserID, pending: pending)
                 case .emailMissing, .emailNotVerified:
                     server.audit("federation_failed", client: pending.client.id, detail: ["reason": .string("email_not_verified")])
-                    return fail(pending, OAuthError(.accessDenied, FederationError.emailNotVerified.publicMessage))
+                    return fail(pending, OAuthError(.accessDenied, FederationError.emailNotVerified.publicMessage), errors)
                 default:
                     server.audit("federation_failed", client: pending.client.id, detail: ["reason": .string("account_disabled")])
-                    return fail(pending, OAuthError(.accessDenied, "This account cannot sign in."))
+                    return fail(pending, OAuthError(.accessDenied, "This account cannot sign in."), errors)
                 }
             }
             // A new session on every sign-in (no fixation); the browser's previous one ends when
             // its cookie came along (a cross-site form post carries none).
             try interactive.flow.sessions.end(token: interactive.sessionToken(request))
             let started = try interactive.flow.sessions.start(user: user, amr: ["fed"])
-            var response = interactive.respond(try interactive.flow.afterSignIn(pending, session: started.session))
+            var response = interactive.respond(try interactive.flow.afterSignIn(pending, session: started.session), errors)
             response.setCookie(interactive.sessionCookie(started.token))
             return response
         } catch is FlowError {
-            return InteractiveRoutes.requestGone()
+            return errors.requestGone()
         } catch {
-            return InteractiveRoutes.internalError("federation sign-in", error)
+            return errors.internalError("federation sign-in", error)
         }
     }
 
     /// Ends the pending request and sends the error to the app's redirect URI (with state, iss).
-    func fail(_ pending: PendingRequest, _ error: OAuthError) -> HTTPResponse {
+    func fail(_ pending: PendingRequest, _ error: OAuthError, _ errors: ErrorRenderer) -> HTTPResponse {
         _ = try? requestStore.consumePendingAuthorization(idHash: server.tokens.hash(pending.handle), now: server.clock.now)
-        return interactive.respond(.error(error, redirectURI: pending.request.redirectURI, state: pending.request.state))
+        return errors.render(error, redirect: VerifiedRedirect(pending))
     }
 
     /// The OAuth error the app receives for a failed provider leg.

@@ -15,12 +15,6 @@ extension FederationRoutes {
         "acrValues": "acr_values",
     ]
 
-    /// A JSON error with status 400 (or the mapped one) and `no-store`; never a redirect.
-    static func jsonError(_ error: OAuthError, status: Int? = nil) -> HTTPResponse {
-        if error.code == .serverError { Log.error("headless: \(error)") }
-        return OAuthResponses.json(ErrorBody.object(error), status: status ?? (error.code == .serverError ? 500 : 400))
-    }
-
     /// The parameters of a headless call: a JSON object (OAuth or camelCase names; strings,
     /// numbers as text) or a form body. Nil when the body is neither.
     static func parameters(_ request: HTTPRequest) -> RequestParameters? {
@@ -47,18 +41,18 @@ extension FederationRoutes {
     /// `/authorize`; errors are JSON (400), never redirects. Only public, first-party clients with
     /// `allow_headless` may use it (`unauthorized_client` otherwise). Returns the request id (the
     /// pending request's handle, valid 10 minutes) and the enabled providers.
-    func headlessStart(_ request: HTTPRequest) -> HTTPResponse {
+    func headlessStart(_ request: HTTPRequest, _ errors: ErrorRenderer) -> HTTPResponse {
         guard let parameters = Self.parameters(request) else {
-            return Self.jsonError(.invalidRequest("The body must be a JSON object or form encoding."))
+            return errors.render(.invalidRequest("The body must be a JSON object or form encoding."))
         }
         let checked: AuthorizationRequest, client: Client
         do { (checked, client) = try interactive.endpoint.validate(parameters) } catch {
             switch error {
-            case .page(let oauthError), .redirect(let oauthError, _, _): return Self.jsonError(oauthError)
+            case .page(let oauthError), .redirect(let oauthError, _, _): return errors.render(oauthError)
             }
         }
         guard client.allowsHeadless, client.isPublic, client.isFirstParty else {
-            return Self.jsonError(OAuthError(.unauthorizedClient, "This client may not use the headless sign-in API."))
+            return errors.render(OAuthError(.unauthorizedClient, "This client may not use the headless sign-in API."))
         }
         do {
             switch try interactive.flow.start(checked, client: client, sessionToken: nil) {
@@ -75,49 +69,49 @@ extension FederationRoutes {
                     "expiresIn": .int(Int64(server.policy.authorizationRequestLifetime)),
                 ]))
             case .error(let error, _, _):
-                return Self.jsonError(error)
+                return errors.render(error)
             case .code:
                 // Unreachable without a session cookie; refuse rather than hand a code out here.
-                return Self.jsonError(OAuthError(.serverError, "Unexpected flow step."))
+                return errors.render(OAuthError(.serverError, "Unexpected flow step."))
             }
         } catch {
-            return Self.jsonError(OAuthError(.serverError, "The server could not complete the request.", detail: "\(error)"))
+            return errors.render(OAuthError(.serverError, "The server could not complete the request.", detail: "\(error)"))
         }
     }
 
     /// `POST /headless/provider/start` with `requestId` and `connection` (or `connectionId`):
     /// starts a provider transaction bound to the request and returns `{"authorizationUrl": …}`
     /// to open in the system browser.
-    func headlessProviderStart(_ request: HTTPRequest) async -> HTTPResponse {
+    func headlessProviderStart(_ request: HTTPRequest, _ errors: ErrorRenderer) async -> HTTPResponse {
         guard let parameters = Self.parameters(request), parameters.repeatedNames.isEmpty else {
-            return Self.jsonError(.invalidRequest("The body must be a JSON object or form encoding."))
+            return errors.render(.invalidRequest("The body must be a JSON object or form encoding."))
         }
         guard let handle = try? parameters.single("requestId") ?? parameters.single("request_id") else {
-            return Self.jsonError(.invalidRequest("requestId is required."))
+            return errors.render(.invalidRequest("requestId is required."))
         }
         guard let connectionID = try? parameters.single("connection") ?? parameters.single("connectionId") else {
-            return Self.jsonError(.invalidRequest("connection is required."))
+            return errors.render(.invalidRequest("connection is required."))
         }
         let pending: PendingRequest
         do { pending = try interactive.flow.pending(handle: handle) } catch is FlowError {
-            return Self.jsonError(.invalidRequest("The request id is unknown, expired or already used."))
+            return errors.render(.invalidRequest("The request id is unknown, expired or already used."))
         } catch {
-            return Self.jsonError(OAuthError(.serverError, "The server could not complete the request.", detail: "\(error)"))
+            return errors.render(OAuthError(.serverError, "The server could not complete the request.", detail: "\(error)"))
         }
         guard pending.client.allowsHeadless, pending.client.isPublic, pending.client.isFirstParty else {
-            return Self.jsonError(OAuthError(.unauthorizedClient, "This client may not use the headless sign-in API."))
+            return errors.render(OAuthError(.unauthorizedClient, "This client may not use the headless sign-in API."))
         }
         guard let provider = federation.enabledProvider(connectionID) else {
-            return Self.jsonError(.invalidRequest("Unknown or disabled connection."))
+            return errors.render(.invalidRequest("Unknown or disabled connection."))
         }
         do {
             let url = try await begin(provider: provider, pending: pending, browserValue: nil, loginHint: pending.request.loginHint)
             return OAuthResponses.json(.object(["authorizationUrl": .string(url)]))
         } catch let error as FederationError {
             Log.error("headless provider start (\(connectionID)): \(error)")
-            return Self.jsonError(OAuthError(.temporarilyUnavailable, error.publicMessage), status: 503)
+            return errors.render(OAuthError(.temporarilyUnavailable, error.publicMessage))
         } catch {
-            return Self.jsonError(OAuthError(.serverError, "The server could not complete the request.", detail: "\(error)"))
+            return errors.render(OAuthError(.serverError, "The server could not complete the request.", detail: "\(error)"))
         }
     }
 }

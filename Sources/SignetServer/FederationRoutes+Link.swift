@@ -94,18 +94,14 @@ extension FederationRoutes {
         return (link, cookie)
     }
 
-    static func linkGone() -> HTTPResponse {
-        HTMLPage.error("This account link has expired, was already used, or was started in another browser. "
-                       + "Go back to the application and start again.", title: "Link expired")
-    }
 
     /// `GET /federation/link?link=…[&error=1]`: the password form for the existing account.
-    func linkPage(_ request: HTTPRequest) -> HTTPResponse {
+    func linkPage(_ request: HTTPRequest, _ errors: ErrorRenderer) -> HTTPResponse {
         let handle = request.query.first("link")
         do {
-            guard let (link, cookie) = try pendingLink(handle: handle, request), let handle else { return Self.linkGone() }
+            guard let (link, cookie) = try pendingLink(handle: handle, request), let handle else { return errors.linkGone() }
             let pending = try interactive.flow.pending(handle: link.requestHandle)
-            guard let user = try userStore.user(id: link.userID) else { return Self.linkGone() }
+            guard let user = try userStore.user(id: link.userID) else { return errors.linkGone() }
             let provider = federation.connections.first { $0.id == link.connectionID }?.displayName ?? link.connectionID
             let signInHref = Routes.signIn + "?" + FormEncoding.encode([("request", link.requestHandle)])
             var body = "<p>An account for <strong>\(HTMLPage.escape(user.email))</strong> already exists. "
@@ -130,26 +126,26 @@ extension FederationRoutes {
             return HTMLPage.response(title: "Link your \(provider) sign-in", body: body,
                                      formLeadsToClient: true)
         } catch is FlowError {
-            return InteractiveRoutes.requestGone()
+            return errors.requestGone()
         } catch {
-            return InteractiveRoutes.internalError("federation link page", error)
+            return errors.internalError("federation link page", error)
         }
     }
 
     /// `POST /federation/link`: checks handle + cookie + CSRF, then the password (Argon2id, on
     /// a blocking-work thread); on success consumes the pending link, links, signs in and
     /// continues the pending request. Always a 303 or an error page.
-    func linkSubmit(_ request: HTTPRequest) -> HTTPResponse {
+    func linkSubmit(_ request: HTTPRequest, _ errors: ErrorRenderer) -> HTTPResponse {
         guard let form = InteractiveRoutes.formFields(request), form.repeatedNames.isEmpty, let handle = try? form.single("link") else {
-            return HTMLPage.error("The form is malformed.", title: "Invalid request")
+            return errors.malformedForm()
         }
         do {
-            guard let (link, cookie) = try pendingLink(handle: handle, request) else { return Self.linkGone() }
+            guard let (link, cookie) = try pendingLink(handle: handle, request) else { return errors.linkGone() }
             guard interactive.csrf.verify(token: try? form.single("csrf"), browserValue: cookie, purpose: handle) else {
-                return InteractiveRoutes.csrfFailure()
+                return errors.csrfFailure()
             }
             let pending = try interactive.flow.pending(handle: link.requestHandle)
-            guard let account = try userStore.user(id: link.userID) else { return Self.linkGone() }
+            guard let account = try userStore.user(id: link.userID) else { return errors.linkGone() }
             let password = (try? form.single("password")) ?? ""
             guard let user = try interactive.signIn.signIn(email: account.email, password: password, clientAddress: request.clientKey),
                   user.id == link.userID else {
@@ -157,22 +153,30 @@ extension FederationRoutes {
             }
             // Exactly once: a second submission (another tab) finds nothing.
             guard try requestStore.consumePendingAuthorization(idHash: server.tokens.hash(handle), now: server.clock.now) != nil else {
-                return Self.linkGone()
+                return errors.linkGone()
             }
             guard let linked = try resolver.link(link.claims, toUser: user.id)?.user else {
                 server.audit("federation_link_refused", subject: user.id, client: pending.client.id)
-                return fail(pending, OAuthError(.accessDenied, "This sign-in cannot be linked to the account."))
+                return fail(pending, OAuthError(.accessDenied, "This sign-in cannot be linked to the account."), errors)
             }
             try interactive.flow.sessions.end(token: interactive.sessionToken(request))
             let started = try interactive.flow.sessions.start(user: linked, amr: ["fed", "pwd"])
-            var response = interactive.respond(try interactive.flow.afterSignIn(pending, session: started.session))
+            var response = interactive.respond(try interactive.flow.afterSignIn(pending, session: started.session), errors)
             response.setCookie(interactive.sessionCookie(started.token))
             response.setCookie(interactive.clearedCookie(linkCookieName))
             return response
         } catch is FlowError {
-            return InteractiveRoutes.requestGone()
+            return errors.requestGone()
         } catch {
-            return InteractiveRoutes.internalError("federation link", error)
+            return errors.internalError("federation link", error)
         }
+    }
+}
+
+extension ErrorRenderer {
+    /// A pending account link that is unknown, used, expired or another browser's.
+    func linkGone() -> HTTPResponse {
+        render(.invalidRequest("This account link has expired, was already used, or was started in another browser. "
+                               + "Go back to the application and start again."), title: "Link expired")
     }
 }

@@ -110,13 +110,13 @@ struct FederationRoutes: Sendable {
     /// system browser. Consumes the unlaunched transaction (single use: a second browser finds
     /// nothing), stores it again under the state's hash bound to this browser's binding cookie,
     /// and sends the browser on to the provider (302) with that cookie set.
-    func launch(_ request: HTTPRequest) async -> HTTPResponse {
+    func launch(_ request: HTTPRequest, _ errors: ErrorRenderer) async -> HTTPResponse {
         let query = request.query
         guard request.queryError == nil, query.repeatedNames.isEmpty, let state = query.first("state"),
               server.tokens.hasShape(state, of: .nonce) else {
-            return Self.refusedPage("This sign-in link is malformed. Go back to the application and start again.")
+            return errors.signInRefused("This sign-in link is malformed. Go back to the application and start again.")
         }
-        let gone = Self.refusedPage("This sign-in link has expired or was already used. Go back to the application and start again.")
+        let gone = errors.signInRefused("This sign-in link has expired or was already used. Go back to the application and start again.")
         let key = launchKey(state)
         let found: (PendingAuthorizationRecord, ProviderTransaction)?
         do {
@@ -127,17 +127,17 @@ struct FederationRoutes: Sendable {
                 return (record, stored)
             }
         } catch {
-            return InteractiveRoutes.internalError("federation launch", error)
+            return errors.internalError("federation launch", error)
         }
         guard let (record, stored) = found else { return gone }
         guard let provider = federation.enabledProvider(stored.connectionID) else {
-            return Self.refusedPage("This sign-in option is not available.", status: 404)
+            return errors.signInRefused("This sign-in option is not available.", status: 404)
         }
         let pending: PendingRequest
         do { pending = try await BlockingWork.run { [interactive] in try interactive.flow.pending(handle: stored.requestHandle) } } catch is FlowError {
-            return InteractiveRoutes.requestGone()
+            return errors.requestGone()
         } catch {
-            return InteractiveRoutes.internalError("federation launch", error)
+            return errors.internalError("federation launch", error)
         }
         let url: String
         do {
@@ -145,7 +145,8 @@ struct FederationRoutes: Sendable {
                                                       loginHint: pending.request.loginHint)
         } catch {
             Log.error("federation launch (\(stored.connectionID)): \(error)")
-            return HTMLPage.error(error.publicMessage, title: "Cannot reach \(provider.connection.displayName)", status: 502)
+            return errors.render(OAuthError(.temporarilyUnavailable, error.publicMessage), status: 502,
+                                 title: "Cannot reach \(provider.connection.displayName)")
         }
         let binding = bindingValue(request)
         var rebound = stored
@@ -163,7 +164,7 @@ struct FederationRoutes: Sendable {
             }
             guard launched else { return gone }
         } catch {
-            return InteractiveRoutes.internalError("federation launch", error)
+            return errors.internalError("federation launch", error)
         }
         server.audit("federation_launched", client: pending.client.id)
         var response = HTTPResponse.redirect(to: url, status: 302)
@@ -175,18 +176,18 @@ struct FederationRoutes: Sendable {
     /// `GET /federation/start?request=…&connection=…&csrf=…[&login_hint=…]`: from a provider
     /// button or home-realm discovery. Checks the CSRF field against the browser's cookie (the
     /// same field as the sign-in form), then 303 to the provider with the binding cookie set.
-    func start(_ request: HTTPRequest) async -> HTTPResponse {
+    func start(_ request: HTTPRequest, _ errors: ErrorRenderer) async -> HTTPResponse {
         let query = request.query
-        guard let handle = query.first("request"), let connectionID = query.first("connection") else { return InteractiveRoutes.requestGone() }
-        guard interactive.csrfValid(request, field: query.first("csrf"), purpose: handle) else { return InteractiveRoutes.csrfFailure() }
+        guard let handle = query.first("request"), let connectionID = query.first("connection") else { return errors.requestGone() }
+        guard interactive.csrfValid(request, field: query.first("csrf"), purpose: handle) else { return errors.csrfFailure() }
         guard let provider = federation.enabledProvider(connectionID) else {
-            return HTMLPage.error("This sign-in option is not available.", title: "Unknown sign-in option", status: 404)
+            return errors.render(.invalidRequest("This sign-in option is not available."), status: 404, title: "Unknown sign-in option")
         }
         let pending: PendingRequest
         do { pending = try await BlockingWork.run { [interactive] in try interactive.flow.pending(handle: handle) } } catch is FlowError {
-            return InteractiveRoutes.requestGone()
+            return errors.requestGone()
         } catch {
-            return InteractiveRoutes.internalError("federation start", error)
+            return errors.internalError("federation start", error)
         }
         let binding = bindingValue(request)
         let url: String
@@ -195,9 +196,10 @@ struct FederationRoutes: Sendable {
                                   loginHint: query.first("login_hint") ?? pending.request.loginHint)
         } catch let error as FederationError {
             Log.error("federation start (\(connectionID)): \(error)")
-            return HTMLPage.error(error.publicMessage, title: "Cannot reach \(provider.connection.displayName)", status: 502)
+            return errors.render(OAuthError(.temporarilyUnavailable, error.publicMessage), status: 502,
+                                 title: "Cannot reach \(provider.connection.displayName)")
         } catch {
-            return InteractiveRoutes.internalError("federation start", error)
+            return errors.internalError("federation start", error)
         }
         var response = HTTPResponse.redirect(to: url, status: 303)
         HTMLPage.harden(&response)

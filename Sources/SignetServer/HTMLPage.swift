@@ -2,7 +2,7 @@ import SignetHTTP
 import SignetWire
 
 /// Signet's server-rendered pages: one layout, HTML escaping, and the hardening headers every
-/// page carries. The pages need no JavaScript.
+/// page carries (error pages come from `ErrorRenderer`). The pages need no JavaScript.
 enum HTMLPage {
     /// Escapes text for an HTML element body or a double- or single-quoted attribute.
     static func escape(_ text: String) -> String { PageLayout.escape(text) }
@@ -20,12 +20,6 @@ enum HTMLPage {
         var response = HTTPResponse.html(render(title: title, body: body), status: status)
         harden(&response, formLeadsToClient: formLeadsToClient)
         return response
-    }
-
-    /// An error page: a title and a plain message, both escaped.
-    static func error(_ message: String, title: String = "Something is not right", status: Int = 400) -> HTTPResponse {
-        response(title: title, body: "<p>\(escape(message))</p>\n<p class=\"muted\">Go back to the application and try again.</p>",
-                 status: status)
     }
 
     /// Adds the headers every page and every redirect of the interactive endpoints carries.

@@ -15,8 +15,8 @@ extension InteractiveRoutes {
     }
 
     /// `GET /consent?request=…`: who is asking for what, with Allow and Deny.
-    func consentPage(_ request: HTTPRequest) -> HTTPResponse {
-        guard let handle = request.query.first("request") else { return Self.requestGone() }
+    func consentPage(_ request: HTTPRequest, _ errors: ErrorRenderer) -> HTTPResponse {
+        guard let handle = request.query.first("request") else { return errors.requestGone() }
         do {
             let pending = try flow.pending(handle: handle)
             guard let session = try flow.sessions.active(token: sessionToken(request)),
@@ -49,33 +49,33 @@ extension InteractiveRoutes {
             if let cookie = browser.cookie { response.setCookie(cookie) }
             return response
         } catch is FlowError {
-            return Self.requestGone()
+            return errors.requestGone()
         } catch {
-            return Self.internalError("consent page", error)
+            return errors.internalError("consent page", error)
         }
     }
 
     /// `POST /consent`: Allow issues the code (and remembers the consent unless the client must
     /// always ask); Deny sends `access_denied` to the client.
-    func consentSubmit(_ request: HTTPRequest) -> HTTPResponse {
+    func consentSubmit(_ request: HTTPRequest, _ errors: ErrorRenderer) -> HTTPResponse {
         guard let form = Self.formFields(request), let handle = try? form.single("request") else {
-            return HTMLPage.error("The form is malformed.", title: "Invalid request")
+            return errors.malformedForm()
         }
-        guard csrfValid(request, field: try? form.single("csrf"), purpose: handle) else { return Self.csrfFailure() }
+        guard csrfValid(request, field: try? form.single("csrf"), purpose: handle) else { return errors.csrfFailure() }
         let allow: Bool
         switch try? form.single("decision") {
         case "allow": allow = true
         case "deny": allow = false
-        default: return HTMLPage.error("Choose Allow or Deny.", title: "Invalid request")
+        default: return errors.render(.invalidRequest("Choose Allow or Deny."))
         }
         do {
             let pending = try flow.pending(handle: handle)
             let session = try flow.sessions.active(token: sessionToken(request))
-            return respond(try flow.decideConsent(pending, session: session, allow: allow))
+            return respond(try flow.decideConsent(pending, session: session, allow: allow), errors)
         } catch is FlowError {
-            return Self.requestGone()
+            return errors.requestGone()
         } catch {
-            return Self.internalError("consent", error)
+            return errors.internalError("consent", error)
         }
     }
 }

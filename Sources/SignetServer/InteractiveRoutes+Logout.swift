@@ -11,24 +11,24 @@ extension InteractiveRoutes {
     /// user confirms on a page first (a POST with a CSRF field). A `post_logout_redirect_uri` is
     /// used only when registered exactly for the client; anything wrong is an error page, never a
     /// redirect.
-    func logout(_ request: HTTPRequest) -> HTTPResponse {
+    func logout(_ request: HTTPRequest, _ errors: ErrorRenderer) -> HTTPResponse {
         let parameters: RequestParameters
         if request.method == .POST {
-            guard let form = Self.formFields(request) else { return HTMLPage.error("The form is malformed.", title: "Invalid request") }
+            guard let form = Self.formFields(request) else { return errors.malformedForm() }
             parameters = form
         } else {
             do { parameters = try request.oauthParameters() } catch {
-                return HTMLPage.error(error.publicDescription ?? "The request is malformed.", title: "Invalid request")
+                return errors.render(error)
             }
         }
         let confirming = request.method == .POST && parameters.contains("csrf")
         if confirming, !csrfValid(request, field: try? parameters.single("csrf"), purpose: Self.logoutPurpose) {
-            return Self.csrfFailure()
+            return errors.csrfFailure()
         }
         let checked: EndSessionRequest
         do { checked = try endSession.validate(parameters) } catch {
-            if error.code == .serverError { return Self.internalError("logout", error) }
-            return HTMLPage.error(error.publicDescription ?? "The logout request is invalid.", title: "Cannot sign out")
+            // Never a redirect: a page route (the post-logout URI is not trusted before it is checked).
+            return errors.render(error, title: error.code == .serverError ? nil : "Cannot sign out")
         }
         do {
             let session = try flow.sessions.active(token: sessionToken(request))
@@ -39,7 +39,7 @@ extension InteractiveRoutes {
             try flow.sessions.end(token: sessionToken(request))
             if let session { server.audit("session_ended", subject: session.user.id, client: checked.client?.id) }
         } catch {
-            return Self.internalError("logout", error)
+            return errors.internalError("logout", error)
         }
         var response: HTTPResponse
         if let target = checked.postLogoutRedirectURI {

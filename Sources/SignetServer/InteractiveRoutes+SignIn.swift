@@ -7,13 +7,13 @@ extension InteractiveRoutes {
     static let signInFailureMessage = "The email or password is incorrect."
 
     /// `GET /signin?request=…[&error=1]`: the email and password form.
-    func signInPage(_ request: HTTPRequest) -> HTTPResponse {
-        guard let handle = request.query.first("request") else { return Self.requestGone() }
+    func signInPage(_ request: HTTPRequest, _ errors: ErrorRenderer) -> HTTPResponse {
+        guard let handle = request.query.first("request") else { return errors.requestGone() }
         let pending: PendingRequest
         do { pending = try flow.pending(handle: handle) } catch is FlowError {
-            return Self.requestGone()
+            return errors.requestGone()
         } catch {
-            return Self.internalError("sign-in page", error)
+            return errors.internalError("sign-in page", error)
         }
         let browser = browserValue(request)
         let failed = request.query.first("error") != nil
@@ -39,11 +39,11 @@ extension InteractiveRoutes {
     /// `POST /signin`: checks the CSRF field, the pending request and the credentials (on a
     /// blocking-work thread: Argon2id). Always answers 303: back to the form with one generic
     /// message on failure, or on to consent or the client on success.
-    func signInSubmit(_ request: HTTPRequest) -> HTTPResponse {
+    func signInSubmit(_ request: HTTPRequest, _ errors: ErrorRenderer) -> HTTPResponse {
         guard let form = Self.formFields(request), let handle = try? form.single("request") else {
-            return HTMLPage.error("The form is malformed.", title: "Invalid request")
+            return errors.malformedForm()
         }
-        guard csrfValid(request, field: try? form.single("csrf"), purpose: handle) else { return Self.csrfFailure() }
+        guard csrfValid(request, field: try? form.single("csrf"), purpose: handle) else { return errors.csrfFailure() }
         do {
             let pending = try flow.pending(handle: handle)
             let email = (try? form.single("email")) ?? ""
@@ -55,15 +55,15 @@ extension InteractiveRoutes {
             // A new session on every sign-in (no fixation); the browser's previous one ends.
             try flow.sessions.end(token: sessionToken(request))
             let started = try flow.sessions.start(user: user, amr: ["pwd"])
-            var response = respond(try flow.afterSignIn(pending, session: started.session))
+            var response = respond(try flow.afterSignIn(pending, session: started.session), errors)
             response.setCookie(sessionCookie(started.token))
             return response
         } catch FlowError.requestNotFound {
-            return Self.requestGone()
+            return errors.requestGone()
         } catch FlowError.clientGone {
-            return Self.requestGone()
+            return errors.requestGone()
         } catch {
-            return Self.internalError("sign-in", error)
+            return errors.internalError("sign-in", error)
         }
     }
 }

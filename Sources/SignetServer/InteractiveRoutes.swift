@@ -79,37 +79,20 @@ struct InteractiveRoutes: Sendable {
         return response
     }
 
-    /// The response for a flow step.
-    func respond(_ step: FlowStep) -> HTTPResponse {
-        var response: HTTPResponse
+    /// The response for a flow step: the code or the error to the client's verified redirect
+    /// URI (the error through `errors`, an `.authorization` route's renderer), or a local 303.
+    func respond(_ step: FlowStep, _ errors: ErrorRenderer) -> HTTPResponse {
         switch step {
         case .code(let code, let redirectURI, let state):
-            response = OAuthResponses.redirect(to: redirectURI, parameters: [("code", code)], state: state, issuer: issuer)
+            return OAuthResponses.redirect(to: VerifiedRedirect(flowStepURI: redirectURI, state: state), parameters: [("code", code)],
+                                           issuer: issuer)
         case .error(let error, let redirectURI, let state):
-            response = OAuthResponses.redirectError(error, redirectURI: redirectURI, state: state, issuer: issuer)
+            return errors.render(error, redirect: VerifiedRedirect(flowStepURI: redirectURI, state: state))
         case .signIn(let handle):
             return Self.local(Routes.signIn, [("request", handle)])
         case .consent(let handle):
             return Self.local(Routes.consent, [("request", handle)])
         }
-        HTMLPage.harden(&response)
-        return response
-    }
-
-    /// The page for an unexpected failure; the detail goes to the log only.
-    static func internalError(_ context: String, _ error: any Error) -> HTTPResponse {
-        Log.error("\(context): \(error)")
-        return HTMLPage.error("Something went wrong on our side.", title: "Server error", status: 500)
-    }
-
-    /// The page for a pending request that is unknown, expired or already used.
-    static func requestGone() -> HTTPResponse {
-        HTMLPage.error("This sign-in request has expired or was already used.", title: "Request expired")
-    }
-
-    /// The page for a failed CSRF check.
-    static func csrfFailure() -> HTTPResponse {
-        HTMLPage.error("The form could not be verified. Make sure cookies are enabled.", title: "Form expired", status: 403)
     }
 
     /// A form POST's fields, or nil when the body is not form encoding.

@@ -1,4 +1,4 @@
-/// Every path Signet serves, in one place.
+/// Every path Signet serves, as constants; `SignetApplication.routeTable()` gives each its kind and handler.
 public enum Routes {
     /// OpenID Connect Discovery 1.0 §4.
     public static let openIDConfiguration = "/.well-known/openid-configuration"

@@ -4,43 +4,33 @@ import SignetJOSE
 import SignetWire
 
 extension SignetApplication {
-    /// `/userinfo` (GET and POST), `POST /revoke` and `POST /introspect`. All run inline: one
-    /// signature check and one or two indexed reads.
-    func installResourceRoutes(_ router: Router) {
+    /// `/userinfo` (GET and POST): one signature check and one indexed read, inline.
+    func userinfoHandler(_ errors: ErrorRenderer) -> HTTPHandler {
         let userinfo = UserInfoEndpoint(server: authorizationServer)
-        let userinfoHandler = HTTPHandler.sync { request in
-            do throws(OAuthError) {
-                guard let token = try Self.bearerToken(of: request) else { return OAuthResponses.bearerError(nil) }
-                return OAuthResponses.json(try userinfo.claims(accessToken: token))
-            } catch {
-                if error.code == .serverError { Log.error("userinfo: \(error)") }
-                return OAuthResponses.bearerError(error)
-            }
+        return errors.sync { request throws(OAuthError) in
+            guard let token = try Self.bearerToken(of: request) else { return errors.missingBearerToken() }
+            return OAuthResponses.json(try userinfo.claims(accessToken: token))
         }
-        router.get(Routes.userinfo, userinfoHandler)
-        router.post(Routes.userinfo, userinfoHandler)
+    }
 
+    /// `POST /revoke` (RFC 7009), inline.
+    func revocationHandler(_ errors: ErrorRenderer) -> HTTPHandler {
         let revocation = RevocationEndpoint(server: authorizationServer)
-        router.post(Routes.revoke, .sync { request in
-            do throws(OAuthError) {
-                try revocation.handle(try request.oauthParameters(), authorization: request.authorization)
-                // RFC 7009 §2.2: 200 and no content, whatever the token was.
-                var response = HTTPResponse(status: 200)
-                response.headers.set("Cache-Control", "no-store")
-                return response
-            } catch {
-                return OAuthResponses.tokenError(error)
-            }
-        })
+        return errors.sync { request throws(OAuthError) in
+            try revocation.handle(try request.oauthParameters(), authorization: request.authorization)
+            // RFC 7009 §2.2: 200 and no content, whatever the token was.
+            var response = HTTPResponse(status: 200)
+            response.headers.set("Cache-Control", "no-store")
+            return response
+        }
+    }
 
+    /// `POST /introspect` (RFC 7662), inline.
+    func introspectionHandler(_ errors: ErrorRenderer) -> HTTPHandler {
         let introspection = IntrospectionEndpoint(server: authorizationServer)
-        router.post(Routes.introspect, .sync { request in
-            do throws(OAuthError) {
-                return OAuthResponses.json(try introspection.handle(try request.oauthParameters(), authorization: request.authorization))
-            } catch {
-                return OAuthResponses.tokenError(error)
-            }
-        })
+        return errors.sync { request throws(OAuthError) in
+            OAuthResponses.json(try introspection.handle(try request.oauthParameters(), authorization: request.authorization))
+        }
     }
 
     /// RFC 6750 §2: the token from the `Authorization: Bearer` header, or on POST from an

@@ -4,7 +4,7 @@ import SignetCrypto
 import SignetHTTP
 import SignetStore
 
-/// The running authorization server: the environment, the route table, and the HTTP listeners.
+/// The running authorization server: the environment, the route table (`routeTable()`), and the HTTP listeners.
 public final class SignetApplication: Sendable {
     /// Configuration, storage, keys and clock.
     public let environment: ServerEnvironment
@@ -36,33 +36,6 @@ public final class SignetApplication: Sendable {
                                             signingAlgorithms: environment.requiredAlgorithms.map(\.rawValue),
                                             grantTypes: tokenEndpoint.grantTypes.map(\.rawValue))
         try environment.keyRing.prepare(environment.requiredAlgorithms)
-    }
-
-    /// The route table: every path, method and handler of the server.
-    public func makeRouter() -> Router {
-        let router = Router()
-        let discovery = self.discovery
-        let keyRing = environment.keyRing
-        router.get(Routes.openIDConfiguration, .sync { _ in Self.publicJSON(discovery, maxAge: 3600) })
-        router.get(Routes.oauthAuthorizationServer, .sync { _ in Self.publicJSON(discovery, maxAge: 3600) })
-        // Short max-age: rotation pre-publishes keys for much longer than this.
-        router.get(Routes.jwks, .sync { _ in Self.publicJSON(keyRing.jwksDocument, maxAge: 300, type: "application/jwk-set+json") })
-        router.get(Routes.health, .sync { _ in
-            var response = HTTPResponse.json(Array(#"{"status":"ok"}"#.utf8))
-            response.headers.set("Cache-Control", "no-store")
-            return response
-        })
-        installTokenRoutes(router)
-        installNativeSignInRoutes(router)
-        installResourceRoutes(router)
-        installInteractiveRoutes(router)
-        router.notFound = { _ in ErrorPages.json(status: 404, error: "not_found", description: "No such endpoint.") }
-        router.methodNotAllowed = { _, allowed in
-            var response = ErrorPages.json(status: 405, error: "method_not_allowed", description: "Method not allowed.")
-            response.headers.set("Allow", allowed.map(\.rawValue).joined(separator: ", "))
-            return response
-        }
-        return router
     }
 
     /// The HTTP configuration for the listeners in the configuration (or `listen` overrides).
@@ -97,6 +70,13 @@ public final class SignetApplication: Sendable {
             try? await Task.sleep(nanoseconds: seconds * 1_000_000_000)
             do { try environment.keyRing.reload() } catch { Log.error("key reload failed: \(error)") }
         }
+    }
+
+    /// `GET /healthz`: liveness and readiness.
+    static func healthResponse() -> HTTPResponse {
+        var response = HTTPResponse.json(Array(#"{"status":"ok"}"#.utf8))
+        response.headers.set("Cache-Control", "no-store")
+        return response
     }
 
     static func publicJSON(_ body: [UInt8], maxAge: Int, type: String = "application/json") -> HTTPResponse {

@@ -41,10 +41,16 @@ public struct ErrorResponse: Sendable, Codable, Equatable {
     /// Optional human-readable text.
     public var errorDescription: String?
 
-    /// Creates the body from an error.
+    /// Creates the body from an error: its code and public description (never its private detail).
     public init(_ error: OAuthError) {
         self.error = error.code.rawValue
         self.errorDescription = error.publicDescription
+    }
+
+    /// Creates a body with a code that is not a registered OAuth one (a server's `not_found`).
+    public init(error: String, description: String?) {
+        self.error = error
+        self.errorDescription = description
     }
 
     enum CodingKeys: String, CodingKey { case error, errorDescription = "error_description" }

@@ -1,0 +1,144 @@
+import SignetHTTP
+import SignetWire
+
+/// The one place an `OAuthError` becomes an HTTP response: the status, the headers, and whether
+/// it is a JSON body, a redirect to the client or a page, chosen by the kind of the route
+/// (`RouteKind`) that the route table gave this renderer. Handlers never build an error
+/// response themselves; they call `render`.
+struct ErrorRenderer: Sendable {
+    /// The kind of the route this renderer answers for.
+    let kind: RouteKind
+    /// The route's path, for the log line of a `server_error`.
+    let route: String
+    /// The issuer, sent as `iss` with every error redirect (RFC 9207).
+    let issuer: String
+
+    /// The response for `error` on this route.
+    /// - `redirect`: the client's verified redirect URI, for an `.authorization` route once the
+    ///   request is checked; without one, the error is a page. Ignored by the other kinds.
+    /// - `status`: replaces the code's status (429 for a rate limit, a page's 403, 404 or 502).
+    /// - `title`: a page's heading.
+    /// - `retryAfter`: seconds, sent as `Retry-After` (RFC 9110 §10.2.3).
+    func render(_ error: OAuthError, redirect: VerifiedRedirect? = nil, status: Int? = nil, title: String? = nil,
+                retryAfter: Int? = nil) -> HTTPResponse {
+        if error.code == .serverError { Log.error("\(route): \(error)") }
+        var response: HTTPResponse
+        switch kind {
+        case .api(let authentication):
+            response = Self.json(error, authentication: authentication, status: status)
+        case .authorization:
+            if let redirect {
+                response = OAuthResponses.redirect(to: redirect, parameters: Self.errorParameters(error), issuer: issuer)
+            } else {
+                response = Self.page(error, title: title, status: status)
+            }
+        case .page:
+            response = Self.page(error, title: title, status: status)
+        }
+        if let retryAfter { response.headers.set("Retry-After", String(retryAfter)) }
+        return response
+    }
+
+    /// An inline handler whose thrown `OAuthError`s are rendered by this route's kind.
+    func sync(_ body: @escaping @Sendable (HTTPRequest) throws(OAuthError) -> HTTPResponse) -> HTTPHandler {
+        .sync { request in
+            do throws(OAuthError) { return try body(request) } catch { return render(error) }
+        }
+    }
+
+    /// A failure that is not an `OAuthError` (a store that failed, …): `server_error`, with the
+    /// cause in the log only.
+    func internalError(_ context: String, _ error: any Error) -> HTTPResponse {
+        render(.serverError(detail: "\(context): \(error)"))
+    }
+
+    // MARK: JSON
+
+    /// The HTTP status of an error at a JSON API (RFC 6749 §5.2, RFC 6750 §3.1).
+    static func status(for code: OAuthErrorCode, authentication: APIAuthentication) -> Int {
+        switch code {
+        // RFC 6749 §5.2: 401 with the challenge of the scheme the client may use; a route without
+        // client authentication has no scheme to challenge, and a 401 needs one (RFC 9110 §15.5.2).
+        case .invalidClient: authentication == .client ? 401 : 400
+        case .invalidToken: 401
+        case .insufficientScope: 403
+        case .serverError: 500
+        case .temporarilyUnavailable: 503
+        default: 400
+        }
+    }
+
+    private static func json(_ error: OAuthError, authentication: APIAuthentication, status: Int?) -> HTTPResponse {
+        var response = json(ErrorResponse(error), status: status ?? Self.status(for: error.code, authentication: authentication))
+        switch authentication {
+        case .client where error.code == .invalidClient:
+            // RFC 6749 §5.2: invalid_client with 401 carries the Basic challenge.
+            response.headers.set("WWW-Authenticate", #"Basic realm="signet", charset="UTF-8""#)
+        case .bearer:
+            // RFC 6750 §3: the challenge carries the error code (and its description).
+            var challenge = #"Bearer realm="signet", error="\#(error.code.rawValue)""#
+            if let description = error.publicDescription { challenge += #", error_description="\#(description)""# }
+            response.headers.set("WWW-Authenticate", challenge)
+        default: break
+        }
+        return response
+    }
+
+    /// An RFC 6749 §5.2 error body with `Cache-Control: no-store` (and `Pragma: no-cache`), for
+    /// an `OAuthError` or one of the server's own codes (`not_found`, `method_not_allowed`).
+    static func json(_ body: ErrorResponse, status: Int) -> HTTPResponse {
+        OAuthResponses.json(encoding: body, status: status)
+    }
+
+    /// RFC 6750 §3.1: a request without any token gets the bare challenge, no error code.
+    func missingBearerToken() -> HTTPResponse {
+        var response = HTTPResponse.empty(status: 401)
+        response.headers.set("WWW-Authenticate", #"Bearer realm="signet""#)
+        response.headers.set("Cache-Control", "no-store")
+        return response
+    }
+
+    // MARK: redirect
+
+    /// RFC 6749 §4.1.2.1: `error` and `error_description`; `state` and `iss` are added by the redirect.
+    private static func errorParameters(_ error: OAuthError) -> [(String, String)] {
+        var parameters = [("error", error.code.rawValue)]
+        if let description = error.publicDescription { parameters.append(("error_description", description)) }
+        return parameters
+    }
+
+    // MARK: page
+
+    /// A page's status: the given one, else 500 for `server_error`, 503 for
+    /// `temporarily_unavailable`, 400 for the rest.
+    private static func page(_ error: OAuthError, title: String?, status: Int?) -> HTTPResponse {
+        let message: String, heading: String, code: Int
+        switch error.code {
+        case .serverError:
+            // The detail stays in the log; the page says only that it was our fault.
+            (message, heading, code) = ("Something went wrong on our side.", title ?? "Server error", status ?? 500)
+        case .temporarilyUnavailable:
+            (message, heading, code) = (error.publicDescription ?? "Try again later.", title ?? "Try again later", status ?? 503)
+        default:
+            (message, heading, code) = (error.publicDescription ?? "The request is invalid.", title ?? "Invalid request", status ?? 400)
+        }
+        let body = "<p>\(HTMLPage.escape(message))</p>\n<p class=\"muted\">Go back to the application and try again.</p>"
+        return HTMLPage.response(title: heading, body: body, status: code)
+    }
+}
+
+extension ErrorRenderer {
+    /// A pending request that is unknown, expired or already used.
+    func requestGone() -> HTTPResponse {
+        render(.invalidRequest("This sign-in request has expired or was already used."), title: "Request expired")
+    }
+
+    /// A failed CSRF check.
+    func csrfFailure() -> HTTPResponse {
+        render(OAuthError(.accessDenied, "The form could not be verified. Make sure cookies are enabled."), status: 403,
+               title: "Form expired")
+    }
+
+    /// A form body that is not form encoding or lacks its fields.
+    func malformedForm() -> HTTPResponse { render(.invalidRequest("The form is malformed.")) }
+}
