@@ -12,7 +12,7 @@ extension InteractiveRoutes {
         var html = "<div class=\"providers\">\n"
         for connection in enabled {
             let href = Routes.federationStart + "?" + FormEncoding.encode([("request", handle), ("connection", connection.id), ("csrf", token)])
-            html += "<a class=\"provider\" style=\"display:block;margin:.5rem 0;padding:.6rem;border:1px solid #b8bdc7;border-radius:.4rem;color:#1d2330;text-decoration:none;text-align:center\" href=\"\(HTMLPage.escape(href))\">"
+            html += "<a class=\"provider\" href=\"\(HTMLPage.escape(href))\">"
             if let logo = connection.logoURL, ConfigSection.urlProblem(logo) == nil {
                 html += "<img src=\"\(HTMLPage.escape(logo))\" alt=\"\" width=\"20\" height=\"20\"> "
             }

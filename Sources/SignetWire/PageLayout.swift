@@ -42,6 +42,8 @@ public enum PageLayout {
         .muted{color:#5b6272;font-size:.9rem}
         ul{padding-left:1.2rem}
         a{color:#2456c9}
+        a.provider{display:block;margin:.5rem 0;padding:.6rem;border:1px solid #b8bdc7;border-radius:.4rem;color:inherit;text-decoration:none;text-align:center}
+        a.provider img{vertical-align:middle}
         @media (prefers-color-scheme:dark){
         body{background:#101317;color:#e4e7eb}
         main{background:#1a1e24;box-shadow:0 1px 4px rgba(0,0,0,.6)}
@@ -51,6 +53,7 @@ public enum PageLayout {
         .error{background:#3a1b1b;color:#ffc2c2}
         .muted{color:#9aa3ae}
         a{color:#8fb0ff}
+        a.provider{color:#e4e7eb;border-color:#3b424c}
         }
         </style>
         </head>

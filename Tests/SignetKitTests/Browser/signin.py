@@ -6,7 +6,7 @@ the user's email and password into Signet's sign-in page, submits, and waits for
 listener's "you can close this window" page. Settings come from the environment:
 SIGNET_TEST_EMAIL, SIGNET_TEST_PASSWORD (or SIGNET_TEST_CONNECTION: the name of a connection
 whose "Sign in with ..." link to follow instead), SIGNET_TEST_LOG (a file for diagnostics),
-SIGNET_SCREENSHOTS (a folder: screenshots of the sign-in page at 390x844 and 1280x800).
+SIGNET_SCREENSHOTS (a folder: screenshots of the sign-in page at 390x844, light and dark, and 1280x800).
 """
 import os
 import sys
@@ -44,6 +44,10 @@ def main():
         if shots:
             driver.set_window_size(390, 844)
             driver.save_screenshot(os.path.join(shots, "sign-in-phone.png"))
+            dark = [{"name": "prefers-color-scheme", "value": "dark"}]
+            driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": dark})
+            driver.save_screenshot(os.path.join(shots, "sign-in-phone-dark.png"))
+            driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": []})
             driver.set_window_size(1280, 800)
             driver.save_screenshot(os.path.join(shots, "sign-in-desktop.png"))
         connection = os.environ.get("SIGNET_TEST_CONNECTION")
