@@ -6,19 +6,11 @@ import SignetWire
 struct AuthorizationCodeGrant: GrantHandler {
     /// Codes, consumed once.
     let codes: any AuthorizationCodeStore
-    /// Grant families (created here; revoked on a replayed code).
-    let refreshTokens: any RefreshTokenStore
     /// The code's user, which must still be active.
     let users: any UserStore
-    /// Code hashes.
-    let tokens: OpaqueTokens
-    /// The family's first refresh token.
-    let refreshMinter: RefreshTokenMinter
-    /// Access and ID tokens.
-    let responses: TokenResponseBuilder
-    /// Code replays.
-    let auditor: Auditor
-    let clock: any Clock
+    /// Code hashes, the new grant family (revoked on a replayed code), its first refresh token,
+    /// the response, code replays.
+    let parts: TokenGrantParts
     /// The grant family's absolute lifetime, seconds.
     let familyLifetime: Int
 
@@ -34,16 +26,16 @@ struct AuthorizationCodeGrant: GrantHandler {
         let code = try parameters.required("code")
         let redirectURI = try parameters.single("redirect_uri")
         let verifier = try parameters.single("code_verifier")
-        let now = clock.now
-        guard tokens.hasShape(code, of: .code) else { throw OAuthError.invalidGrant("The code is invalid.") }
+        let now = parts.clock.now
+        guard parts.tokens.hasShape(code, of: .code) else { throw OAuthError.invalidGrant("The code is invalid.") }
         let record: AuthorizationCodeRecord
-        switch try codes.consumeCode(codeHash: tokens.hash(code), now: now) {
+        switch try codes.consumeCode(codeHash: parts.tokens.hash(code), now: now) {
         case .consumed(let consumed):
             record = consumed
         case .alreadyConsumed(let replayed):
             // RFC 6749 §4.1.2: a reused code revokes every token issued from it.
-            try refreshTokens.revokeGrant(issuedFrom: replayed, reason: RevokeReason.codeReplay, now: now)
-            auditor.record("code_replay", subject: replayed.userID, client: replayed.clientID, detail: ["grant": .string(replayed.grantID)])
+            try parts.refreshTokens.revokeGrant(issuedFrom: replayed, reason: RevokeReason.codeReplay, now: now)
+            parts.auditor.record("code_replay", subject: replayed.userID, client: replayed.clientID, detail: ["grant": .string(replayed.grantID)])
             throw OAuthError.invalidGrant("The code was already used.")
         case .expired, .notFound:
             throw OAuthError.invalidGrant("The code is invalid or expired.")
@@ -74,22 +66,21 @@ struct AuthorizationCodeGrant: GrantHandler {
                                 createdAt: now, absoluteExpiresAt: now.addingTimeInterval(TimeInterval(familyLifetime)),
                                 sessionID: record.sessionID, authTime: record.authTime, payload: record.payload,
                                 resources: granted, amr: amr)
-        do { try refreshTokens.createGrant(grant) } catch StoreError.duplicate {
+        do { try parts.refreshTokens.createGrant(grant) } catch StoreError.duplicate {
             // The code was replayed while this redemption was in flight; the family is revoked.
             throw OAuthError.invalidGrant("The code was already used.")
         }
-        return try responses.build(
+        return try parts.responses.build(
             client: client, user: user, scope: scope, grantID: grant.grantID, resources: audiences, nonce: record.nonce,
             authTime: record.authTime, amr: amr, sessionID: record.sessionID,
-            refreshToken: try refreshMinter.first(grant: grant, client: client, scope: scope, now: now))
+            refreshToken: try parts.refreshMinter.first(grant: grant, client: client, scope: scope, now: now))
     }
 }
 
 extension AuthorizationCodeGrant {
     /// Takes its parts from the server.
     init(server: AuthorizationServer) {
-        self.init(codes: server.storage.codes, refreshTokens: server.storage.refreshTokens, users: server.storage.users,
-                  tokens: server.tokens, refreshMinter: server.refreshMinter, responses: server.responses,
-                  auditor: server.auditor, clock: server.clock, familyLifetime: server.policy.refreshFamilyLifetime)
+        self.init(codes: server.storage.codes, users: server.storage.users, parts: server.grantParts,
+                  familyLifetime: server.policy.refreshFamilyLifetime)
     }
 }

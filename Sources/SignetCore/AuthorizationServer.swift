@@ -33,6 +33,8 @@ public final class AuthorizationServer: Sendable {
     public let refreshMinter: RefreshTokenMinter
     /// Verifiers for the JWTs this server signs.
     public let ownTokens: OwnTokenVerification
+    /// What the grants that issue refresh-token families share.
+    let grantParts: TokenGrantParts
 
     /// Assembles the server.
     public init(policy: ServerPolicy, storage: any SignetStorage, masterKey: MasterKey, keyRing: SigningKeyRing,
@@ -50,6 +52,8 @@ public final class AuthorizationServer: Sendable {
                                                 derivationKey: masterKey.refreshDerivationKey,
                                                 defaultLifetime: policy.refreshTokenLifetime)
         self.ownTokens = OwnTokenVerification(keyRing: keyRing, issuer: policy.issuer, clock: clock)
+        self.grantParts = TokenGrantParts(tokens: tokens, refreshTokens: storage.refreshTokens, refreshMinter: refreshMinter,
+                                          responses: TokenResponseBuilder(issuer: issuer), auditor: auditor, clock: clock)
     }
 
     /// A new random identifier (grant ids, user ids): 128 bits, base64url.
@@ -78,4 +82,5 @@ public final class AuthorizationServer: Sendable {
     }
 
     var responses: TokenResponseBuilder { TokenResponseBuilder(issuer: issuer) }
+
 }

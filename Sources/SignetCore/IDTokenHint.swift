@@ -1,7 +1,8 @@
 import Foundation
 import SignetJOSE
 
-/// What a verified `id_token_hint` says.
+/// What a verified `id_token_hint` says. Only the verifier makes one (its memberwise
+/// initializer is internal), so holding one means the hint was checked.
 public struct IDTokenHint: Sendable, Equatable {
     /// `sub`.
     public let subject: String
@@ -9,13 +10,6 @@ public struct IDTokenHint: Sendable, Equatable {
     public let audiences: [String]
     /// `sid`, if present.
     public let sessionID: String?
-
-    /// Creates the value.
-    public init(subject: String, audiences: [String], sessionID: String?) {
-        self.subject = subject
-        self.audiences = audiences
-        self.sessionID = sessionID
-    }
 }
 
 extension OwnTokenVerification {

@@ -10,19 +10,10 @@ import SignetWire
 /// family goes on: two refreshes racing from one app do not sign the user out, and there is never
 /// a second live chain. Any other reuse revokes the whole family and is audited.
 struct RefreshTokenGrant: GrantHandler {
-    /// Families and their tokens.
-    let refreshTokens: any RefreshTokenStore
     /// The user, read only when an ID token needs its claims.
     let users: any UserStore
-    /// Token hashes.
-    let tokens: OpaqueTokens
-    /// Successors and their lifetime.
-    let refreshMinter: RefreshTokenMinter
-    /// Access and ID tokens.
-    let responses: TokenResponseBuilder
-    /// Reuse.
-    let auditor: Auditor
-    let clock: any Clock
+    /// Token hashes, families and their tokens, successors and their lifetime, the response, reuse.
+    let parts: TokenGrantParts
     /// How long a rotated token may be retried for the same successor, seconds.
     let graceSeconds: Int
 
@@ -37,22 +28,22 @@ struct RefreshTokenGrant: GrantHandler {
     private func refresh(_ parameters: RequestParameters, client: Client) throws -> TokenResponse {
         let presented = try parameters.required("refresh_token")
         let requestedScope = try parameters.single("scope").map { text throws(OAuthError) in try Scope(parsing: text) }
-        guard tokens.hasShape(presented, of: .refresh) else { throw OAuthError.invalidGrant("The refresh token is invalid.") }
-        let now = clock.now
+        guard parts.tokens.hasShape(presented, of: .refresh) else { throw OAuthError.invalidGrant("The refresh token is invalid.") }
+        let now = parts.clock.now
         // A request that narrows is checked against the family before the token rotates, so a
         // refused one (invalid_scope, invalid_target) leaves the token as it was. Scope and
         // resources never change within a family, so the check holds for the rotated token too.
         if requestedScope != nil || parameters.contains("resource"),
-           let token = try refreshTokens.refreshToken(hash: tokens.hash(presented)),
-           let grant = try refreshTokens.grant(id: token.grantID), grant.clientID == client.id {
+           let token = try parts.refreshTokens.refreshToken(hash: parts.tokens.hash(presented)),
+           let grant = try parts.refreshTokens.grant(id: token.grantID), grant.clientID == client.id {
             _ = try narrowed(token: token, grant: grant, requestedScope: requestedScope, parameters, client: client)
         }
-        let successor = refreshMinter.successor(of: presented)
-        let successorHash = tokens.hash(successor)
+        let successor = parts.refreshMinter.successor(of: presented)
+        let successorHash = parts.tokens.hash(successor)
         let rotation: Rotation
-        switch try refreshTokens.rotateRefreshToken(
-            tokenHash: tokens.hash(presented), clientID: client.id, successorHash: successorHash,
-            successorExpiresAt: now.addingTimeInterval(refreshMinter.lifetime(for: client)), now: now, graceSeconds: graceSeconds) {
+        switch try parts.refreshTokens.rotateRefreshToken(
+            tokenHash: parts.tokens.hash(presented), clientID: client.id, successorHash: successorHash,
+            successorExpiresAt: now.addingTimeInterval(parts.refreshMinter.lifetime(for: client)), now: now, graceSeconds: graceSeconds) {
         case .rotated(let result):
             rotation = result
         case .graceRetry(let result):
@@ -61,7 +52,7 @@ struct RefreshTokenGrant: GrantHandler {
             }
             rotation = result
         case .reuseDetected(let grant):
-            auditor.record("refresh_token_reuse", subject: grant.userID, client: grant.clientID, detail: ["grant": .string(grant.grantID)])
+            parts.auditor.record("refresh_token_reuse", subject: grant.userID, client: grant.clientID, detail: ["grant": .string(grant.grantID)])
             throw OAuthError.invalidGrant("The refresh token was already used; the session has been revoked.")
         case .userDisabled: throw OAuthError.invalidGrant("The user is not active.")   // the store revoked the family
         case .revoked, .expired, .notFound, .clientMismatch:
@@ -74,13 +65,13 @@ struct RefreshTokenGrant: GrantHandler {
         var user: UserRecord?
         if scope.contains(Scope.openID) {
             guard let found = try users.user(id: rotation.grant.userID), found.disabledAt == nil else {
-                try refreshTokens.revokeGrant(id: rotation.grant.grantID, reason: "user_disabled", now: now)
+                try parts.refreshTokens.revokeGrant(id: rotation.grant.grantID, reason: "user_disabled", now: now)
                 throw OAuthError.invalidGrant("The user is not active.")
             }
             user = found
         }
         let amr = rotation.grant.amr
-        return try responses.build(
+        return try parts.responses.build(
             client: client, subject: rotation.grant.userID, user: user, scope: scope, grantID: rotation.grant.grantID,
             resources: audiences, nonce: nil, authTime: rotation.grant.authTime, amr: amr, sessionID: rotation.grant.sessionID,
             refreshToken: successor)
@@ -105,8 +96,6 @@ struct RefreshTokenGrant: GrantHandler {
 extension RefreshTokenGrant {
     /// Takes its parts from the server.
     init(server: AuthorizationServer) {
-        self.init(refreshTokens: server.storage.refreshTokens, users: server.storage.users, tokens: server.tokens,
-                  refreshMinter: server.refreshMinter, responses: server.responses, auditor: server.auditor,
-                  clock: server.clock, graceSeconds: server.policy.refreshGrace)
+        self.init(users: server.storage.users, parts: server.grantParts, graceSeconds: server.policy.refreshGrace)
     }
 }

@@ -27,19 +27,10 @@ struct TokenExchangeGrant: NetworkGrantHandler {
     let verifier: any NativeIDTokenVerifier
     /// Signet's one-time nonces.
     let nonces: any NonceStore
-    /// The new grant family.
-    let refreshTokens: any RefreshTokenStore
     /// Finds or provisions the account.
     let accounts: FederatedAccountResolver
-    /// Nonce hashes.
-    let tokens: OpaqueTokens
-    /// The family's first refresh token.
-    let refreshMinter: RefreshTokenMinter
-    /// Access and ID tokens.
-    let responses: TokenResponseBuilder
-    /// Native sign-ins.
-    let auditor: Auditor
-    let clock: any Clock
+    /// Nonce hashes, the new grant family, its first refresh token, the response, native sign-ins.
+    let parts: TokenGrantParts
     /// Grant ids.
     let random: any RandomSource
     /// The grant family's absolute lifetime, seconds.
@@ -97,13 +88,13 @@ struct TokenExchangeGrant: NetworkGrantHandler {
         guard nonceMatches(tokenNonce: verified.nonce, raw: rawNonce, form: connection.nonceForm) else {
             throw OAuthError.invalidGrant("The ID token's nonce does not match.")
         }
-        guard tokens.hasShape(rawNonce, of: .nonce) else {
+        guard parts.tokens.hasShape(rawNonce, of: .nonce) else {
             throw OAuthError.invalidGrant("The nonce was not issued by this server.")
         }
-        let now = clock.now
+        let now = parts.clock.now
         let consumed: Bool
         do {
-            consumed = try nonces.consumeNonce(nonceHash: tokens.hash(rawNonce), clientID: client.id, now: now)
+            consumed = try nonces.consumeNonce(nonceHash: parts.tokens.hash(rawNonce), clientID: client.id, now: now)
         } catch {
             throw OAuthError.serverError(detail: "nonce store: \(error)")
         }
@@ -131,7 +122,7 @@ struct TokenExchangeGrant: NetworkGrantHandler {
         case .emailNotVerified:
             throw OAuthError.invalidGrant("The provider has not verified the email address.")
         }
-        auditor.record("native_sign_in", subject: user.id, client: client.id, detail: ["connection": .string(connection.id)])
+        parts.auditor.record("native_sign_in", subject: user.id, client: client.id, detail: ["connection": .string(connection.id)])
 
         // 7. Signet's tokens.
         do {
@@ -139,10 +130,10 @@ struct TokenExchangeGrant: NetworkGrantHandler {
                                     createdAt: now, absoluteExpiresAt: now.addingTimeInterval(TimeInterval(familyLifetime)),
                                     sessionID: nil, authTime: now, payload: CodePayload(amr: ["fed"]).json,
                                     resources: resources, amr: ["fed"])
-            try refreshTokens.createGrant(grant)
-            var response = try responses.build(
+            try parts.refreshTokens.createGrant(grant)
+            var response = try parts.responses.build(
                 client: client, user: user, scope: scope, grantID: grant.grantID, resources: grant.resources, nonce: nil,
-                authTime: now, amr: ["fed"], sessionID: nil, refreshToken: try refreshMinter.first(grant: grant, client: client, scope: scope, now: now))
+                authTime: now, amr: ["fed"], sessionID: nil, refreshToken: try parts.refreshMinter.first(grant: grant, client: client, scope: scope, now: now))
             response.issuedTokenType = Self.accessTokenType
             return response
         } catch let error as OAuthError {
@@ -181,9 +172,7 @@ struct TokenExchangeGrant: NetworkGrantHandler {
 extension TokenExchangeGrant {
     /// Takes its parts from the server.
     init(server: AuthorizationServer, verifier: any NativeIDTokenVerifier) {
-        self.init(verifier: verifier, nonces: server.storage.nonces, refreshTokens: server.storage.refreshTokens,
-                  accounts: FederatedAccountResolver(server: server), tokens: server.tokens,
-                  refreshMinter: server.refreshMinter, responses: server.responses, auditor: server.auditor,
-                  clock: server.clock, random: server.random, familyLifetime: server.policy.refreshFamilyLifetime)
+        self.init(verifier: verifier, nonces: server.storage.nonces, accounts: FederatedAccountResolver(server: server),
+                  parts: server.grantParts, random: server.random, familyLifetime: server.policy.refreshFamilyLifetime)
     }
 }

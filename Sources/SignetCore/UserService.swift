@@ -99,11 +99,7 @@ public final class UserService: Sendable {
         do { try storage.users.setPassword(userID: userID, passwordHash: hash, now: now) } catch StoreError.notFound {
             throw UserServiceError("no such user")
         }
-        let sessions = try storage.sessions.endSessions(userID: userID, now: now)
-        try storage.codes.deleteUnredeemedCodes(userID: userID)
-        let grants = try storage.refreshTokens.revokeGrants(userID: userID, reason: RevokeReason.passwordChanged, now: now)
-        _ = try? storage.audit.appendAudit(AuditEvent(event: "password_changed", subjectID: userID, clientID: nil, detail: "{}", at: now))
-        return (sessions, grants)
+        return try endEverything(userID: userID, reason: RevokeReason.passwordChanged, event: "password_changed", now: now)
     }
 
     /// Checks an email and password. Returns the user only when it exists, is enabled, has a
@@ -134,11 +130,23 @@ public final class UserService: Sendable {
         do { try storage.users.setDisabled(userID: userID, disabledAt: now, now: now) } catch StoreError.notFound {
             throw UserServiceError("no such user")
         }
+        return try endEverything(userID: userID, reason: RevokeReason.userDisabled, event: "user_disabled", now: now)
+    }
+
+    /// Ends what the user's old credential or account state let anyone hold: every session, every
+    /// unredeemed code and every grant family (revoked with `reason`); then audits `event`.
+    /// Returns the counts.
+    private func endEverything(userID: String, reason: String, event: String, now: Date) throws -> (sessions: Int, grants: Int) {
         let sessions = try storage.sessions.endSessions(userID: userID, now: now)
         try storage.codes.deleteUnredeemedCodes(userID: userID)
-        let grants = try storage.refreshTokens.revokeGrants(userID: userID, reason: RevokeReason.userDisabled, now: now)
-        _ = try? storage.audit.appendAudit(AuditEvent(event: "user_disabled", subjectID: userID, clientID: nil, detail: "{}", at: now))
+        let grants = try storage.refreshTokens.revokeGrants(userID: userID, reason: reason, now: now)
+        audit(event, userID: userID, at: now)
         return (sessions, grants)
+    }
+
+    /// Records `event` about the user; a failure to record never fails the change itself.
+    private func audit(_ event: String, userID: String, detail: String = "{}", at now: Date) {
+        _ = try? storage.audit.appendAudit(AuditEvent(event: event, subjectID: userID, clientID: nil, detail: detail, at: now))
     }
 
     /// Deletes the user and everything that names it (links, sessions, consents, codes, grants
@@ -147,8 +155,7 @@ public final class UserService: Sendable {
     /// later sign-in, also with a provider, starts a new account with a new `sub`.
     public func delete(userID: String) throws {
         guard try storage.users.deleteUser(id: userID) else { throw UserServiceError("no such user") }
-        let now = clock.now
-        _ = try? storage.audit.appendAudit(AuditEvent(event: "user_deleted", subjectID: userID, clientID: nil, detail: "{}", at: now))
+        audit("user_deleted", userID: userID, at: clock.now)
     }
 
     /// Unlinks the user's identities of one connection; returns how many there were. The next
@@ -157,8 +164,7 @@ public final class UserService: Sendable {
         let removed = try storage.users.deleteFederatedIdentities(userID: userID, connectionID: connectionID)
         if removed > 0 {
             let detail = JSONValue.object(["connection": .string(connectionID)]).serializedString()
-            _ = try? storage.audit.appendAudit(AuditEvent(event: "federated_identity_unlinked", subjectID: userID, clientID: nil,
-                                                          detail: detail, at: clock.now))
+            audit("federated_identity_unlinked", userID: userID, detail: detail, at: clock.now)
         }
         return removed
     }

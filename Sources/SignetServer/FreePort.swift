@@ -21,26 +21,26 @@ public enum FreePort {
             var address = sockaddr_in6()
             address.sin6_family = sa_family_t(AF_INET6)
             address.sin6_addr = in6addr_loopback
-            var length = socklen_t(MemoryLayout<sockaddr_in6>.size)
-            let bound = withUnsafeMutablePointer(to: &address) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { pointer in
-                    bind(fd, pointer, length) == 0 && getsockname(fd, pointer, &length) == 0
-                }
-            }
-            guard bound else { throw FreePortError() }
+            try bindAndReadBack(fd, &address)
             return Int(UInt16(bigEndian: address.sin6_port))
         }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        try bindAndReadBack(fd, &address)
+        return Int(UInt16(bigEndian: address.sin_port))
+    }
+
+    /// Binds `fd` to `address` (a `sockaddr_in` or `sockaddr_in6` with port 0) and reads the
+    /// address the kernel chose back into it.
+    private static func bindAndReadBack<Address>(_ fd: Int32, _ address: inout Address) throws {
+        var length = socklen_t(MemoryLayout<Address>.size)
         let bound = withUnsafeMutablePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { pointer in
                 bind(fd, pointer, length) == 0 && getsockname(fd, pointer, &length) == 0
             }
         }
         guard bound else { throw FreePortError() }
-        return Int(UInt16(bigEndian: address.sin_port))
     }
 }
 

@@ -1,4 +1,5 @@
 /// What a rotation hands back on success: the family, the token presented and its successor.
+/// Only `RefreshRotation.decide` makes one (its memberwise initializer is internal).
 public struct Rotation: Sendable, Equatable {
     /// The grant family (active).
     public var grant: GrantRecord
@@ -6,13 +7,6 @@ public struct Rotation: Sendable, Equatable {
     public var presented: RefreshTokenRecord
     /// The family's live token: the one to hand to the client.
     public var successor: RefreshTokenRecord
-
-    /// Creates a value.
-    public init(grant: GrantRecord, presented: RefreshTokenRecord, successor: RefreshTokenRecord) {
-        self.grant = grant
-        self.presented = presented
-        self.successor = successor
-    }
 }
 
 /// The outcome of presenting a refresh token.

@@ -23,15 +23,17 @@ public final class IndependentProvider: Sendable {
     public let issuer: String
     /// The same URL, for requests and `FormBrowser.trust`.
     public let baseURL: URL
-    private let process: BackgroundProcess
+    /// The process, with its access log.
+    private let service: HelperService
 
     /// The pinned package, as `make pydeps` installs it.
     public static let package = "oidc-provider-mock==0.3.4"
 
-    private init(issuer: String, baseURL: URL, process: BackgroundProcess) {
-        self.issuer = issuer
+    private init(service: HelperService) throws {
+        guard let baseURL = URL(string: service.baseURL) else { throw TestingError("bad port \(service.port)") }
+        self.issuer = service.baseURL
         self.baseURL = baseURL
-        self.process = process
+        self.service = service
     }
 
     /// Starts the provider and waits until it serves its discovery document.
@@ -43,38 +45,23 @@ public final class IndependentProvider: Sendable {
                              startTimeoutSeconds: Double = 30) async throws -> IndependentProvider {
         try RealPart.oidcProviderMock.use()
         let python = PackagePaths.python
-        var failure = ""
-        for _ in 0..<3 {
-            let port = try FreePort.pick()
-            let process = try BackgroundProcess(python, [
-                "-m", "oidc_provider_mock", "--host", "127.0.0.1", "--port", String(port),
-                "--require-registration", requireRegistration ? "true" : "false",
-                "--require-nonce", requireNonce ? "true" : "false",
-            ], environment: ["NO_COLOR": "1", "PYTHONUNBUFFERED": "1"])
-            let issuer = "http://127.0.0.1:\(port)"
-            guard let baseURL = URL(string: issuer), let discovery = URL(string: issuer + "/.well-known/openid-configuration") else {
-                throw TestingError("bad port \(port)")
-            }
-            let client = HTTPTestClient(timeoutSeconds: 5)
-            let deadline = Date().addingTimeInterval(startTimeoutSeconds)
-            while process.isRunning && Date() < deadline {
-                if let response = try? await client.get(discovery), response.status == 200 {
-                    return IndependentProvider(issuer: issuer, baseURL: baseURL, process: process)
-                }
-                try? await Task.sleep(nanoseconds: 50_000_000)
-            }
-            let running = process.isRunning
-            let result = await process.stop(signal: SIGKILL)
-            let errors = String(result.stderr.suffix(2000))
-            if errors.contains("No module named") {
-                throw TestingError("\(python) cannot run oidc_provider_mock: \(errors)\nInstall it: make pydeps "
+        do {
+            return try IndependentProvider(service: try await HelperService.start(
+                readyPath: "/.well-known/openid-configuration", seconds: startTimeoutSeconds) { port in
+                try BackgroundProcess(python, [
+                    "-m", "oidc_provider_mock", "--host", "127.0.0.1", "--port", String(port),
+                    "--require-registration", requireRegistration ? "true" : "false",
+                    "--require-nonce", requireNonce ? "true" : "false",
+                ], environment: ["NO_COLOR": "1", "PYTHONUNBUFFERED": "1"])
+            })
+        } catch let failure as HelperService.StartFailure {
+            if failure.stderr.contains("No module named") {
+                throw TestingError("\(python) cannot run oidc_provider_mock: \(failure.stderr)\nInstall it: make pydeps "
                     + "(or .build/pytools/bin/pip install \(package)), or set SIGNET_PYTHON to a Python that has it.")
             }
-            failure = "oidc-provider-mock did not serve its discovery document (\(running ? "timed out" : "exited")): \(errors)"
-            // Only a port taken between picking and binding is worth another try.
-            if running || !errors.lowercased().contains("address already in use") { break }
+            throw TestingError("oidc-provider-mock did not serve its discovery document "
+                + "(\(failure.timedOut ? "timed out" : "exited")): \(failure.stderr)")
         }
-        throw TestingError(failure)
     }
 
     /// `baseURL` + `path`.
@@ -114,7 +101,7 @@ public final class IndependentProvider: Sendable {
     /// its access log (uvicorn logs a request after answering it, so callers that need a request
     /// seen use `waitForRequests`).
     public func requestCount(_ method: String, _ path: String, status: Int) -> Int {
-        process.stderr.split(separator: "\n").filter { line in
+        service.process.stderr.split(separator: "\n").filter { line in
             line.contains("uvicorn.access") && line.hasSuffix("\" \(status)")
                 && (line.contains("\"\(method) \(path) HTTP/") || line.contains("\"\(method) \(path)?"))
         }.count
@@ -132,7 +119,5 @@ public final class IndependentProvider: Sendable {
     /// Stops the process. It holds nothing worth a graceful end (all its state is in memory), and
     /// uvicorn's graceful shutdown waits for every idle keep-alive connection of the test's HTTP
     /// clients to close, so it is killed.
-    public func stop() async {
-        await process.stop(signal: SIGKILL)
-    }
+    public func stop() async { await service.stop(signal: SIGKILL) }
 }

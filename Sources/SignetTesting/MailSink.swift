@@ -8,17 +8,13 @@ import Glibc
 /// its folder; `waitForMessage` reads them in order.
 public final class MailSink: Sendable {
     /// The port it listens on (127.0.0.1).
-    public let port: Int
+    public var port: Int { service.port }
     /// `smtp://127.0.0.1:PORT`.
     public var url: String { "smtp://127.0.0.1:\(port)" }
-    private let folder: TemporaryDirectory
-    private let process: BackgroundProcess
+    /// The process, and the folder it writes each message to.
+    private let service: HelperService
 
-    private init(port: Int, folder: TemporaryDirectory, process: BackgroundProcess) {
-        self.port = port
-        self.folder = folder
-        self.process = process
-    }
+    private init(service: HelperService) { self.service = service }
 
     /// One message as the server received it.
     public struct Message: Sendable {
@@ -52,21 +48,17 @@ public final class MailSink: Sendable {
         if let auth { arguments += ["--auth", "\(auth.user):\(auth.password)"] }
         for (address, code) in rejectRecipients.sorted(by: { $0.key < $1.key }) { arguments += ["--reject-rcpt", "\(address):\(code)"] }
         let process = try BackgroundProcess(PackagePaths.python, arguments, environment: ["PYTHONUNBUFFERED": "1"])
-        var port: Int?
-        _ = await Polling.wait(seconds: 30) {
-            port = process.stdout.split(separator: "\n").first { $0.hasPrefix("READY ") }.flatMap { Int($0.dropFirst(6)) }
-            return port != nil || !process.isRunning
+        do {
+            return MailSink(service: try await HelperService.start(announcing: process, seconds: 30, folder: folder))
+        } catch let failure as HelperService.StartFailure {
+            throw TestingError("the mail sink did not start: \(failure.stderr)")
         }
-        guard let port else {
-            let result = await process.stop(signal: SIGKILL)
-            throw TestingError("the mail sink did not start: \(result.stderr.suffix(2000))")
-        }
-        return MailSink(port: port, folder: folder, process: process)
     }
 
     /// The messages received so far, in order.
     public func messages() -> [Message] {
         var found: [Message] = []
+        guard let folder = service.folder else { return found }
         for index in 1... {
             let base = folder.appending(String(index))
             guard let meta = FileManager.default.contents(atPath: base + ".json"),
@@ -86,16 +78,13 @@ public final class MailSink: Sendable {
             return found.count >= count
         }
         guard found.count >= count else {
-            throw TestingError("the mail sink has \(found.count) message(s) after \(seconds) s, expected \(count); server errors: \(process.stderr.suffix(1000))")
+            throw TestingError("the mail sink has \(found.count) message(s) after \(seconds) s, expected \(count); server errors: \(service.process.stderr.suffix(1000))")
         }
         return found
     }
 
     /// Stops the server.
-    public func stop() async {
-        await process.stop()
-        folder.remove()
-    }
+    public func stop() async { await service.stop() }
 }
 
 extension MailSink.Message {

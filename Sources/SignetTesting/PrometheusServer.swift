@@ -8,15 +8,11 @@ import SignetServer
 /// scraping one target every second.
 public final class PrometheusServer: Sendable {
     /// `http://127.0.0.1:PORT`, its web and query API.
-    public let baseURL: String
-    private let process: BackgroundProcess
-    private let folder: TemporaryDirectory
+    public var baseURL: String { service.baseURL }
+    /// The process and its data folder.
+    private let service: HelperService
 
-    private init(baseURL: String, process: BackgroundProcess, folder: TemporaryDirectory) {
-        self.baseURL = baseURL
-        self.process = process
-        self.folder = folder
-    }
+    private init(service: HelperService) { self.service = service }
 
     /// Starts Prometheus scraping `target` (`host:port`, path `/metrics`) and waits until it is ready.
     public static func start(scraping target: String, metricsPath: String = "/metrics") async throws -> PrometheusServer {
@@ -32,29 +28,16 @@ public final class PrometheusServer: Sendable {
                 static_configs:
                   - targets: ["\(target)"]
             """, to: "prometheus.yml")
-        var failure = ""
-        for _ in 0..<3 {
-            let port = try FreePort.pick()
-            let process = try BackgroundProcess("/usr/bin/prometheus", [
-                "--config.file=\(configuration)", "--storage.tsdb.path=\(folder.appending("data"))",
-                "--web.listen-address=127.0.0.1:\(port)", "--log.level=warn",
-            ])
-            let baseURL = "http://127.0.0.1:\(port)"
-            let client = HTTPTestClient(timeoutSeconds: 5)
-            guard let ready = URL(string: baseURL + "/-/ready") else { throw TestingError("bad port \(port)") }
-            var isReady = false
-            let deadline = Date().addingTimeInterval(60)
-            while process.isRunning && Date() < deadline {
-                if let response = try? await client.get(ready), response.status == 200 { isReady = true; break }
-                try? await Task.sleep(nanoseconds: 100_000_000)
-            }
-            if isReady { return PrometheusServer(baseURL: baseURL, process: process, folder: folder) }
-            let result = await process.stop(signal: SIGKILL)
-            failure = String(result.stderr.suffix(2000))
-            guard failure.contains("address already in use") else { break }
+        do {
+            return PrometheusServer(service: try await HelperService.start(readyPath: "/-/ready", seconds: 60, folder: folder) { port in
+                try BackgroundProcess("/usr/bin/prometheus", [
+                    "--config.file=\(configuration)", "--storage.tsdb.path=\(folder.appending("data"))",
+                    "--web.listen-address=127.0.0.1:\(port)", "--log.level=warn",
+                ])
+            })
+        } catch let failure as HelperService.StartFailure {
+            throw TestingError("Prometheus did not become ready: \(failure.stderr)")
         }
-        folder.remove()
-        throw TestingError("Prometheus did not become ready: \(failure)")
     }
 
     /// Runs an instant query until it returns a sample (at most `seconds`), and returns its value.
@@ -80,8 +63,5 @@ public final class PrometheusServer: Sendable {
     }
 
     /// Stops Prometheus and removes its data.
-    public func stop() async {
-        await process.stop()
-        folder.remove()
-    }
+    public func stop() async { await service.stop() }
 }

@@ -34,14 +34,17 @@ final class GrantParts: Sendable {
     var auditor: Auditor { Auditor(log: storage.audit, clock: clock) }
 
     var refreshGrant: RefreshTokenGrant {
-        RefreshTokenGrant(refreshTokens: storage.refreshTokens, users: storage.users, tokens: tokens, refreshMinter: minter,
-                          responses: TokenResponseBuilder(issuer: issuer), auditor: auditor, clock: clock, graceSeconds: 30)
+        RefreshTokenGrant(users: storage.users, parts: grantParts(), graceSeconds: 30)
     }
 
     var codeGrant: AuthorizationCodeGrant {
-        AuthorizationCodeGrant(codes: storage.codes, refreshTokens: storage.refreshTokens, users: storage.users, tokens: tokens,
-                               refreshMinter: minter, responses: TokenResponseBuilder(issuer: issuer), auditor: auditor,
-                               clock: clock, familyLifetime: 86_400)
+        AuthorizationCodeGrant(codes: storage.codes, users: storage.users, parts: grantParts(), familyLifetime: 86_400)
+    }
+
+    /// The grants' shared parts, over `refreshTokens` (the store's by default).
+    func grantParts(refreshTokens: (any RefreshTokenStore)? = nil) -> TokenGrantParts {
+        TokenGrantParts(tokens: tokens, refreshTokens: refreshTokens ?? storage.refreshTokens, refreshMinter: minter,
+                        responses: TokenResponseBuilder(issuer: issuer), auditor: auditor, clock: clock)
     }
 
     /// A public native client allowed `grants`.
@@ -118,9 +121,8 @@ final class GrantParts: Sendable {
     /// A store failure inside a handler is `server_error`, its detail naming the grant.
     @Test func aStoreFailureIsServerErrorNamingTheGrant() throws {
         let parts = try GrantParts()
-        let grant = RefreshTokenGrant(refreshTokens: FailingRefreshTokens(), users: parts.storage.users, tokens: parts.tokens,
-                                      refreshMinter: parts.minter, responses: TokenResponseBuilder(issuer: parts.issuer),
-                                      auditor: parts.auditor, clock: parts.clock, graceSeconds: 30)
+        let grant = RefreshTokenGrant(users: parts.storage.users, parts: parts.grantParts(refreshTokens: FailingRefreshTokens()),
+                                      graceSeconds: 30)
         let client = try parts.client()
         do throws(OAuthError) {
             _ = try grant.handle(GrantParts.parameters([("refresh_token", parts.tokens.make(.refresh))]), client: client)

@@ -1,5 +1,5 @@
 import Foundation
-import SignetStore
+@testable import SignetStore
 import SignetTesting
 import Testing
 
