@@ -30,11 +30,13 @@ enum ServeCommand {
         if let demoProvider { DemoProvider.lines(demoProvider).forEach(Output.print) }
         let refresher = Task { await application.refreshKeysPeriodically() }
         let purge = application.startPeriodicPurge()
+        let mailSender = try application.startMailSender()
         _ = await termination.wait()
         Output.print("signet: shutting down")
         refresher.cancel()
         server.stop()
         purge?.stop()
+        mailSender?.stop()
         demoProvider?.stop()
         // A first start may still be generating keys: OpenSSL's exit-time cleanup must not run
         // under that thread.
