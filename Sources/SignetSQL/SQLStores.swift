@@ -62,6 +62,14 @@ public struct SQLStores: Sendable {
         ("DELETE FROM mail_outbox WHERE finished_at < $1", false),
     ]
 
+    /// Runs `body` in one write transaction on this store's database, for an action whose writes
+    /// must commit together with outbox mail: `SQLMailOutbox.enqueue(_:on:)` on `body`'s
+    /// connection enqueues the mail if and only if the transaction commits.
+    @discardableResult
+    public func transaction<T: Sendable>(_ body: (any SQLConnection) throws -> T) throws -> T {
+        try database.transaction(body)
+    }
+
     /// See `SignetStorage.purge(before:)`: one transaction.
     public func purge(before: Date) throws -> Int {
         try database.transaction { db in

@@ -64,7 +64,7 @@ extension SignetConfiguration {
 
     /// The rules between the mail settings: a sender with a server, a password with a user name.
     private func validateMail(_ reader: ConfigReader) {
-        if mail.smtpURL != nil && mail.from == nil {
+        if mail.smtpURL != nil && mail.from == nil && !reader.issues.contains(where: { $0.path == "mail.from" }) {
             reader.report("mail.from", "is required with mail.smtp_url: the sender address of every message")
         }
         if (mail.username == nil) != (mail.password == nil) {
