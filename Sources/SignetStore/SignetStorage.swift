@@ -33,7 +33,8 @@ public protocol SignetStorage: Sendable {
 
     /// Deletes what can no longer be used: pending requests, codes, nonces, sessions and grant
     /// families (with their tokens) that expired or ended before `before`, throttle hits older
-    /// than `before`, and outbox messages sent or given up before `before`. Returns the number of rows deleted. Keep `before` well in the past of now
+    /// than `before`, and outbox messages sent or given up before `before`. Returns the number of
+    /// rows deleted. Keep `before` well in the past of now
     /// (e.g. a day), so replays of recently expired codes and tokens are still recognised.
     @discardableResult
     func purge(before: Date) throws -> Int
