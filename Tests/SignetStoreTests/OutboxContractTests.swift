@@ -71,14 +71,14 @@ struct OutboxContractTests {
     @Test(arguments: Backend.allCases)
     func racingClaimersNeverGetTheSameMessage(_ backend: Backend) throws {
         let outbox = try backend.make().mailOutbox
-        let count = 40
+        let count = 200
         for index in 0..<count { try outbox.enqueue(Self.message(String(format: "m%03d", index))) }
         let claims = Mutex<[String]>([])
         let failures = Mutex<[String]>([])
-        DispatchQueue.concurrentPerform(iterations: 8) { _ in
+        DispatchQueue.concurrentPerform(iterations: 12) { _ in
             do {
                 while true {
-                    let batch = try outbox.claimDue(now: t0, leaseUntil: t0.addingTimeInterval(60), limit: 3)
+                    let batch = try outbox.claimDue(now: t0, leaseUntil: t0.addingTimeInterval(60), limit: 2)
                     if batch.isEmpty { break }
                     claims.withLock { $0 += batch.map(\.id) }
                 }
