@@ -153,7 +153,7 @@ public enum Settings {
     // MARK: maintenance
     /// How often expired rows are deleted.
     public static let purgeInterval = Setting(\SignetConfiguration.maintenance.purgeInterval, "purge_interval", 3600, .seconds(0...604_800),
-        "`signet serve` deletes expired authorization requests, codes, nonces, ended sessions, ended grants with their refresh tokens and old throttle records this often, on a background thread; 0 turns it off (then run `signet purge` from cron).")
+        "`signet serve` deletes expired authorization requests, codes, nonces, ended sessions, ended grants with their refresh tokens, old throttle records and finished outbox mail this often, on a background thread; 0 turns it off (then run `signet purge` from cron).")
     /// How long expired rows are kept.
     public static let purgeRetention = Setting(\SignetConfiguration.maintenance.purgeRetention, "purge_retention", 86_400, .seconds(0...31_536_000),
         "How long a row is kept after it expired or ended before it is deleted, so a replay of a recently expired code or refresh token is still recognised as one (and revokes its grant) rather than seen as unknown.")
