@@ -19,6 +19,9 @@ enum ServeCommand {
         let demoProvider = arguments.flag("demo") ? try DemoProvider.start(&configuration) : nil
         let environment = try ServerEnvironment.open(configuration)
         let application = try SignetApplication(environment: environment)
+        // Before listening, so a mail setting that cannot be used (a password variable not set)
+        // stops the start instead of a running server that cannot send.
+        let mailSender = try application.startMailSender()
         let server = try application.start()
         let elapsed = Double(DispatchTime.now().uptimeNanoseconds - started.uptimeNanoseconds) / 1e6
         let scheme = configuration.http.tlsCertificateFile == nil ? "http" : "https"
@@ -30,7 +33,6 @@ enum ServeCommand {
         if let demoProvider { DemoProvider.lines(demoProvider).forEach(Output.print) }
         let refresher = Task { await application.refreshKeysPeriodically() }
         let purge = application.startPeriodicPurge()
-        let mailSender = try application.startMailSender()
         _ = await termination.wait()
         Output.print("signet: shutting down")
         refresher.cancel()

@@ -234,6 +234,21 @@ import Testing
         #expect(try store.mailOutbox.claimDue(now: Date().addingTimeInterval(86_400), leaseUntil: Date(), limit: 10).isEmpty)
     }
 
+    /// A mail password that cannot be read stops `signet serve` before it listens (exit 78, the
+    /// setting named), rather than a server that cannot send.
+    @Test func serveRefusesToStartWhenTheMailPasswordCannotBeRead() async throws {
+        let folder = try TemporaryDirectory(prefix: "mail-serve-bad")
+        defer { folder.remove() }
+        let config = try folder.write(
+            #"{"mail": {"smtp_url": "smtp://127.0.0.1:1", "from": "a@example.test", "username": "u", "password": "env:SIGNET_TEST_UNSET_SMTP_PW"}}"#,
+            to: "signet.json")
+        let result = try await SignetBinary.run(["serve", "--config", config, "--data", folder.appending("data"), "--listen", "127.0.0.1:0"],
+                                                timeoutSeconds: 30)
+        #expect(result.status == 78, "\(result)")
+        #expect(result.stderr.contains("mail.password: environment variable SIGNET_TEST_UNSET_SMTP_PW is not set"), "\(result)")
+        #expect(!result.stdout.contains("listening on"))
+    }
+
     @Test func theMailSettingsAreChecked() throws {
         func issues(_ json: String) -> [String] {
             do { _ = try SignetConfiguration(parsing: Data(json.utf8)); return [] } catch { return error.issues.map(\.description) }
