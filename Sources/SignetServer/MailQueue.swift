@@ -97,11 +97,4 @@ final class Doorbell: Sendable {
         rung = false
         return !closed
     }
-
-    /// Whether `close()` was called.
-    var isClosed: Bool {
-        condition.lock()
-        defer { condition.unlock() }
-        return closed
-    }
 }

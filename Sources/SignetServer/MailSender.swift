@@ -2,6 +2,7 @@ import Foundation
 import SignetCore
 import SignetMail
 import SignetStore
+import Synchronization
 
 /// Sends the outbox on a thread of its own (not the Swift cooperative pool: a submission blocks
 /// for up to `mail.timeout`).
@@ -21,8 +22,8 @@ public final class MailSender: Sendable {
     private let random: any RandomSource
     private let retry: MailRetry
     private let lease: TimeInterval
-    private let state = NSCondition()
-    private nonisolated(unsafe) var finished = false
+    private nonisolated(unsafe) var thread: BackgroundThread?
+    private let stopping = Atomic<Bool>(false)
     /// Messages claimed per round.
     static let batch = 10
 
@@ -42,20 +43,15 @@ public final class MailSender: Sendable {
         self.random = random
         self.retry = retry
         self.lease = lease
-        let thread = Thread { [self] in
-            repeat { sendDue() } while queue.doorbell.wait(seconds: pollInterval)
-            state.lock()
-            finished = true
-            state.broadcast()
-            state.unlock()
+        // Set before any other thread can see the sender, and only read afterwards.
+        thread = BackgroundThread(name: "signet-mail") { [self] in
+            repeat { sendDue() } while queue.doorbell.wait(seconds: pollInterval) && !isStopping
         }
-        thread.name = "signet-mail"
-        thread.start()
     }
 
     /// Sends every message due now, a batch at a time, until none is left or the sender stops.
     private func sendDue() {
-        while !queue.doorbell.isClosed {
+        while !isStopping {
             let now = clock.now
             let claimed: [OutboxMessageRecord]
             do {
@@ -112,12 +108,13 @@ public final class MailSender: Sendable {
         return Double(value >> 11) / Double(UInt64(1) << 53)
     }
 
+    private var isStopping: Bool { stopping.load(ordering: .sequentiallyConsistent) }
+
     /// Stops the thread and waits until it has ended (after the submission in progress, if any).
     /// Safe to call more than once.
     public func stop() {
-        queue.doorbell.close()
-        state.lock()
-        while !finished { state.wait() }
-        state.unlock()
+        stopping.store(true, ordering: .sequentiallyConsistent)
+        queue.notifySender()
+        thread?.join()
     }
 }
