@@ -22,6 +22,9 @@ enum ServeCommand {
         // The demo data is in the store before the server answers or says it is ready, so a
         // client that starts on the "issuer" line always finds the demo client.
         let demoLines = arguments.flag("demo") ? try DemoSeed.seed(environment) : []
+        // Before listening, so a mail setting that cannot be used (a password variable not set)
+        // stops the start instead of a running server that cannot send.
+        let mailSender = try application.startMailSender()
         let server = try application.start()
         let elapsed = Double(DispatchTime.now().uptimeNanoseconds - started.uptimeNanoseconds) / 1e6
         let scheme = configuration.http.tlsCertificateFile == nil ? "http" : "https"
@@ -38,6 +41,7 @@ enum ServeCommand {
         refresher.cancel()
         server.stop()
         purge?.stop()
+        mailSender?.stop()
         demoProvider?.stop()
         // A first start may still be generating keys: OpenSSL's exit-time cleanup must not run
         // under that thread.

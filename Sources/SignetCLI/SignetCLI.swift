@@ -20,6 +20,7 @@ public enum SignetCommandLine {
                      | list | show ID | remove ID | rotate-secret ID
       users          add EMAIL [--name NAME] [--password-stdin] | list | show USER | disable USER | enable USER | set-password USER [--password-stdin]
                      | unlink USER --connection ID | delete USER --yes
+      mail           test --to ADDRESS: put a test message into the outbox (sent by signet serve); prints its id
       connections    list: the upstream identity providers and their callback URLs
       check-config   FILE: report every mistake in a configuration file
       login          --issuer URL --client-id ID [--refresh | --logout | --print-access-token]: sign in from a terminal
@@ -48,6 +49,7 @@ public enum SignetCommandLine {
             case "keys": return try KeysCommand.run(rest)
             case "clients": return try ClientsCommand.run(rest)
             case "users": return try UsersCommand.run(rest)
+            case "mail": return try MailCommand.run(rest)
             case "connections": return try ConnectionsCommand.run(rest)
             case "check-config": return try CheckConfigCommand.run(rest)
             case "login": return try await LoginCommand.run(rest)

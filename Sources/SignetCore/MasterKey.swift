@@ -4,7 +4,7 @@ import SignetCrypto
 /// The 32-byte root secret of a Signet installation.
 ///
 /// It is never used directly: purpose-bound subkeys are derived with HMAC-SHA-256, one to encrypt
-/// signing keys at rest and one to key the hashes under which tokens are stored.
+/// signing keys at rest, one to seal outbox mail, and one to key the hashes under which tokens are stored.
 public struct MasterKey: Sendable, CustomStringConvertible {
     private let bytes: [UInt8]
 
@@ -31,6 +31,9 @@ public struct MasterKey: Sendable, CustomStringConvertible {
 
     /// The key that encrypts signing keys at rest (AES-256-GCM).
     public var keyEncryptionKey: [UInt8] { HMAC.sha256(key: bytes, message: Array("signet/v1/key-encryption".utf8)) }
+
+    /// The key that seals outbox mail at rest (AES-256-GCM): its codes and links are secrets.
+    public var mailEncryptionKey: [UInt8] { HMAC.sha256(key: bytes, message: Array("signet/v1/mail-encryption".utf8)) }
 
     /// The key of the HMAC under which codes, tokens, sessions and nonces are stored.
     public var tokenHashKey: [UInt8] { HMAC.sha256(key: bytes, message: Array("signet/v1/token-hash".utf8)) }

@@ -28,6 +28,7 @@ public enum SQLMigrations {
         SQLMigration(version: 1, template: v1),
         SQLMigration(version: 2, template: v2),
         SQLMigration(version: 3, template: v3, backfill: grantAMRFromPayload),
+        SQLMigration(version: 4, template: v4),
     ]
 
     /// The highest version this build knows.
@@ -251,6 +252,23 @@ public enum SQLMigrations {
     /// like `scope`), so a refresh reads them without parsing the payload's JSON.
     static let v3 = """
     ALTER TABLE grants ADD COLUMN amr TEXT NOT NULL DEFAULT '';
+    """
+
+    /// The mail outbox (`SQLMailOutbox`): the message only sealed (`sealed_message`), so nothing
+    /// of it (recipient, subject, codes, links) is readable in the database; the due index covers
+    /// only pending rows.
+    static let v4 = """
+    CREATE TABLE mail_outbox (
+        id              TEXT PRIMARY KEY,
+        sealed_message  {bytes} NOT NULL,
+        state           TEXT NOT NULL,
+        attempts        {int} NOT NULL,
+        created_at      {int} NOT NULL,
+        next_attempt_at {int} NOT NULL,
+        finished_at     {int}
+    );
+    CREATE INDEX mail_outbox_due ON mail_outbox (next_attempt_at) WHERE state = 'pending';
+    CREATE INDEX mail_outbox_finished ON mail_outbox (finished_at) WHERE finished_at IS NOT NULL;
     """
 
     /// Migration 3's backfill: `amr` from the `{"amr": [...]}` the grant's payload has carried so

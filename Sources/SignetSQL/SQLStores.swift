@@ -25,6 +25,8 @@ public struct SQLStores: Sendable {
     public let audit: any AuditLog
     /// Login throttling counters.
     public let throttle: any ThrottleStore
+    /// Mail waiting to be sent.
+    public let mailOutbox: any MailOutbox
     let database: any SQLDatabase
 
     /// The facets over `database`.
@@ -41,6 +43,7 @@ public struct SQLStores: Sendable {
         nonces = SQLNonceStore(database: database)
         audit = SQLAuditLog(database: database)
         throttle = SQLThrottleStore(database: database)
+        mailOutbox = SQLMailOutbox(database: database)
     }
 
     /// What `purge(before:)` deletes, in order, each with `$1` = `before`. Tokens go with their
@@ -56,7 +59,16 @@ public struct SQLStores: Sendable {
          """, true),
         ("DELETE FROM grants WHERE absolute_expires_at < $1 OR revoked_at < $1", false),
         ("DELETE FROM throttle_hits WHERE at < $1", false),
+        ("DELETE FROM mail_outbox WHERE finished_at < $1", false),
     ]
+
+    /// Runs `body` in one write transaction on this store's database, for an action whose writes
+    /// must commit together with outbox mail: `SQLMailOutbox.enqueue(_:on:)` on `body`'s
+    /// connection enqueues the mail if and only if the transaction commits.
+    @discardableResult
+    public func transaction<T: Sendable>(_ body: (any SQLConnection) throws -> T) throws -> T {
+        try database.transaction(body)
+    }
 
     /// See `SignetStorage.purge(before:)`: one transaction.
     public func purge(before: Date) throws -> Int {
@@ -100,6 +112,8 @@ extension SQLStorage {
     public var audit: any AuditLog { stores.audit }
     /// Login throttling counters.
     public var throttle: any ThrottleStore { stores.throttle }
+    /// Mail waiting to be sent.
+    public var mailOutbox: any MailOutbox { stores.mailOutbox }
 
     /// Deletes expired and ended artifacts; see `SignetStorage.purge(before:)`.
     public func purge(before: Date) throws -> Int {

@@ -11,16 +11,16 @@ import SignetStore
 /// server. The thread is not part of the Swift cooperative pool, and a purge holds the store only
 /// as long as one statement batch, like any request.
 public final class PeriodicPurge: Sendable {
-    private let state = NSCondition()
-    private nonisolated(unsafe) var stopping = false
-    private nonisolated(unsafe) var finished = false
+    /// Closed by `stop()`; never rung, so each wait lasts the whole interval.
+    private let stopping = Doorbell()
+    private let thread: BackgroundThread
 
     /// Starts purging `storage` every `interval` seconds, removing rows that expired or ended more
     /// than `retention` seconds before `clock.now`. The first purge runs one interval after start.
     public init(storage: any SignetStorage, clock: any Clock, interval: Int, retention: Int) {
-        let thread = Thread { [self] in
-            let period = TimeInterval(max(interval, 1))
-            while waitForNextRound(period) {
+        let period = TimeInterval(max(interval, 1))
+        thread = BackgroundThread(name: "signet-purge") { [stopping] in
+            while stopping.wait(seconds: period) {
                 let cutoff = clock.now.addingTimeInterval(-TimeInterval(retention))
                 do {
                     let removed = try storage.purge(before: cutoff)
@@ -29,31 +29,13 @@ public final class PeriodicPurge: Sendable {
                     Log.error("purge failed (retrying in \(interval) s): \(error)")
                 }
             }
-            state.lock()
-            finished = true
-            state.broadcast()
-            state.unlock()
         }
-        thread.name = "signet-purge"
-        thread.start()
-    }
-
-    /// Waits `period` seconds; false once `stop()` was called.
-    private func waitForNextRound(_ period: TimeInterval) -> Bool {
-        let deadline = Date().addingTimeInterval(period)
-        state.lock()
-        defer { state.unlock() }
-        while !stopping && Date() < deadline { _ = state.wait(until: deadline) }
-        return !stopping
     }
 
     /// Stops the thread and waits until it has ended (after the purge in progress, if any), so
     /// nothing touches the store afterwards. Safe to call more than once.
     public func stop() {
-        state.lock()
-        stopping = true
-        state.broadcast()
-        while !finished { state.wait() }
-        state.unlock()
+        stopping.close()
+        thread.join()
     }
 }

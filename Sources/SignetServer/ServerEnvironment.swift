@@ -19,6 +19,8 @@ public final class ServerEnvironment: Sendable {
     public let clock: any Clock
     /// The random source.
     public let random: any RandomSource
+    /// The mail outbox: enqueue here; `signet serve` sends it when mail is configured.
+    public let mail: MailQueue
 
     /// Opens the master key and the database `database.driver` names, and runs pending
     /// migrations. SQLite: creates the data folder (and, for the embedded default, the master key)
@@ -44,6 +46,7 @@ public final class ServerEnvironment: Sendable {
         self.masterKey = masterKey
         self.clock = clock
         self.random = random
+        self.mail = MailQueue(outbox: storage.mailOutbox, masterKey: masterKey, clock: clock, random: random)
         self.keyRing = SigningKeyRing(store: storage.keys, encryptionKey: masterKey.keyEncryptionKey, clock: clock,
                                       retentionSeconds: configuration.longestSignedTokenLifetime)
     }

@@ -1,6 +1,7 @@
 import SignetCore
 import SignetCrypto
 import SignetHTTP
+import SignetMail
 
 /// Every setting of `signet.json`: key, kind of value (with its range or allowed values), default,
 /// meaning and the property it is stored in. This file is the configuration reference: the
@@ -9,7 +10,7 @@ import SignetHTTP
 /// property it writes to.
 public enum Settings {
     /// The groups of `signet.json` outside `clients` and `connections`, in reference order.
-    public static let sections = [topLevel, database, http, lifetimes, keys, passwords, maintenance, log]
+    public static let sections = [topLevel, database, http, lifetimes, keys, passwords, maintenance, mail, log]
 
     // MARK: top level
     /// The issuer identifier.
@@ -152,13 +153,43 @@ public enum Settings {
     // MARK: maintenance
     /// How often expired rows are deleted.
     public static let purgeInterval = Setting(\SignetConfiguration.maintenance.purgeInterval, "purge_interval", 3600, .seconds(0...604_800),
-        "`signet serve` deletes expired authorization requests, codes, nonces, ended sessions, ended grants with their refresh tokens and old throttle records this often, on a background thread; 0 turns it off (then run `signet purge` from cron).")
+        "`signet serve` deletes expired authorization requests, codes, nonces, ended sessions, ended grants with their refresh tokens, old throttle records and finished outbox mail this often, on a background thread; 0 turns it off (then run `signet purge` from cron).")
     /// How long expired rows are kept.
     public static let purgeRetention = Setting(\SignetConfiguration.maintenance.purgeRetention, "purge_retention", 86_400, .seconds(0...31_536_000),
         "How long a row is kept after it expired or ended before it is deleted, so a replay of a recently expired code or refresh token is still recognised as one (and revokes its grant) rather than seen as unknown.")
     /// The settings of the `maintenance` object, in reference order.
     public static let maintenance = SettingsGroup<SignetConfiguration>(key: "maintenance", title: "Expired data", settings: [
         purgeInterval.entry, purgeRetention.entry,
+    ])
+
+    // MARK: mail
+    /// The SMTP server.
+    public static let mailSMTPURL = Setting(\SignetConfiguration.mail.smtpURL, "smtp_url", nil,
+                                            .optional(.string("URL", problem: { smtpURLProblem($0) })),
+        "Where Signet submits mail: `smtp://host[:port]` (port 587 by default; STARTTLS is required unless the host is loopback: 127.0.0.0/8, ::1 or localhost) or `smtps://host[:port]` (TLS from the first byte, port 465). No user name or password in the URL (use mail.username and mail.password). Unset: no mail is sent, and features that need mail are off. Mail waits in an outbox in the database and is retried for 24 hours.")
+    /// The sender address.
+    public static let mailFrom = Setting(\SignetConfiguration.mail.from, "from", nil,
+                                         .optional(.string("address", problem: { mailAddressProblem($0) })),
+        "The sender address of every message (the From header and the envelope), such as \"no-reply@example.com\". Required with smtp_url.")
+    /// The sender name.
+    public static let mailFromName = Setting(\SignetConfiguration.mail.fromName, "from_name", nil, .optional(.string()),
+        "The sender name shown beside mail.from; \"Signet\" when unset.")
+    /// SMTP user name.
+    public static let mailUsername = Setting(\SignetConfiguration.mail.username, "username", nil, .optional(.string()),
+        "The user name for SMTP AUTH; unset: no AUTH. Needs mail.password.")
+    /// SMTP password.
+    public static let mailPassword = Setting(\SignetConfiguration.mail.password, "password", nil, .optional(.secret),
+        "The password for SMTP AUTH: \"env:NAME\" or \"file:PATH\". Never printed or logged.")
+    /// Trusted CA bundle.
+    public static let mailCAFile = Setting(\SignetConfiguration.mail.caFile, "ca_file", nil, .optional(.string("path")),
+        "A PEM bundle of the certificate authorities to trust for the SMTP server's certificate, instead of the system's; relative to data_dir.")
+    /// Time limit of one submission.
+    public static let mailTimeout = Setting(\SignetConfiguration.mail.timeoutSeconds, "timeout", 30, .seconds(1...300),
+        "The longest one submission (connect, TLS, AUTH, the message) may take before it counts as a failed attempt and is retried later.")
+    /// The settings of the `mail` object, in reference order.
+    public static let mail = SettingsGroup<SignetConfiguration>(key: "mail", title: "Mail", settings: [
+        mailSMTPURL.entry, mailFrom.entry, mailFromName.entry, mailUsername.entry, mailPassword.entry, mailCAFile.entry,
+        mailTimeout.entry,
     ])
 
     // MARK: log
@@ -226,6 +257,18 @@ public enum Settings {
         clientAuthMethod.entry, clientIDTokenAlgorithm.entry, clientAccessTokenLifetime.entry,
         clientRefreshTokenLifetime.entry, clientIDTokenLifetime.entry, clientAllowHeadless.entry, clientResources.entry,
     ])
+
+    /// Why a `mail.smtp_url` is unusable (SMTPEndpoint's own reason), or nil.
+    static func smtpURLProblem(_ url: String) -> String? {
+        do { _ = try SMTPEndpoint(url) } catch { return error.reason }
+        return nil
+    }
+
+    /// Why a `mail.from` cannot stand in an SMTP envelope, or nil.
+    static func mailAddressProblem(_ address: String) -> String? {
+        do { _ = try MailAddress(address) } catch { return error.reason }
+        return nil
+    }
 
     /// Why a `trusted_proxies` entry is not an address or CIDR range, or nil.
     static func proxyProblem(_ entry: String) -> String? {

@@ -55,9 +55,20 @@ extension SignetConfiguration {
         if (http.tlsCertificateFile == nil) != (http.tlsPrivateKey == nil) {
             reader.report("http.tls_certificate_file", "tls_certificate_file and tls_private_key go together")
         }
+        validateMail(reader)
         // After a driver typo the rest of `database` cannot be judged.
         if case .object(let database)? = top["database"], !reader.issues.contains(where: { $0.path == "database.driver" }) {
             validateDatabase(given: Set(database.keys), masterKeyIsExplicit: top["master_key"] != nil, reader: reader)
+        }
+    }
+
+    /// The rules between the mail settings: a sender with a server, a password with a user name.
+    private func validateMail(_ reader: ConfigReader) {
+        if mail.smtpURL != nil && mail.from == nil && !reader.issues.contains(where: { $0.path == "mail.from" }) {
+            reader.report("mail.from", "is required with mail.smtp_url: the sender address of every message")
+        }
+        if (mail.username == nil) != (mail.password == nil) {
+            reader.report("mail.username", "mail.username and mail.password go together")
         }
     }
 

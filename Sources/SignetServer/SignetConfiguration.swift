@@ -26,6 +26,8 @@ public struct SignetConfiguration: Sendable {
     public var passwords: Passwords
     /// Deleting expired rows.
     public var maintenance: Maintenance
+    /// Sending mail.
+    public var mail: Mail
     /// What `signet serve` logs.
     public var log: LogSettings
     /// Clients declared in the file (`clients`); upserted into the store at start-up.
@@ -117,6 +119,24 @@ public struct SignetConfiguration: Sendable {
         public var purgeRetention: Int = Settings.purgeRetention.defaultValue
     }
 
+    /// Sending mail (`SignetConfiguration+Mail.swift` turns it into a transport).
+    public struct Mail: Sendable {
+        /// The SMTP server's URL (checked when loaded); nil: no mail is sent.
+        public var smtpURL: String? = Settings.mailSMTPURL.defaultValue
+        /// The sender address (checked when loaded).
+        public var from: String? = Settings.mailFrom.defaultValue
+        /// The sender name.
+        public var fromName: String? = Settings.mailFromName.defaultValue
+        /// SMTP AUTH user name.
+        public var username: String? = Settings.mailUsername.defaultValue
+        /// SMTP AUTH password.
+        public var password: SecretReference? = Settings.mailPassword.defaultValue
+        /// Trusted CA bundle (PEM).
+        public var caFile: String? = Settings.mailCAFile.defaultValue
+        /// Time limit of one submission, in seconds.
+        public var timeoutSeconds: Int = Settings.mailTimeout.defaultValue
+    }
+
     /// What `signet serve` logs.
     public struct LogSettings: Sendable {
         /// One line per request (method, path, status, duration).
@@ -140,6 +160,7 @@ public struct SignetConfiguration: Sendable {
         keys = Keys()
         passwords = Passwords()
         maintenance = Maintenance()
+        mail = Mail()
         log = LogSettings()
     }
 

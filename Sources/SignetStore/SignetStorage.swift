@@ -28,10 +28,13 @@ public protocol SignetStorage: Sendable {
     var audit: any AuditLog { get }
     /// Login throttling counters.
     var throttle: any ThrottleStore { get }
+    /// Mail waiting to be sent.
+    var mailOutbox: any MailOutbox { get }
 
     /// Deletes what can no longer be used: pending requests, codes, nonces, sessions and grant
-    /// families (with their tokens) that expired or ended before `before`, and throttle hits older
-    /// than `before`. Returns the number of rows deleted. Keep `before` well in the past of now
+    /// families (with their tokens) that expired or ended before `before`, throttle hits older
+    /// than `before`, and outbox messages sent or given up before `before`. Returns the number of
+    /// rows deleted. Keep `before` well in the past of now
     /// (e.g. a day), so replays of recently expired codes and tokens are still recognised.
     @discardableResult
     func purge(before: Date) throws -> Int

@@ -31,6 +31,8 @@ public final class TestServer: Sendable {
     public let dataDirectory: String
     private let server: HTTPServer
     private let purge: PeriodicPurge?
+    /// The outbox sender, running when the configuration sets `mail.smtp_url` (as `signet serve`).
+    public let mailSender: MailSender?
     private let temporary: TemporaryDirectory
 
     /// Starts a server. `clock` defaults to `TestServer.makeClock()`.
@@ -73,6 +75,7 @@ public final class TestServer: Sendable {
                 self.dataDirectory = dataDirectory
                 self.server = started.server
                 self.purge = started.purge
+                self.mailSender = started.mailSender
                 self.temporary = temporary
                 return
             } catch let error as HTTPServerError {
@@ -93,6 +96,7 @@ public final class TestServer: Sendable {
         let application: SignetApplication
         let server: HTTPServer
         let purge: PeriodicPurge?
+        let mailSender: MailSender?
     }
 
     private static func attempt(port: Int, dataDirectory: String, clock: ManualClock,
@@ -114,7 +118,14 @@ public final class TestServer: Sendable {
         let server = try application.start()
         // As `signet serve` does; on by default (hourly), so tests that want it set a short interval.
         let purge = application.startPeriodicPurge()
-        return Started(port: port, baseURL: baseURL, environment: environment, application: application, server: server, purge: purge)
+        let mailSender: MailSender?
+        do { mailSender = try application.startMailSender() } catch {
+            server.stop()
+            purge?.stop()
+            throw error
+        }
+        return Started(port: port, baseURL: baseURL, environment: environment, application: application, server: server, purge: purge,
+                       mailSender: mailSender)
     }
 
     /// Starts a server, runs `body`, and stops the server whatever happens.
@@ -163,10 +174,11 @@ public final class TestServer: Sendable {
         return URL(string: text) ?? baseURL.appendingPathComponent(path)
     }
 
-    /// Stops listening and the periodic purge, and deletes the data folder. Safe to call more than once.
+    /// Stops listening, the periodic purge and the mail sender, and deletes the data folder. Safe to call more than once.
     public func stop() {
         server.stop()
         purge?.stop()
+        mailSender?.stop()
         temporary.remove()
     }
 

@@ -8,7 +8,7 @@ import SignetWire
 import Testing
 
 /// The one renderer: the same `OAuthError` as JSON, as a redirect and as a page, by route kind.
-@Suite struct ErrorRendererTests {
+@Suite(.endToEndLimit) struct ErrorRendererTests {
     static let issuer = "https://signet.example"
     static let error = OAuthError.invalidRequest("The scope parameter is repeated.", detail: "private <detail>")
 
