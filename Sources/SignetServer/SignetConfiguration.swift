@@ -30,6 +30,8 @@ public struct SignetConfiguration: Sendable {
     public var mail: Mail
     /// What `signet serve` logs.
     public var log: LogSettings
+    /// How the pages and the mail present the product.
+    public var branding: Branding
     /// Clients declared in the file (`clients`); upserted into the store at start-up.
     public var clients: [ConfiguredClient] = []
     /// Upstream identity providers (`connections`).
@@ -162,6 +164,7 @@ public struct SignetConfiguration: Sendable {
         maintenance = Maintenance()
         mail = Mail()
         log = LogSettings()
+        branding = Branding()
     }
 
     /// The absolute path of the SQLite database.
