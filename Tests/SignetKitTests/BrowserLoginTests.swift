@@ -52,6 +52,9 @@ import Testing
         #expect(login.status == 0, "stderr: \(login.stderr)\nbrowser: \(browserLog)")
         #expect(browserLog.contains("sign-in page: Sign in · Acme Notes"), "the branded title, as Chromium shows it: \(browserLog)")
         #expect(browserLog.contains("logo: 200x40"), "the logo file loaded under the page's CSP: \(browserLog)")
+        if environment["SIGNET_SCREENSHOTS"] != nil {
+            #expect(browserLog.contains("German sign-in page: Anmelden · Acme Notes"), "\(browserLog)")
+        }
         #expect(login.stdout.contains("Signed in to \(server.issuer)"))
         #expect(login.stdout.contains("email: demo@example.com"))
         #expect(login.stdout.contains("name:  Demo User"))

@@ -6,7 +6,8 @@ the user's email and password into Signet's sign-in page, submits, and waits for
 listener's "you can close this window" page. Settings come from the environment:
 SIGNET_TEST_EMAIL, SIGNET_TEST_PASSWORD (or SIGNET_TEST_CONNECTION: the name of a connection
 whose "Sign in with ..." link to follow instead), SIGNET_TEST_LOG (a file for diagnostics),
-SIGNET_SCREENSHOTS (a folder: screenshots of the sign-in page at 390x844 and 1280x800, light and dark).
+SIGNET_SCREENSHOTS (a folder: screenshots of the sign-in page at 390x844 and 1280x800, light and dark, and
+at 390x844 for a browser that prefers German).
 """
 import os
 import sys
@@ -56,6 +57,17 @@ def main():
                 driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": dark})
                 driver.save_screenshot(os.path.join(shots, "sign-in-%s-dark.png" % name))
             driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": []})
+            # The same page for a browser that prefers German (Accept-Language), at phone width.
+            driver.set_window_size(390, 844)
+            driver.execute_cdp_cmd("Network.enable", {})
+            driver.execute_cdp_cmd("Network.setExtraHTTPHeaders", {"headers": {"Accept-Language": "de-DE,de;q=0.9,en;q=0.5"}})
+            driver.refresh()
+            WebDriverWait(driver, 20).until(expected_conditions.presence_of_element_located((By.NAME, "password")))
+            log("German sign-in page: " + driver.title)
+            driver.save_screenshot(os.path.join(shots, "sign-in-phone-de.png"))
+            driver.execute_cdp_cmd("Network.setExtraHTTPHeaders", {"headers": {}})
+            driver.refresh()
+            WebDriverWait(driver, 20).until(expected_conditions.presence_of_element_located((By.NAME, "password")))
             driver.set_window_size(1280, 800)
         connection = os.environ.get("SIGNET_TEST_CONNECTION")
         if connection:
