@@ -70,4 +70,7 @@ extension PageStrings {
     public static var untranslated: [String] {
         allCases.filter { $0.localized.de == nil }.map { "\(Self.self).\($0)" }
     }
+
+    /// Every key's name and text.
+    public static var texts: [(key: String, text: Localized)] { allCases.map { ("\($0)", $0.localized) } }
 }

@@ -9,10 +9,24 @@ import Testing
 @Suite("signet login in a real browser", .serialized, .endToEndLimit) struct BrowserLoginTests {
     static let script = PackagePaths.packageRoot.appendingPathComponent("Tests/SignetKitTests/Browser/signin.py").path
 
+    static let logo = PackagePaths.packageRoot.appendingPathComponent("Tests/SignetKitTests/Browser/acme-logo.svg").path
+
+    /// The demo in a brand of its own (docs/branding.md): the pages the browser shows, and the
+    /// screenshots of docs/images, are Acme's.
+    static func brandedConfiguration(in folder: TemporaryDirectory) throws -> String {
+        try folder.write(#"""
+            {"branding": {"product_name": "Acme Notes", "primary_color": "#0a7d3b", "logo_file": "\#(logo)",
+                          "support_url": "https://acme.example/help", "terms_url": "https://acme.example/terms",
+                          "privacy_url": "https://acme.example/privacy"}}
+            """#, to: "signet.json")
+    }
+
     @Test(.enabled(if: RealPart.chromium.canRun, RealPart.chromium.skipComment))
     func signetLoginSignsInThroughChromiumAndTheExampleAPIAcceptsTheToken() async throws {
         try RealPart.chromium.use()
-        let server = try await TestServer.launchBinary(arguments: ["--demo"])
+        let folder = try TemporaryDirectory(prefix: "login-brand")
+        defer { folder.remove() }
+        let server = try await TestServer.launchBinary(arguments: ["--demo", "--config", try Self.brandedConfiguration(in: folder)])
         do {
             try await walkthrough(server)
         } catch {
@@ -36,6 +50,11 @@ import Testing
                                                environment: environment, timeoutSeconds: 120)
         let browserLog = (try? String(contentsOfFile: logFile, encoding: .utf8)) ?? "(no browser log)"
         #expect(login.status == 0, "stderr: \(login.stderr)\nbrowser: \(browserLog)")
+        #expect(browserLog.contains("sign-in page: Sign in · Acme Notes"), "the branded title, as Chromium shows it: \(browserLog)")
+        #expect(browserLog.contains("logo: 200x40"), "the logo file loaded under the page's CSP: \(browserLog)")
+        if environment["SIGNET_SCREENSHOTS"] != nil {
+            #expect(browserLog.contains("German sign-in page: Anmelden · Acme Notes"), "\(browserLog)")
+        }
         #expect(login.stdout.contains("Signed in to \(server.issuer)"))
         #expect(login.stdout.contains("email: demo@example.com"))
         #expect(login.stdout.contains("name:  Demo User"))

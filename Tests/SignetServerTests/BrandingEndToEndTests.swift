@@ -153,5 +153,32 @@ import Testing
         #expect(gone.status == 400)
         #expect(gone.text.contains("<title>Anfrage abgelaufen · Acme &lt;Notes&gt;</title>"))
         #expect(gone.text.contains("Diese Anmeldeanfrage ist abgelaufen oder wurde schon verwendet."))
+        #expect(gone.text.contains("<html lang=\"de\">"))
+        #expect(gone.header("Vary") == "Accept-Language")
+        // The sign-out confirmation in German, with the product's name.
+        let logout = try await HTTPTestClient().get(env.server.url(Routes.endSession, query: [("client_id", "native")]),
+                                                    headers: ["Accept-Language": "de-AT"])
+        #expect(logout.status == 200)
+        #expect(logout.text.contains("<title>Abmelden? · Acme &lt;Notes&gt;</title>"))
+        #expect(logout.text.contains("Möchten Sie sich von Acme &lt;Notes&gt; abmelden und zu <strong>Native &lt;b&gt;App&lt;/b&gt;</strong> zurückkehren?"))
+        #expect(logout.text.contains("<button type=\"submit\">Abmelden</button>"))
+    }
+
+    /// The consent page in German: the scopes in plain German words.
+    @Test func theConsentPageIsInGermanToo() async throws {
+        let env = try Interactive()
+        defer { env.stop() }
+        let browser = FormBrowser()
+        _ = try await browser.open(env.authorizeURL(client: "app", redirectURI: "com.example.other:/cb", pkce: .generate()))
+        let consent = try await env.submitCredentials(browser)
+        #expect(consent.status == 200)
+        let page = try await HTTPTestClient(cookies: browser.cookies).get(consent.url, headers: ["Accept-Language": "de"])
+        #expect(page.status == 200)
+        #expect(page.text.contains("<title>Zugriff erlauben? · Signet</title>"))
+        #expect(page.text.contains("<strong>Other App</strong> möchte:"))
+        #expect(page.text.contains("<li>Ihre E-Mail-Adresse sehen</li>"))
+        #expect(page.text.contains("value=\"allow\">Erlauben</button>"))
+        #expect(page.text.contains("Angemeldet als alice@example.com."))
+        #expect(page.header("Content-Security-Policy") == "default-src 'none'; style-src 'self'; frame-ancestors 'none'")
     }
 }

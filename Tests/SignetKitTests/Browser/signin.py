@@ -6,7 +6,8 @@ the user's email and password into Signet's sign-in page, submits, and waits for
 listener's "you can close this window" page. Settings come from the environment:
 SIGNET_TEST_EMAIL, SIGNET_TEST_PASSWORD (or SIGNET_TEST_CONNECTION: the name of a connection
 whose "Sign in with ..." link to follow instead), SIGNET_TEST_LOG (a file for diagnostics),
-SIGNET_SCREENSHOTS (a folder: screenshots of the sign-in page at 390x844, light and dark, and 1280x800).
+SIGNET_SCREENSHOTS (a folder: screenshots of the sign-in page at 390x844 and 1280x800, light and dark, and
+at 390x844 for a browser that prefers German).
 """
 import os
 import sys
@@ -40,16 +41,34 @@ def main():
         driver.get(url)
         WebDriverWait(driver, 20).until(expected_conditions.presence_of_element_located((By.NAME, "password")))
         log("sign-in page: " + driver.title)
+        # A branded logo, if any: its natural size shows it loaded (the page's CSP allowed it).
+        logos = driver.find_elements(By.CSS_SELECTOR, "header.brand img")
+        if logos:
+            WebDriverWait(driver, 10).until(lambda d: d.execute_script("return arguments[0].complete", logos[0]))
+            size = driver.execute_script("return arguments[0].naturalWidth + 'x' + arguments[0].naturalHeight", logos[0])
+            log("logo: " + size)
         shots = os.environ.get("SIGNET_SCREENSHOTS")
         if shots:
-            driver.set_window_size(390, 844)
-            driver.save_screenshot(os.path.join(shots, "sign-in-phone.png"))
             dark = [{"name": "prefers-color-scheme", "value": "dark"}]
-            driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": dark})
-            driver.save_screenshot(os.path.join(shots, "sign-in-phone-dark.png"))
+            for width, height, name in ((390, 844, "phone"), (1280, 800, "desktop")):
+                driver.set_window_size(width, height)
+                driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": []})
+                driver.save_screenshot(os.path.join(shots, "sign-in-%s.png" % name))
+                driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": dark})
+                driver.save_screenshot(os.path.join(shots, "sign-in-%s-dark.png" % name))
             driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": []})
+            # The same page for a browser that prefers German (Accept-Language), at phone width.
+            driver.set_window_size(390, 844)
+            driver.execute_cdp_cmd("Network.enable", {})
+            driver.execute_cdp_cmd("Network.setExtraHTTPHeaders", {"headers": {"Accept-Language": "de-DE,de;q=0.9,en;q=0.5"}})
+            driver.refresh()
+            WebDriverWait(driver, 20).until(expected_conditions.presence_of_element_located((By.NAME, "password")))
+            log("German sign-in page: " + driver.title)
+            driver.save_screenshot(os.path.join(shots, "sign-in-phone-de.png"))
+            driver.execute_cdp_cmd("Network.setExtraHTTPHeaders", {"headers": {}})
+            driver.refresh()
+            WebDriverWait(driver, 20).until(expected_conditions.presence_of_element_located((By.NAME, "password")))
             driver.set_window_size(1280, 800)
-            driver.save_screenshot(os.path.join(shots, "sign-in-desktop.png"))
         connection = os.environ.get("SIGNET_TEST_CONNECTION")
         if connection:
             # Federated: follow "Sign in with <connection>" to the upstream provider, which

@@ -1,0 +1,45 @@
+import Foundation
+@testable import SignetServer
+import SignetTesting
+import SignetWire
+import Testing
+
+/// Every page string has its German text, and every table of page strings is in `PageText.tables`.
+@Suite(.endToEndLimit) struct PageTextTests {
+    /// The keys without German text (they fall back to English): this list must stay empty.
+    @Test func everyPageStringHasItsGermanText() {
+        #expect(PageText.untranslated == [], "missing German: \(PageText.untranslated.joined(separator: ", "))")
+    }
+
+    /// A table that is not listed would escape the test above: every `PageStrings` enum in the
+    /// server's and SignetWire's sources must be in the list.
+    @Test func everyTableIsListed() throws {
+        let listed = Set(PageText.tables.map { "\($0)" })
+        var declared: Set<String> = []
+        for folder in ["Sources/SignetServer", "Sources/SignetWire"] {
+            let path = PackagePaths.packageRoot.appendingPathComponent(folder).path
+            for name in try FileManager.default.contentsOfDirectory(atPath: path) where name.hasSuffix(".swift") {
+                let text = try String(contentsOfFile: (path as NSString).appendingPathComponent(name), encoding: .utf8)
+                for line in text.split(separator: "\n") where line.contains("PageStrings {") && line.contains("enum ") {
+                    let afterEnum = line.split(separator: "enum ", maxSplits: 1).last ?? ""
+                    if let table = afterEnum.split(separator: ":").first { declared.insert(String(table)) }
+                }
+            }
+        }
+        #expect(!declared.isEmpty)
+        #expect(declared == listed, "declared but not listed: \(declared.subtracting(listed)); listed but not declared: \(listed.subtracting(declared))")
+    }
+
+    /// Each key's English and German texts have the same placeholders, so no argument is lost.
+    @Test func translationsKeepTheirPlaceholders() {
+        func placeholders(_ text: String) -> [String] {
+            (1...9).map { "{\($0)}" }.filter { text.contains($0) }
+        }
+        func texts<Table: PageStrings>(_ table: Table.Type) -> [(key: String, text: Localized)] { table.texts }
+        for table in PageText.tables {
+            for (key, text) in texts(table) {
+                #expect(placeholders(text.en) == placeholders(text.de ?? text.en), "\(table).\(key)")
+            }
+        }
+    }
+}
