@@ -1,6 +1,7 @@
 import Foundation
 import SignetCrypto
 import SignetStore
+import SignetWire
 
 /// Finds or makes the local account for an upstream identity.
 ///
@@ -9,41 +10,8 @@ import SignetStore
 /// the provider says the email is verified AND the connection allows linking) or, when no account
 /// has that email and the provider says it is verified, provisions a passwordless user. When the
 /// email belongs to an account that may not be linked automatically, the user must prove that
-/// account first (`linkRequired`; then `link(_:toUser:)`): nothing is linked or created before.
+/// account first (`linkRequired`; then `link(_:connectionID:toUser:)`): nothing is linked or created before.
 public struct FederatedAccountResolver: Sendable {
-    /// What the provider asserted, after every upstream check.
-    public struct Claims: Sendable, Equatable {
-        /// The configured connection.
-        public var connectionID: String
-        /// The provider's issuer.
-        public var issuer: String
-        /// The provider's subject.
-        public var subject: String
-        /// The provider's email, if any.
-        public var email: String?
-        /// Whether the provider says the email is verified (in its documented form).
-        public var emailVerified: Bool
-        /// Full name.
-        public var name: String?
-        /// Given name.
-        public var givenName: String?
-        /// Family name.
-        public var familyName: String?
-
-        /// Creates the value.
-        public init(connectionID: String, issuer: String, subject: String, email: String?, emailVerified: Bool,
-                    name: String? = nil, givenName: String? = nil, familyName: String? = nil) {
-            self.connectionID = connectionID
-            self.issuer = issuer
-            self.subject = subject
-            self.email = email
-            self.emailVerified = emailVerified
-            self.name = name
-            self.givenName = givenName
-            self.familyName = familyName
-        }
-    }
-
     /// The result of resolving an identity.
     public enum Outcome: Sendable, Equatable {
         /// The identity was already linked to this user.
@@ -53,7 +21,7 @@ public struct FederatedAccountResolver: Sendable {
         /// A new passwordless user was created and linked.
         case created(UserRecord)
         /// The email belongs to this existing account, which may not be linked automatically: the
-        /// user proves it (its password) before `link(_:toUser:)`.
+        /// user proves it (its password) before `link(_:connectionID:toUser:)`.
         case linkRequired(existingUserID: String)
         /// The linked user is disabled.
         case disabled
@@ -77,45 +45,46 @@ public struct FederatedAccountResolver: Sendable {
     /// New users' ids.
     let random: any RandomSource
 
-    /// Resolves `claims` under the connection's linking rule.
-    public func resolve(_ claims: Claims, allowLinking: Bool) throws -> Outcome {
-        try resolve(claims, allowLinking: allowLinking, retry: true)
+    /// Resolves `upstream`, who signed in through connection `connectionID` (after every upstream
+    /// check), under the connection's linking rule.
+    public func resolve(_ upstream: UpstreamIdentity, connectionID: String, allowLinking: Bool) throws -> Outcome {
+        try resolve(upstream, connectionID: connectionID, allowLinking: allowLinking, retry: true)
     }
 
-    private func resolve(_ claims: Claims, allowLinking: Bool, retry: Bool) throws -> Outcome {
+    private func resolve(_ upstream: UpstreamIdentity, connectionID: String, allowLinking: Bool, retry: Bool) throws -> Outcome {
         let now = clock.now
-        if let link = try users.federatedIdentity(connectionID: claims.connectionID, issuer: claims.issuer, subject: claims.subject) {
+        if let link = try users.federatedIdentity(connectionID: connectionID, issuer: upstream.issuer, subject: upstream.subject) {
             guard var user = try users.user(id: link.userID) else { throw StoreError.corrupt("federated identity without user") }
             guard user.disabledAt == nil else { return .disabled }
             // Apple sends the name only on first consent: keep it when the account has none.
-            if user.name == nil, claims.name != nil {
-                try users.updateProfile(userID: user.id, name: claims.name, givenName: claims.givenName, familyName: claims.familyName,
+            if user.name == nil, upstream.name != nil {
+                try users.updateProfile(userID: user.id, name: upstream.name, givenName: upstream.givenName, familyName: upstream.familyName,
                                         emailVerified: user.emailVerified, now: now)
-                user.name = claims.name
-                user.givenName = claims.givenName
-                user.familyName = claims.familyName
+                user.name = upstream.name
+                user.givenName = upstream.givenName
+                user.familyName = upstream.familyName
             }
-            auditor.record("federated_sign_in", subject: user.id, detail: ["connection": .string(claims.connectionID)])
+            auditor.record("federated_sign_in", subject: user.id, detail: ["connection": .string(connectionID)])
             return .existing(user)
         }
-        guard let raw = claims.email, let email = try? UserService.normalizeEmail(raw) else { return .emailMissing }
-        let identity = FederatedIdentityRecord(connectionID: claims.connectionID, issuer: claims.issuer, subject: claims.subject,
+        guard let raw = upstream.email, let email = try? UserService.normalizeEmail(raw) else { return .emailMissing }
+        let identity = FederatedIdentityRecord(connectionID: connectionID, issuer: upstream.issuer, subject: upstream.subject,
                                                userID: "", email: email, createdAt: now)
         if let existing = try users.user(email: email) {
-            guard allowLinking, claims.emailVerified else { return .linkRequired(existingUserID: existing.id) }
+            guard allowLinking, upstream.emailVerified else { return .linkRequired(existingUserID: existing.id) }
             guard existing.disabledAt == nil else { return .disabled }
             var link = identity
             link.userID = existing.id
             do { try users.insertFederatedIdentity(link) } catch StoreError.duplicate {
-                if retry { return try resolve(claims, allowLinking: allowLinking, retry: false) }
+                if retry { return try resolve(upstream, connectionID: connectionID, allowLinking: allowLinking, retry: false) }
                 throw StoreError.duplicate
             }
-            auditor.record("federated_identity_linked", subject: existing.id, detail: ["connection": .string(claims.connectionID)])
+            auditor.record("federated_identity_linked", subject: existing.id, detail: ["connection": .string(connectionID)])
             return .linked(existing)
         }
-        guard claims.emailVerified else { return .emailNotVerified }
-        let user = UserRecord(id: random.identifier(), email: email, emailVerified: claims.emailVerified,
-                              passwordHash: nil, name: claims.name, givenName: claims.givenName, familyName: claims.familyName,
+        guard upstream.emailVerified else { return .emailNotVerified }
+        let user = UserRecord(id: random.identifier(), email: email, emailVerified: upstream.emailVerified,
+                              passwordHash: nil, name: upstream.name, givenName: upstream.givenName, familyName: upstream.familyName,
                               createdAt: now, updatedAt: now)
         var link = identity
         link.userID = user.id
@@ -123,10 +92,10 @@ public struct FederatedAccountResolver: Sendable {
         // identity (or the same email) makes this one store nothing, never an orphan user.
         do { try users.insertUser(user, withFederatedIdentity: link) } catch StoreError.duplicate {
             // Another sign-in created this identity or email meanwhile: resolve again against it.
-            if retry { return try resolve(claims, allowLinking: allowLinking, retry: false) }
+            if retry { return try resolve(upstream, connectionID: connectionID, allowLinking: allowLinking, retry: false) }
             throw StoreError.duplicate
         }
-        auditor.record("federated_user_created", subject: user.id, detail: ["connection": .string(claims.connectionID)])
+        auditor.record("federated_user_created", subject: user.id, detail: ["connection": .string(connectionID)])
         return .created(user)
     }
 
@@ -134,19 +103,19 @@ public struct FederatedAccountResolver: Sendable {
     /// `linkRequired` outcome. Returns `.linked`, or `.existing` when the identity is already
     /// linked to that user (a second tab finishing the same proof); nil when the identity now
     /// belongs to another user or the user is gone or disabled (nothing changes).
-    public func link(_ claims: Claims, toUser userID: String) throws -> Outcome? {
+    public func link(_ upstream: UpstreamIdentity, connectionID: String, toUser userID: String) throws -> Outcome? {
         guard let user = try users.user(id: userID), user.disabledAt == nil else { return nil }
-        if let link = try users.federatedIdentity(connectionID: claims.connectionID, issuer: claims.issuer, subject: claims.subject) {
+        if let link = try users.federatedIdentity(connectionID: connectionID, issuer: upstream.issuer, subject: upstream.subject) {
             return link.userID == userID ? .existing(user) : nil
         }
-        let email = claims.email.flatMap { try? UserService.normalizeEmail($0) } ?? user.email
-        let record = FederatedIdentityRecord(connectionID: claims.connectionID, issuer: claims.issuer, subject: claims.subject,
+        let email = upstream.email.flatMap { try? UserService.normalizeEmail($0) } ?? user.email
+        let record = FederatedIdentityRecord(connectionID: connectionID, issuer: upstream.issuer, subject: upstream.subject,
                                              userID: userID, email: email, createdAt: clock.now)
         do { try users.insertFederatedIdentity(record) } catch StoreError.duplicate {
-            let raced = try users.federatedIdentity(connectionID: claims.connectionID, issuer: claims.issuer, subject: claims.subject)
+            let raced = try users.federatedIdentity(connectionID: connectionID, issuer: upstream.issuer, subject: upstream.subject)
             return raced?.userID == userID ? .existing(user) : nil
         }
-        auditor.record("federated_identity_linked", subject: userID, detail: ["connection": .string(claims.connectionID), "proof": .string("password")])
+        auditor.record("federated_identity_linked", subject: userID, detail: ["connection": .string(connectionID), "proof": .string("password")])
         return .linked(user)
     }
 }

@@ -18,13 +18,14 @@ public protocol NativeIDTokenVerifier: Sendable {
 
 /// A provider ID token that passed `NativeIDTokenVerifier.verify`.
 public struct VerifiedNativeIDToken: Sendable, Equatable {
-    /// Who signed in (connection, issuer, subject, email and the provider's verified flag).
-    public var identity: FederatedAccountResolver.Claims
+    /// Who signed in (issuer, subject, email and the provider's verified flag), after the
+    /// connection's policy; the connection is the one the token was verified for.
+    public var identity: UpstreamIdentity
     /// The token's `nonce` claim (raw or hashed, per the connection's `NonceForm`).
     public var nonce: String
 
     /// Creates the value.
-    public init(identity: FederatedAccountResolver.Claims, nonce: String) {
+    public init(identity: UpstreamIdentity, nonce: String) {
         self.identity = identity
         self.nonce = nonce
     }

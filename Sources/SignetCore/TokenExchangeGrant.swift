@@ -105,7 +105,7 @@ struct TokenExchangeGrant: NetworkGrantHandler {
         // 6. The account, exactly as browser federation resolves it.
         let outcome: FederatedAccountResolver.Outcome
         do {
-            outcome = try accounts.resolve(verified.identity, allowLinking: connection.allowLinking)
+            outcome = try accounts.resolve(verified.identity, connectionID: connection.id, allowLinking: connection.allowLinking)
         } catch {
             throw OAuthError.serverError(detail: "account resolution: \(error)")
         }

@@ -1,5 +1,6 @@
 import SignetClientCore
 import SignetJOSE
+import SignetWire
 
 /// The one place that decides what an upstream identity is worth under a connection's rules:
 /// the browser callback (`UpstreamProvider`, `FederationRoutes`) and native ID-token sign-in

@@ -109,14 +109,11 @@ extension FederationRoutes {
     func finish(_ request: HTTPRequest, pending: PendingRequest, identity: UpstreamIdentity, connection: Connection,
                 _ errors: ErrorRenderer) async -> HTTPResponse {
         do {
-            let claims = FederatedAccountResolver.Claims(
-                connectionID: connection.id, issuer: identity.issuer, subject: identity.subject, email: identity.email,
-                emailVerified: identity.emailVerified, name: identity.name, givenName: identity.givenName, familyName: identity.familyName)
-            let outcome = try resolver.resolve(claims, allowLinking: connection.allowLinking)
+            let outcome = try resolver.resolve(identity, connectionID: connection.id, allowLinking: connection.allowLinking)
             guard let user = outcome.user else {
                 switch outcome {
                 case .linkRequired(let existingUserID):
-                    return try beginLink(claims: claims, existingUserID: existingUserID, pending: pending)
+                    return try beginLink(identity, connectionID: connection.id, existingUserID: existingUserID, pending: pending)
                 case .emailMissing, .emailNotVerified:
                     server.audit("federation_failed", client: pending.client.id, detail: ["reason": .string("email_not_verified")])
                     return fail(pending, OAuthError(.accessDenied, FederationError.emailNotVerified.publicMessage), errors)

@@ -27,23 +27,24 @@ struct PendingLink: Codable, Equatable {
     /// Base64url of the keyed hash of the browser's link cookie.
     var browserBinding: String
 
-    init(claims: FederatedAccountResolver.Claims, userID: String, requestHandle: String, browserBinding: String) {
-        connectionID = claims.connectionID
-        issuer = claims.issuer
-        subject = claims.subject
-        email = claims.email
-        emailVerified = claims.emailVerified
-        name = claims.name
-        givenName = claims.givenName
-        familyName = claims.familyName
+    init(_ identity: UpstreamIdentity, connectionID: String, userID: String, requestHandle: String, browserBinding: String) {
+        self.connectionID = connectionID
+        issuer = identity.issuer
+        subject = identity.subject
+        email = identity.email
+        emailVerified = identity.emailVerified
+        name = identity.name
+        givenName = identity.givenName
+        familyName = identity.familyName
         self.userID = userID
         self.requestHandle = requestHandle
         self.browserBinding = browserBinding
     }
 
-    var claims: FederatedAccountResolver.Claims {
-        FederatedAccountResolver.Claims(connectionID: connectionID, issuer: issuer, subject: subject, email: email,
-                                        emailVerified: emailVerified, name: name, givenName: givenName, familyName: familyName)
+    /// The identity as the resolver takes it (what the account policy needs of it is stored).
+    var identity: UpstreamIdentity {
+        UpstreamIdentity(issuer: issuer, subject: subject, email: email, emailVerified: emailVerified,
+                         name: name, givenName: givenName, familyName: familyName)
     }
 
     func encoded() -> String {
@@ -68,16 +69,18 @@ extension FederationRoutes {
 
     /// Stores the pending link and sends the browser to the proof page with the link cookie.
     /// (Lax: the page may be reached by a redirect from a provider's cross-site form post.)
-    func beginLink(claims: FederatedAccountResolver.Claims, existingUserID: String, pending: PendingRequest) throws -> HTTPResponse {
+    func beginLink(_ identity: UpstreamIdentity, connectionID: String, existingUserID: String,
+                   pending: PendingRequest) throws -> HTTPResponse {
         let handle = server.tokens.make(.nonce)
         let value = interactive.csrf.newBrowserValue()
-        let link = PendingLink(claims: claims, userID: existingUserID, requestHandle: pending.handle, browserBinding: binding(of: value))
+        let link = PendingLink(identity, connectionID: connectionID, userID: existingUserID, requestHandle: pending.handle,
+                               browserBinding: binding(of: value))
         let now = server.clock.now
         try requestStore.insertPendingAuthorization(PendingAuthorizationRecord(
-            idHash: server.tokens.hash(handle), clientID: Self.linkMarker(claims.connectionID), payload: link.encoded(),
+            idHash: server.tokens.hash(handle), clientID: Self.linkMarker(connectionID), payload: link.encoded(),
             createdAt: now, expiresAt: now.addingTimeInterval(TimeInterval(server.policy.authorizationRequestLifetime))))
         server.audit("federation_link_required", subject: existingUserID, client: pending.client.id,
-                     detail: ["connection": .string(claims.connectionID)])
+                     detail: ["connection": .string(connectionID)])
         var response = InteractiveRoutes.local(Routes.federationLink, [("link", handle)])
         response.setCookie(SetCookie(name: linkCookieName, value: value, path: "/", maxAge: server.policy.authorizationRequestLifetime,
                                      secure: interactive.secure, httpOnly: true, sameSite: .lax))
@@ -156,7 +159,7 @@ extension FederationRoutes {
             guard try requestStore.consumePendingAuthorization(idHash: server.tokens.hash(handle), now: server.clock.now) != nil else {
                 return errors.linkGone()
             }
-            guard let linked = try resolver.link(link.claims, toUser: user.id)?.user else {
+            guard let linked = try resolver.link(link.identity, connectionID: link.connectionID, toUser: user.id)?.user else {
                 server.audit("federation_link_refused", subject: user.id, client: pending.client.id)
                 return fail(pending, OAuthError(.accessDenied, "This sign-in cannot be linked to the account."), errors)
             }

@@ -59,10 +59,7 @@ public final class NativeSignInVerifier: NativeIDTokenVerifier {
         } catch {
             throw OAuthError.invalidGrant(error.publicMessage, detail: "connection \(connection.id): \(error)")
         }
-        let identity = FederatedAccountResolver.Claims(connectionID: connection.id, issuer: upstream.issuer, subject: upstream.subject,
-                                                       email: upstream.email, emailVerified: upstream.emailVerified,
-                                                       name: upstream.name, givenName: upstream.givenName, familyName: upstream.familyName)
-        return VerifiedNativeIDToken(identity: identity, nonce: nonce)
+        return VerifiedNativeIDToken(identity: upstream, nonce: nonce)
     }
 
     /// The shared client, or one trusting the connection's private CA.

@@ -1,6 +1,7 @@
 import SignetFederation
 import SignetJOSE
 import SignetTesting
+import SignetWire
 import Testing
 
 /// `Connection.vouchesForEmail` and `Connection.checkPolicy`: the rules shared by the browser

@@ -6,6 +6,7 @@ import SignetJOSE
 import SignetServer
 import SignetStore
 import SignetTesting
+import SignetWire
 import Testing
 
 /// Linking an upstream identity to an existing account after the user proves it (its password),
@@ -184,15 +185,15 @@ import Testing
         let fed = try Federated(.google, user: MockUser(email: Interactive.email))
         defer { fed.stop() }
         let resolver = FederatedAccountResolver(server: fed.server.application.authorizationServer)
-        let claims = FederatedAccountResolver.Claims(connectionID: "google", issuer: fed.mock.issuer, subject: "s-1",
-                                                     email: Interactive.email.uppercased(), emailVerified: false)
-        #expect(try resolver.resolve(claims, allowLinking: true) == .linkRequired(existingUserID: fed.interactive.user.id))
-        #expect(try resolver.link(claims, toUser: fed.interactive.user.id) == .linked(fed.interactive.user))
-        #expect(try resolver.link(claims, toUser: fed.interactive.user.id) == .existing(fed.interactive.user))
-        #expect(try resolver.link(claims, toUser: "nobody") == nil)
-        var fresh = claims
+        var identity = UpstreamIdentity(issuer: fed.mock.issuer, subject: "s-1", emailVerified: false)
+        identity.email = Interactive.email.uppercased()   // the resolver normalises it itself
+        #expect(try resolver.resolve(identity, connectionID: "google", allowLinking: true) == .linkRequired(existingUserID: fed.interactive.user.id))
+        #expect(try resolver.link(identity, connectionID: "google", toUser: fed.interactive.user.id) == .linked(fed.interactive.user))
+        #expect(try resolver.link(identity, connectionID: "google", toUser: fed.interactive.user.id) == .existing(fed.interactive.user))
+        #expect(try resolver.link(identity, connectionID: "google", toUser: "nobody") == nil)
+        var fresh = identity
         fresh.subject = "s-2"
         fresh.email = "brand-new@example.org"
-        #expect(try resolver.resolve(fresh, allowLinking: true) == .emailNotVerified)
+        #expect(try resolver.resolve(fresh, connectionID: "google", allowLinking: true) == .emailNotVerified)
     }
 }
