@@ -19,6 +19,9 @@ public struct UpstreamIdentity: Sendable, Equatable {
     public var isPrivateRelayEmail: Bool
     /// Google's `hd` claim (the Workspace domain), checked against `hosted_domain`.
     public var hostedDomain: String?
+    /// The token to revoke at the provider when the account is deleted (Apple only: its refresh
+    /// token, else its access token), with its `token_type_hint`. Never printed.
+    public var revocableToken: RevocableToken?
 
     /// Creates the value.
     public init(issuer: String, subject: String, email: String? = nil, emailVerified: Bool = false, name: String? = nil,
@@ -33,6 +36,23 @@ public struct UpstreamIdentity: Sendable, Equatable {
         self.isPrivateRelayEmail = isPrivateRelayEmail
         self.hostedDomain = hostedDomain
     }
+}
+
+/// An upstream token that the provider's revocation endpoint accepts, and its type hint.
+public struct RevocableToken: Sendable, Equatable, CustomStringConvertible {
+    /// The token.
+    public var token: String
+    /// `refresh_token` or `access_token` (Apple's `token_type_hint`).
+    public var hint: String
+
+    /// Creates the value.
+    public init(token: String, hint: String) {
+        self.token = token
+        self.hint = hint
+    }
+
+    /// Redacted.
+    public var description: String { "RevocableToken(<redacted>, \(hint))" }
 }
 
 extension UpstreamIdentity: CustomStringConvertible {

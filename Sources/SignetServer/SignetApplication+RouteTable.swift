@@ -1,3 +1,4 @@
+import SignetCore
 import SignetHTTP
 import SignetWire
 
@@ -10,6 +11,8 @@ extension SignetApplication {
         let keyRing = environment.keyRing
         let interactive = InteractiveRoutes(application: self)
         let federation = FederationRoutes(application: self, interactive: interactive)
+        let account = AccountRoutes(application: self, interactive: interactive)
+        let accountTokens = AccessTokenVerifier(server: authorizationServer, audience: issuer)
         var table = RouteTableBuilder(issuer: issuer)
 
         // Metadata and health: public JSON.
@@ -60,6 +63,29 @@ extension SignetApplication {
         table.add([.GET], Routes.federationStart, .page) { errors in .async { await federation.start($0, errors) } }
         table.add([.GET], Routes.federationLaunch, .page) { errors in .async { await federation.launch($0, errors) } }
         table.add([.GET], Routes.federationLink, .page) { errors in .sync { federation.linkPage($0, errors) } }
+
+        // The account page (docs/accounts.md); its forms answer with pages or a 303 back.
+        table.add([.GET], Routes.account, .page) { errors in .sync { account.page($0, errors) } }
+        table.add([.GET], Routes.accountCallback, .page) { errors in .sync { account.callback($0, errors) } }
+        table.add([.GET], Routes.accountReauth, .page) { errors in .sync { account.reauthenticate($0, errors) } }
+        table.add([.POST], Routes.accountName, .page) { errors in .sync { account.saveName($0, errors) } }
+        table.add([.POST], Routes.accountPassword, .page) { errors in
+            // Argon2id: on a blocking-work thread.
+            .async { request in
+                do { return try await BlockingWork.run { account.changePassword(request, errors) } } catch {
+                    return errors.internalError("account password", error)
+                }
+            }
+        }
+        table.add([.POST], Routes.accountUnlink, .page) { errors in .sync { account.unlink($0, errors) } }
+        table.add([.POST], Routes.accountSessionEnd, .page) { errors in .sync { account.endSession($0, errors) } }
+        table.add([.POST], Routes.accountSessionsEndOthers, .page) { errors in .sync { account.endOtherSessions($0, errors) } }
+        table.add([.POST], Routes.accountAppRevoke, .page) { errors in .sync { account.revokeApp($0, errors) } }
+        table.add([.POST], Routes.accountDelete, .page) { errors in .async { await account.deleteSubmit($0, errors) } }
+        // RFC 6750 §2.1: the token in the Authorization header; a DELETE carries no form body.
+        table.add([.DELETE], Routes.account, .api(.bearer)) { errors in
+            .async { await account.apiDelete($0, errors, verifier: accountTokens) }
+        }
         return table.routes
     }
 
