@@ -38,17 +38,35 @@ public struct UpstreamIdentity: Sendable, Equatable {
     }
 }
 
-/// An upstream token that the provider's revocation endpoint accepts, and its type hint.
-public struct RevocableToken: Sendable, Equatable, CustomStringConvertible {
-    /// The token.
-    public var token: String
-    /// `refresh_token` or `access_token` (Apple's `token_type_hint`).
-    public var hint: String
+/// An upstream token that the provider's revocation endpoint accepts.
+public enum RevocableToken: Sendable, Equatable, CustomStringConvertible {
+    /// A refresh token (what Apple recommends revoking: it ends the whole authorization).
+    case refreshToken(String)
+    /// An access token, when the provider gave no refresh token.
+    case accessToken(String)
 
-    /// Creates the value.
-    public init(token: String, hint: String) {
-        self.token = token
-        self.hint = hint
+    /// The token.
+    public var token: String {
+        switch self {
+        case .refreshToken(let token), .accessToken(let token): token
+        }
+    }
+
+    /// Apple's `token_type_hint`: `refresh_token` or `access_token`.
+    public var hint: String {
+        switch self {
+        case .refreshToken: "refresh_token"
+        case .accessToken: "access_token"
+        }
+    }
+
+    /// The token of `hint`, or nil for an unknown hint.
+    public init?(token: String, hint: String) {
+        switch hint {
+        case "refresh_token": self = .refreshToken(token)
+        case "access_token": self = .accessToken(token)
+        default: return nil
+        }
     }
 
     /// Redacted.

@@ -182,8 +182,7 @@ public final class UpstreamProvider: Sendable {
         }
         var identity = try identity(from: validated, appleUser: appleUser)
         if connection.type == .apple {
-            identity.revocableToken = tokens.refreshToken.map { RevocableToken(token: $0, hint: "refresh_token") }
-                ?? RevocableToken(token: tokens.accessToken, hint: "access_token")
+            identity.revocableToken = tokens.refreshToken.map(RevocableToken.refreshToken) ?? .accessToken(tokens.accessToken)
         }
         if connection.type == .oidc, let endpoint = metadata.userinfoEndpoint,
            validated.claims["email"] == nil || validated.claims["email_verified"] == nil {

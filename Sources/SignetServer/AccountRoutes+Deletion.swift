@@ -36,14 +36,14 @@ extension AccountRoutes {
     }
 
     /// `DELETE /account` with `Authorization: Bearer` (RFC 6750 §2.1): deletes the token's user.
-    /// The token must be Signet's, unexpired, of an active grant and an enabled user (else 401
-    /// `invalid_token`), carry `account:delete` and come from a first-party client (else 403
-    /// `insufficient_scope`, RFC 6750 §3.1). 204 on success.
-    func apiDelete(_ request: HTTPRequest, _ errors: ErrorRenderer, verifier: AccessTokenVerifier) async -> HTTPResponse {
+    /// The token must pass `UserAccessTokenCheck` (else 401 `invalid_token`), carry
+    /// `account:delete` and come from a first-party client (else 403 `insufficient_scope`,
+    /// RFC 6750 §3.1). 204 on success.
+    func apiDelete(_ request: HTTPRequest, _ errors: ErrorRenderer, tokens: UserAccessTokenCheck) async -> HTTPResponse {
         let userID: String
         do throws(OAuthError) {
             guard let token = try SignetApplication.bearerToken(of: request) else { return errors.missingBearerToken() }
-            userID = try deletableUser(token, verifier: verifier)
+            userID = try deletableUser(token, tokens: tokens)
         } catch {
             return errors.render(error)
         }
@@ -56,36 +56,18 @@ extension AccountRoutes {
     }
 
     /// The user an access token may delete, after every check of `apiDelete`.
-    func deletableUser(_ token: String, verifier: AccessTokenVerifier) throws(OAuthError) -> String {
-        let jwt: VerifiedJWT
-        do { jwt = try verifier.verify(token) } catch {
-            throw OAuthError(.invalidToken, "The access token is invalid or expired.", detail: "\(error)")
-        }
-        guard let grantID = jwt.claims["gid"]?.stringValue, let subject = jwt.claims.sub,
-              let clientID = jwt.claims["client_id"]?.stringValue else {
-            throw OAuthError(.invalidToken, "The access token does not represent a user.")
+    func deletableUser(_ token: String, tokens: UserAccessTokenCheck) throws(OAuthError) -> String {
+        let checked = try tokens.check(token)
+        guard checked.scope.contains(Scope.accountDelete) else {
+            throw OAuthError(.insufficientScope, "The access token was not granted the account:delete scope.")
         }
         let client: Client?
-        do {
-            guard try storage.refreshTokens.isGrantActive(id: grantID, now: clock.now) else {
-                throw OAuthError(.invalidToken, "The access token has been revoked.")
-            }
-            guard let user = try storage.users.user(id: subject), user.disabledAt == nil else {
-                throw OAuthError(.invalidToken, "The access token is invalid or expired.")
-            }
-            client = try clients.client(id: clientID)
-        } catch let error as OAuthError {
-            throw error
-        } catch {
-            throw OAuthError.serverError(detail: "account deletion lookup: \(error)")
-        }
-        let scope = (jwt.claims["scope"]?.stringValue).flatMap { try? Scope(parsing: $0) } ?? Scope([String]())
-        guard scope.contains(Scope.accountDelete) else {
-            throw OAuthError(.insufficientScope, "The access token was not granted the account:delete scope.")
+        do { client = try checked.clientID.flatMap { try interactive.server.clients.client(id: $0) } } catch {
+            throw OAuthError.serverError(detail: "account deletion client lookup: \(error)")
         }
         guard client?.isFirstParty == true else {
             throw OAuthError(.insufficientScope, "Only a first-party app may delete the account.")
         }
-        return subject
+        return checked.user.id
     }
 }

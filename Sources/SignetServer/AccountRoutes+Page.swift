@@ -48,7 +48,7 @@ extension AccountRoutes {
         let identities = try storage.users.federatedIdentities(userID: user.id)
         if identities.isEmpty { body += "<p class=\"muted\">\(esc(AccountPageText.noIdentities))</p>\n" }
         for identity in identities {
-            let name = federation.connections.first { $0.id == identity.connectionID }?.displayName ?? identity.connectionID
+            let name = interactive.federation.connections.first { $0.id == identity.connectionID }?.displayName ?? identity.connectionID
             body += "<div class=\"item\"><p><strong>\(esc(name))</strong>"
             if let email = identity.email { body += " · \(esc(email))" }
             body += "<br><span class=\"muted\">\(esc(AccountPageText.format(AccountPageText.linkedSince, Self.date(identity.createdAt))))</span></p>\n"
@@ -83,7 +83,7 @@ extension AccountRoutes {
         let grants = try storage.refreshTokens.activeRefreshGrants(userID: user.id, now: now)
         if grants.isEmpty { body += "<p class=\"muted\">\(esc(AccountPageText.noApps))</p>\n" }
         for grant in grants {
-            let name = (try? clients.client(id: grant.clientID))??.name ?? grant.clientID
+            let name = (try? interactive.server.clients.client(id: grant.clientID))??.name ?? grant.clientID
             body += "<div class=\"item\"><p><strong>\(esc(name))</strong><br><span class=\"muted\">"
                 + "\(esc(AccountPageText.format(AccountPageText.appDetail, Self.date(grant.createdAt))))</span></p>\n"
             body += form(Routes.accountAppRevoke, HTMLPage.hidden("grant", grant.grantID) + "\n", button: AccountPageText.revoke, secondary: true)

@@ -13,28 +13,17 @@ import SignetWire
 struct AccountRoutes: Sendable {
     let interactive: InteractiveRoutes
     let users: UserService
-    let storage: any SignetStorage
     let deletion: AccountDeletion
-    let federation: Federation
-    let clients: ClientRegistry
-    let clock: any Clock
-    let random: any RandomSource
-    let issuer: String
+    var storage: any SignetStorage { interactive.server.storage }
+    var clock: any Clock { interactive.server.clock }
 
     /// How long after a sign-in a person without a password may delete the account.
     static let freshSignInMinutes = 5
 
     init(application: SignetApplication, interactive: InteractiveRoutes) {
-        let environment = application.environment
         self.interactive = interactive
-        self.users = environment.makeUserService()
-        self.storage = environment.storage
-        self.deletion = AccountDeletion(environment: environment, federation: application.federation)
-        self.federation = application.federation
-        self.clients = application.authorizationServer.clients
-        self.clock = environment.clock
-        self.random = environment.random
-        self.issuer = application.issuer
+        self.users = application.environment.makeUserService()
+        self.deletion = AccountDeletion(environment: application.environment, federation: application.federation)
     }
 
     // MARK: session and forms
@@ -53,8 +42,9 @@ struct AccountRoutes: Sendable {
     func startSignIn(freshLogin: Bool) -> HTTPResponse {
         // The code is never redeemed (the session cookie is what the page needs), so the PKCE
         // verifier is not kept: the challenge only has to be well formed (RFC 7636 §4.2).
+        let random = interactive.server.random
         var parameters = [("response_type", "code"), ("client_id", AccountClient.id),
-                          ("redirect_uri", issuer + AccountClient.callbackPath), ("scope", Scope.openID),
+                          ("redirect_uri", interactive.issuer + AccountClient.callbackPath), ("scope", Scope.openID),
                           ("state", Base64URL.encode(random.bytes(16))),
                           ("code_challenge", Base64URL.encode(random.bytes(32))), ("code_challenge_method", "S256")]
         if freshLogin { parameters.append(("prompt", "login")) }

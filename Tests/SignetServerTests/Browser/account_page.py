@@ -18,12 +18,7 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.support import expected_conditions
 from selenium.webdriver.support.ui import WebDriverWait
 
-
-def log(message):
-    path = os.environ.get("SIGNET_TEST_LOG")
-    if path:
-        with open(path, "a") as handle:
-            handle.write(message + "\n")
+from federated_signin import log  # the same SIGNET_TEST_LOG diagnostics
 
 
 def full_page_shot(driver, width, path):
