@@ -66,7 +66,7 @@ let package = Package(
         .target(name: "SignetKitSecretService", dependencies: ["SignetKit", "CLibSecret", "CSecretShims"]),
         // Apple-only glue (ASWebAuthenticationSession, Keychain); an empty module elsewhere.
         .target(name: "SignetKitApple", dependencies: ["SignetKit"]),
-        .target(name: "SignetServer", dependencies: ["SignetCore", "SignetHTTP", "SignetStore", "SignetSQLite", "SignetPostgres",
+        .target(name: "SignetServer", dependencies: ["SignetCore", "SignetHTTP", "SignetStore", "SignetSQL", "SignetSQLite", "SignetPostgres",
                                                      "SignetFederation", "SignetMail"]),
         .target(name: "SignetCLI", dependencies: ["SignetServer", "SignetSQLite", "SignetCore", "SignetKit", "SignetKitSecretService",
                                                   "SignetMockProvider", "SignetMail"]),

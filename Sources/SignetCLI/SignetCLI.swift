@@ -48,7 +48,7 @@ public enum SignetCommandLine {
             case "purge": return try PurgeCommand.run(rest)
             case "keys": return try KeysCommand.run(rest)
             case "clients": return try ClientsCommand.run(rest)
-            case "users": return try UsersCommand.run(rest)
+            case "users": return try await UsersCommand.run(rest)
             case "mail": return try MailCommand.run(rest)
             case "connections": return try ConnectionsCommand.run(rest)
             case "check-config": return try CheckConfigCommand.run(rest)

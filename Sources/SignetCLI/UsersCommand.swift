@@ -11,7 +11,7 @@ import SignetStore
 /// Passwords never appear on the command line: `--password-stdin` reads one line from standard
 /// input (for scripts); otherwise, on a terminal, the password is asked twice without echo.
 enum UsersCommand {
-    static func run(_ raw: [String]) throws -> Int32 {
+    static func run(_ raw: [String]) async throws -> Int32 {
         let arguments = try ParsedArguments(raw, options: CommonOptions.valued.union(["name", "connection"]),
                                             flags: ["password-stdin", "no-password", "yes"])
         guard let action = arguments.positionals.first else {
@@ -76,8 +76,14 @@ enum UsersCommand {
             guard arguments.flag("yes") else {
                 throw UsageError("users delete removes the account, its links, sessions and tokens for good; add --yes to confirm")
             }
-            try users.delete(userID: user.id)
+            // The same deletion as the account page and DELETE /account (AccountDeletion).
+            let federation = try Federation(configuration: environment.configuration, clock: { [clock = environment.clock] in clock.now })
+            let outcome = try await AccountDeletion(environment: environment, federation: federation).delete(userID: user.id, via: "cli")
             Output.print("deleted \(user.id)")
+            for connection in outcome.revoked { Output.print("revoked the \(connection) token") }
+            for connection in outcome.revocationFailed {
+                Output.print("could not revoke the \(connection) token (recorded in the audit log as upstream_revoke_failed)")
+            }
         default:
             throw UsageError("unknown users action \"\(action)\"; use add, list, show, disable, enable, set-password, unlink or delete")
         }

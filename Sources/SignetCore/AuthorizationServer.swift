@@ -45,7 +45,8 @@ public final class AuthorizationServer: Sendable {
         self.clock = clock
         self.random = random
         self.tokens = OpaqueTokens(hashKey: masterKey.tokenHashKey, random: random)
-        self.clients = ClientRegistry(store: storage.clients, secretKey: masterKey.tokenHashKey)
+        self.clients = ClientRegistry(store: storage.clients, secretKey: masterKey.tokenHashKey,
+                                      builtIn: AccountClient.client(issuer: policy.issuer).map { [$0] } ?? [])
         self.issuer = TokenIssuer(policy: policy, keyRing: keyRing, clock: clock, random: random)
         self.auditor = Auditor(log: storage.audit, clock: clock)
         self.refreshMinter = RefreshTokenMinter(store: storage.refreshTokens, tokens: tokens,

@@ -58,6 +58,7 @@ public struct ClientRegistration: Sendable {
         var issues: [ClientSpecIssue] = []
         func report(_ field: String, _ message: String) { issues.append(ClientSpecIssue(field: field, message: message)) }
 
+        if spec.id == AccountClient.id { report("id", "\(AccountClient.id) is reserved for the account page") }
         if spec.id.isEmpty || spec.id.utf8.count > 128
             || !spec.id.utf8.allSatisfy({ ClientRegistration.isUnreserved($0) }) {
             report("id", "must be 1 to 128 characters from A-Z a-z 0-9 - . _ ~")
@@ -101,7 +102,12 @@ public struct ClientRegistration: Sendable {
             }
         }
         // Scope.
-        do { _ = try Scope(parsing: spec.scope ?? ClientRegistration.defaultScope) } catch {
+        do {
+            let scope = try Scope(parsing: spec.scope ?? ClientRegistration.defaultScope)
+            if scope.contains(Scope.accountDelete) && !spec.firstParty {
+                report("scope", "\(Scope.accountDelete) is only for first-party clients (set first_party)")
+            }
+        } catch {
             report("scope", "contains a character that is not allowed in a scope token (RFC 6749 §3.3)")
         }
         // Grant types.

@@ -43,12 +43,17 @@ public final class ClientRegistry: Sendable {
     private let recheckNanoseconds: UInt64
     private let missingLimit: Int
     private let cache = Mutex(Cache())
+    /// Clients built into the server (the account page's own sign-in), found before the store.
+    private let builtIn: [String: Client]
 
     /// Creates the registry. `secretKey` keys the hash client secrets are stored under.
     /// The recheck uses the monotonic clock: it is a cache policy, not a rule with a deadline.
     /// At most `missingLimit` unknown ids are remembered.
-    public init(store: any ClientStore, secretKey: [UInt8], recheckInterval: TimeInterval = 1, missingLimit: Int = 10_000) {
+    /// `builtIn` clients are answered before the store, so their ids are reserved.
+    public init(store: any ClientStore, secretKey: [UInt8], recheckInterval: TimeInterval = 1, missingLimit: Int = 10_000,
+                builtIn: [Client] = []) {
         self.store = store
+        self.builtIn = Dictionary(builtIn.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
         self.secretKey = secretKey
         self.recheckNanoseconds = UInt64(max(0, recheckInterval) * 1_000_000_000)
         self.missingLimit = max(0, missingLimit)
@@ -58,6 +63,7 @@ public final class ClientRegistry: Sendable {
     /// An id longer than `maxIDBytes` is unknown at once: no store query, nothing cached.
     public func client(id: String) throws -> Client? {
         guard id.utf8.count <= Self.maxIDBytes else { return nil }
+        if let client = builtIn[id] { return client }
         try refreshIfStale()
         if let hit = cache.withLock({ $0.clients[id] }) { return hit }
         if cache.withLock({ $0.missing.contains(id) }) { return nil }

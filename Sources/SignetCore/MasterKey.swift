@@ -41,6 +41,9 @@ public struct MasterKey: Sendable, CustomStringConvertible {
     /// The key that derives a rotated refresh token's successor from the presented token.
     public var refreshDerivationKey: [UInt8] { HMAC.sha256(key: bytes, message: Array("signet/v1/refresh-successor".utf8)) }
 
+    /// The key that seals upstream tokens kept for revocation at account deletion (AES-256-GCM).
+    public var upstreamTokenKey: [UInt8] { HMAC.sha256(key: bytes, message: Array("signet/v1/upstream-token".utf8)) }
+
     /// The key that signs CSRF tokens and other short-lived browser values.
     public var browserKey: [UInt8] { HMAC.sha256(key: bytes, message: Array("signet/v1/browser".utf8)) }
 

@@ -149,15 +149,6 @@ public final class UserService: Sendable {
         _ = try? storage.audit.appendAudit(AuditEvent(event: event, subjectID: userID, clientID: nil, detail: detail, at: now))
     }
 
-    /// Deletes the user and everything that names it (links, sessions, consents, codes, grants
-    /// and refresh tokens), in one transaction. Tokens already issued stop working at the next
-    /// refresh or introspection; access tokens run out on their own. The email becomes free: a
-    /// later sign-in, also with a provider, starts a new account with a new `sub`.
-    public func delete(userID: String) throws {
-        guard try storage.users.deleteUser(id: userID) else { throw UserServiceError("no such user") }
-        audit("user_deleted", userID: userID, at: clock.now)
-    }
-
     /// Unlinks the user's identities of one connection; returns how many there were. The next
     /// sign-in through that connection is a new identity again (linking rules apply).
     public func unlink(userID: String, connectionID: String) throws -> Int {

@@ -181,6 +181,9 @@ public final class UpstreamProvider: Sendable {
             throw .invalidIDToken("azp is not Signet's client id")
         }
         var identity = try identity(from: validated, appleUser: appleUser)
+        if connection.type == .apple {
+            identity.revocableToken = tokens.refreshToken.map(RevocableToken.refreshToken) ?? .accessToken(tokens.accessToken)
+        }
         if connection.type == .oidc, let endpoint = metadata.userinfoEndpoint,
            validated.claims["email"] == nil || validated.claims["email_verified"] == nil {
             try await addUserInfo(to: &identity, endpoint: endpoint, accessToken: tokens.accessToken)
@@ -270,6 +273,31 @@ public final class UpstreamProvider: Sendable {
         }
         let given = clean(name["firstName"]), family = clean(name["lastName"])
         return given == nil && family == nil ? nil : (given, family)
+    }
+
+    // MARK: revocation
+
+    /// Apple's token revocation endpoint, `{issuer}/auth/revoke` (https://appleid.apple.com/auth/revoke).
+    public var revocationURL: URL? {
+        guard connection.type == .apple else { return nil }
+        return URL(string: connection.issuer.trimmingSuffix("/") + "/auth/revoke")
+    }
+
+    /// Revokes `token` at Apple (`POST /auth/revoke` with `client_id`, `client_secret` = the
+    /// ES256 client-secret JWT, `token`, `token_type_hint`), as App Store Review Guideline
+    /// 5.1.1(v) asks when an account is deleted. Apple answers 200 with an empty body.
+    public func revoke(_ token: RevocableToken) async throws(FederationError) {
+        guard let url = revocationURL, let appleSecret else { throw .misconfigured("only an Apple connection revokes tokens") }
+        let secret = try appleSecret.current()
+        let response: OutboundResponse
+        do {
+            response = try await http.postForm(url, [("client_id", connection.clientID), ("client_secret", secret),
+                                                     ("token", token.token), ("token_type_hint", token.hint)])
+        } catch { throw .upstreamUnavailable("revoke: \(error)") }
+        guard response.status == 200 else {
+            throw response.status >= 500 ? .upstreamUnavailable("revoke: status \(response.status)")
+                : .upstreamRejected("revoke: status \(response.status)")
+        }
     }
 
     // MARK: GitHub

@@ -11,6 +11,8 @@ protocol AuthStateBackend: Sendable {
     func refresh(_ tokens: StoredTokens, request: RefreshRequest) async throws(SignInError) -> RefreshOutcome
     /// Revokes the refresh token (RFC 7009); false when the server has no revocation endpoint.
     func revoke(_ tokens: StoredTokens) async throws(SignInError) -> Bool
+    /// Deletes the signed-in user's account at the server with this access token.
+    func deleteAccount(accessToken: String) async throws(SignInError)
     /// Persists the tokens (nil: removes them).
     func save(_ tokens: StoredTokens?) throws(SignInError)
     /// The tokens in storage now (another holder may have rotated them).
@@ -148,6 +150,32 @@ public actor AuthState {
             revocation = .failed(error)
         }
         return SignOutResult(idToken: current.idToken, revocation: revocation, storageError: storageError)
+    }
+
+    /// Deletes the signed-in user's account: `DELETE {issuer}/account` with the current access
+    /// token (refreshed first when it is about to expire), then removes the tokens from storage
+    /// and ends the session (`changes()` reports `.ended(.signedOut)`). The access token must
+    /// carry the `account:delete` scope, which Signet grants to first-party apps only: ask for it
+    /// in `ClientConfiguration.scopes`. Everything the account held is gone at the server
+    /// (refresh tokens, sessions, linked identities; Apple's token is revoked there).
+    ///
+    /// - Throws: `.accountDeletionRefused` (`oauthError` `invalid_token` or
+    ///   `insufficient_scope`) when the server refused, the session staying as it was;
+    ///   `.network` when it could not be reached; `.notSignedIn` without a session; `.storage`
+    ///   when the account was deleted but the local tokens could not be removed (the session has
+    ///   ended in memory all the same).
+    public func deleteAccount() async throws(SignInError) {
+        let accessToken = try await freshAccessToken()
+        signingOut = true
+        defer { signingOut = false }
+        while let running = refreshing { _ = await running.task.value }
+        try await backend.deleteAccount(accessToken: accessToken)
+        tokens = nil
+        unsaved = false
+        var storageError: SignInError?
+        do { try backend.save(nil) } catch { storageError = error }
+        observers.send(.ended(.signedOut))
+        if let storageError { throw storageError }
     }
 
     /// A new sign-in for the same stored session (already saved) replaces the tokens.

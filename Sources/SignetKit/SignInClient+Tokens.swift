@@ -149,6 +149,24 @@ extension SignInClient {
             return true
         }
 
+        func deleteAccount(accessToken: String) async throws(SignInError) {
+            guard let url = URL(string: client.configuration.issuer + "/account") else { throw .network("bad issuer URL") }
+            let response: OutboundResponse
+            do {
+                response = try await client.http.send(method: "DELETE", url: url, body: nil,
+                                                      headers: ["Authorization": "Bearer \(accessToken)", "Accept": "application/json"])
+            } catch {
+                throw .network("\(error)")
+            }
+            if response.status == 204 || response.status == 200 { return }
+            // RFC 6750 §3.1: 401 invalid_token, 403 insufficient_scope, with a JSON body.
+            if [400, 401, 403].contains(response.status),
+               let body = try? JSONValue.parse(response.body, maximumDepth: 4).objectValue, let code = body["error"]?.stringValue {
+                throw .accountDeletionRefused(code: code, description: body["error_description"]?.stringValue)
+            }
+            throw .network("DELETE /account answered \(response.status)")
+        }
+
         func save(_ tokens: StoredTokens?) throws(SignInError) {
             if let tokens {
                 try client.save(tokens, as: client.tokensKey)

@@ -31,7 +31,7 @@ public struct SignInError: Error, Sendable, Hashable, CustomStringConvertible, L
             case unexpectedRedirect, malformedCallback, missingState, stateMismatch, missingIssuer
             case issuerParameterMismatch, authorizationError, missingCode, cancelled, timedOut, tokenError
             case network, invalidTokenResponse, invalidIDToken, notSignedIn, storage
-            case nativeSignInUnavailable, endSessionUnavailable
+            case nativeSignInUnavailable, endSessionUnavailable, accountDeletionRefused
         }
         fileprivate let rule: Rule
         fileprivate init(_ rule: Rule) { self.rule = rule }
@@ -82,6 +82,8 @@ public struct SignInError: Error, Sendable, Hashable, CustomStringConvertible, L
         public static let nativeSignInUnavailable = Code(.nativeSignInUnavailable)
         /// The server does not offer RP-initiated logout.
         public static let endSessionUnavailable = Code(.endSessionUnavailable)
+        /// The server refused to delete the account (RFC 6750 §3.1: `invalid_token`, `insufficient_scope`).
+        public static let accountDeletionRefused = Code(.accountDeletionRefused)
 
         /// The code's name, e.g. `stateMismatch`.
         public var description: String { rule.rawValue }
@@ -112,6 +114,7 @@ public struct SignInError: Error, Sendable, Hashable, CustomStringConvertible, L
         case storage(String)
         case nativeSignInUnavailable
         case endSessionUnavailable
+        case accountDeletionRefused(OAuthRefusal)
     }
 
     /// An OAuth error answer (RFC 6749 §4.1.2.1, §5.2).
@@ -177,6 +180,11 @@ public struct SignInError: Error, Sendable, Hashable, CustomStringConvertible, L
     public static let nativeSignInUnavailable = SignInError(.nativeSignInUnavailable)
     /// The server advertises no `end_session_endpoint`: it does not offer RP-initiated logout.
     public static let endSessionUnavailable = SignInError(.endSessionUnavailable)
+    /// `DELETE /account` answered with an RFC 6750 error: `invalid_token` (sign in again) or
+    /// `insufficient_scope` (the app did not ask for `account:delete`, or is not first-party).
+    public static func accountDeletionRefused(code: String, description: String?) -> SignInError {
+        SignInError(.accountDeletionRefused(OAuthRefusal(code: code, description: description, uri: nil)))
+    }
 
     /// The rule this error names.
     public var code: Code {
@@ -204,18 +212,19 @@ public struct SignInError: Error, Sendable, Hashable, CustomStringConvertible, L
         case .storage: .storage
         case .nativeSignInUnavailable: .nativeSignInUnavailable
         case .endSessionUnavailable: .endSessionUnavailable
+        case .accountDeletionRefused: .accountDeletionRefused
         }
     }
 
     private var refusal: OAuthRefusal? {
         switch reason {
-        case .authorizationError(let refusal), .tokenError(let refusal): refusal
+        case .authorizationError(let refusal), .tokenError(let refusal), .accountDeletionRefused(let refusal): refusal
         default: nil
         }
     }
 
-    /// The OAuth `error` code (e.g. `access_denied`, `invalid_grant`) of an ``Code/authorizationError``
-    /// or ``Code/tokenError``; nil for the other codes.
+    /// The OAuth `error` code (e.g. `access_denied`, `invalid_grant`) of an ``Code/authorizationError``,
+    /// ``Code/tokenError`` or ``Code/accountDeletionRefused``; nil for the other codes.
     public var oauthError: String? { refusal?.code }
     /// The `error_description` the server sent with ``oauthError``, if any.
     public var oauthErrorDescription: String? { refusal?.description }
@@ -264,6 +273,7 @@ public struct SignInError: Error, Sendable, Hashable, CustomStringConvertible, L
         case .storage(let why): "token storage: \(why)"
         case .nativeSignInUnavailable: "the server does not offer native ID-token sign-in (no native_nonce_endpoint)"
         case .endSessionUnavailable: "the server does not offer RP-initiated logout (no end_session_endpoint)"
+        case .accountDeletionRefused(let refusal): "the server refused to delete the account: \(refusal.code)" + (refusal.description.map { " (\($0))" } ?? "")
         }
     }
 

@@ -17,6 +17,7 @@ extension MockProvider {
             (.GET, "/userinfo", { $0.userinfo($1) }),
             (.GET, "/user", { $0.githubUser($1) }),
             (.GET, "/user/emails", { $0.githubEmails($1) }),
+            (.POST, "/auth/revoke", { $0.revoke($1) }),
         ]
         for (method, path, handler) in endpoints {
             router.add(method, path, .async { [weak self] request in
@@ -169,8 +170,44 @@ extension MockProvider {
         } catch {
             return oauthError("server_error", status: 500)
         }
-        if flavor == .apple { body["refresh_token"] = .string("mockrt_" + RandomToken.make()) }
+        if flavor == .apple {
+            let refreshToken = "mockrt_" + RandomToken.make()
+            state.withLock { _ = $0.refreshTokens.insert(refreshToken) }
+            body["refresh_token"] = .string(refreshToken)
+        }
         return json(.object(body))
+    }
+
+    /// Apple's `POST /auth/revoke`: `client_id`, `client_secret` (the ES256 JWT, checked with
+    /// `clientSecretValidator`: signature and claims), `token`, `token_type_hint`. Records every
+    /// call; 200 with an empty body when the client and token check out, else Apple's errors
+    /// (`invalid_client` 400, `invalid_request` 400). A revoked token is forgotten.
+    func revoke(_ request: HTTPRequest) -> HTTPResponse {
+        guard flavor == .apple else { return .text("Not Found\n", status: 404) }
+        guard let form = try? request.form() else { return oauthError("invalid_request") }
+        let secret = form.first("client_secret") ?? ""
+        let validSecret = form.first("client_id") == clientID
+            && (clientSecretValidator.map { $0(secret) } ?? constantTimeEquals(Array(secret.utf8), Array(clientSecret.utf8)))
+        let token = form.first("token") ?? "", hint = form.first("token_type_hint")
+        let known = state.withLock { state -> Bool in
+            let known = state.refreshTokens.contains(token) || state.accessTokens.contains(token)
+            state.revocations.append(MockRevocation(clientID: form.first("client_id"), token: token, tokenTypeHint: hint,
+                                                    clientSecretValid: validSecret, tokenKnown: known))
+            return known
+        }
+        if let status = behaviour.revocationStatus { return oauthError("server_error", status: status) }
+        guard validSecret else { return oauthError("invalid_client") }
+        guard !token.isEmpty, hint == nil || hint == "refresh_token" || hint == "access_token" else {
+            return oauthError("invalid_request")
+        }
+        if known {
+            state.withLock { state in
+                state.refreshTokens.remove(token)
+                state.accessTokens.remove(token)
+            }
+        }
+        // Apple answers 200 for a token it does not know too (RFC 7009 §2.2).
+        return HTTPResponse(status: 200)
     }
 
     private func authenticateClient(_ request: HTTPRequest, _ form: FormFields) -> Bool {

@@ -137,6 +137,12 @@ public final class MockProvider: Sendable {
         for continuation in held { continuation.resume() }
     }
 
+    /// Every `/auth/revoke` call received, oldest first.
+    public var revocations: [MockRevocation] { state.withLock { $0.revocations } }
+
+    /// The refresh tokens handed out and not revoked (Apple flavor).
+    public var liveRefreshTokens: Set<String> { state.withLock { $0.refreshTokens } }
+
     /// The nonce sent with the most recent `/authorize` request, if any.
     public var lastAuthorizationNonce: String? { state.withLock { $0.lastAuthorizationNonce } }
 }

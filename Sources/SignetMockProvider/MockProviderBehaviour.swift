@@ -4,6 +4,8 @@ public struct MockProviderBehaviour: Sendable {
     /// ID tokens carry `iss` = `https://evil.example` instead of the issuer; so does discovery
     /// when `wrongDiscoveryIssuer` is set.
     public var wrongIssuer = false
+    /// `/auth/revoke` answers with this status (e.g. 503) instead of checking the call.
+    public var revocationStatus: Int?
     /// The discovery document names another issuer.
     public var wrongDiscoveryIssuer = false
     /// ID tokens carry `aud` = `someone-else`.

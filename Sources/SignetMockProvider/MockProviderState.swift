@@ -16,6 +16,9 @@ struct MockProviderState: Sendable {
     var behaviour = MockProviderBehaviour()
     var codes: [String: PendingCode] = [:]
     var accessTokens: Set<String> = []
+    /// Refresh tokens handed out (Apple flavor), for `/auth/revoke`.
+    var refreshTokens: Set<String> = []
+    var revocations: [MockRevocation] = []
     var requestCounts: [String: Int] = [:]
     var inFlight: [String: Int] = [:]
     var held: [CheckedContinuation<Void, Never>] = []

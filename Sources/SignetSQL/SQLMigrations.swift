@@ -29,6 +29,7 @@ public enum SQLMigrations {
         SQLMigration(version: 2, template: v2),
         SQLMigration(version: 3, template: v3, backfill: grantAMRFromPayload),
         SQLMigration(version: 4, template: v4),
+        SQLMigration(version: 5, template: v5),
     ]
 
     /// The highest version this build knows.
@@ -269,6 +270,13 @@ public enum SQLMigrations {
     );
     CREATE INDEX mail_outbox_due ON mail_outbox (next_attempt_at) WHERE state = 'pending';
     CREATE INDEX mail_outbox_finished ON mail_outbox (finished_at) WHERE finished_at IS NOT NULL;
+    """
+
+    /// The upstream token kept for a linked identity (today Apple's refresh token), sealed with
+    /// AES-256-GCM under the master key's upstream-token subkey, so the account's deletion can
+    /// revoke it at the provider (App Store Review Guideline 5.1.1(v)); goes with the link.
+    static let v5 = """
+    ALTER TABLE federated_identities ADD COLUMN upstream_token {bytes};
     """
 
     /// Migration 3's backfill: `amr` from the `{"amr": [...]}` the grant's payload has carried so

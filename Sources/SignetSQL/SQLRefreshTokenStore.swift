@@ -45,6 +45,12 @@ public struct SQLRefreshTokenStore: RefreshTokenStore {
         WHERE token_hash = $3 AND rotated_at IS NULL
         """
     static let revokeByID = "UPDATE grants SET revoked_at = $1, revoke_reason = $2 WHERE grant_id = $3 AND revoked_at IS NULL"
+    static let activeRefreshByUser = """
+        SELECT \(grantColumns) FROM grants
+        WHERE user_id = $1 AND revoked_at IS NULL AND absolute_expires_at > $2
+          AND EXISTS (SELECT 1 FROM refresh_tokens r WHERE r.grant_id = grants.grant_id)
+        ORDER BY created_at DESC
+        """
     static let revokeByUser = "UPDATE grants SET revoked_at = $1, revoke_reason = $2 WHERE user_id = $3 AND revoked_at IS NULL"
     static let revokeBySession = "UPDATE grants SET revoked_at = $1, revoke_reason = $2 WHERE session_id = $3 AND revoked_at IS NULL"
     /// One upsert: a racing insert of the same grant waits, then takes the DO UPDATE branch.
@@ -141,6 +147,11 @@ public struct SQLRefreshTokenStore: RefreshTokenStore {
             try db.run(Self.revokeIssuedFrom,
                        [code.grantID, code.clientID, code.userID, code.scope, now, reason, code.sessionID, code.authTime])
         }
+    }
+
+    /// See `RefreshTokenStore.activeRefreshGrants(userID:now:)`.
+    public func activeRefreshGrants(userID: String, now: Date) throws -> [GrantRecord] {
+        try database.read { db in try db.query(Self.activeRefreshByUser, [userID, now], Self.decodeGrant) }
     }
 
     /// See `RefreshTokenStore.revokeGrants(userID:reason:now:)`.

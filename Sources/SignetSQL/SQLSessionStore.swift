@@ -29,6 +29,11 @@ public struct SQLSessionStore: SessionStore {
         RETURNING \(sessionColumns)
         """
     static let end = "UPDATE sessions SET ended_at = $1 WHERE id_hash = $2 AND ended_at IS NULL"
+    static let activeByUser = """
+        SELECT \(sessionColumns) FROM sessions
+        WHERE user_id = $1 AND ended_at IS NULL AND idle_expires_at > $2 AND absolute_expires_at > $2
+        ORDER BY last_seen_at DESC
+        """
     static let endAll = "UPDATE sessions SET ended_at = $1 WHERE user_id = $2 AND ended_at IS NULL"
 
     /// See `SessionStore.insertSession(_:)`.
@@ -55,6 +60,11 @@ public struct SQLSessionStore: SessionStore {
     /// See `SessionStore.endSession(idHash:now:)`.
     public func endSession(idHash: [UInt8], now: Date) throws -> Bool {
         try database.write { db in try db.run(Self.end, [now, idHash]) == 1 }
+    }
+
+    /// See `SessionStore.activeSessions(userID:now:)`.
+    public func activeSessions(userID: String, now: Date) throws -> [SessionRecord] {
+        try database.read { db in try db.query(Self.activeByUser, [userID, now], Self.decodeSession) }
     }
 
     /// See `SessionStore.endSessions(userID:now:)`.

@@ -44,6 +44,13 @@ public struct SQLUserStore: UserStore {
         SELECT \(federatedColumns) FROM federated_identities WHERE user_id = $1
         ORDER BY created_at, connection_id, issuer, subject
         """
+    static let setUpstreamTokenSQL = """
+        UPDATE federated_identities SET upstream_token = $1 WHERE connection_id = $2 AND issuer = $3 AND subject = $4
+        """
+    static let upstreamTokensByUser = """
+        SELECT \(federatedColumns), upstream_token FROM federated_identities
+        WHERE user_id = $1 AND upstream_token IS NOT NULL ORDER BY created_at, connection_id
+        """
     static let deleteFederated = "DELETE FROM federated_identities WHERE user_id = $1 AND connection_id = $2"
     /// What goes with a user (refresh tokens go with their grants: ON DELETE CASCADE), then the user.
     static let deleteWithUser = ["authorization_codes", "grants", "sessions", "consents", "federated_identities"]
@@ -133,11 +140,27 @@ public struct SQLUserStore: UserStore {
         try database.write { db in try db.run(Self.deleteFederated, [userID, connectionID]) }
     }
 
+    /// See `UserStore.setUpstreamToken(connectionID:issuer:subject:sealed:)`.
+    public func setUpstreamToken(connectionID: String, issuer: String, subject: String, sealed: [UInt8]?) throws -> Bool {
+        try database.write { db in try db.run(Self.setUpstreamTokenSQL, [sealed, connectionID, issuer, subject]) == 1 }
+    }
+
+    /// See `UserStore.upstreamTokens(userID:)`.
+    public func upstreamTokens(userID: String) throws -> [(identity: FederatedIdentityRecord, sealed: [UInt8])] {
+        try database.read { db in
+            try db.query(Self.upstreamTokensByUser, [userID]) { row in (try Self.decodeFederated(row), try row.blob(6)) }
+        }
+    }
+
     /// See `UserStore.deleteUser(id:)`: everything of the user in one transaction.
     public func deleteUser(id: String) throws -> Bool {
-        try database.transaction { db in
-            for statement in Self.deleteWithUser { try db.run(statement, [id]) }
-            return try db.run(Self.deleteUserSQL, [id]) > 0
-        }
+        try database.transaction { db in try Self.deleteUser(id: id, on: db) }
+    }
+
+    /// Deletes the user and everything that names it on `db`, inside the caller's transaction
+    /// (`SQLStores.transaction`); false if there was no such user.
+    public static func deleteUser(id: String, on db: any SQLConnection) throws -> Bool {
+        for statement in deleteWithUser { try db.run(statement, [id]) }
+        return try db.run(deleteUserSQL, [id]) > 0
     }
 }

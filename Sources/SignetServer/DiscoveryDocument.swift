@@ -1,4 +1,5 @@
 import SignetJOSE
+import SignetWire
 
 /// The provider metadata of OpenID Connect Discovery 1.0 §3 and RFC 8414 §2.
 ///
@@ -22,7 +23,7 @@ enum DiscoveryDocument {
             "revocation_endpoint": .string(issuer + Routes.revoke),
             "introspection_endpoint": .string(issuer + Routes.introspect),
             "end_session_endpoint": .string(issuer + Routes.endSession),
-            "scopes_supported": ["openid", "profile", "email", "offline_access"],
+            "scopes_supported": ["openid", "profile", "email", "offline_access", .string(Scope.accountDelete)],
             "response_types_supported": ["code"],
             "response_modes_supported": ["query"],
             "grant_types_supported": .array(grantTypes.map(JSONValue.string)),

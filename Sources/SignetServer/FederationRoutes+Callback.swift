@@ -122,6 +122,8 @@ extension FederationRoutes {
                     return fail(pending, OAuthError(.accessDenied, "This account cannot sign in."), errors)
                 }
             }
+            // Apple: its token, sealed on the link, so deleting the account can revoke it.
+            vault.keep(identity, connectionID: connection.id, users: userStore)
             // A new session on every sign-in (no fixation); the browser's previous one ends when
             // its cookie came along (a cross-site form post carries none).
             try interactive.flow.sessions.end(token: interactive.sessionToken(request))

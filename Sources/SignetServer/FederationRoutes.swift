@@ -38,6 +38,8 @@ struct FederationRoutes: Sendable {
     let resolver: FederatedAccountResolver
     let bindingKey: [UInt8]
     let random: any RandomSource
+    /// Seals upstream tokens kept for revocation at account deletion.
+    let vault: UpstreamTokenVault
 
     init(application: SignetApplication, interactive: InteractiveRoutes) {
         self.interactive = interactive
@@ -48,6 +50,7 @@ struct FederationRoutes: Sendable {
         self.resolver = FederatedAccountResolver(server: application.authorizationServer)
         self.bindingKey = HMAC.sha256(key: application.environment.masterKey.browserKey, message: Array("signet/federation-binding".utf8))
         self.random = application.environment.random
+        self.vault = UpstreamTokenVault(masterKey: application.environment.masterKey)
     }
 
     /// The `clientID` column marking provider transactions in the pending-request store.

@@ -38,6 +38,20 @@ public enum Routes {
     public static let headlessProviderStart = "/headless/provider/start"
     /// Liveness and readiness.
     public static let health = "/healthz"
+    /// The account page (GET), and the account-deletion API (DELETE, with a bearer token).
+    public static let account = "/account"
+    /// The built-in account client's redirect URI (`AccountClient.callbackPath`).
+    public static let accountCallback = "/account/callback"
+    /// A fresh sign-in for the account page (`prompt=login`), before deleting without a password.
+    public static let accountReauth = "/account/reauth"
+    /// The account page's forms.
+    public static let accountName = "/account/name"
+    public static let accountPassword = "/account/password"
+    public static let accountUnlink = "/account/unlink"
+    public static let accountSessionEnd = "/account/sessions/end"
+    public static let accountSessionsEndOthers = "/account/sessions/end-others"
+    public static let accountAppRevoke = "/account/apps/revoke"
+    public static let accountDelete = "/account/delete"
     /// One-time nonces for native ID-token sign-in (advertised as `native_nonce_endpoint`).
     public static let nativeNonce = "/native/nonce"
 }

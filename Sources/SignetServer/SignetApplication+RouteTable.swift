@@ -1,3 +1,4 @@
+import SignetCore
 import SignetHTTP
 import SignetWire
 
@@ -11,6 +12,8 @@ extension SignetApplication {
         let interactive = InteractiveRoutes(application: self)
         let federation = FederationRoutes(application: self, interactive: interactive)
         let assets = brandAssets
+        let account = AccountRoutes(application: self, interactive: interactive)
+        let accountTokens = UserAccessTokenCheck(server: authorizationServer)
         var table = RouteTableBuilder(issuer: issuer, assets: assets)
 
         // Metadata and health: public JSON.
@@ -40,24 +43,12 @@ extension SignetApplication {
 
         // The authorization flow: errors go to the verified redirect URI once there is one.
         table.add([.GET, .POST], Routes.authorize, .authorization) { errors in .sync { interactive.authorize($0, errors) } }
-        table.add([.POST], Routes.signIn, .authorization) { errors in
-            // Argon2id: on a blocking-work thread.
-            .async { request in
-                do { return try await BlockingWork.run { interactive.signInSubmit(request, errors) } } catch {
-                    return errors.internalError("sign-in", error)
-                }
-            }
-        }
+        // Argon2id: on a blocking-work thread.
+        table.add([.POST], Routes.signIn, .authorization) { errors in Self.blocking("sign-in", errors, interactive.signInSubmit) }
         table.add([.POST], Routes.consent, .authorization) { errors in .sync { interactive.consentSubmit($0, errors) } }
         // Provider calls run in async handlers, so a slow provider never holds an HTTP thread.
         table.add([.GET, .POST], Routes.federationCallback, .authorization) { errors in .async { await federation.callback($0, errors) } }
-        table.add([.POST], Routes.federationLink, .authorization) { errors in
-            .async { request in
-                do { return try await BlockingWork.run { federation.linkSubmit(request, errors) } } catch {
-                    return errors.internalError("federation link", error)
-                }
-            }
-        }
+        table.add([.POST], Routes.federationLink, .authorization) { errors in Self.blocking("federation link", errors, federation.linkSubmit) }
 
         // Pages.
         table.add([.GET], Routes.signIn, .page) { errors in .sync { interactive.signInPage($0, errors) } }
@@ -66,7 +57,33 @@ extension SignetApplication {
         table.add([.GET], Routes.federationStart, .page) { errors in .async { await federation.start($0, errors) } }
         table.add([.GET], Routes.federationLaunch, .page) { errors in .async { await federation.launch($0, errors) } }
         table.add([.GET], Routes.federationLink, .page) { errors in .sync { federation.linkPage($0, errors) } }
+
+        // The account page (docs/accounts.md); its forms answer with pages or a 303 back.
+        table.add([.GET], Routes.account, .page) { errors in .sync { account.page($0, errors) } }
+        table.add([.GET], Routes.accountCallback, .page) { errors in .sync { account.callback($0, errors) } }
+        table.add([.GET], Routes.accountReauth, .page) { errors in .sync { account.reauthenticate($0, errors) } }
+        table.add([.POST], Routes.accountName, .page) { errors in .sync { account.saveName($0, errors) } }
+        table.add([.POST], Routes.accountPassword, .page) { errors in Self.blocking("account password", errors, account.changePassword) }
+        table.add([.POST], Routes.accountUnlink, .page) { errors in .sync { account.unlink($0, errors) } }
+        table.add([.POST], Routes.accountSessionEnd, .page) { errors in .sync { account.endSession($0, errors) } }
+        table.add([.POST], Routes.accountSessionsEndOthers, .page) { errors in .sync { account.endOtherSessions($0, errors) } }
+        table.add([.POST], Routes.accountAppRevoke, .page) { errors in .sync { account.revokeApp($0, errors) } }
+        table.add([.POST], Routes.accountDelete, .page) { errors in .async { await account.deleteSubmit($0, errors) } }
+        // RFC 6750 §2.1: the token in the Authorization header; a DELETE carries no form body.
+        table.add([.DELETE], Routes.account, .api(.bearer)) { errors in
+            .async { await account.apiDelete($0, errors, tokens: accountTokens) }
+        }
         return table.routes
+    }
+
+    /// A handler that runs `body` on a blocking-work thread (Argon2id), suspending the connection.
+    static func blocking(_ context: String, _ errors: ErrorRenderer,
+                         _ body: @escaping @Sendable (HTTPRequest, ErrorRenderer) -> HTTPResponse) -> HTTPHandler {
+        .async { request in
+            do { return try await BlockingWork.run { body(request, errors) } } catch {
+                return errors.internalError(context, error)
+            }
+        }
     }
 
     /// The router for the route table; unknown paths and methods are JSON errors.

@@ -53,6 +53,10 @@ public protocol RefreshTokenStore: Sendable {
     /// (the first redemption is still in flight), stores it revoked so that `createGrant` fails.
     func revokeGrant(issuedFrom code: AuthorizationCodeRecord, reason: String, now: Date) throws
 
+    /// The user's families that are active at `now` and hold a refresh token (the apps that can
+    /// act for the user without a sign-in), newest first.
+    func activeRefreshGrants(userID: String, now: Date) throws -> [GrantRecord]
+
     /// Revokes every active family of a user; returns how many.
     @discardableResult
     func revokeGrants(userID: String, reason: String, now: Date) throws -> Int

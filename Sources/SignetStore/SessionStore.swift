@@ -16,6 +16,9 @@ public protocol SessionStore: Sendable {
     @discardableResult
     func endSession(idHash: [UInt8], now: Date) throws -> Bool
 
+    /// The user's sessions that are usable at `now`, most recently used first.
+    func activeSessions(userID: String, now: Date) throws -> [SessionRecord]
+
     /// Ends every open session of a user; returns how many.
     @discardableResult
     func endSessions(userID: String, now: Date) throws -> Int

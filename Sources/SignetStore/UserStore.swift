@@ -44,6 +44,15 @@ public protocol UserStore: Sendable {
     /// Removes the user's links through `connectionID`; returns how many there were.
     func deleteFederatedIdentities(userID: String, connectionID: String) throws -> Int
 
+    /// Keeps an upstream token for a linked identity (only sealed: the caller encrypts it), so it
+    /// can be revoked at the provider when the account is deleted; nil forgets it. Returns false
+    /// when there is no such link.
+    @discardableResult
+    func setUpstreamToken(connectionID: String, issuer: String, subject: String, sealed: [UInt8]?) throws -> Bool
+
+    /// The sealed upstream tokens kept for the user's links, with the link they belong to.
+    func upstreamTokens(userID: String) throws -> [(identity: FederatedIdentityRecord, sealed: [UInt8])]
+
     /// Deletes the user and everything that names it, in one transaction: links, sessions,
     /// consents, authorization codes, grants and their refresh tokens. False if there was no
     /// such user (nothing changes).

@@ -11,6 +11,9 @@ public struct Scope: Sendable, Hashable, CustomStringConvertible {
     public static let email = "email"
     /// Asks for a refresh token (OpenID Connect Core §11).
     public static let offlineAccess = "offline_access"
+    /// Lets a first-party app delete the signed-in user's account (`DELETE /account`); never
+    /// granted to another client.
+    public static let accountDelete = "account:delete"
 
     /// Creates a scope from tokens, dropping repeats.
     public init<S: Sequence>(_ tokens: S) where S.Element == String {

@@ -19,6 +19,9 @@ public struct UpstreamIdentity: Sendable, Equatable {
     public var isPrivateRelayEmail: Bool
     /// Google's `hd` claim (the Workspace domain), checked against `hosted_domain`.
     public var hostedDomain: String?
+    /// The token to revoke at the provider when the account is deleted (Apple only: its refresh
+    /// token, else its access token), with its `token_type_hint`. Never printed.
+    public var revocableToken: RevocableToken?
 
     /// Creates the value.
     public init(issuer: String, subject: String, email: String? = nil, emailVerified: Bool = false, name: String? = nil,
@@ -33,6 +36,41 @@ public struct UpstreamIdentity: Sendable, Equatable {
         self.isPrivateRelayEmail = isPrivateRelayEmail
         self.hostedDomain = hostedDomain
     }
+}
+
+/// An upstream token that the provider's revocation endpoint accepts.
+public enum RevocableToken: Sendable, Equatable, CustomStringConvertible {
+    /// A refresh token (what Apple recommends revoking: it ends the whole authorization).
+    case refreshToken(String)
+    /// An access token, when the provider gave no refresh token.
+    case accessToken(String)
+
+    /// The token.
+    public var token: String {
+        switch self {
+        case .refreshToken(let token), .accessToken(let token): token
+        }
+    }
+
+    /// Apple's `token_type_hint`: `refresh_token` or `access_token`.
+    public var hint: String {
+        switch self {
+        case .refreshToken: "refresh_token"
+        case .accessToken: "access_token"
+        }
+    }
+
+    /// The token of `hint`, or nil for an unknown hint.
+    public init?(token: String, hint: String) {
+        switch hint {
+        case "refresh_token": self = .refreshToken(token)
+        case "access_token": self = .accessToken(token)
+        default: return nil
+        }
+    }
+
+    /// Redacted.
+    public var description: String { "RevocableToken(<redacted>, \(hint))" }
 }
 
 extension UpstreamIdentity: CustomStringConvertible {

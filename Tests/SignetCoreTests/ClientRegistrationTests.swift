@@ -52,6 +52,8 @@ import SignetWire
         (ClientSpec(id: "a", isPublic: false, redirectURIs: ["com.example.app:/cb"]), "redirect_uris[0]"),
         (ClientSpec(id: "a", isPublic: false, postLogoutRedirectURIs: ["com.example.app:/out"], grantTypes: ["client_credentials"]), "post_logout_redirect_uris[0]"),
         (ClientSpec(id: "a", isPublic: false, grantTypes: []), "grant_types"),
+        (ClientSpec(id: "signet-account", isPublic: true, redirectURIs: ["com.example.app:/cb"]), "id"),
+        (ClientSpec(id: "a", isPublic: true, redirectURIs: ["com.example.app:/cb"], scope: "openid account:delete"), "scope"),
         (ClientSpec(id: "a", isPublic: true, redirectURIs: ["http://localhost/cb"]), "redirect_uris[0]"),
         (ClientSpec(id: "a", isPublic: true, redirectURIs: ["https://app.example.com/cb#frag"]), "redirect_uris[0]"),
         (ClientSpec(id: "a", isPublic: true, redirectURIs: ["https://*.example.com/cb"]), "redirect_uris[0]"),

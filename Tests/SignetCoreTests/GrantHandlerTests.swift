@@ -250,6 +250,7 @@ struct FailingRefreshTokens: RefreshTokenStore {
                             graceSeconds: Int) throws -> RotationResult { throw Down() }
     func revokeGrant(id: String, reason: String, now: Date) throws -> Bool { throw Down() }
     func revokeGrant(issuedFrom code: AuthorizationCodeRecord, reason: String, now: Date) throws { throw Down() }
+    func activeRefreshGrants(userID: String, now: Date) throws -> [GrantRecord] { throw Down() }
     func revokeGrants(userID: String, reason: String, now: Date) throws -> Int { throw Down() }
     func revokeGrants(sessionID: String, reason: String, now: Date) throws -> Int { throw Down() }
 }

@@ -29,6 +29,13 @@ import Testing
 
         let deleted = try await users(fed, ["delete", first, "--yes"])
         #expect(deleted.succeeded, "\(deleted)")
+        // The same AccountDeletion as the page: this configuration (--data only) has no Apple
+        // connection, so Apple's token cannot be revoked from here; it says so and records it.
+        #expect(deleted.stdout.contains("could not revoke the apple token"))
+        #expect(fed.mock.revocations.isEmpty)
+        let audit = try fed.server.environment.storage.audit.recentAudit(limit: 100)
+        #expect(audit.contains { $0.event == "account_deleted" && $0.subjectID == first && $0.detail.contains("\"cli\"") })
+        #expect(audit.contains { $0.event == "upstream_revoke_failed" && $0.detail.contains("connection_unavailable") })
         #expect(try fed.server.environment.storage.users.user(id: first) == nil)
         #expect(try fed.counts() == (users: 1, links: 0))
         #expect(try await users(fed, ["delete", first, "--yes"]).status == 64)

@@ -1,0 +1,150 @@
+import Foundation
+import SignetCore
+import SignetCrypto
+import SignetHTTP
+import SignetStore
+import SignetWire
+
+/// The account page (`/account`): a signed-in person sees and changes their profile and password,
+/// their linked providers, sessions and apps, and can delete the account. Every form posts with
+/// a CSRF field bound to the browser's cookie and to this session; every answer is a 303 back to
+/// the page with a notice, or a page. Without a session the browser is sent through the ordinary
+/// `/authorize` flow of the built-in `AccountClient`, which returns to `/account/callback`.
+struct AccountRoutes: Sendable {
+    let interactive: InteractiveRoutes
+    let users: UserService
+    let deletion: AccountDeletion
+    var storage: any SignetStorage { interactive.server.storage }
+    var clock: any Clock { interactive.server.clock }
+
+    /// How long after a sign-in a person without a password may delete the account.
+    static let freshSignInMinutes = 5
+
+    init(application: SignetApplication, interactive: InteractiveRoutes) {
+        self.interactive = interactive
+        self.users = application.environment.makeUserService()
+        self.deletion = AccountDeletion(environment: application.environment, federation: application.federation)
+    }
+
+    // MARK: session and forms
+
+    /// The browser's usable session (its idle timeout restarted), or nil.
+    func session(_ request: HTTPRequest) throws -> ActiveSession? {
+        guard let active = try interactive.flow.sessions.active(token: interactive.sessionToken(request)) else { return nil }
+        return try interactive.flow.sessions.touch(active)
+    }
+
+    /// The CSRF purpose of the account forms: bound to the session, so a field is good for it only.
+    static func purpose(_ session: ActiveSession) -> String { "account:" + session.publicID }
+
+    /// A 303 to `/authorize` for the account client: the ordinary sign-in, back to the page.
+    /// `prompt=login` asks for a fresh sign-in even with a session (OpenID Connect Core §3.1.2.1).
+    func startSignIn(freshLogin: Bool) -> HTTPResponse {
+        // The code is never redeemed (the session cookie is what the page needs), so the PKCE
+        // verifier is not kept: the challenge only has to be well formed (RFC 7636 §4.2).
+        let random = interactive.server.random
+        var parameters = [("response_type", "code"), ("client_id", AccountClient.id),
+                          ("redirect_uri", interactive.issuer + AccountClient.callbackPath), ("scope", Scope.openID),
+                          ("state", Base64URL.encode(random.bytes(16))),
+                          ("code_challenge", Base64URL.encode(random.bytes(32))), ("code_challenge_method", "S256")]
+        if freshLogin { parameters.append(("prompt", "login")) }
+        return InteractiveRoutes.local(Routes.authorize, parameters)
+    }
+
+    /// What every account form POST checks first: a form body, a session (else 401), the CSRF
+    /// field (else 403). Then `body` runs with the session and the fields.
+    func submission(_ request: HTTPRequest, _ errors: ErrorRenderer,
+                    _ body: (ActiveSession, RequestParameters) throws -> HTTPResponse) -> HTTPResponse {
+        guard let form = InteractiveRoutes.formFields(request) else { return errors.malformedForm() }
+        do {
+            guard let session = try session(request) else { return notSignedIn(errors) }
+            guard interactive.csrfValid(request, field: try? form.single("csrf"), purpose: Self.purpose(session)) else {
+                return errors.csrfFailure()
+            }
+            return try body(session, form)
+        } catch {
+            return errors.internalError("account", error)
+        }
+    }
+
+    func notSignedIn(_ errors: ErrorRenderer) -> HTTPResponse {
+        errors.render(OAuthError(.accessDenied, AccountPageText.notSignedIn), status: 401, title: AccountPageText.notSignedInTitle)
+    }
+
+    /// Back to the page with a notice (a fixed key, never the request's text).
+    static func back(_ notice: AccountNotice) -> HTTPResponse {
+        InteractiveRoutes.local(Routes.account, [("notice", notice.rawValue)])
+    }
+
+    // MARK: GET
+
+    /// `GET /account`: the page, or the sign-in when there is no session.
+    func page(_ request: HTTPRequest, _ errors: ErrorRenderer) -> HTTPResponse {
+        do {
+            guard let session = try session(request) else { return startSignIn(freshLogin: false) }
+            let browser = interactive.browserValue(request)
+            let csrf = interactive.csrf.token(browserValue: browser.value, purpose: Self.purpose(session))
+            let notice = request.query.first("notice").flatMap(AccountNotice.init(rawValue:))
+            var response = HTMLPage.response(title: AccountPageText.title, body: try render(session, csrf: csrf, notice: notice))
+            if let cookie = browser.cookie { response.setCookie(cookie) }
+            return response
+        } catch {
+            return errors.internalError("account page", error)
+        }
+    }
+
+    /// `GET /account/callback`: the account client's redirect URI. The sign-in has set the
+    /// session cookie; the code is left to expire unredeemed.
+    func callback(_ request: HTTPRequest, _ errors: ErrorRenderer) -> HTTPResponse {
+        if request.query.first("error") != nil {
+            let body = "<p>\(HTMLPage.escape(AccountPageText.signInIncomplete))</p>\n<p><a href=\"\(Routes.account)\">\(HTMLPage.escape(AccountPageText.openAccountPage))</a></p>"
+            return HTMLPage.response(title: AccountPageText.signInIncompleteTitle, body: body)
+        }
+        return InteractiveRoutes.local(Routes.account)
+    }
+
+    /// `GET /account/reauth`: a fresh sign-in (for deleting an account without a password).
+    func reauthenticate(_ request: HTTPRequest, _ errors: ErrorRenderer) -> HTTPResponse {
+        startSignIn(freshLogin: true)
+    }
+
+    /// Whether the session's sign-in is recent enough to delete without a password.
+    func isFresh(_ session: ActiveSession) -> Bool {
+        clock.now.timeIntervalSince(session.record.authTime) <= TimeInterval(Self.freshSignInMinutes * 60)
+    }
+}
+
+/// The notices the account page shows after an action; the query carries only these keys.
+enum AccountNotice: String, Sendable {
+    case nameSaved = "name-saved", nameTooLong = "name-too-long"
+    case passwordChanged = "password-changed", wrongPassword = "wrong-password"
+    case unlinked, cannotUnlinkLast = "cannot-unlink-last"
+    case sessionEnded = "session-ended", otherSessionsEnded = "other-sessions-ended"
+    case revoked, notFound = "not-found", deleteNeedsFreshSignIn = "delete-needs-fresh-sign-in"
+    case invalidPassword = "invalid-password"
+
+    var text: String {
+        switch self {
+        case .nameSaved: AccountPageText.nameSaved
+        case .nameTooLong: AccountPageText.nameTooLong
+        case .passwordChanged: AccountPageText.passwordChanged
+        case .wrongPassword: AccountPageText.wrongPassword
+        case .unlinked: AccountPageText.unlinked
+        case .cannotUnlinkLast: AccountPageText.cannotUnlinkLast
+        case .sessionEnded: AccountPageText.sessionEnded
+        case .otherSessionsEnded: AccountPageText.otherSessionsEnded
+        case .revoked: AccountPageText.revoked
+        case .notFound: AccountPageText.notFound
+        case .deleteNeedsFreshSignIn: AccountPageText.deleteNeedsFreshSignIn
+        case .invalidPassword: AccountPageText.format(AccountPageText.invalidPassword, AccountPageText.passwordRules)
+        }
+    }
+
+    /// Whether the notice reports a refusal (shown as an alert).
+    var isError: Bool {
+        switch self {
+        case .nameTooLong, .wrongPassword, .cannotUnlinkLast, .notFound, .deleteNeedsFreshSignIn, .invalidPassword: true
+        default: false
+        }
+    }
+}
