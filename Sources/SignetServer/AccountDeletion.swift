@@ -4,6 +4,7 @@ import SignetFederation
 import SignetJOSE
 import SignetSQL
 import SignetStore
+import SignetWire
 
 /// Deletes an account: the one implementation behind the account page, `DELETE /account` and
 /// `signet users delete`.

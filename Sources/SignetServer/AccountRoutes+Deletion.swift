@@ -27,7 +27,7 @@ extension AccountRoutes {
                 return Self.back(.deleteNeedsFreshSignIn)
             }
             try await deletion.delete(userID: user.id, via: "page")
-            var response = HTMLPage.response(title: AccountPageText.deletedTitle, body: "<p>\(HTMLPage.escape(AccountPageText.deletedBody))</p>")
+            var response = HTMLPage.response(errors.page, title: AccountPageText.deletedTitle, body: "<p>\(HTMLPage.escape(AccountPageText.deletedBody))</p>")
             response.setCookie(interactive.clearedCookie(interactive.sessionCookieName))
             return response
         } catch {

@@ -12,7 +12,6 @@ extension AccountRoutes {
             "<form method=\"post\" action=\"\(action)\">\n" + HTMLPage.hidden("csrf", csrf) + "\n" + fields
                 + "<button type=\"submit\"\(secondary ? " class=\"secondary\"" : "")>\(esc(button))</button>\n</form>\n"
         }
-        let wide = " style=\"width:100%;box-sizing:border-box;padding:.6rem;font-size:1rem\""
         var body = ""
         if let notice {
             body += notice.isError ? "<p class=\"error\" role=\"alert\">\(esc(notice.text))</p>\n"
@@ -24,7 +23,7 @@ extension AccountRoutes {
         // Profile.
         body += "<section id=\"profile\">\n<h2>\(esc(AccountPageText.profileHeading))</h2>\n"
         body += form(Routes.accountName, "<label for=\"name\">\(esc(AccountPageText.nameLabel))</label>\n"
-            + "<input id=\"name\" name=\"name\" type=\"text\" autocomplete=\"name\" maxlength=\"200\"\(wide) value=\"\(esc(user.name ?? ""))\">\n",
+            + "<input id=\"name\" name=\"name\" type=\"text\" autocomplete=\"name\" maxlength=\"200\" value=\"\(esc(user.name ?? ""))\">\n",
             button: AccountPageText.saveName)
         body += "</section>\n"
 

@@ -85,7 +85,7 @@ struct AccountRoutes: Sendable {
             let browser = interactive.browserValue(request)
             let csrf = interactive.csrf.token(browserValue: browser.value, purpose: Self.purpose(session))
             let notice = request.query.first("notice").flatMap(AccountNotice.init(rawValue:))
-            var response = HTMLPage.response(title: AccountPageText.title, body: try render(session, csrf: csrf, notice: notice))
+            var response = HTMLPage.response(errors.page, title: AccountPageText.title, body: try render(session, csrf: csrf, notice: notice))
             if let cookie = browser.cookie { response.setCookie(cookie) }
             return response
         } catch {
@@ -98,7 +98,7 @@ struct AccountRoutes: Sendable {
     func callback(_ request: HTTPRequest, _ errors: ErrorRenderer) -> HTTPResponse {
         if request.query.first("error") != nil {
             let body = "<p>\(HTMLPage.escape(AccountPageText.signInIncomplete))</p>\n<p><a href=\"\(Routes.account)\">\(HTMLPage.escape(AccountPageText.openAccountPage))</a></p>"
-            return HTMLPage.response(title: AccountPageText.signInIncompleteTitle, body: body)
+            return HTMLPage.response(errors.page, title: AccountPageText.signInIncompleteTitle, body: body)
         }
         return InteractiveRoutes.local(Routes.account)
     }

@@ -2,6 +2,7 @@ import SignetCore
 import SignetCrypto
 import SignetFederation
 import SignetStore
+import SignetWire
 
 /// Seals the upstream tokens Signet keeps for revocation at account deletion (AES-256-GCM under
 /// the master key's upstream-token subkey), bound to the link they belong to: the associated data

@@ -88,6 +88,7 @@ public enum PageLayout {
             button{margin-top:1.2rem;padding:.65rem 1.2rem;font-size:1rem;border-radius:.4rem;border:1px solid \(p.primary);background:\(p.primary);color:\(p.onPrimary);cursor:pointer}
             button.secondary{background:#fff;color:\(p.link);border-color:\(p.link)}
             .error{background:#fdecec;color:#8a1c1c;padding:.7rem;border-radius:.4rem}
+            .notice{background:#e8f5ec;color:#1c5a2e;padding:.7rem;border-radius:.4rem}
             .muted{color:#5b6272;font-size:.9rem}
             ul{padding-left:1.2rem}
             a{color:\(p.link)}
@@ -107,6 +108,7 @@ public enum PageLayout {
             input:focus,button:focus,a:focus{outline-color:\(p.linkDark)}
             button.secondary{background:transparent;color:\(p.linkDark);border-color:\(p.linkDark)}
             .error{background:#3a1b1b;color:#ffc2c2}
+            .notice{background:#17301f;color:#b9f0c8}
             .muted,footer{color:#9aa3ae}
             a{color:\(p.linkDark)}
             a.provider{color:#e4e7eb;border-color:#3b424c}
