@@ -1,5 +1,5 @@
 import Foundation
-import SignetCore
+@testable import SignetCore
 import SignetFederation
 import SignetHTTP
 import SignetMockProvider
