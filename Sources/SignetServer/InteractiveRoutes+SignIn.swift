@@ -21,17 +21,19 @@ extension InteractiveRoutes {
         body += "<p>to continue to <strong>\(HTMLPage.escape(pending.client.name))</strong></p>\n"
         if failed { body += "<p class=\"error\" role=\"alert\">\(HTMLPage.escape(Self.signInFailureMessage))</p>\n" }
         body += federationButtons(handle: handle, browserValue: browser.value)
+        body += passkeySignInSection(handle: handle, browserValue: browser.value)
         body += "<form method=\"post\" action=\"\(Routes.signIn)\">\n"
         body += HTMLPage.hidden("request", handle) + "\n"
         body += HTMLPage.hidden("csrf", csrf.token(browserValue: browser.value, purpose: handle)) + "\n"
         body += "<label for=\"email\">Email</label>\n"
-        body += "<input id=\"email\" name=\"email\" type=\"email\" autocomplete=\"username\" required autofocus value=\"\(HTMLPage.escape(pending.request.loginHint ?? ""))\">\n"
+        body += "<input id=\"email\" name=\"email\" type=\"email\" autocomplete=\"username webauthn\" required autofocus value=\"\(HTMLPage.escape(pending.request.loginHint ?? ""))\">\n"
         body += "<label for=\"password\">Password</label>\n"
         body += "<input id=\"password\" name=\"password\" type=\"password\" autocomplete=\"current-password\"\(federation.homeRealm.isEmpty ? " required" : "")>\n"
         body += "<button type=\"submit\">Sign in</button>\n</form>\n"
         var response = HTMLPage.response(title: "Sign in", body: body,
                                          formLeadsToClient: true)
         allowProviderLogos(&response)
+        PasskeyScript.allow(&response)
         if let cookie = browser.cookie { response.setCookie(cookie) }
         return response
     }
@@ -55,7 +57,7 @@ extension InteractiveRoutes {
             // A new session on every sign-in (no fixation); the browser's previous one ends.
             try flow.sessions.end(token: sessionToken(request))
             let started = try flow.sessions.start(user: user, amr: ["pwd"])
-            var response = respond(try flow.afterSignIn(pending, session: started.session), errors)
+            var response = try passkeyOffer(request, form, user: user, handle: handle) ?? respond(try flow.afterSignIn(pending, session: started.session), errors)
             response.setCookie(sessionCookie(started.token))
             return response
         } catch FlowError.requestNotFound {

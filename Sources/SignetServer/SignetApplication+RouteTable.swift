@@ -10,6 +10,7 @@ extension SignetApplication {
         let keyRing = environment.keyRing
         let interactive = InteractiveRoutes(application: self)
         let federation = FederationRoutes(application: self, interactive: interactive)
+        let passkeys = PasskeyRoutes(application: self, interactive: interactive)
         var table = RouteTableBuilder(issuer: issuer)
 
         // Metadata and health: public JSON.
@@ -31,6 +32,18 @@ extension SignetApplication {
         table.add([.POST], Routes.headlessProviderStart, .api(.none)) { errors in
             .async { await federation.headlessProviderStart($0, errors) }
         }
+
+        // Passkey ceremonies (JSON), the passkey offer, /account/passkeys and the script.
+        table.add([.POST], Routes.passkeySignInOptions, .api(.none)) { errors in errors.sync { request throws(OAuthError) in try passkeys.signInOptions(request) } }
+        table.add([.POST], Routes.passkeySignInFinish, .api(.none)) { errors in errors.sync { request throws(OAuthError) in try passkeys.signInFinish(request, errors) } }
+        table.add([.POST], Routes.passkeyRegisterOptions, .api(.none)) { errors in errors.sync { request throws(OAuthError) in try passkeys.registerOptions(request) } }
+        table.add([.POST], Routes.passkeyRegisterFinish, .api(.none)) { errors in errors.sync { request throws(OAuthError) in try passkeys.registerFinish(request) } }
+        table.add([.GET], Routes.passkeyOffer, .page) { errors in .sync { passkeys.offerPage($0, errors) } }
+        table.add([.POST], Routes.passkeyOffer, .authorization) { errors in .sync { passkeys.offerSubmit($0, errors) } }
+        table.add([.GET], Routes.accountPasskeys, .page) { errors in .sync { passkeys.accountPage($0, errors) } }
+        table.add([.POST], Routes.accountPasskeysRename, .page) { errors in .sync { passkeys.accountChange($0, errors, remove: false) } }
+        table.add([.POST], Routes.accountPasskeysRemove, .page) { errors in .sync { passkeys.accountChange($0, errors, remove: true) } }
+        table.add([.GET], PasskeyScript.path, .api(.none)) { _ in .sync { PasskeyRoutes.script($0) } }
 
         // The authorization flow: errors go to the verified redirect URI once there is one.
         table.add([.GET, .POST], Routes.authorize, .authorization) { errors in .sync { interactive.authorize($0, errors) } }
