@@ -136,7 +136,7 @@ extension PasskeyRoutes {
         html += "<form method=\"post\" action=\"\(Routes.accountPasskeysRename)\">\n"
         html += HTMLPage.hidden("csrf", csrf) + HTMLPage.hidden("id", id) + "\n"
         html += "<label for=\"name-\(id)\">\(HTMLPage.escape(PasskeyText.manageName))</label>\n"
-        html += "<input id=\"name-\(id)\" name=\"name\" maxlength=\"\(PasskeyCeremonies.maximumNameLength)\" required value=\"\(HTMLPage.escape(passkey.name))\">\n"
+        html += "<input id=\"name-\(id)\" name=\"name\" type=\"text\" maxlength=\"\(PasskeyCeremonies.maximumNameLength)\" required value=\"\(HTMLPage.escape(passkey.name))\">\n"
         html += "<button type=\"submit\">\(HTMLPage.escape(PasskeyText.manageRename))</button>\n</form>\n"
         html += "<form method=\"post\" action=\"\(Routes.accountPasskeysRemove)\">\n"
         html += HTMLPage.hidden("csrf", csrf) + HTMLPage.hidden("id", id) + "\n"

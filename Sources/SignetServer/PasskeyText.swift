@@ -2,7 +2,6 @@
 /// table (the page strings table can take them over by key).
 enum PasskeyText {
     static let signInButton = "Sign in with a passkey"
-    static let signInDivider = "or"
     static let failed = "The passkey could not be used. Try again, or sign in with your password."
     static let cancelled = "No passkey was used."
     static let working = "Waiting for your passkey…"
