@@ -21,6 +21,11 @@ extension SignetApplication {
             .sync { _ in Self.publicJSON(keyRing.jwksDocument, maxAge: 300, type: "application/jwk-set+json") }
         }
         table.add([.GET], Routes.health, .api(.none)) { _ in .sync { _ in Self.healthResponse() } }
+        let association = AssociationFiles(configuration: environment.configuration, clients: environment.storage.clients)
+        table.add([.GET], Routes.appleAppSiteAssociation, .api(.none)) { errors in
+            .sync { _ in do { return AssociationFiles.response(try association.appleDocument()) } catch { return errors.internalError("association file", error) } }
+        }
+        table.add([.GET], Routes.assetLinks, .api(.none)) { _ in .sync { _ in AssociationFiles.response(association.androidDocument) } }
 
         // JSON APIs of clients and resource servers.
         table.add([.POST], Routes.token, .api(.client)) { tokenHandler($0) }
