@@ -43,6 +43,8 @@ extension SignetApplication {
         table.add([.POST], Routes.passkeySignInFinish, .api(.none)) { errors in errors.sync { request throws(OAuthError) in try passkeys.signInFinish(request, errors) } }
         table.add([.POST], Routes.passkeyRegisterOptions, .api(.none)) { errors in errors.sync { request throws(OAuthError) in try passkeys.registerOptions(request) } }
         table.add([.POST], Routes.passkeyRegisterFinish, .api(.none)) { errors in errors.sync { request throws(OAuthError) in try passkeys.registerFinish(request) } }
+        table.add([.POST], Routes.passkeyNativeOptions, .api(.none)) { errors in errors.sync { request throws(OAuthError) in try passkeys.nativeOptions(request) } }
+        table.add([.POST], Routes.passkeyNativeFinish, .api(.none)) { errors in errors.sync { request throws(OAuthError) in try passkeys.nativeFinish(request) } }
         table.add([.GET], Routes.passkeyOffer, .page) { errors in .sync { passkeys.offerPage($0, errors) } }
         table.add([.POST], Routes.passkeyOffer, .authorization) { errors in .sync { passkeys.offerSubmit($0, errors) } }
         table.add([.GET], Routes.accountPasskeys, .page) { errors in .sync { passkeys.accountPage($0, errors) } }
