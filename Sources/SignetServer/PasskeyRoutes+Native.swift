@@ -38,17 +38,13 @@ extension PasskeyRoutes {
             throw OAuthError(.unauthorizedClient, "Native passkey sign-in is for first-party public clients.")
         }
         guard let challenge = checked.codeChallenge else { throw .invalidRequest("code_challenge is required.") }
-        do {
+        return try Self.mapped("native passkey options") {
             // No session is given: the request waits for the passkey as it would for the sign-in page.
             guard case .signIn(let handle) = try interactive.flow.start(checked, client: client, sessionToken: nil) else {
                 throw OAuthError.invalidRequest("This request cannot be answered with a passkey (prompt=none?).")
             }
             let options = try ceremonies.assertionOptions(binding: nativeBinding(clientID: client.id, codeChallenge: challenge), context: handle)
             return OAuthResponses.json(["publicKey": options])
-        } catch let error as OAuthError {
-            throw error
-        } catch {
-            throw .serverError(detail: "native passkey options: \(error)")
         }
     }
 
@@ -59,7 +55,7 @@ extension PasskeyRoutes {
               let challenge = try RequestParameters(request.query.pairs).single("code_challenge") else {
             throw .invalidRequest("client_id and code_challenge are required in the query.")
         }
-        do {
+        return try Self.mapped("native passkey sign-in") {
             let signedIn = try ceremonies.finishAssertion(body, binding: nativeBinding(clientID: clientID, codeChallenge: challenge))
             let pending = try interactive.flow.pending(handle: signedIn.context)
             guard pending.client.id == clientID else { throw OAuthError(.accessDenied, "The passkey challenge was issued to another client.") }
@@ -76,12 +72,6 @@ extension PasskeyRoutes {
             case .consent, .signIn:
                 throw OAuthError(.interactionRequired, "This request needs the browser.")
             }
-        } catch let error as OAuthError {
-            throw error
-        } catch is FlowError {
-            throw .invalidRequest("This sign-in request has expired or was already used.")
-        } catch {
-            throw .serverError(detail: "native passkey sign-in: \(error)")
         }
     }
 }

@@ -71,15 +71,9 @@ struct PasskeyRoutes: Sendable {
         guard interactive.csrfValid(request, field: try form.single("csrf"), purpose: handle), let binding = signInBinding(request) else {
             throw OAuthError(.accessDenied, "The form could not be verified. Make sure cookies are enabled.")
         }
-        do {
+        return try Self.mapped("passkey sign-in options") {
             _ = try interactive.flow.pending(handle: handle)
             return OAuthResponses.json(try ceremonies.assertionOptions(binding: binding, context: handle))
-        } catch is FlowError {
-            throw .invalidRequest("This sign-in request has expired or was already used.")
-        } catch let error as OAuthError {
-            throw error
-        } catch {
-            throw .serverError(detail: "passkey sign-in options: \(error)")
         }
     }
 
@@ -90,7 +84,7 @@ struct PasskeyRoutes: Sendable {
         guard let binding = signInBinding(request) else {
             throw OAuthError(.accessDenied, "The passkey challenge was issued to another session.")
         }
-        do {
+        return try Self.mapped("passkey sign-in") {
             let signedIn = try ceremonies.finishAssertion(body, binding: binding)
             let pending = try interactive.flow.pending(handle: signedIn.context)
             try interactive.flow.sessions.end(token: interactive.sessionToken(request))
@@ -101,12 +95,6 @@ struct PasskeyRoutes: Sendable {
             var response = OAuthResponses.json(["location": .string(step.headers["Location"] ?? Routes.signIn)])
             response.setCookie(interactive.sessionCookie(started.token))
             return response
-        } catch let error as OAuthError {
-            throw error
-        } catch is FlowError {
-            throw .invalidRequest("This sign-in request has expired or was already used.")
-        } catch {
-            throw .serverError(detail: "passkey sign-in: \(error)")
         }
     }
 
@@ -114,7 +102,7 @@ struct PasskeyRoutes: Sendable {
 
     /// `POST /passkeys/register/options`: a creation challenge for the signed-in user.
     func registerOptions(_ request: HTTPRequest) throws(OAuthError) -> HTTPResponse {
-        do {
+        return try Self.mapped("passkey registration options") {
             guard let session = try session(request) else { throw OAuthError(.loginRequired, "Sign in first.") }
             guard let form = InteractiveRoutes.formFields(request),
                   interactive.csrfValid(request, field: try form.single("csrf"), purpose: Self.purpose(session)) else {
@@ -122,24 +110,28 @@ struct PasskeyRoutes: Sendable {
             }
             return OAuthResponses.json(try ceremonies.registrationOptions(user: session.user, binding: registrationBinding(session),
                                                                           context: ""))
-        } catch let error as OAuthError {
-            throw error
-        } catch {
-            throw .serverError(detail: "passkey registration options: \(error)")
         }
     }
 
     /// `POST /passkeys/register/finish`: verifies the attestation and stores the passkey.
     func registerFinish(_ request: HTTPRequest) throws(OAuthError) -> HTTPResponse {
         let body = try Self.jsonBody(request)
-        do {
+        return try Self.mapped("passkey registration") {
             guard let session = try session(request) else { throw OAuthError(.loginRequired, "Sign in first.") }
             let stored = try ceremonies.finishRegistration(body, binding: registrationBinding(session), name: "")
             return OAuthResponses.json(["id": .string(Base64URL.encode(stored.id)), "name": .string(stored.name)])
-        } catch let error as OAuthError {
+        }
+    }
+
+    /// Runs a handler's body: its `OAuthError`s as they are, a pending request that is gone as
+    /// `invalid_request`, anything else (a store that failed) as `server_error` with `context`.
+    static func mapped<T>(_ context: String, _ body: () throws -> T) throws(OAuthError) -> T {
+        do { return try body() } catch let error as OAuthError {
             throw error
+        } catch is FlowError {
+            throw .invalidRequest("This sign-in request has expired or was already used.")
         } catch {
-            throw .serverError(detail: "passkey registration: \(error)")
+            throw .serverError(detail: "\(context): \(error)")
         }
     }
 
