@@ -84,6 +84,16 @@ struct PasskeyContractTests {
         #expect(try store.consumeCeremony(challengeHash: hash("unknown"), kind: .assertion, now: t0) == nil)
     }
 
+    @Test(arguments: Backend.allCases)
+    func purgeDeletesExpiredChallengesOnly(_ backend: Backend) throws {
+        let storage = try backend.make()
+        try storage.passkeys.insertCeremony(Self.ceremony("old", expires: 10))
+        try storage.passkeys.insertCeremony(Self.ceremony("new", expires: 1000))
+        #expect(try storage.purge(before: t0.addingTimeInterval(500)) == 1)
+        #expect(throws: Never.self) { try storage.passkeys.insertCeremony(Self.ceremony("old")) }
+        #expect(throws: StoreError.duplicate) { try storage.passkeys.insertCeremony(Self.ceremony("new")) }
+    }
+
     /// Racing consumers of one challenge and racing uses with one counter: one each wins.
     @Test(arguments: Backend.allCases)
     func racingConsumersAndRacingUsesHaveOneWinner(_ backend: Backend) throws {
