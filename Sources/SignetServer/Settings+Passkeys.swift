@@ -30,7 +30,7 @@ extension Settings {
 extension SettingKind where Value == [SignetConfiguration.AppleApp] {
     /// `[{"team_id", "bundle_id"}]`.
     static var appleApps: SettingKind {
-        .objects("array of {team_id, bundle_id}", render: { apps in
+        .objects("array of {team_id, bundle_id}", keys: ["team_id", "bundle_id"], render: { apps in
             "[" + apps.map { "{\"team_id\": \"\($0.teamID)\", \"bundle_id\": \"\($0.bundleID)\"}" }.joined(separator: ", ") + "]"
         }) { object, site in
             guard case .string(let team)? = object["team_id"], SignetConfiguration.isAppleTeamID(team) else {
@@ -41,10 +41,6 @@ extension SettingKind where Value == [SignetConfiguration.AppleApp] {
                 site.report("bundle_id must be a bundle identifier such as com.example.app")
                 return nil
             }
-            if let extra = object.keys.first(where: { !["team_id", "bundle_id"].contains($0) }) {
-                site.report("unknown key \"\(extra)\"")
-                return nil
-            }
             return SignetConfiguration.AppleApp(teamID: team, bundleID: bundle)
         }
     }
@@ -53,7 +49,7 @@ extension SettingKind where Value == [SignetConfiguration.AppleApp] {
 extension SettingKind where Value == [SignetConfiguration.AndroidApp] {
     /// `[{"package", "sha256_cert_fingerprints"}]`.
     static var androidApps: SettingKind {
-        .objects("array of {package, sha256_cert_fingerprints}", render: { apps in
+        .objects("array of {package, sha256_cert_fingerprints}", keys: ["package", "sha256_cert_fingerprints"], render: { apps in
             "[" + apps.map { "{\"package\": \"\($0.package)\", …}" }.joined(separator: ", ") + "]"
         }) { object, site in
             guard case .string(let package)? = object["package"], SignetConfiguration.isReverseDNS(package) else {
@@ -72,18 +68,15 @@ extension SettingKind where Value == [SignetConfiguration.AndroidApp] {
                 }
                 fingerprints.append(text)
             }
-            if let extra = object.keys.first(where: { !["package", "sha256_cert_fingerprints"].contains($0) }) {
-                site.report("unknown key \"\(extra)\"")
-                return nil
-            }
             return SignetConfiguration.AndroidApp(package: package, sha256CertFingerprints: fingerprints)
         }
     }
 }
 
 extension SettingKind {
-    /// An array of objects, each read by `item` (which reports at `key[index]` and returns nil).
-    static func objects<Item: Sendable>(_ name: String, render: @escaping @Sendable ([Item]) -> String?,
+    /// An array of objects with only the given `keys`, each read by `item` (which reports at
+    /// `key[index]` and returns nil).
+    static func objects<Item: Sendable>(_ name: String, keys: Set<String>, render: @escaping @Sendable ([Item]) -> String?,
                                         _ item: @escaping @Sendable ([String: ConfigValue], ValueSite) -> Item?) -> SettingKind
     where Value == [Item] {
         SettingKind(name: name, read: { value, site in
@@ -96,6 +89,10 @@ extension SettingKind {
                 let entrySite = ValueSite(reader: site.reader, path: "\(site.path)[\(index)]")
                 guard case .object(let object) = entry else {
                     entrySite.report("must be an object, not \(entry.typeName)")
+                    continue
+                }
+                if let extra = object.keys.sorted().first(where: { !keys.contains($0) }) {
+                    entrySite.report("unknown key \"\(extra)\"")
                     continue
                 }
                 if let read = item(object, entrySite) { result.append(read) }
