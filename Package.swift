@@ -67,7 +67,7 @@ let package = Package(
         // Apple-only glue (ASWebAuthenticationSession, Keychain); an empty module elsewhere.
         .target(name: "SignetKitApple", dependencies: ["SignetKit"]),
         .target(name: "SignetServer", dependencies: ["SignetCore", "SignetHTTP", "SignetStore", "SignetSQL", "SignetSQLite", "SignetPostgres",
-                                                     "SignetFederation", "SignetMail"]),
+                                                     "SignetFederation", "SignetMail", "SignetWebAuthn"]),
         .target(name: "SignetCLI", dependencies: ["SignetServer", "SignetSQLite", "SignetCore", "SignetKit", "SignetKitSecretService",
                                                   "SignetMockProvider", "SignetMail"]),
         .executableTarget(name: "signet", dependencies: ["SignetCLI"]),
@@ -100,7 +100,7 @@ let package = Package(
         .testTarget(name: "SignetFederationTests", dependencies: ["SignetFederation", "SignetTesting"]),
         .testTarget(name: "SignetKitTests", dependencies: ["SignetKit", "SignetKitSecretService", "SignetTesting"], exclude: ["Browser"]),
         .testTarget(name: "SignetResourceTests", dependencies: ["SignetResource", "SignetTesting"]),
-        .testTarget(name: "SignetServerTests", dependencies: ["SignetTesting", "SignetServer", "SignetCLI", "SignetPostgres"],
+        .testTarget(name: "SignetServerTests", dependencies: ["SignetTesting", "SignetServer", "SignetCLI", "SignetPostgres", "SignetWebAuthn"],
                     exclude: ["Browser"]),
     ]
 )

@@ -30,6 +30,7 @@ public enum SQLMigrations {
         SQLMigration(version: 3, template: v3, backfill: grantAMRFromPayload),
         SQLMigration(version: 4, template: v4),
         SQLMigration(version: 5, template: v5),
+        SQLMigration(version: 6, template: v6),
     ]
 
     /// The highest version this build knows.
@@ -277,6 +278,36 @@ public enum SQLMigrations {
     /// revoke it at the provider (App Store Review Guideline 5.1.1(v)); goes with the link.
     static let v5 = """
     ALTER TABLE federated_identities ADD COLUMN upstream_token {bytes};
+    /// Passkeys (`SQLPasskeyStore`): each WebAuthn credential of an account (its id unique across
+    /// accounts, the COSE key as registered, the counter, BE/BS, when a counter went backwards)
+    /// and the challenges issued for ceremonies, only as keyed hashes, used once.
+    static let v6 = """
+    CREATE TABLE passkey_credentials (
+        credential_id   {bytes} PRIMARY KEY,
+        user_id         TEXT NOT NULL REFERENCES users (id) ON DELETE CASCADE,
+        public_key      {bytes} NOT NULL,
+        sign_count      {int} NOT NULL,
+        backup_eligible {bool} NOT NULL,
+        backup_state    {bool} NOT NULL,
+        transports      TEXT NOT NULL,
+        name            TEXT NOT NULL,
+        created_at      {int} NOT NULL,
+        last_used_at    {int},
+        flagged_at      {int}
+    );
+    CREATE INDEX passkey_credentials_user ON passkey_credentials (user_id);
+
+    CREATE TABLE passkey_ceremonies (
+        challenge_hash {bytes} PRIMARY KEY,
+        kind           TEXT NOT NULL,
+        user_id        TEXT,
+        binding        {bytes} NOT NULL,
+        context        TEXT NOT NULL,
+        created_at     {int} NOT NULL,
+        expires_at     {int} NOT NULL,
+        consumed_at    {int}
+    );
+    CREATE INDEX passkey_ceremonies_expiry ON passkey_ceremonies (expires_at);
     """
 
     /// Migration 3's backfill: `amr` from the `{"amr": [...]}` the grant's payload has carried so

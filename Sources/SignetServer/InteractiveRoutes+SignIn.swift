@@ -21,16 +21,18 @@ extension InteractiveRoutes {
         body += "<p>\(page.html(SignInText.continueTo, "<strong>\(HTMLPage.escape(pending.client.name))</strong>"))</p>\n"
         if failed { body += "<p class=\"error\" role=\"alert\">\(page.html(SignInText.failed))</p>\n" }
         body += federationButtons(handle: handle, browserValue: browser.value, page: page)
+        body += passkeySignInSection(handle: handle, browserValue: browser.value)
         body += "<form method=\"post\" action=\"\(Routes.signIn)\">\n"
         body += HTMLPage.hidden("request", handle) + "\n"
         body += HTMLPage.hidden("csrf", csrf.token(browserValue: browser.value, purpose: handle)) + "\n"
         body += "<label for=\"email\">\(page.html(SignInText.email))</label>\n"
-        body += "<input id=\"email\" name=\"email\" type=\"email\" autocomplete=\"username\" required\(email.isEmpty ? " autofocus" : "") value=\"\(HTMLPage.escape(email))\">\n"
+        body += "<input id=\"email\" name=\"email\" type=\"email\" autocomplete=\"username webauthn\" required\(email.isEmpty ? " autofocus" : "") value=\"\(HTMLPage.escape(email))\">\n"
         body += "<label for=\"password\">\(page.html(SignInText.password))</label>\n"
         body += "<input id=\"password\" name=\"password\" type=\"password\" autocomplete=\"current-password\"\(federation.homeRealm.isEmpty ? " required" : "")\(email.isEmpty ? "" : " autofocus")>\n"
         body += "<button type=\"submit\">\(page.html(SignInText.submit))</button>\n</form>\n"
         var response = HTMLPage.response(page, title: page.text(SignInText.title), body: body, formLeadsToClient: true,
                                          imageSources: providerLogoSources())
+        PasskeyScript.allow(&response)
         if let cookie = browser.cookie { response.setCookie(cookie) }
         return response
     }
@@ -57,7 +59,7 @@ extension InteractiveRoutes {
             // A new session on every sign-in (no fixation); the browser's previous one ends.
             try flow.sessions.end(token: sessionToken(request))
             let started = try flow.sessions.start(user: user, amr: ["pwd"])
-            var response = respond(try flow.afterSignIn(pending, session: started.session), errors)
+            var response = try passkeyOffer(request, form, user: user, handle: handle) ?? respond(try flow.afterSignIn(pending, session: started.session), errors)
             response.setCookie(sessionCookie(started.token))
             if request.cookies[typedEmail.cookieName] != nil { response.setCookie(clearedCookie(typedEmail.cookieName)) }
             return response

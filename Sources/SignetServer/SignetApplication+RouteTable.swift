@@ -14,6 +14,7 @@ extension SignetApplication {
         let assets = brandAssets
         let account = AccountRoutes(application: self, interactive: interactive)
         let accountTokens = UserAccessTokenCheck(server: authorizationServer)
+        let passkeys = PasskeyRoutes(application: self, interactive: interactive)
         var table = RouteTableBuilder(issuer: issuer, assets: assets)
 
         // Metadata and health: public JSON.
@@ -29,6 +30,11 @@ extension SignetApplication {
         if let logo = assets.logo {
             table.add([.GET], logo.path, .api(.none)) { _ in .sync { _ in assets.logoResponse(logo) } }
         }
+        let association = AssociationFiles(configuration: environment.configuration, clients: environment.storage.clients)
+        table.add([.GET], Routes.appleAppSiteAssociation, .api(.none)) { errors in
+            .sync { _ in do { return AssociationFiles.response(try association.appleDocument()) } catch { return errors.internalError("association file", error) } }
+        }
+        table.add([.GET], Routes.assetLinks, .api(.none)) { _ in .sync { _ in AssociationFiles.response(association.androidDocument) } }
 
         // JSON APIs of clients and resource servers.
         table.add([.POST], Routes.token, .api(.client)) { self.tokenHandler($0) }
@@ -40,6 +46,20 @@ extension SignetApplication {
         table.add([.POST], Routes.headlessProviderStart, .api(.none)) { errors in
             .async { await federation.headlessProviderStart($0, errors) }
         }
+
+        // Passkey ceremonies (JSON), the passkey offer, /account/passkeys and the script.
+        table.add([.POST], Routes.passkeySignInOptions, .api(.none)) { errors in errors.sync { request throws(OAuthError) in try passkeys.signInOptions(request) } }
+        table.add([.POST], Routes.passkeySignInFinish, .api(.none)) { errors in errors.sync { request throws(OAuthError) in try passkeys.signInFinish(request, errors) } }
+        table.add([.POST], Routes.passkeyRegisterOptions, .api(.none)) { errors in errors.sync { request throws(OAuthError) in try passkeys.registerOptions(request) } }
+        table.add([.POST], Routes.passkeyRegisterFinish, .api(.none)) { errors in errors.sync { request throws(OAuthError) in try passkeys.registerFinish(request) } }
+        table.add([.POST], Routes.passkeyNativeOptions, .api(.none)) { errors in errors.sync { request throws(OAuthError) in try passkeys.nativeOptions(request) } }
+        table.add([.POST], Routes.passkeyNativeFinish, .api(.none)) { errors in errors.sync { request throws(OAuthError) in try passkeys.nativeFinish(request) } }
+        table.add([.GET], Routes.passkeyOffer, .page) { errors in .sync { passkeys.offerPage($0, errors) } }
+        table.add([.POST], Routes.passkeyOffer, .authorization) { errors in .sync { passkeys.offerSubmit($0, errors) } }
+        table.add([.GET], Routes.accountPasskeys, .page) { errors in .sync { passkeys.accountPage($0, errors) } }
+        table.add([.POST], Routes.accountPasskeysRename, .page) { errors in .sync { passkeys.accountChange($0, errors, remove: false) } }
+        table.add([.POST], Routes.accountPasskeysRemove, .page) { errors in .sync { passkeys.accountChange($0, errors, remove: true) } }
+        table.add([.GET], PasskeyScript.path, .api(.none)) { _ in .sync { PasskeyRoutes.script($0) } }
 
         // The authorization flow: errors go to the verified redirect URI once there is one.
         table.add([.GET, .POST], Routes.authorize, .authorization) { errors in .sync { interactive.authorize($0, errors) } }

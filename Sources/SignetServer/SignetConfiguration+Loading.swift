@@ -57,6 +57,9 @@ extension SignetConfiguration {
         }
         validateMail(reader)
         validateBranding(reader)
+        if let rpID = passkeys.rpID, let host = issuerHost, let problem = Self.rpIDProblem(rpID, host: host) {
+            reader.report("passkeys.rp_id", problem)
+        }
         // After a driver typo the rest of `database` cannot be judged.
         if case .object(let database)? = top["database"], !reader.issues.contains(where: { $0.path == "database.driver" }) {
             validateDatabase(given: Set(database.keys), masterKeyIsExplicit: top["master_key"] != nil, reader: reader)

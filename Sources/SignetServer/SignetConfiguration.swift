@@ -28,6 +28,10 @@ public struct SignetConfiguration: Sendable {
     public var maintenance: Maintenance
     /// Sending mail.
     public var mail: Mail
+    /// WebAuthn (`SignetConfiguration+Passkeys.swift`).
+    public var passkeys: Passkeys
+    /// First-party apps for the association files.
+    public var nativeApps: NativeApps
     /// What `signet serve` logs.
     public var log: LogSettings
     /// How the pages and the mail present the product.
@@ -163,6 +167,8 @@ public struct SignetConfiguration: Sendable {
         passwords = Passwords()
         maintenance = Maintenance()
         mail = Mail()
+        passkeys = Passkeys()
+        nativeApps = NativeApps()
         log = LogSettings()
         branding = Branding()
     }

@@ -1,0 +1,140 @@
+import Foundation
+import SignetCore
+import SignetCrypto
+import SignetHTTP
+import SignetJOSE
+import SignetStore
+import SignetWire
+
+extension Routes {
+    /// Options for a passkey sign-in on the sign-in page (JSON; form fields `request`, `csrf`).
+    public static let passkeySignInOptions = "/passkeys/signin/options"
+    /// The browser's `AuthenticationResponseJSON` (JSON): signs in, answers `{"location"}`.
+    public static let passkeySignInFinish = "/passkeys/signin/finish"
+    /// Options to register a passkey for the signed-in user (JSON; form field `csrf`).
+    public static let passkeyRegisterOptions = "/passkeys/register/options"
+    /// The browser's `RegistrationResponseJSON` (JSON): stores the passkey.
+    public static let passkeyRegisterFinish = "/passkeys/register/finish"
+    /// After a password sign-in: the offer to add a passkey, and its continue / not-now form.
+    public static let passkeyOffer = "/passkeys/offer"
+    /// The signed-in user's passkeys: list, rename, remove.
+    public static let accountPasskeys = "/account/passkeys"
+    /// Rename one (form: `csrf`, `id`, `name`).
+    public static let accountPasskeysRename = "/account/passkeys/rename"
+    /// Remove one (form: `csrf`, `id`).
+    public static let accountPasskeysRemove = "/account/passkeys/remove"
+}
+
+/// The passkey endpoints and pages (docs/passkeys.md): the JSON ceremonies of the sign-in page
+/// and of registration, the offer after a password sign-in, `/account/passkeys`, the script.
+struct PasskeyRoutes: Sendable {
+    let interactive: InteractiveRoutes
+    let ceremonies: PasskeyCeremonies
+
+    init(application: SignetApplication, interactive: InteractiveRoutes) {
+        self.interactive = interactive
+        self.ceremonies = PasskeyCeremonies(server: application.authorizationServer, configuration: application.environment.configuration)
+    }
+
+    /// The CSRF purpose of every registration and management form: bound to the session too.
+    static func purpose(_ session: ActiveSession) -> String { "passkeys:" + session.publicID }
+
+    /// The signed-in browser's session, or nil.
+    func session(_ request: HTTPRequest) throws -> ActiveSession? {
+        try interactive.flow.sessions.active(token: interactive.sessionToken(request))
+    }
+
+    /// The binding of a sign-in ceremony: the browser's CSRF cookie value.
+    func signInBinding(_ request: HTTPRequest) -> [UInt8]? {
+        guard let value = request.cookies[interactive.csrfCookieName], interactive.csrf.isBrowserValue(value) else { return nil }
+        return ceremonies.binding("signin", value)
+    }
+
+    /// The binding of a registration ceremony: the session.
+    func registrationBinding(_ session: ActiveSession) -> [UInt8] { ceremonies.binding("register", session.publicID) }
+
+    /// A finish body: JSON only (a cross-site form cannot send `application/json` without a
+    /// preflight this server never answers), within SignetWebAuthn's 64 KiB.
+    static func jsonBody(_ request: HTTPRequest) throws(OAuthError) -> [UInt8] {
+        let type = request.headers["Content-Type"]?.split(separator: ";").first.map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
+        guard type == "application/json" else { throw .invalidRequest("The body must be application/json.") }
+        return request.body
+    }
+
+    // MARK: sign-in
+
+    /// `POST /passkeys/signin/options`: a discoverable-credential challenge for a pending request.
+    func signInOptions(_ request: HTTPRequest) throws(OAuthError) -> HTTPResponse {
+        guard let form = InteractiveRoutes.formFields(request), let handle = try form.single("request") else {
+            throw .invalidRequest("The form is malformed.")
+        }
+        guard interactive.csrfValid(request, field: try form.single("csrf"), purpose: handle), let binding = signInBinding(request) else {
+            throw OAuthError(.accessDenied, "The form could not be verified. Make sure cookies are enabled.")
+        }
+        return try Self.mapped("passkey sign-in options") {
+            _ = try interactive.flow.pending(handle: handle)
+            return OAuthResponses.json(try ceremonies.assertionOptions(binding: binding, context: handle))
+        }
+    }
+
+    /// `POST /passkeys/signin/finish`: verifies the assertion, starts a session with the passkey's
+    /// `amr` and continues the pending request; answers where the browser goes next.
+    func signInFinish(_ request: HTTPRequest, _ errors: ErrorRenderer) throws(OAuthError) -> HTTPResponse {
+        let body = try Self.jsonBody(request)
+        guard let binding = signInBinding(request) else {
+            throw OAuthError(.accessDenied, "The passkey challenge was issued to another session.")
+        }
+        return try Self.mapped("passkey sign-in") {
+            let signedIn = try ceremonies.finishAssertion(body, binding: binding)
+            let pending = try interactive.flow.pending(handle: signedIn.context)
+            try interactive.flow.sessions.end(token: interactive.sessionToken(request))
+            // RFC 8176 §2: "hwk"/"swk" (proof of a hardware- or software-held key) and "user"
+            // (the required user verification); never "pwd".
+            let started = try interactive.flow.sessions.start(user: signedIn.user, amr: signedIn.amr)
+            let step = interactive.respond(try interactive.flow.afterSignIn(pending, session: started.session), errors)
+            var response = OAuthResponses.json(["location": .string(step.headers["Location"] ?? Routes.signIn)])
+            response.setCookie(interactive.sessionCookie(started.token))
+            return response
+        }
+    }
+
+    // MARK: registration
+
+    /// `POST /passkeys/register/options`: a creation challenge for the signed-in user.
+    func registerOptions(_ request: HTTPRequest) throws(OAuthError) -> HTTPResponse {
+        return try Self.mapped("passkey registration options") {
+            guard let session = try session(request) else { throw OAuthError(.loginRequired, "Sign in first.") }
+            guard let form = InteractiveRoutes.formFields(request),
+                  interactive.csrfValid(request, field: try form.single("csrf"), purpose: Self.purpose(session)) else {
+                throw OAuthError(.accessDenied, "The form could not be verified. Make sure cookies are enabled.")
+            }
+            return OAuthResponses.json(try ceremonies.registrationOptions(user: session.user, binding: registrationBinding(session),
+                                                                          context: ""))
+        }
+    }
+
+    /// `POST /passkeys/register/finish`: verifies the attestation and stores the passkey.
+    func registerFinish(_ request: HTTPRequest) throws(OAuthError) -> HTTPResponse {
+        let body = try Self.jsonBody(request)
+        return try Self.mapped("passkey registration") {
+            guard let session = try session(request) else { throw OAuthError(.loginRequired, "Sign in first.") }
+            let stored = try ceremonies.finishRegistration(body, binding: registrationBinding(session), name: "")
+            return OAuthResponses.json(["id": .string(Base64URL.encode(stored.id)), "name": .string(stored.name)])
+        }
+    }
+
+    /// Runs a handler's body: its `OAuthError`s as they are, a pending request that is gone as
+    /// `invalid_request`, anything else (a store that failed) as `server_error` with `context`.
+    static func mapped<T>(_ context: String, _ body: () throws -> T) throws(OAuthError) -> T {
+        do { return try body() } catch let error as OAuthError {
+            throw error
+        } catch is FlowError {
+            throw .invalidRequest("This sign-in request has expired or was already used.")
+        } catch {
+            throw .serverError(detail: "\(context): \(error)")
+        }
+    }
+
+    /// The script asset's route.
+    static func script(_ request: HTTPRequest) -> HTTPResponse { PasskeyScript.response() }
+}

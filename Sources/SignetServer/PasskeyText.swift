@@ -1,0 +1,35 @@
+/// Every user-visible string of the passkey pages and the passkey script, in English, in one
+/// table (the page strings table can take them over by key).
+enum PasskeyText {
+    static let signInButton = "Sign in with a passkey"
+    static let failed = "The passkey could not be used. Try again, or sign in with your password."
+    static let cancelled = "No passkey was used."
+    static let working = "Waiting for your passkey…"
+
+    static let offerTitle = "Add a passkey?"
+    static let offerIntro = "Next time, sign in with your fingerprint, face or screen lock instead of your password. The passkey stays on your device or in your password manager; Signet keeps only its public key."
+    static let offerAdd = "Add a passkey"
+    static let offerSkip = "Not now"
+    static let offerAdded = "Passkey added."
+
+    static let manageTitle = "Passkeys"
+    static let manageIntro = "Passkeys let you sign in without a password."
+    static let manageNone = "You have no passkeys yet."
+    static let manageAdd = "Add a passkey"
+    static let manageAddNeedsScript = "Adding a passkey needs JavaScript in a browser that supports passkeys."
+    static let manageName = "Name"
+    static let manageRename = "Rename"
+    static let manageRemove = "Remove"
+    static let manageCreated = "Added"
+    static let manageLastUsed = "Last used"
+    static let manageNeverUsed = "never"
+    static let manageSynced = "Synced passkey"
+    static let manageDeviceBound = "Passkey on one device"
+    static let manageFlagged = "Blocked: its counter went backwards (it may have been copied). Remove it."
+    static let manageBack = "Account"
+    static let signedOutTitle = "Not signed in"
+    static let signedOut = "Sign in to an application first, then open this page again."
+    static let notFound = "That passkey is not one of yours."
+    static let defaultNameSynced = "Passkey"
+    static let defaultNameDevice = "Security key"
+}

@@ -1,0 +1,103 @@
+/// The `passkeys` and `native_apps` sections (docs/passkeys.md).
+extension Settings {
+    // MARK: passkeys
+    /// The WebAuthn RP ID.
+    public static let passkeysRPID = Setting(\SignetConfiguration.passkeys.rpID, "rp_id", nil,
+                                             .optional(.string("host name", problem: { SignetConfiguration.rpIDShapeProblem($0) })),
+        "The WebAuthn relying party ID passkeys are bound to. Unset: the issuer's host. May name a parent domain of the issuer's host (`example.com` for `https://id.example.com`) so the passkeys also work on its other subdomains; it must be the issuer's host or a suffix of it after a dot, and cannot be changed later without every passkey becoming unusable.")
+    /// Extra accepted origins.
+    public static let passkeysAllowedOrigins = Setting(\SignetConfiguration.passkeys.allowedOrigins, "allowed_origins", [],
+                                                       .strings("array of origin", problem: { SignetConfiguration.passkeyOriginProblem($0) }),
+        "Origins accepted in a ceremony's client data besides the issuer's own (always accepted): other https origins under the RP ID (`https://www.example.com`), and Android apps as `android:apk-key-hash:<base64url SHA-256 of the signing certificate>` (Credential Manager sends that origin for a native app).")
+    /// The settings of the `passkeys` object, in reference order.
+    public static let passkeys = SettingsGroup<SignetConfiguration>(key: "passkeys", title: "Passkeys (WebAuthn)", settings: [
+        passkeysRPID.entry, passkeysAllowedOrigins.entry,
+    ])
+
+    // MARK: native apps
+    /// First-party iOS and macOS apps.
+    public static let nativeAppsApple = Setting(\SignetConfiguration.nativeApps.apple, "apple", [], .appleApps,
+        "First-party Apple apps as [{\"team_id\": \"ABCDE12345\", \"bundle_id\": \"com.example.app\"}]: listed in /.well-known/apple-app-site-association as `webcredentials` (passkeys) and, with the paths of the claimed https redirect URIs of the registered clients, as `applinks` (universal links).")
+    /// First-party Android apps.
+    public static let nativeAppsAndroid = Setting(\SignetConfiguration.nativeApps.android, "android", [], .androidApps,
+        "First-party Android apps as [{\"package\": \"com.example.app\", \"sha256_cert_fingerprints\": [\"AB:CD:…\"]}] (the signing certificates' SHA-256, 32 colon-separated hex bytes): listed in /.well-known/assetlinks.json with `get_login_creds` (passkeys and passwords) and `handle_all_urls` (app links).")
+    /// The settings of the `native_apps` object, in reference order.
+    public static let nativeApps = SettingsGroup<SignetConfiguration>(key: "native_apps", title: "Native apps (association files)", settings: [
+        nativeAppsApple.entry, nativeAppsAndroid.entry,
+    ])
+}
+
+extension SettingKind where Value == [SignetConfiguration.AppleApp] {
+    /// `[{"team_id", "bundle_id"}]`.
+    static var appleApps: SettingKind {
+        .objects("array of {team_id, bundle_id}", keys: ["team_id", "bundle_id"], render: { apps in
+            "[" + apps.map { "{\"team_id\": \"\($0.teamID)\", \"bundle_id\": \"\($0.bundleID)\"}" }.joined(separator: ", ") + "]"
+        }) { object, site in
+            guard case .string(let team)? = object["team_id"], SignetConfiguration.isAppleTeamID(team) else {
+                site.report("team_id must be the 10-character Apple team id (A-Z, 0-9)")
+                return nil
+            }
+            guard case .string(let bundle)? = object["bundle_id"], SignetConfiguration.isReverseDNS(bundle) else {
+                site.report("bundle_id must be a bundle identifier such as com.example.app")
+                return nil
+            }
+            return SignetConfiguration.AppleApp(teamID: team, bundleID: bundle)
+        }
+    }
+}
+
+extension SettingKind where Value == [SignetConfiguration.AndroidApp] {
+    /// `[{"package", "sha256_cert_fingerprints"}]`.
+    static var androidApps: SettingKind {
+        .objects("array of {package, sha256_cert_fingerprints}", keys: ["package", "sha256_cert_fingerprints"], render: { apps in
+            "[" + apps.map { "{\"package\": \"\($0.package)\", …}" }.joined(separator: ", ") + "]"
+        }) { object, site in
+            guard case .string(let package)? = object["package"], SignetConfiguration.isReverseDNS(package) else {
+                site.report("package must be an Android application id such as com.example.app")
+                return nil
+            }
+            guard case .array(let items)? = object["sha256_cert_fingerprints"], !items.isEmpty else {
+                site.report("sha256_cert_fingerprints must be a non-empty array of fingerprints")
+                return nil
+            }
+            var fingerprints: [String] = []
+            for item in items {
+                guard case .string(let text) = item, SignetConfiguration.isCertificateFingerprint(text) else {
+                    site.report("each fingerprint must be 32 colon-separated hex bytes (AB:CD:…), upper case")
+                    return nil
+                }
+                fingerprints.append(text)
+            }
+            return SignetConfiguration.AndroidApp(package: package, sha256CertFingerprints: fingerprints)
+        }
+    }
+}
+
+extension SettingKind {
+    /// An array of objects with only the given `keys`, each read by `item` (which reports at
+    /// `key[index]` and returns nil).
+    static func objects<Item: Sendable>(_ name: String, keys: Set<String>, render: @escaping @Sendable ([Item]) -> String?,
+                                        _ item: @escaping @Sendable ([String: ConfigValue], ValueSite) -> Item?) -> SettingKind
+    where Value == [Item] {
+        SettingKind(name: name, read: { value, site in
+            guard case .array(let entries) = value else {
+                site.report("must be an array of objects, not \(value.typeName)")
+                return nil
+            }
+            var result: [Item] = []
+            for (index, entry) in entries.enumerated() {
+                let entrySite = ValueSite(reader: site.reader, path: "\(site.path)[\(index)]")
+                guard case .object(let object) = entry else {
+                    entrySite.report("must be an object, not \(entry.typeName)")
+                    continue
+                }
+                if let extra = object.keys.sorted().first(where: { !keys.contains($0) }) {
+                    entrySite.report("unknown key \"\(extra)\"")
+                    continue
+                }
+                if let read = item(object, entrySite) { result.append(read) }
+            }
+            return result
+        }, render: render)
+    }
+}

@@ -1,0 +1,36 @@
+import Foundation
+
+/// Passkeys (WebAuthn credentials) and the challenges issued for their ceremonies.
+public protocol PasskeyStore: Sendable {
+    /// Stores a new credential. Throws `.duplicate` if its id is registered already (to anyone).
+    func insertPasskey(_ passkey: PasskeyRecord) throws
+
+    /// The credential with this id, or nil.
+    func passkey(id: [UInt8]) throws -> PasskeyRecord?
+
+    /// The user's credentials, oldest first.
+    func passkeys(userID: String) throws -> [PasskeyRecord]
+
+    /// Records a successful assertion, atomically against concurrent ones: sets the counter, BS
+    /// and the last use, only if the credential is not flagged and `signCount` is greater than
+    /// the stored counter (or both are 0: an authenticator that does not count). False when that
+    /// did not hold (nothing changed).
+    func recordPasskeyUse(id: [UInt8], signCount: Int64, backupState: Bool, at: Date) throws -> Bool
+
+    /// Flags the credential (a counter went backwards); true if it was not flagged yet.
+    @discardableResult
+    func flagPasskey(id: [UInt8], at: Date) throws -> Bool
+
+    /// Renames the user's credential; false when the user has no credential with this id.
+    func renamePasskey(id: [UInt8], userID: String, name: String) throws -> Bool
+
+    /// Deletes the user's credential; false when the user has no credential with this id.
+    func deletePasskey(id: [UInt8], userID: String) throws -> Bool
+
+    /// Stores an issued challenge. Throws `.duplicate` if the hash exists.
+    func insertCeremony(_ ceremony: PasskeyCeremonyRecord) throws
+
+    /// Uses the challenge atomically: returns it for exactly one call if it exists, is of `kind`,
+    /// unused and `now < expiresAt`; nil otherwise.
+    func consumeCeremony(challengeHash: [UInt8], kind: PasskeyCeremonyRecord.Kind, now: Date) throws -> PasskeyCeremonyRecord?
+}
