@@ -278,6 +278,8 @@ public enum SQLMigrations {
     /// revoke it at the provider (App Store Review Guideline 5.1.1(v)); goes with the link.
     static let v5 = """
     ALTER TABLE federated_identities ADD COLUMN upstream_token {bytes};
+    """
+
     /// Passkeys (`SQLPasskeyStore`): each WebAuthn credential of an account (its id unique across
     /// accounts, the COSE key as registered, the counter, BE/BS, when a counter went backwards)
     /// and the challenges issued for ceremonies, only as keyed hashes, used once.

@@ -67,7 +67,7 @@ extension PasskeyRoutes {
             body += HTMLPage.hidden("csrf", interactive.csrf.token(browserValue: browser.value, purpose: handle)) + "\n"
             body += "<button type=\"submit\" name=\"skip\" value=\"1\" class=\"secondary\">\(HTMLPage.escape(PasskeyText.offerSkip))</button>\n"
             body += "</form>\n"
-            var response = HTMLPage.response(title: PasskeyText.offerTitle, body: body, formLeadsToClient: true)
+            var response = HTMLPage.response(errors.page, title: PasskeyText.offerTitle, body: body, formLeadsToClient: true)
             PasskeyScript.allow(&response)
             if let cookie = browser.cookie { response.setCookie(cookie) }
             return response
@@ -116,7 +116,7 @@ extension PasskeyRoutes {
             body += Self.box(mode: "register", options: Routes.passkeyRegisterOptions, finish: Routes.passkeyRegisterFinish, csrf: csrf,
                              request: nil, button: PasskeyText.manageAdd)
             body += "<noscript><p class=\"muted\">\(HTMLPage.escape(PasskeyText.manageAddNeedsScript))</p></noscript>\n"
-            var response = HTMLPage.response(title: PasskeyText.manageTitle, body: body)
+            var response = HTMLPage.response(errors.page, title: PasskeyText.manageTitle, body: body)
             PasskeyScript.allow(&response)
             if let cookie = browser.cookie { response.setCookie(cookie) }
             return response
