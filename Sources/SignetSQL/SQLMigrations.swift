@@ -29,6 +29,7 @@ public enum SQLMigrations {
         SQLMigration(version: 2, template: v2),
         SQLMigration(version: 3, template: v3, backfill: grantAMRFromPayload),
         SQLMigration(version: 4, template: v4),
+        SQLMigration(version: 5, template: v5),
     ]
 
     /// The highest version this build knows.
@@ -269,6 +270,27 @@ public enum SQLMigrations {
     );
     CREATE INDEX mail_outbox_due ON mail_outbox (next_attempt_at) WHERE state = 'pending';
     CREATE INDEX mail_outbox_finished ON mail_outbox (finished_at) WHERE finished_at IS NOT NULL;
+    """
+
+    /// Email challenges (`SQLEmailChallengeStore`): sign-up verification, password reset and
+    /// email sign-in. Only keyed hashes of the code and the link token are kept; the pending
+    /// request to continue is sealed by the server.
+    static let v5 = """
+    CREATE TABLE email_challenges (
+        id             TEXT PRIMARY KEY,
+        purpose        TEXT NOT NULL,
+        email          TEXT NOT NULL,
+        user_id        TEXT,
+        code_hash      {bytes} NOT NULL,
+        link_hash      {bytes} NOT NULL UNIQUE,
+        browser_hash   {bytes},
+        sealed_request {bytes},
+        attempts       {int} NOT NULL,
+        created_at     {int} NOT NULL,
+        expires_at     {int} NOT NULL,
+        consumed_at    {int}
+    );
+    CREATE INDEX email_challenges_expires ON email_challenges (expires_at);
     """
 
     /// Migration 3's backfill: `amr` from the `{"amr": [...]}` the grant's payload has carried so

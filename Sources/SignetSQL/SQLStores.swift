@@ -27,6 +27,8 @@ public struct SQLStores: Sendable {
     public let throttle: any ThrottleStore
     /// Mail waiting to be sent.
     public let mailOutbox: any MailOutbox
+    /// Email codes and links.
+    public let emailChallenges: any EmailChallengeStore
     let database: any SQLDatabase
 
     /// The facets over `database`.
@@ -44,6 +46,7 @@ public struct SQLStores: Sendable {
         audit = SQLAuditLog(database: database)
         throttle = SQLThrottleStore(database: database)
         mailOutbox = SQLMailOutbox(database: database)
+        emailChallenges = SQLEmailChallengeStore(database: database)
     }
 
     /// What `purge(before:)` deletes, in order, each with `$1` = `before`. Tokens go with their
@@ -60,6 +63,7 @@ public struct SQLStores: Sendable {
         ("DELETE FROM grants WHERE absolute_expires_at < $1 OR revoked_at < $1", false),
         ("DELETE FROM throttle_hits WHERE at < $1", false),
         ("DELETE FROM mail_outbox WHERE finished_at < $1", false),
+        ("DELETE FROM email_challenges WHERE expires_at < $1", false),
     ]
 
     /// Runs `body` in one write transaction on this store's database, for an action whose writes
@@ -114,6 +118,8 @@ extension SQLStorage {
     public var throttle: any ThrottleStore { stores.throttle }
     /// Mail waiting to be sent.
     public var mailOutbox: any MailOutbox { stores.mailOutbox }
+    /// Email codes and links.
+    public var emailChallenges: any EmailChallengeStore { stores.emailChallenges }
 
     /// Deletes expired and ended artifacts; see `SignetStorage.purge(before:)`.
     public func purge(before: Date) throws -> Int {

@@ -29,6 +29,7 @@ extension InteractiveRoutes {
         body += "<label for=\"password\">Password</label>\n"
         body += "<input id=\"password\" name=\"password\" type=\"password\" autocomplete=\"current-password\"\(federation.homeRealm.isEmpty ? " required" : "")>\n"
         body += "<button type=\"submit\">Sign in</button>\n</form>\n"
+        body += SelfServiceRoutes.signInLinks(handle: handle, accounts: accounts)
         var response = HTMLPage.response(title: "Sign in", body: body,
                                          formLeadsToClient: true)
         allowProviderLogos(&response)
@@ -52,6 +53,7 @@ extension InteractiveRoutes {
             guard let user = try signIn.signIn(email: email, password: password, clientAddress: request.clientKey) else {
                 return Self.local(Routes.signIn, [("request", handle), ("error", "1")])
             }
+            if accounts.requireVerifiedEmail && !user.emailVerified { return verificationRequired(user, request, handle: handle) }
             // A new session on every sign-in (no fixation); the browser's previous one ends.
             try flow.sessions.end(token: sessionToken(request))
             let started = try flow.sessions.start(user: user, amr: ["pwd"])

@@ -10,6 +10,7 @@ extension SignetApplication {
         let keyRing = environment.keyRing
         let interactive = InteractiveRoutes(application: self)
         let federation = FederationRoutes(application: self, interactive: interactive)
+        let selfService = SelfServiceRoutes(application: self, interactive: interactive)
         var table = RouteTableBuilder(issuer: issuer)
 
         // Metadata and health: public JSON.
@@ -60,6 +61,38 @@ extension SignetApplication {
         table.add([.GET], Routes.federationStart, .page) { errors in .async { await federation.start($0, errors) } }
         table.add([.GET], Routes.federationLaunch, .page) { errors in .async { await federation.launch($0, errors) } }
         table.add([.GET], Routes.federationLink, .page) { errors in .sync { federation.linkPage($0, errors) } }
+
+        // Self-service accounts (docs/accounts.md). Posts that may continue to the client are
+        // authorization steps; sign-up hashes a password (Argon2id) on a blocking-work thread.
+        table.add([.GET], Routes.signUp, .page) { errors in .sync { selfService.signUpPage($0, errors) } }
+        table.add([.POST], Routes.signUp, .page) { errors in
+            .async { request in
+                do { return try await BlockingWork.run { selfService.signUpSubmit(request, errors) } } catch {
+                    return errors.internalError("sign-up", error)
+                }
+            }
+        }
+        table.add([.GET], Routes.emailCode, .page) { errors in .sync { selfService.codePage($0, errors) } }
+        table.add([.GET], Routes.emailLink, .page) { errors in .sync { selfService.linkPage($0, errors) } }
+        // A reset sets a password (Argon2id): on a blocking-work thread.
+        table.add([.POST], Routes.emailCode, .authorization) { errors in
+            .async { request in
+                do { return try await BlockingWork.run { selfService.codeSubmit(request, errors) } } catch {
+                    return errors.internalError("email code", error)
+                }
+            }
+        }
+        table.add([.POST], Routes.emailLink, .authorization) { errors in
+            .async { request in
+                do { return try await BlockingWork.run { selfService.linkSubmit(request, errors) } } catch {
+                    return errors.internalError("email link", error)
+                }
+            }
+        }
+        for page in [SelfServiceRoutes.recoveryForm, SelfServiceRoutes.emailSignInForm] {
+            table.add([.GET], page.path, .page) { errors in .sync { selfService.addressPage(page, $0, errors) } }
+            table.add([.POST], page.path, .page) { errors in .sync { selfService.addressSubmit(page, $0, errors) } }
+        }
         return table.routes
     }
 

@@ -28,6 +28,8 @@ public struct SignetConfiguration: Sendable {
     public var maintenance: Maintenance
     /// Sending mail.
     public var mail: Mail
+    /// Sign-up, recovery and email sign-in.
+    public var accounts: Accounts
     /// What `signet serve` logs.
     public var log: LogSettings
     /// Clients declared in the file (`clients`); upserted into the store at start-up.
@@ -161,6 +163,7 @@ public struct SignetConfiguration: Sendable {
         passwords = Passwords()
         maintenance = Maintenance()
         mail = Mail()
+        accounts = Accounts()
         log = LogSettings()
     }
 
