@@ -12,6 +12,8 @@ struct ChallengeMailer: Sendable {
     let queue: MailQueue
     let issuer: String
     let productName: String
+    /// Whether mail is configured (`mail.smtp_url`): recovery and email sign-in are offered only then.
+    let isMailConfigured: Bool
 
     init(environment: ServerEnvironment, issuer: String) {
         challenges = EmailChallenges(store: environment.storage.emailChallenges, throttle: environment.storage.throttle,
@@ -20,6 +22,7 @@ struct ChallengeMailer: Sendable {
         queue = environment.mail
         self.issuer = issuer
         productName = environment.configuration.mail.fromName ?? SignetConfiguration.defaultMailFromName
+        isMailConfigured = environment.configuration.isMailConfigured
     }
 
     /// The absolute URL of a Signet path (from the issuer).

@@ -29,7 +29,7 @@ extension InteractiveRoutes {
         body += "<label for=\"password\">Password</label>\n"
         body += "<input id=\"password\" name=\"password\" type=\"password\" autocomplete=\"current-password\"\(federation.homeRealm.isEmpty ? " required" : "")>\n"
         body += "<button type=\"submit\">Sign in</button>\n</form>\n"
-        body += SelfServiceRoutes.signInLinks(handle: handle, accounts: accounts)
+        body += SelfServiceRoutes.signInLinks(handle: handle, accounts: accounts, mail: mailer.isMailConfigured)
         var response = HTMLPage.response(title: "Sign in", body: body,
                                          formLeadsToClient: true)
         allowProviderLogos(&response)

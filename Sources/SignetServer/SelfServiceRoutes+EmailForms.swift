@@ -25,8 +25,8 @@ extension SelfServiceRoutes {
                                              intro: EmailSignInText.intro, label: EmailSignInText.email, submit: EmailSignInText.submit,
                                              back: EmailSignInText.back)
 
-    /// Whether the page is offered at all.
-    func isOffered(_ page: AddressForm) -> Bool { page.purpose != .signIn || accounts.emailSignIn }
+    /// Whether the page is offered at all: only with mail, and email sign-in only when switched on.
+    func isOffered(_ page: AddressForm) -> Bool { mailer.isMailConfigured && (page.purpose != .signIn || accounts.emailSignIn) }
 
     /// `GET /password/forgot` and `GET /email/signin` (`?request=…`, required for sign-in).
     func addressPage(_ page: AddressForm, _ request: HTTPRequest, _ errors: ErrorRenderer) -> HTTPResponse {

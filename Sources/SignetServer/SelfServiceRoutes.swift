@@ -30,11 +30,15 @@ struct SelfServiceRoutes: Sendable {
 
     // MARK: shared page parts
 
-    /// The links the sign-in page shows under its form, per the `accounts` settings.
-    static func signInLinks(handle: String, accounts: SignetConfiguration.Accounts) -> String {
+    /// The links the sign-in page shows under its form, per the `accounts` settings; recovery and
+    /// email sign-in only when mail is configured.
+    static func signInLinks(handle: String, accounts: SignetConfiguration.Accounts, mail: Bool) -> String {
         let query = "?" + FormEncoding.encode([("request", handle)])
-        var links = "<p class=\"muted\"><a href=\"\(Routes.passwordForgot)\(HTMLPage.escape(query))\">\(RecoveryText.signInLink)</a></p>\n"
-        if accounts.emailSignIn {
+        var links = ""
+        if mail {
+            links += "<p class=\"muted\"><a href=\"\(Routes.passwordForgot)\(HTMLPage.escape(query))\">\(RecoveryText.signInLink)</a></p>\n"
+        }
+        if mail && accounts.emailSignIn {
             links += "<p class=\"muted\"><a href=\"\(Routes.emailSignIn)\(HTMLPage.escape(query))\">\(EmailSignInText.signInLink)</a></p>\n"
         }
         if accounts.signUp != .off {

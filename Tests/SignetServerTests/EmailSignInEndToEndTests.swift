@@ -77,4 +77,16 @@ import Testing
         #expect(browser.page?.text.contains("/email/signin") == false)
         #expect(try await HTTPTestClient().get(accounts.server.url(Routes.emailSignIn, query: [("request", handle)])).status == 404)
     }
+
+    @Test func withoutMailNeitherRecoveryNorEmailSignInIsOffered() async throws {
+        let app = try Interactive { $0.accounts.emailSignIn = true }
+        defer { app.stop() }
+        let browser = FormBrowser()
+        let page = try await browser.open(app.authorizeURL(pkce: PKCEPair.generate()))
+        let handle = try #require(URLComponents(url: page.url, resolvingAgainstBaseURL: false)?.queryItems?.first { $0.name == "request" }?.value)
+        #expect(!page.response.text.contains("/password/forgot") && !page.response.text.contains("/email/signin"))
+        for path in [Routes.passwordForgot, Routes.emailSignIn] {
+            #expect(try await HTTPTestClient().get(app.server.url(path, query: [("request", handle)])).status == 404)
+        }
+    }
 }
