@@ -42,16 +42,10 @@ extension SelfServiceRoutes {
     func addressForm(_ page: AddressForm, handle: String?, browserValue: String, email: String, error: String?, status: Int) -> HTTPResponse {
         var body = "<p>\(HTMLPage.escape(page.intro))</p>\n"
         if let error { body += Self.errorParagraph(error) }
-        body += "<form method=\"post\" action=\"\(page.path)\">\n"
-        if let handle { body += HTMLPage.hidden("request", handle) + "\n" }
-        body += HTMLPage.hidden("csrf", interactive.csrf.token(browserValue: browserValue, purpose: page.path + ":" + (handle ?? ""))) + "\n"
-        body += "<label for=\"email\">\(HTMLPage.escape(page.label))</label>\n"
-        body += "<input id=\"email\" name=\"email\" type=\"email\" autocomplete=\"username\" maxlength=\"\(EmailAddress.maximumBytes)\" required autofocus value=\"\(HTMLPage.escape(email))\">\n"
+        body += formStart(action: page.path, handle: handle, browserValue: browserValue, purpose: page.path + ":" + (handle ?? ""),
+                          emailLabel: page.label, email: email, autocomplete: "username")
         body += "<button type=\"submit\">\(HTMLPage.escape(page.submit))</button>\n</form>\n"
-        if let handle {
-            let back = Routes.signIn + "?" + FormEncoding.encode([("request", handle)])
-            body += "<p class=\"muted\"><a href=\"\(HTMLPage.escape(back))\">\(HTMLPage.escape(page.back))</a></p>\n"
-        }
+        body += Self.backToSignIn(handle, label: page.back)
         return HTMLPage.response(title: page.title, body: body, status: status)
     }
 

@@ -27,19 +27,13 @@ extension SelfServiceRoutes {
         var body = Self.fieldStyle
         if let pending { body += "<p>\(SignUpText.intro) <strong>\(HTMLPage.escape(pending.client.name))</strong></p>\n" }
         if let error { body += Self.errorParagraph(error) }
-        body += "<form method=\"post\" action=\"\(Routes.signUp)\">\n"
-        if let handle { body += HTMLPage.hidden("request", handle) + "\n" }
-        body += HTMLPage.hidden("csrf", interactive.csrf.token(browserValue: browserValue, purpose: Self.signUpPurpose(handle))) + "\n"
-        body += "<label for=\"email\">\(SignUpText.email)</label>\n"
-        body += "<input id=\"email\" name=\"email\" type=\"email\" autocomplete=\"email\" maxlength=\"\(EmailAddress.maximumBytes)\" required value=\"\(HTMLPage.escape(email))\">\n"
+        body += formStart(action: Routes.signUp, handle: handle, browserValue: browserValue, purpose: Self.signUpPurpose(handle),
+                          emailLabel: SignUpText.email, email: email, autocomplete: "email")
         body += Self.passwordField(label: SignUpText.password, value: password, visible: visible, hint: SignUpText.passwordHint)
         body += "<label for=\"name\">\(SignUpText.name)</label>\n"
         body += "<input id=\"name\" name=\"name\" type=\"text\" autocomplete=\"name\" maxlength=\"\(Self.maximumNameLength)\" value=\"\(HTMLPage.escape(name))\">\n"
         body += "<button type=\"submit\" name=\"action\" value=\"create\">\(SignUpText.submit)</button>\n</form>\n"
-        if let handle {
-            let back = Routes.signIn + "?" + FormEncoding.encode([("request", handle)])
-            body += "<p class=\"muted\">\(SignUpText.haveAccount) <a href=\"\(HTMLPage.escape(back))\">\(SignUpText.signIn)</a></p>\n"
-        }
+        body += Self.backToSignIn(handle, lead: SignUpText.haveAccount + " ", label: SignUpText.signIn)
         return HTMLPage.response(title: SignUpText.title, body: body, status: status)
     }
 

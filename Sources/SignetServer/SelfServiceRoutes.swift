@@ -83,6 +83,25 @@ struct SelfServiceRoutes: Sendable {
         }
     }
 
+    /// A form's opening: the tag, the pending request (if any) and the CSRF field for `purpose`,
+    /// then the email field (`autocomplete` `token`).
+    func formStart(action: String, handle: String?, browserValue: String, purpose: String, emailLabel: String, email: String,
+                   autocomplete: String) -> String {
+        var html = "<form method=\"post\" action=\"\(action)\">\n"
+        if let handle { html += HTMLPage.hidden("request", handle) + "\n" }
+        html += HTMLPage.hidden("csrf", interactive.csrf.token(browserValue: browserValue, purpose: purpose)) + "\n"
+        html += "<label for=\"email\">\(HTMLPage.escape(emailLabel))</label>\n"
+        html += "<input id=\"email\" name=\"email\" type=\"email\" autocomplete=\"\(autocomplete)\" maxlength=\"\(EmailAddress.maximumBytes)\" required value=\"\(HTMLPage.escape(email))\">\n"
+        return html
+    }
+
+    /// A muted paragraph with `lead` and a link back to the sign-in page of `handle` (nothing without one).
+    static func backToSignIn(_ handle: String?, lead: String = "", label: String) -> String {
+        guard let handle else { return "" }
+        let back = Routes.signIn + "?" + FormEncoding.encode([("request", handle)])
+        return "<p class=\"muted\">\(lead)<a href=\"\(HTMLPage.escape(back))\">\(HTMLPage.escape(label))</a></p>\n"
+    }
+
     /// An error paragraph.
     static func errorParagraph(_ message: String) -> String {
         "<p class=\"error\" role=\"alert\">\(HTMLPage.escape(message))</p>\n"

@@ -65,35 +65,27 @@ extension SignetApplication {
         // Self-service accounts (docs/accounts.md). Posts that may continue to the client are
         // authorization steps; sign-up hashes a password (Argon2id) on a blocking-work thread.
         table.add([.GET], Routes.signUp, .page) { errors in .sync { selfService.signUpPage($0, errors) } }
-        table.add([.POST], Routes.signUp, .page) { errors in
-            .async { request in
-                do { return try await BlockingWork.run { selfService.signUpSubmit(request, errors) } } catch {
-                    return errors.internalError("sign-up", error)
-                }
-            }
-        }
+        table.add([.POST], Routes.signUp, .page) { errors in Self.onBlockingWork("sign-up", errors, selfService.signUpSubmit) }
         table.add([.GET], Routes.emailCode, .page) { errors in .sync { selfService.codePage($0, errors) } }
         table.add([.GET], Routes.emailLink, .page) { errors in .sync { selfService.linkPage($0, errors) } }
         // A reset sets a password (Argon2id): on a blocking-work thread.
-        table.add([.POST], Routes.emailCode, .authorization) { errors in
-            .async { request in
-                do { return try await BlockingWork.run { selfService.codeSubmit(request, errors) } } catch {
-                    return errors.internalError("email code", error)
-                }
-            }
-        }
-        table.add([.POST], Routes.emailLink, .authorization) { errors in
-            .async { request in
-                do { return try await BlockingWork.run { selfService.linkSubmit(request, errors) } } catch {
-                    return errors.internalError("email link", error)
-                }
-            }
-        }
+        table.add([.POST], Routes.emailCode, .authorization) { errors in Self.onBlockingWork("email code", errors, selfService.codeSubmit) }
+        table.add([.POST], Routes.emailLink, .authorization) { errors in Self.onBlockingWork("email link", errors, selfService.linkSubmit) }
         for page in [SelfServiceRoutes.recoveryForm, SelfServiceRoutes.emailSignInForm] {
             table.add([.GET], page.path, .page) { errors in .sync { selfService.addressPage(page, $0, errors) } }
             table.add([.POST], page.path, .page) { errors in .sync { selfService.addressSubmit(page, $0, errors) } }
         }
         return table.routes
+    }
+
+    /// A handler that runs `body` on a blocking-work thread (Argon2id), suspended meanwhile.
+    static func onBlockingWork(_ context: String, _ errors: ErrorRenderer,
+                               _ body: @escaping @Sendable (HTTPRequest, ErrorRenderer) -> HTTPResponse) -> HTTPHandler {
+        .async { request in
+            do { return try await BlockingWork.run { body(request, errors) } } catch {
+                return errors.internalError(context, error)
+            }
+        }
     }
 
     /// The router for the route table; unknown paths and methods are JSON errors.
