@@ -11,7 +11,8 @@ struct ChallengeMailer: Sendable {
     let challenges: EmailChallenges
     let queue: MailQueue
     let issuer: String
-    let productName: String
+    /// The brand the mail carries (the pages' brand).
+    let brand: AccountMail.Brand
     /// Whether mail is configured (`mail.smtp_url`): recovery and email sign-in are offered only then.
     let isMailConfigured: Bool
 
@@ -21,7 +22,7 @@ struct ChallengeMailer: Sendable {
                                      tokenHashKey: environment.masterKey.tokenHashKey)
         queue = environment.mail
         self.issuer = issuer
-        productName = environment.configuration.mail.fromName ?? SignetConfiguration.defaultMailFromName
+        brand = environment.configuration.brand()
         isMailConfigured = environment.configuration.isMailConfigured
     }
 
@@ -62,7 +63,7 @@ struct ChallengeMailer: Sendable {
         }
         // MailQueue picks the sender at send time; the address here is only the message's shape.
         let to = try MailAddress(email)
-        let message = letter.message(brand: AccountMail.Brand(productName: productName), from: to, to: to)
+        let message = letter.message(brand: brand, from: to, to: to)
         let sealed = try queue.seal(to: to, subject: message.subject, text: message.text, html: message.html)
         try challenges.store(issued, mail: sealed)
         queue.notifySender()

@@ -22,6 +22,8 @@ struct InteractiveRoutes: Sendable {
     let accounts: SignetConfiguration.Accounts
     /// Email challenges and their mail (a verification asked for at sign-in).
     let mailer: ChallengeMailer
+    /// The email typed into a failed sign-in, kept for the form shown again.
+    let typedEmail: SignInEmail
 
     init(application: SignetApplication) {
         let server = application.authorizationServer
@@ -41,6 +43,7 @@ struct InteractiveRoutes: Sendable {
         self.federation = application.federation
         self.accounts = environment.configuration.accounts
         self.mailer = ChallengeMailer(environment: environment, issuer: application.issuer)
+        self.typedEmail = SignInEmail(browserKey: environment.masterKey.browserKey, secure: secure)
     }
 
     // MARK: cookies

@@ -12,18 +12,18 @@ extension SelfServiceRoutes {
         let browser = interactive.browserValue(request)
         do {
             guard let id = request.query.first("challenge"), let record = try challenges.usable(id: id) else {
-                return deadChallenge(handle: nil)
+                return deadChallenge(errors.page, handle: nil)
             }
-            return Self.withCookie(codeForm(record, browserValue: browser.value, error: nil, password: "", visible: false, status: 200),
+            return Self.withCookie(codeForm(errors.page, record, browserValue: browser.value, error: nil, password: "", visible: false, status: 200),
                                    browser.cookie)
         } catch {
             return errors.internalError("code page", error)
         }
     }
 
-    func codeForm(_ record: EmailChallengeRecord, browserValue: String, error: String?, password: String, visible: Bool,
+    func codeForm(_ context: PageContext, _ record: EmailChallengeRecord, browserValue: String, error: String?, password: String, visible: Bool,
                   status: Int) -> HTTPResponse {
-        var body = Self.fieldStyle
+        var body = ""
         body += "<p>\(EmailChallengeText.sentTo) <strong>\(HTMLPage.escape(record.email))</strong>.</p>\n"
         let minutes = Int(record.expiresAt.timeIntervalSince(record.createdAt)) / 60
         body += "<p class=\"muted\">\(HTMLPage.escape(String(format: EmailChallengeText.onItsWay, minutes)))</p>\n"
@@ -37,7 +37,7 @@ extension SelfServiceRoutes {
             body += Self.passwordField(label: EmailChallengeText.newPassword, value: password, visible: visible, hint: SignUpText.passwordHint)
         }
         body += "<button type=\"submit\" name=\"action\" value=\"submit\">\(EmailChallengeText.submit)</button>\n</form>\n"
-        return HTMLPage.response(title: EmailChallengeText.codeTitle, body: body, status: status, formLeadsToClient: true)
+        return HTMLPage.response(context, title: EmailChallengeText.codeTitle, body: body, status: status, formLeadsToClient: true)
     }
 
     /// `POST /email/code`: the code (and for a reset the new password). A wrong code counts one
@@ -50,10 +50,10 @@ extension SelfServiceRoutes {
         let browserValue = request.cookies[interactive.csrfCookieName]
         let password = (try? form.single("password")) ?? ""
         do {
-            guard let record = try challenges.usable(id: id) else { return deadChallenge(handle: nil) }
+            guard let record = try challenges.usable(id: id) else { return deadChallenge(errors.page, handle: nil) }
             let handle = challenges.requestHandle(of: record)
             func again(_ error: String?, visible: Bool = false, status: Int = 400) -> HTTPResponse {
-                codeForm(record, browserValue: browserValue ?? "", error: error,
+                codeForm(errors.page, record, browserValue: browserValue ?? "", error: error,
                          password: password.utf8.count <= UserService.maximumPasswordBytes ? password : "", visible: visible, status: status)
             }
             if record.purpose == .resetPassword {
@@ -61,14 +61,14 @@ extension SelfServiceRoutes {
                 do { try UserService.checkNewPassword(password) } catch { return again(Self.sentence(error.message)) }
             }
             if record.purpose == .signIn, !challenges.isSameBrowser(record, browserValue: browserValue) {
-                return Self.notice(EmailChallengeText.otherBrowserTitle, EmailChallengeText.otherBrowserBody, status: 403)
+                return Self.notice(errors.page, EmailChallengeText.otherBrowserTitle, EmailChallengeText.otherBrowserBody, status: 403)
             }
             switch try challenges.answer(id: id, purpose: record.purpose, code: (try? form.single("code")) ?? "") {
             case nil: return again(EmailChallengeText.codeMalformed)
             case .wrong(let left)?:
                 server.auditor.record("email_code_wrong", subject: record.userID)
-                return left > 0 ? again(EmailChallengeText.codeWrong + String(left)) : deadChallenge(handle: handle)
-            case .dead?: return deadChallenge(handle: handle)
+                return left > 0 ? again(EmailChallengeText.codeWrong + String(left)) : deadChallenge(errors.page, handle: handle)
+            case .dead?: return deadChallenge(errors.page, handle: handle)
             case .accepted(let used)?:
                 return try complete(used, password: password, browserValue: browserValue, errors)
             }
@@ -83,19 +83,19 @@ extension SelfServiceRoutes {
         let browser = interactive.browserValue(request)
         do {
             guard let token = request.query.first("token"), let record = try challenges.usable(linkToken: token), record.userID != nil else {
-                return deadChallenge(handle: nil)
+                return deadChallenge(errors.page, handle: nil)
             }
             if record.purpose == .signIn, !challenges.isSameBrowser(record, browserValue: browser.cookie == nil ? browser.value : nil) {
-                return Self.notice(EmailChallengeText.otherBrowserTitle, EmailChallengeText.otherBrowserBody)
+                return Self.notice(errors.page, EmailChallengeText.otherBrowserTitle, EmailChallengeText.otherBrowserBody)
             }
-            return Self.withCookie(linkForm(record, token: token, browserValue: browser.value, error: nil, password: "", visible: false,
+            return Self.withCookie(linkForm(errors.page, record, token: token, browserValue: browser.value, error: nil, password: "", visible: false,
                                             status: 200), browser.cookie)
         } catch {
             return errors.internalError("email link", error)
         }
     }
 
-    func linkForm(_ record: EmailChallengeRecord, token: String, browserValue: String, error: String?, password: String, visible: Bool,
+    func linkForm(_ context: PageContext, _ record: EmailChallengeRecord, token: String, browserValue: String, error: String?, password: String, visible: Bool,
                   status: Int) -> HTTPResponse {
         let texts: (title: String, body: String, button: String)
         switch record.purpose {
@@ -103,7 +103,7 @@ extension SelfServiceRoutes {
         case .resetPassword: texts = (EmailChallengeText.resetTitle, "", EmailChallengeText.resetButton)
         case .signIn: texts = (EmailChallengeText.signInTitle, EmailChallengeText.signInBody, EmailChallengeText.signInButton)
         }
-        var body = Self.fieldStyle
+        var body = ""
         if !texts.body.isEmpty { body += "<p>\(texts.body) <strong>\(HTMLPage.escape(record.email))</strong></p>\n" }
         if let error { body += Self.errorParagraph(error) }
         body += "<form method=\"post\" action=\"\(Routes.emailLink)\">\n"
@@ -114,7 +114,7 @@ extension SelfServiceRoutes {
             body += Self.passwordField(label: EmailChallengeText.newPassword, value: password, visible: visible, hint: SignUpText.passwordHint)
         }
         body += "<button type=\"submit\" name=\"action\" value=\"submit\">\(texts.button)</button>\n</form>\n"
-        return HTMLPage.response(title: texts.title, body: body, status: status, formLeadsToClient: true)
+        return HTMLPage.response(context, title: texts.title, body: body, status: status, formLeadsToClient: true)
     }
 
     /// `POST /email/link`: uses the link's challenge (once) and does what it is for.
@@ -123,23 +123,23 @@ extension SelfServiceRoutes {
         let browserValue = request.cookies[interactive.csrfCookieName]
         let password = (try? form.single("password")) ?? ""
         do {
-            guard let record = try challenges.usable(linkToken: token), record.userID != nil else { return deadChallenge(handle: nil) }
+            guard let record = try challenges.usable(linkToken: token), record.userID != nil else { return deadChallenge(errors.page, handle: nil) }
             guard interactive.csrfValid(request, field: try? form.single("csrf"), purpose: "link:" + record.id) else {
                 return errors.csrfFailure()
             }
             if record.purpose == .signIn, !challenges.isSameBrowser(record, browserValue: browserValue) {
-                return Self.notice(EmailChallengeText.otherBrowserTitle, EmailChallengeText.otherBrowserBody, status: 403)
+                return Self.notice(errors.page, EmailChallengeText.otherBrowserTitle, EmailChallengeText.otherBrowserBody, status: 403)
             }
             if record.purpose == .resetPassword {
                 func again(_ error: String?, visible: Bool, status: Int) -> HTTPResponse {
-                    linkForm(record, token: token, browserValue: browserValue ?? "", error: error,
+                    linkForm(errors.page, record, token: token, browserValue: browserValue ?? "", error: error,
                              password: password.utf8.count <= UserService.maximumPasswordBytes ? password : "", visible: visible, status: status)
                 }
                 if let visible = Self.toggle(form) { return again(nil, visible: visible, status: 200) }
                 do { try UserService.checkNewPassword(password) } catch { return again(Self.sentence(error.message), visible: false, status: 400) }
             }
             guard let used = try challenges.answer(linkToken: token, purpose: record.purpose) else {
-                return deadChallenge(handle: challenges.requestHandle(of: record))
+                return deadChallenge(errors.page, handle: challenges.requestHandle(of: record))
             }
             return try complete(used, password: password, browserValue: browserValue, errors)
         } catch {
@@ -159,7 +159,7 @@ extension SelfServiceRoutes {
     func complete(_ record: EmailChallengeRecord, password: String, browserValue: String?, _ errors: ErrorRenderer) throws -> HTTPResponse {
         let handle = challenges.requestHandle(of: record)
         guard let userID = record.userID, let user = try users.storage.users.user(id: userID), user.email == record.email else {
-            return deadChallenge(handle: handle)
+            return deadChallenge(errors.page, handle: handle)
         }
         let sameBrowser = challenges.isSameBrowser(record, browserValue: browserValue)
         switch record.purpose {
@@ -167,7 +167,7 @@ extension SelfServiceRoutes {
             try markVerified(user)
             server.auditor.record("email_verified", subject: user.id)
             guard sameBrowser, user.disabledAt == nil, let handle else {
-                return Self.notice(EmailChallengeText.verifiedTitle, EmailChallengeText.verifiedBody)
+                return Self.notice(errors.page, EmailChallengeText.verifiedTitle, EmailChallengeText.verifiedBody)
             }
             return try continueSignedIn(user, amr: ["pwd"], handle: handle, errors)
         case .resetPassword:
@@ -175,12 +175,12 @@ extension SelfServiceRoutes {
             try markVerified(user)
             server.auditor.record("password_reset", subject: user.id)
             let link = handle.map { (Routes.signIn + "?" + FormEncoding.encode([("request", $0)]), EmailChallengeText.continueSignIn) }
-            var response = Self.notice(EmailChallengeText.resetDoneTitle, EmailChallengeText.resetDoneBody, link: link)
+            var response = Self.notice(errors.page, EmailChallengeText.resetDoneTitle, EmailChallengeText.resetDoneBody, link: link)
             response.setCookie(interactive.clearedCookie(interactive.sessionCookieName))
             return response
         case .signIn:
             guard sameBrowser, user.disabledAt == nil, let handle else {
-                return Self.notice(EmailChallengeText.otherBrowserTitle, EmailChallengeText.otherBrowserBody, status: 403)
+                return Self.notice(errors.page, EmailChallengeText.otherBrowserTitle, EmailChallengeText.otherBrowserBody, status: 403)
             }
             try markVerified(user)
             server.auditor.record("sign_in", subject: user.id, detail: ["method": .string("email")])
@@ -198,7 +198,7 @@ extension SelfServiceRoutes {
     func continueSignedIn(_ user: UserRecord, amr: [String], handle: String, _ errors: ErrorRenderer) throws -> HTTPResponse {
         let pending: PendingRequest
         do { pending = try interactive.flow.pending(handle: handle) } catch is FlowError {
-            return Self.notice(EmailChallengeText.verifiedTitle, EmailChallengeText.verifiedBody)
+            return Self.notice(errors.page, EmailChallengeText.verifiedTitle, EmailChallengeText.verifiedBody)
         }
         let verified = try users.storage.users.user(id: user.id) ?? user
         let started = try interactive.flow.sessions.start(user: verified, amr: amr)

@@ -30,28 +30,28 @@ extension SelfServiceRoutes {
 
     /// `GET /password/forgot` and `GET /email/signin` (`?request=…`, required for sign-in).
     func addressPage(_ page: AddressForm, _ request: HTTPRequest, _ errors: ErrorRenderer) -> HTTPResponse {
-        guard isOffered(page) else { return Self.notice(SignUpText.offTitle, SignUpText.offBody, status: 404) }
+        guard isOffered(page) else { return Self.notice(errors.page, SignUpText.offTitle, SignUpText.offBody, status: 404) }
         let handle = request.query.first("request")
         if page.purpose == .signIn, handle == nil { return errors.requestGone() }
         if case .failure(let error) = pendingOrError(handle, errors) { return error.response }
         let browser = interactive.browserValue(request)
-        return Self.withCookie(addressForm(page, handle: handle, browserValue: browser.value, email: "", error: nil, status: 200),
+        return Self.withCookie(addressForm(errors.page, page, handle: handle, browserValue: browser.value, email: "", error: nil, status: 200),
                                browser.cookie)
     }
 
-    func addressForm(_ page: AddressForm, handle: String?, browserValue: String, email: String, error: String?, status: Int) -> HTTPResponse {
+    func addressForm(_ context: PageContext, _ page: AddressForm, handle: String?, browserValue: String, email: String, error: String?, status: Int) -> HTTPResponse {
         var body = "<p>\(HTMLPage.escape(page.intro))</p>\n"
         if let error { body += Self.errorParagraph(error) }
         body += formStart(action: page.path, handle: handle, browserValue: browserValue, purpose: page.path + ":" + (handle ?? ""),
                           emailLabel: page.label, email: email, autocomplete: "username")
         body += "<button type=\"submit\">\(HTMLPage.escape(page.submit))</button>\n</form>\n"
         body += Self.backToSignIn(handle, label: page.back)
-        return HTMLPage.response(title: page.title, body: body, status: status)
+        return HTMLPage.response(context, title: page.title, body: body, status: status)
     }
 
     /// `POST /password/forgot` and `POST /email/signin`.
     func addressSubmit(_ page: AddressForm, _ request: HTTPRequest, _ errors: ErrorRenderer) -> HTTPResponse {
-        guard isOffered(page) else { return Self.notice(SignUpText.offTitle, SignUpText.offBody, status: 404) }
+        guard isOffered(page) else { return Self.notice(errors.page, SignUpText.offTitle, SignUpText.offBody, status: 404) }
         guard let form = InteractiveRoutes.formFields(request) else { return errors.malformedForm() }
         let handle = (try? form.single("request")).flatMap { $0.isEmpty ? nil : $0 }
         if page.purpose == .signIn, handle == nil { return errors.requestGone() }
@@ -63,11 +63,11 @@ extension SelfServiceRoutes {
         let rawEmail = (try? form.single("email")) ?? ""
         let email: String
         do { email = try EmailAddress.normalize(rawEmail) } catch {
-            return addressForm(page, handle: handle, browserValue: browserValue, email: String(rawEmail.prefix(EmailAddress.maximumBytes)),
+            return addressForm(errors.page, page, handle: handle, browserValue: browserValue, email: String(rawEmail.prefix(EmailAddress.maximumBytes)),
                                error: Self.sentence(error.message), status: 400)
         }
         do {
-            guard try challenges.admit(purpose: page.purpose, email: email, clientAddress: request.clientKey) else { return Self.throttled() }
+            guard try challenges.admit(purpose: page.purpose, email: email, clientAddress: request.clientKey) else { return Self.throttled(errors.page) }
             let user = try users.storage.users.user(email: email)
             let userID = user?.disabledAt == nil ? user?.id : nil
             let id = try mailer.send(page.purpose, to: email, userID: userID, browserValue: browserValue, requestHandle: handle,

@@ -11,20 +11,20 @@ extension SelfServiceRoutes {
 
     /// `GET /signup[?request=…]`: email, password, optional name.
     func signUpPage(_ request: HTTPRequest, _ errors: ErrorRenderer) -> HTTPResponse {
-        guard accounts.signUp != .off else { return Self.notice(SignUpText.offTitle, SignUpText.offBody, status: 404) }
+        guard accounts.signUp != .off else { return Self.notice(errors.page, SignUpText.offTitle, SignUpText.offBody, status: 404) }
         let handle = request.query.first("request")
         switch pendingOrError(handle, errors) {
         case .failure(let error): return error.response
         case .success(let pending):
             let browser = interactive.browserValue(request)
-            return Self.withCookie(signUpForm(handle: handle, pending: pending, browserValue: browser.value, email: "", name: "",
+            return Self.withCookie(signUpForm(errors.page, handle: handle, pending: pending, browserValue: browser.value, email: "", name: "",
                                               password: "", visible: false, error: nil, status: 200), browser.cookie)
         }
     }
 
-    func signUpForm(handle: String?, pending: PendingRequest?, browserValue: String, email: String, name: String, password: String,
+    func signUpForm(_ context: PageContext, handle: String?, pending: PendingRequest?, browserValue: String, email: String, name: String, password: String,
                     visible: Bool, error: String?, status: Int) -> HTTPResponse {
-        var body = Self.fieldStyle
+        var body = ""
         if let pending { body += "<p>\(SignUpText.intro) <strong>\(HTMLPage.escape(pending.client.name))</strong></p>\n" }
         if let error { body += Self.errorParagraph(error) }
         body += formStart(action: Routes.signUp, handle: handle, browserValue: browserValue, purpose: Self.signUpPurpose(handle),
@@ -34,7 +34,7 @@ extension SelfServiceRoutes {
         body += "<input id=\"name\" name=\"name\" type=\"text\" autocomplete=\"name\" maxlength=\"\(Self.maximumNameLength)\" value=\"\(HTMLPage.escape(name))\">\n"
         body += "<button type=\"submit\" name=\"action\" value=\"create\">\(SignUpText.submit)</button>\n</form>\n"
         body += Self.backToSignIn(handle, lead: SignUpText.haveAccount + " ", label: SignUpText.signIn)
-        return HTMLPage.response(title: SignUpText.title, body: body, status: status)
+        return HTMLPage.response(context, title: SignUpText.title, body: body, status: status)
     }
 
     /// `POST /signup` (on a blocking-work thread: Argon2id). A new address gets an unverified
@@ -42,7 +42,7 @@ extension SelfServiceRoutes {
     /// an account" mail and a challenge that can never be answered. Both hash the password once,
     /// store one challenge and one mail, and answer the same 303 to the code page.
     func signUpSubmit(_ request: HTTPRequest, _ errors: ErrorRenderer) -> HTTPResponse {
-        guard accounts.signUp != .off else { return Self.notice(SignUpText.offTitle, SignUpText.offBody, status: 404) }
+        guard accounts.signUp != .off else { return Self.notice(errors.page, SignUpText.offTitle, SignUpText.offBody, status: 404) }
         guard let form = InteractiveRoutes.formFields(request) else { return errors.malformedForm() }
         let handle = (try? form.single("request")).flatMap { $0.isEmpty ? nil : $0 }
         guard interactive.csrfValid(request, field: try? form.single("csrf"), purpose: Self.signUpPurpose(handle)) else {
@@ -58,7 +58,7 @@ extension SelfServiceRoutes {
         let rawName = (try? form.single("name")) ?? ""
         let password = (try? form.single("password")) ?? ""
         func again(_ error: String?, visible: Bool = false, status: Int = 400) -> HTTPResponse {
-            signUpForm(handle: handle, pending: pending, browserValue: browserValue, email: String(rawEmail.prefix(EmailAddress.maximumBytes)),
+            signUpForm(errors.page, handle: handle, pending: pending, browserValue: browserValue, email: String(rawEmail.prefix(EmailAddress.maximumBytes)),
                        name: String(rawName.prefix(Self.maximumNameLength)),
                        password: password.utf8.count <= UserService.maximumPasswordBytes ? password : "",
                        visible: visible, error: error, status: status)
@@ -75,7 +75,7 @@ extension SelfServiceRoutes {
         }
         do { try UserService.checkNewPassword(password) } catch { return again(Self.sentence(error.message)) }
         do {
-            guard try challenges.admit(purpose: .verifyEmail, email: email, clientAddress: request.clientKey) else { return Self.throttled() }
+            guard try challenges.admit(purpose: .verifyEmail, email: email, clientAddress: request.clientKey) else { return Self.throttled(errors.page) }
             // One Argon2id hash on both paths (UserService.create hashes; the other path hashes and discards).
             var userID: String?
             if try users.storage.users.user(email: email) == nil {
@@ -126,10 +126,10 @@ extension InteractiveRoutes {
     /// session; a new verification code (throttled like every code) and its page, which signs the
     /// user in once the code is entered here. Only someone who knows the password sees this, so
     /// it is not the generic failure message.
-    func verificationRequired(_ user: UserRecord, _ request: HTTPRequest, handle: String) -> HTTPResponse {
+    func verificationRequired(_ user: UserRecord, _ request: HTTPRequest, handle: String, _ errors: ErrorRenderer) -> HTTPResponse {
         do {
             guard try mailer.challenges.admit(purpose: .verifyEmail, email: user.email, clientAddress: request.clientKey) else {
-                return SelfServiceRoutes.throttled()
+                return SelfServiceRoutes.throttled(errors.page)
             }
             let id = try mailer.send(.verifyEmail, to: user.email, userID: user.id, browserValue: request.cookies[csrfCookieName],
                                      requestHandle: handle, signUpOpen: false)

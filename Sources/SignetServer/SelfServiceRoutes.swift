@@ -47,15 +47,6 @@ struct SelfServiceRoutes: Sendable {
         return links
     }
 
-    /// Style for the text fields the layout's stylesheet does not cover (code, visible password).
-    static let fieldStyle = """
-        <style>input[type=text]{width:100%;box-sizing:border-box;padding:.6rem;font-size:1rem;border:1px solid #b8bdc7;border-radius:.4rem}\
-        input.code{font-size:1.5rem;letter-spacing:.4rem;font-family:ui-monospace,Menlo,Consolas,monospace}\
-        button.link{background:none;border:none;color:inherit;text-decoration:underline;padding:0;margin:.4rem 0 0;font-size:.9rem}\
-        @media (prefers-color-scheme:dark){input[type=text]{background:#0e1114;color:#e4e7eb;border-color:#3b424c}}</style>
-
-        """
-
     /// A new-password field with a show/hide toggle that needs no JavaScript: CSS cannot change an
     /// input's type, so "Show password" is a real submit button (`action=show`, `formnovalidate`)
     /// that posts the form and gets it back with the password in a text field; "Hide password"
@@ -108,22 +99,22 @@ struct SelfServiceRoutes: Sendable {
     }
 
     /// A page that only says something (a dead code, another browser, done).
-    static func notice(_ title: String, _ message: String, link: (href: String, label: String)? = nil, status: Int = 200) -> HTTPResponse {
+    static func notice(_ context: PageContext, _ title: String, _ message: String, link: (href: String, label: String)? = nil, status: Int = 200) -> HTTPResponse {
         var body = "<p>\(HTMLPage.escape(message))</p>\n"
         if let link { body += "<p><a href=\"\(HTMLPage.escape(link.href))\">\(HTMLPage.escape(link.label))</a></p>\n" }
-        return HTMLPage.response(title: title, body: body, status: status)
+        return HTMLPage.response(context, title: title, body: body, status: status)
     }
 
     /// The page for a code or link that no longer works (unknown, expired, used, out of attempts).
-    func deadChallenge(handle: String?) -> HTTPResponse {
-        Self.notice(EmailChallengeText.deadTitle, EmailChallengeText.deadBody,
+    func deadChallenge(_ context: PageContext, handle: String?) -> HTTPResponse {
+        Self.notice(context, EmailChallengeText.deadTitle, EmailChallengeText.deadBody,
                     link: handle.map { (Routes.signIn + "?" + FormEncoding.encode([("request", $0)]), EmailChallengeText.startAgain) },
                     status: 410)
     }
 
     /// The page for too many codes.
-    static func throttled() -> HTTPResponse {
-        var response = notice(EmailChallengeText.throttledTitle, EmailChallengeText.throttledBody, status: 429)
+    static func throttled(_ context: PageContext) -> HTTPResponse {
+        var response = notice(context, EmailChallengeText.throttledTitle, EmailChallengeText.throttledBody, status: 429)
         response.headers.set("Retry-After", String(EmailChallenges.throttleWindow))
         return response
     }

@@ -60,6 +60,7 @@ extension SignetConfiguration {
             && !reader.issues.contains(where: { $0.path.hasPrefix("accounts.sign_up") }) {
             reader.report("accounts.sign_up_domains", "must list at least one domain with accounts.sign_up \"domains\"")
         }
+        validateBranding(reader)
         // After a driver typo the rest of `database` cannot be judged.
         if case .object(let database)? = top["database"], !reader.issues.contains(where: { $0.path == "database.driver" }) {
             validateDatabase(given: Set(database.keys), masterKeyIsExplicit: top["master_key"] != nil, reader: reader)

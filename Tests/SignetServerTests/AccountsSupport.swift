@@ -26,6 +26,7 @@ struct Accounts {
             configuration.mail.smtpURL = url
             configuration.mail.from = "id@example.test"
             configuration.mail.fromName = "Example ID"
+            configuration.branding.productName = "Example ID"
             configuration.accounts.signUp = .open
             configuration.accounts.emailSignIn = true
             configure(&configuration)
