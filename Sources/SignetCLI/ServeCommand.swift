@@ -17,6 +17,8 @@ enum ServeCommand {
         let termination = TerminationSignal.install()
         // --demo: a mock "Google" beside Signet, so the whole federated dance runs locally.
         let demoProvider = arguments.flag("demo") ? try DemoProvider.start(&configuration) : nil
+        // --demo: people can create their own account (the file's choice stands when it made one).
+        if arguments.flag("demo"), configuration.accounts.signUp == .off { configuration.accounts.signUp = .open }
         let environment = try ServerEnvironment.open(configuration)
         let application = try SignetApplication(environment: environment)
         // The demo data is in the store before the server answers or says it is ready, so a

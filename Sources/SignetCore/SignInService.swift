@@ -31,7 +31,7 @@ public struct SignInService: Sendable {
     /// `clientAddress` is the key the client is counted under (an IPv6 client by its /64).
     public func signIn(email: String, password: String, clientAddress: String) throws -> UserRecord? {
         let now = clock.now
-        let normalized = email.trimmingCharacters(in: .whitespacesAndNewlines).lowercased()
+        let normalized = (try? EmailAddress.normalize(email)) ?? email.trimmingCharacters(in: .whitespacesAndNewlines).lowercased()
         let accountKey = counterKey("account", normalized)
         let pairKey = counterKey("account-address", normalized + "\n" + clientAddress)
         let addressKey = counterKey("address", clientAddress)

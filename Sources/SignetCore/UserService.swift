@@ -28,19 +28,9 @@ public final class UserService: Sendable {
         self.random = random
     }
 
-    /// Trims and lowercases an email address and checks its shape: one `@`, a non-empty local
-    /// part, a domain with a dot and no empty labels, no spaces or controls, at most 254 bytes.
+    /// The normalised address (`EmailAddress.normalize`: trimmed, lowercased, checked).
     public static func normalizeEmail(_ raw: String) throws(UserServiceError) -> String {
-        let email = raw.trimmingCharacters(in: .whitespacesAndNewlines).lowercased()
-        let parts = email.split(separator: "@", omittingEmptySubsequences: false)
-        guard email.utf8.count <= 254, parts.count == 2, !parts[0].isEmpty, parts[0].utf8.count <= 64,
-              email.unicodeScalars.allSatisfy({ $0.value > 0x20 && $0.value != 0x7F && !"<>\"(),;:\\[]".unicodeScalars.contains($0) })
-        else { throw UserServiceError("not a valid email address") }
-        let labels = parts[1].split(separator: ".", omittingEmptySubsequences: false)
-        guard labels.count >= 2, labels.allSatisfy({ !$0.isEmpty && !$0.hasPrefix("-") && !$0.hasSuffix("-") }) else {
-            throw UserServiceError("not a valid email address")
-        }
-        return email
+        try EmailAddress.normalize(raw)
     }
 
     /// Checks a new password (NIST SP 800-63B §3.1.1.2): at least 8 characters, at most 1024

@@ -13,6 +13,9 @@ public enum AccountMail: Sendable, Equatable {
     /// Sent instead of a verification when someone signs up with an address that already has an
     /// account, so the form answers the same either way and the owner learns of it.
     case accountExists(signInLink: String, resetLink: String)
+    /// Sent instead of a reset or sign-in code when the address has no account, so the form
+    /// answers the same either way and the owner of the address learns why no code came.
+    case noAccount(signUpLink: String?)
     /// Confirms that the account and its data were deleted.
     case accountDeleted
     /// Tells the old address that the account's email was changed.
@@ -61,6 +64,11 @@ public enum AccountMail: Sendable, Equatable {
                            intro: "Someone tried to create a \(product) account with this email address, but you already have one.",
                            code: nil, action: ("Sign in", signInLink), secondAction: ("Reset my password", resetLink),
                            closing: "If it was not you, you can ignore this mail; your account has not changed.")
+        case .noAccount(let signUpLink):
+            return Content(subject: "About your \(product) sign-in",
+                           intro: "Someone asked for a \(product) password reset or sign-in code for this email address, but no \(product) account uses it. Perhaps you signed up with another address.",
+                           code: nil, action: signUpLink.map { ("Create an account", $0) }, secondAction: nil,
+                           closing: "If it was not you, you can ignore this mail.")
         case .accountDeleted:
             return Content(subject: "Your \(product) account was deleted",
                            intro: "Your \(product) account and the data it held were deleted, as you asked.",

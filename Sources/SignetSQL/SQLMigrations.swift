@@ -31,6 +31,7 @@ public enum SQLMigrations {
         SQLMigration(version: 4, template: v4),
         SQLMigration(version: 5, template: v5),
         SQLMigration(version: 6, template: v6),
+        SQLMigration(version: 7, template: v7),
     ]
 
     /// The highest version this build knows.
@@ -310,6 +311,27 @@ public enum SQLMigrations {
         consumed_at    {int}
     );
     CREATE INDEX passkey_ceremonies_expiry ON passkey_ceremonies (expires_at);
+    """
+
+    /// Email challenges (`SQLEmailChallengeStore`): sign-up verification, password reset and
+    /// email sign-in. Only keyed hashes of the code and the link token are kept; the pending
+    /// request to continue is sealed by the server.
+    static let v7 = """
+    CREATE TABLE email_challenges (
+        id             TEXT PRIMARY KEY,
+        purpose        TEXT NOT NULL,
+        email          TEXT NOT NULL,
+        user_id        TEXT,
+        code_hash      {bytes} NOT NULL,
+        link_hash      {bytes} NOT NULL UNIQUE,
+        browser_hash   {bytes},
+        sealed_request {bytes},
+        attempts       {int} NOT NULL,
+        created_at     {int} NOT NULL,
+        expires_at     {int} NOT NULL,
+        consumed_at    {int}
+    );
+    CREATE INDEX email_challenges_expires ON email_challenges (expires_at);
     """
 
     /// Migration 3's backfill: `amr` from the `{"amr": [...]}` the grant's payload has carried so

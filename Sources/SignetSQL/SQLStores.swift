@@ -29,6 +29,8 @@ public struct SQLStores: Sendable {
     public let mailOutbox: any MailOutbox
     /// Passkeys and their ceremonies' challenges.
     public let passkeys: any PasskeyStore
+    /// Email codes and links.
+    public let emailChallenges: any EmailChallengeStore
     let database: any SQLDatabase
 
     /// The facets over `database`.
@@ -47,6 +49,7 @@ public struct SQLStores: Sendable {
         throttle = SQLThrottleStore(database: database)
         mailOutbox = SQLMailOutbox(database: database)
         passkeys = SQLPasskeyStore(database: database)
+        emailChallenges = SQLEmailChallengeStore(database: database)
     }
 
     /// What `purge(before:)` deletes, in order, each with `$1` = `before`. Tokens go with their
@@ -64,6 +67,7 @@ public struct SQLStores: Sendable {
         ("DELETE FROM throttle_hits WHERE at < $1", false),
         ("DELETE FROM mail_outbox WHERE finished_at < $1", false),
         ("DELETE FROM passkey_ceremonies WHERE expires_at < $1", false),
+        ("DELETE FROM email_challenges WHERE expires_at < $1", false),
     ]
 
     /// Runs `body` in one write transaction on this store's database, for an action whose writes
@@ -120,6 +124,8 @@ extension SQLStorage {
     public var mailOutbox: any MailOutbox { stores.mailOutbox }
     /// Passkeys and their ceremonies' challenges.
     public var passkeys: any PasskeyStore { stores.passkeys }
+    /// Email codes and links.
+    public var emailChallenges: any EmailChallengeStore { stores.emailChallenges }
 
     /// Deletes expired and ended artifacts; see `SignetStorage.purge(before:)`.
     public func purge(before: Date) throws -> Int {

@@ -30,6 +30,7 @@ extension InteractiveRoutes {
         body += "<label for=\"password\">\(page.html(SignInText.password))</label>\n"
         body += "<input id=\"password\" name=\"password\" type=\"password\" autocomplete=\"current-password\"\(federation.homeRealm.isEmpty ? " required" : "")\(email.isEmpty ? "" : " autofocus")>\n"
         body += "<button type=\"submit\">\(page.html(SignInText.submit))</button>\n</form>\n"
+        body += SelfServiceRoutes.signInLinks(handle: handle, accounts: accounts, mail: mailer.isMailConfigured)
         var response = HTMLPage.response(page, title: page.text(SignInText.title), body: body, formLeadsToClient: true,
                                          imageSources: providerLogoSources())
         PasskeyScript.allow(&response)
@@ -56,6 +57,7 @@ extension InteractiveRoutes {
                 if let cookie = typedEmail.cookie(keeping: email, handle: handle) { again.setCookie(cookie) }
                 return again
             }
+            if accounts.requireVerifiedEmail && !user.emailVerified { return verificationRequired(user, request, handle: handle, errors) }
             // A new session on every sign-in (no fixation); the browser's previous one ends.
             try flow.sessions.end(token: sessionToken(request))
             let started = try flow.sessions.start(user: user, amr: ["pwd"])

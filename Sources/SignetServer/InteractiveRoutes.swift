@@ -18,6 +18,10 @@ struct InteractiveRoutes: Sendable {
     let secure: Bool
     /// Upstream connections: sign-in buttons and home-realm discovery.
     let federation: Federation
+    /// Sign-up, recovery and email sign-in settings (the sign-in page's links).
+    let accounts: SignetConfiguration.Accounts
+    /// Email challenges and their mail (a verification asked for at sign-in).
+    let mailer: ChallengeMailer
     /// The email typed into a failed sign-in, kept for the form shown again.
     let typedEmail: SignInEmail
 
@@ -37,6 +41,8 @@ struct InteractiveRoutes: Sendable {
         self.issuer = application.issuer
         self.secure = application.issuer.lowercased().hasPrefix("https://")
         self.federation = application.federation
+        self.accounts = environment.configuration.accounts
+        self.mailer = ChallengeMailer(environment: environment, issuer: application.issuer)
         self.typedEmail = SignInEmail(browserKey: environment.masterKey.browserKey, secure: secure)
     }
 

@@ -20,6 +20,16 @@ public enum Routes {
     public static let endSession = "/logout"
     /// The sign-in page.
     public static let signIn = "/signin"
+    /// The sign-up page (`accounts.sign_up`).
+    public static let signUp = "/signup"
+    /// The page that asks for a mailed 6-digit code (verification, reset, email sign-in).
+    public static let emailCode = "/email/code"
+    /// The mailed link: a page that confirms with a button (mail scanners open links).
+    public static let emailLink = "/email/link"
+    /// "Forgot password?": asks for the address to send a reset code to.
+    public static let passwordForgot = "/password/forgot"
+    /// Email sign-in (`accounts.email_sign_in`): asks for the address to send a sign-in code to.
+    public static let emailSignIn = "/email/signin"
     /// The consent page.
     public static let consent = "/consent"
     /// Starts a provider transaction from the sign-in page (a link or home-realm discovery).

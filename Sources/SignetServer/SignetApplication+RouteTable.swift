@@ -11,6 +11,7 @@ extension SignetApplication {
         let keyRing = environment.keyRing
         let interactive = InteractiveRoutes(application: self)
         let federation = FederationRoutes(application: self, interactive: interactive)
+        let selfService = SelfServiceRoutes(application: self, interactive: interactive)
         let assets = brandAssets
         let account = AccountRoutes(application: self, interactive: interactive)
         let accountTokens = UserAccessTokenCheck(server: authorizationServer)
@@ -92,6 +93,19 @@ extension SignetApplication {
         // RFC 6750 §2.1: the token in the Authorization header; a DELETE carries no form body.
         table.add([.DELETE], Routes.account, .api(.bearer)) { errors in
             .async { await account.apiDelete($0, errors, tokens: accountTokens) }
+        }
+        // Self-service accounts (docs/accounts.md). Posts that may continue to the client are
+        // authorization steps; sign-up hashes a password (Argon2id) on a blocking-work thread.
+        table.add([.GET], Routes.signUp, .page) { errors in .sync { selfService.signUpPage($0, errors) } }
+        table.add([.POST], Routes.signUp, .page) { errors in Self.blocking("sign-up", errors, selfService.signUpSubmit) }
+        table.add([.GET], Routes.emailCode, .page) { errors in .sync { selfService.codePage($0, errors) } }
+        table.add([.GET], Routes.emailLink, .page) { errors in .sync { selfService.linkPage($0, errors) } }
+        // A reset sets a password (Argon2id): on a blocking-work thread.
+        table.add([.POST], Routes.emailCode, .authorization) { errors in Self.blocking("email code", errors, selfService.codeSubmit) }
+        table.add([.POST], Routes.emailLink, .authorization) { errors in Self.blocking("email link", errors, selfService.linkSubmit) }
+        for page in [SelfServiceRoutes.recoveryForm, SelfServiceRoutes.emailSignInForm] {
+            table.add([.GET], page.path, .page) { errors in .sync { selfService.addressPage(page, $0, errors) } }
+            table.add([.POST], page.path, .page) { errors in .sync { selfService.addressSubmit(page, $0, errors) } }
         }
         return table.routes
     }

@@ -56,6 +56,10 @@ extension SignetConfiguration {
             reader.report("http.tls_certificate_file", "tls_certificate_file and tls_private_key go together")
         }
         validateMail(reader)
+        if accounts.signUp == .domains && accounts.signUpDomains.isEmpty
+            && !reader.issues.contains(where: { $0.path.hasPrefix("accounts.sign_up") }) {
+            reader.report("accounts.sign_up_domains", "must list at least one domain with accounts.sign_up \"domains\"")
+        }
         validateBranding(reader)
         if let rpID = passkeys.rpID, let host = issuerHost, let problem = Self.rpIDProblem(rpID, host: host) {
             reader.report("passkeys.rp_id", problem)

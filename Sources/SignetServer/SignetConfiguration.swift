@@ -32,6 +32,8 @@ public struct SignetConfiguration: Sendable {
     public var passkeys: Passkeys
     /// First-party apps for the association files.
     public var nativeApps: NativeApps
+    /// Sign-up, recovery and email sign-in.
+    public var accounts: Accounts
     /// What `signet serve` logs.
     public var log: LogSettings
     /// How the pages and the mail present the product.
@@ -169,6 +171,7 @@ public struct SignetConfiguration: Sendable {
         mail = Mail()
         passkeys = Passkeys()
         nativeApps = NativeApps()
+        accounts = Accounts()
         log = LogSettings()
         branding = Branding()
     }

@@ -33,9 +33,12 @@ public protocol SignetStorage: Sendable {
     /// Passkeys and their ceremonies' challenges.
     var passkeys: any PasskeyStore { get }
 
+    /// Email codes and links (verification, reset, email sign-in).
+    var emailChallenges: any EmailChallengeStore { get }
+
     /// Deletes what can no longer be used: pending requests, codes, nonces, sessions and grant
     /// families (with their tokens) that expired or ended before `before`, throttle hits older
-    /// than `before`, outbox messages sent or given up before `before`, and passkey challenges that expired before `before`. Returns the number of
+    /// than `before`, outbox messages sent or given up before `before`, passkey challenges and email challenges that expired before `before`. Returns the number of
     /// rows deleted. Keep `before` well in the past of now
     /// (e.g. a day), so replays of recently expired codes and tokens are still recognised.
     @discardableResult

@@ -11,6 +11,9 @@ public final class MailSink: Sendable {
     public var port: Int { service.port }
     /// `smtp://127.0.0.1:PORT`.
     public var url: String { "smtp://127.0.0.1:\(port)" }
+
+    /// The folder the sink writes `<n>.eml` and `<n>.json` to (a browser script reads mail there).
+    public var folder: String { service.folder?.path ?? "" }
     /// The process, and the folder it writes each message to.
     private let service: HelperService
 

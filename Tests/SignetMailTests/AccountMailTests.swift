@@ -20,7 +20,7 @@ struct AccountMailTests {
         let kinds: [AccountMail] = [
             .verifyEmail(code: "482913", link: link, minutes: 10), .resetPassword(code: "550123", link: link, minutes: 10),
             .signInCode(code: "771204", link: link, minutes: 10), .accountExists(signInLink: link, resetLink: link + "2"),
-            .accountDeleted, .emailChanged(newAddressHint: "a***@example.org"),
+            .accountDeleted, .emailChanged(newAddressHint: "a***@example.org"), .noAccount(signUpLink: link + "3"),
         ]
         for kind in kinds { try transport.send(kind.message(brand: Self.brand, from: from, to: to)) }
         let received = try await sink.waitForMessages(kinds.count)
@@ -42,6 +42,8 @@ struct AccountMailTests {
                 #expect(html.contains("background:#0a7d3b"))
             case .accountExists:
                 #expect(text.contains(link) && text.contains(link + "2"))
+            case .noAccount:
+                #expect(text.contains(link + "3") && !text.contains(link + "2"))
             case .accountDeleted, .emailChanged:
                 #expect(!text.contains("http"))
             }

@@ -1,0 +1,72 @@
+import Foundation
+import SignetCore
+import SignetHTTP
+import SignetMail
+import SignetStore
+
+/// Makes an email challenge and its mail and stores both in one transaction, so the code exists
+/// exactly when its mail is in the outbox. The links are built from the configured issuer, never
+/// from a request's `Host` header.
+struct ChallengeMailer: Sendable {
+    let challenges: EmailChallenges
+    let queue: MailQueue
+    let issuer: String
+    /// The brand the mail carries (the pages' brand).
+    let brand: AccountMail.Brand
+    /// Whether mail is configured (`mail.smtp_url`): recovery and email sign-in are offered only then.
+    let isMailConfigured: Bool
+
+    init(environment: ServerEnvironment, issuer: String) {
+        challenges = EmailChallenges(store: environment.storage.emailChallenges, throttle: environment.storage.throttle,
+                                     clock: environment.clock, random: environment.random,
+                                     tokenHashKey: environment.masterKey.tokenHashKey)
+        queue = environment.mail
+        self.issuer = issuer
+        brand = environment.configuration.brand()
+        isMailConfigured = environment.configuration.isMailConfigured
+    }
+
+    /// The absolute URL of a Signet path (from the issuer).
+    func url(_ path: String, _ parameters: [(String, String)] = []) -> String {
+        issuer + path + (parameters.isEmpty ? "" : "?" + FormEncoding.encode(parameters))
+    }
+
+    /// What a challenge's mail says: the real mail for an address with an account (`userID` set),
+    /// the "no code for you" mail for one without.
+    enum Letter {
+        /// The verification code, or (no `userID`) "you already have an account".
+        case verify
+        /// The reset code, or "no account uses this address".
+        case reset
+        /// The sign-in code, or "no account uses this address".
+        case signIn
+    }
+
+    /// Makes a challenge of `purpose` for `email` and stores it with its mail; returns its id.
+    /// Without `userID` the challenge can never be answered and the mail carries no code: the
+    /// caller's answer and work are the same either way.
+    func send(_ purpose: EmailChallengePurpose, to email: String, userID: String?, browserValue: String?,
+              requestHandle: String?, signUpOpen: Bool) throws -> String {
+        let issued = try challenges.make(purpose: purpose, email: email, userID: userID, browserValue: browserValue,
+                                         requestHandle: requestHandle)
+        let link = url(Routes.emailLink, [("token", issued.linkToken)])
+        let letter: AccountMail
+        switch (purpose, userID != nil) {
+        case (.verifyEmail, true): letter = .verifyEmail(code: issued.code, link: link, minutes: issued.minutes)
+        case (.resetPassword, true): letter = .resetPassword(code: issued.code, link: link, minutes: issued.minutes)
+        case (.signIn, true): letter = .signInCode(code: issued.code, link: link, minutes: issued.minutes)
+        case (.verifyEmail, false):
+            let signIn = requestHandle.map { url(Routes.signIn, [("request", $0)]) } ?? issuer
+            letter = .accountExists(signInLink: signIn, resetLink: url(Routes.passwordForgot, requestHandle.map { [("request", $0)] } ?? []))
+        case (.resetPassword, false), (.signIn, false):
+            letter = .noAccount(signUpLink: signUpOpen ? url(Routes.signUp, requestHandle.map { [("request", $0)] } ?? []) : nil)
+        }
+        // MailQueue picks the sender at send time; the address here is only the message's shape.
+        let to = try MailAddress(email)
+        let message = letter.message(brand: brand, from: to, to: to)
+        let sealed = try queue.seal(to: to, subject: message.subject, text: message.text, html: message.html)
+        try challenges.store(issued, mail: sealed)
+        queue.notifySender()
+        return issued.record.id
+    }
+}

@@ -1,0 +1,209 @@
+import Foundation
+import SignetCore
+import SignetHTTP
+import SignetJOSE
+import SignetStore
+import SignetWire
+
+extension SelfServiceRoutes {
+    /// `GET /email/code?challenge=…`: "we are sending a code to …" and the code field (with the
+    /// new password for a reset).
+    func codePage(_ request: HTTPRequest, _ errors: ErrorRenderer) -> HTTPResponse {
+        let browser = interactive.browserValue(request)
+        do {
+            guard let id = request.query.first("challenge"), let record = try challenges.usable(id: id) else {
+                return deadChallenge(errors.page, handle: nil)
+            }
+            return Self.withCookie(codeForm(errors.page, record, browserValue: browser.value, error: nil, password: "", visible: false, status: 200),
+                                   browser.cookie)
+        } catch {
+            return errors.internalError("code page", error)
+        }
+    }
+
+    func codeForm(_ context: PageContext, _ record: EmailChallengeRecord, browserValue: String, error: String?, password: String, visible: Bool,
+                  status: Int) -> HTTPResponse {
+        var body = ""
+        body += "<p>\(EmailChallengeText.sentTo) <strong>\(HTMLPage.escape(record.email))</strong>.</p>\n"
+        let minutes = Int(record.expiresAt.timeIntervalSince(record.createdAt)) / 60
+        body += "<p class=\"muted\">\(HTMLPage.escape(String(format: EmailChallengeText.onItsWay, minutes)))</p>\n"
+        if let error { body += Self.errorParagraph(error) }
+        body += "<form method=\"post\" action=\"\(Routes.emailCode)\">\n"
+        body += HTMLPage.hidden("challenge", record.id) + "\n"
+        body += HTMLPage.hidden("csrf", interactive.csrf.token(browserValue: browserValue, purpose: record.id)) + "\n"
+        body += "<label for=\"code\">\(EmailChallengeText.code)</label>\n"
+        body += "<input id=\"code\" name=\"code\" type=\"text\" class=\"code\" inputmode=\"numeric\" autocomplete=\"one-time-code\" maxlength=\"12\" required autofocus>\n"
+        if record.purpose == .resetPassword {
+            body += Self.passwordField(label: EmailChallengeText.newPassword, value: password, visible: visible, hint: SignUpText.passwordHint)
+        }
+        body += "<button type=\"submit\" name=\"action\" value=\"submit\">\(EmailChallengeText.submit)</button>\n</form>\n"
+        return HTMLPage.response(context, title: EmailChallengeText.codeTitle, body: body, status: status, formLeadsToClient: true)
+    }
+
+    /// `POST /email/code`: the code (and for a reset the new password). A wrong code counts one
+    /// of the 5 attempts; a malformed one, a weak new password or a show/hide post counts none.
+    func codeSubmit(_ request: HTTPRequest, _ errors: ErrorRenderer) -> HTTPResponse {
+        guard let form = InteractiveRoutes.formFields(request), let id = try? form.single("challenge") else {
+            return errors.malformedForm()
+        }
+        guard interactive.csrfValid(request, field: try? form.single("csrf"), purpose: id) else { return errors.csrfFailure() }
+        let browserValue = request.cookies[interactive.csrfCookieName]
+        let password = (try? form.single("password")) ?? ""
+        do {
+            guard let record = try challenges.usable(id: id) else { return deadChallenge(errors.page, handle: nil) }
+            let handle = challenges.requestHandle(of: record)
+            func again(_ error: String?, visible: Bool = false, status: Int = 400) -> HTTPResponse {
+                codeForm(errors.page, record, browserValue: browserValue ?? "", error: error,
+                         password: password.utf8.count <= UserService.maximumPasswordBytes ? password : "", visible: visible, status: status)
+            }
+            if record.purpose == .resetPassword {
+                if let visible = Self.toggle(form) { return again(nil, visible: visible, status: 200) }
+                do { try UserService.checkNewPassword(password) } catch { return again(Self.sentence(error.message)) }
+            }
+            if record.purpose == .signIn, !challenges.isSameBrowser(record, browserValue: browserValue) {
+                return Self.notice(errors.page, EmailChallengeText.otherBrowserTitle, EmailChallengeText.otherBrowserBody, status: 403)
+            }
+            switch try challenges.answer(id: id, purpose: record.purpose, code: (try? form.single("code")) ?? "") {
+            case nil: return again(EmailChallengeText.codeMalformed)
+            case .wrong(let left)?:
+                server.auditor.record("email_code_wrong", subject: record.userID)
+                return left > 0 ? again(EmailChallengeText.codeWrong + String(left)) : deadChallenge(errors.page, handle: handle)
+            case .dead?: return deadChallenge(errors.page, handle: handle)
+            case .accepted(let used)?:
+                return try complete(used, password: password, browserValue: browserValue, errors)
+            }
+        } catch {
+            return errors.internalError("email code", error)
+        }
+    }
+
+    /// `GET /email/link?token=…`: never acts (mail scanners open links); shows the button that
+    /// does, or for a sign-in link opened in another browser, says to enter the code there.
+    func linkPage(_ request: HTTPRequest, _ errors: ErrorRenderer) -> HTTPResponse {
+        let browser = interactive.browserValue(request)
+        do {
+            guard let token = request.query.first("token"), let record = try challenges.usable(linkToken: token), record.userID != nil else {
+                return deadChallenge(errors.page, handle: nil)
+            }
+            if record.purpose == .signIn, !challenges.isSameBrowser(record, browserValue: browser.cookie == nil ? browser.value : nil) {
+                return Self.notice(errors.page, EmailChallengeText.otherBrowserTitle, EmailChallengeText.otherBrowserBody)
+            }
+            return Self.withCookie(linkForm(errors.page, record, token: token, browserValue: browser.value, error: nil, password: "", visible: false,
+                                            status: 200), browser.cookie)
+        } catch {
+            return errors.internalError("email link", error)
+        }
+    }
+
+    func linkForm(_ context: PageContext, _ record: EmailChallengeRecord, token: String, browserValue: String, error: String?, password: String, visible: Bool,
+                  status: Int) -> HTTPResponse {
+        let texts: (title: String, body: String, button: String)
+        switch record.purpose {
+        case .verifyEmail: texts = (EmailChallengeText.confirmTitle, EmailChallengeText.confirmBody, EmailChallengeText.confirmButton)
+        case .resetPassword: texts = (EmailChallengeText.resetTitle, "", EmailChallengeText.resetButton)
+        case .signIn: texts = (EmailChallengeText.signInTitle, EmailChallengeText.signInBody, EmailChallengeText.signInButton)
+        }
+        var body = ""
+        if !texts.body.isEmpty { body += "<p>\(texts.body) <strong>\(HTMLPage.escape(record.email))</strong></p>\n" }
+        if let error { body += Self.errorParagraph(error) }
+        body += "<form method=\"post\" action=\"\(Routes.emailLink)\">\n"
+        body += HTMLPage.hidden("token", token) + "\n"
+        body += HTMLPage.hidden("csrf", interactive.csrf.token(browserValue: browserValue, purpose: "link:" + record.id)) + "\n"
+        if record.purpose == .resetPassword {
+            body += "<input type=\"hidden\" name=\"username\" autocomplete=\"username\" value=\"\(HTMLPage.escape(record.email))\">\n"
+            body += Self.passwordField(label: EmailChallengeText.newPassword, value: password, visible: visible, hint: SignUpText.passwordHint)
+        }
+        body += "<button type=\"submit\" name=\"action\" value=\"submit\">\(texts.button)</button>\n</form>\n"
+        return HTMLPage.response(context, title: texts.title, body: body, status: status, formLeadsToClient: true)
+    }
+
+    /// `POST /email/link`: uses the link's challenge (once) and does what it is for.
+    func linkSubmit(_ request: HTTPRequest, _ errors: ErrorRenderer) -> HTTPResponse {
+        guard let form = InteractiveRoutes.formFields(request), let token = try? form.single("token") else { return errors.malformedForm() }
+        let browserValue = request.cookies[interactive.csrfCookieName]
+        let password = (try? form.single("password")) ?? ""
+        do {
+            guard let record = try challenges.usable(linkToken: token), record.userID != nil else { return deadChallenge(errors.page, handle: nil) }
+            guard interactive.csrfValid(request, field: try? form.single("csrf"), purpose: "link:" + record.id) else {
+                return errors.csrfFailure()
+            }
+            if record.purpose == .signIn, !challenges.isSameBrowser(record, browserValue: browserValue) {
+                return Self.notice(errors.page, EmailChallengeText.otherBrowserTitle, EmailChallengeText.otherBrowserBody, status: 403)
+            }
+            if record.purpose == .resetPassword {
+                func again(_ error: String?, visible: Bool, status: Int) -> HTTPResponse {
+                    linkForm(errors.page, record, token: token, browserValue: browserValue ?? "", error: error,
+                             password: password.utf8.count <= UserService.maximumPasswordBytes ? password : "", visible: visible, status: status)
+                }
+                if let visible = Self.toggle(form) { return again(nil, visible: visible, status: 200) }
+                do { try UserService.checkNewPassword(password) } catch { return again(Self.sentence(error.message), visible: false, status: 400) }
+            }
+            guard let used = try challenges.answer(linkToken: token, purpose: record.purpose) else {
+                return deadChallenge(errors.page, handle: challenges.requestHandle(of: record))
+            }
+            return try complete(used, password: password, browserValue: browserValue, errors)
+        } catch {
+            return errors.internalError("email link", error)
+        }
+    }
+
+    /// What an answered challenge does; this caller is the only one that got it.
+    ///
+    /// - verify: the address is confirmed; in the browser that signed up, with its pending
+    ///   request still there, the user is signed in (they set the password there moments ago) and
+    ///   the request continues; elsewhere a page says to go back.
+    /// - reset: the new password is set, which ends every session and revokes every grant
+    ///   (`UserService.setPassword`), and the address counts as confirmed (the code came to it).
+    /// - sign in: a session with `amr` ["otp"] (RFC 8176 §2: a one-time password), the address
+    ///   confirmed, and the pending request continues.
+    func complete(_ record: EmailChallengeRecord, password: String, browserValue: String?, _ errors: ErrorRenderer) throws -> HTTPResponse {
+        let handle = challenges.requestHandle(of: record)
+        guard let userID = record.userID, let user = try users.storage.users.user(id: userID), user.email == record.email else {
+            return deadChallenge(errors.page, handle: handle)
+        }
+        let sameBrowser = challenges.isSameBrowser(record, browserValue: browserValue)
+        switch record.purpose {
+        case .verifyEmail:
+            try markVerified(user)
+            server.auditor.record("email_verified", subject: user.id)
+            guard sameBrowser, user.disabledAt == nil, let handle else {
+                return Self.notice(errors.page, EmailChallengeText.verifiedTitle, EmailChallengeText.verifiedBody)
+            }
+            return try continueSignedIn(user, amr: ["pwd"], handle: handle, errors)
+        case .resetPassword:
+            try users.setPassword(userID: user.id, password: password)
+            try markVerified(user)
+            server.auditor.record("password_reset", subject: user.id)
+            let link = handle.map { (Routes.signIn + "?" + FormEncoding.encode([("request", $0)]), EmailChallengeText.continueSignIn) }
+            var response = Self.notice(errors.page, EmailChallengeText.resetDoneTitle, EmailChallengeText.resetDoneBody, link: link)
+            response.setCookie(interactive.clearedCookie(interactive.sessionCookieName))
+            return response
+        case .signIn:
+            guard sameBrowser, user.disabledAt == nil, let handle else {
+                return Self.notice(errors.page, EmailChallengeText.otherBrowserTitle, EmailChallengeText.otherBrowserBody, status: 403)
+            }
+            try markVerified(user)
+            server.auditor.record("sign_in", subject: user.id, detail: ["method": .string("email")])
+            return try continueSignedIn(user, amr: ["otp"], handle: handle, errors)
+        }
+    }
+
+    func markVerified(_ user: UserRecord) throws {
+        guard !user.emailVerified else { return }
+        try users.storage.users.updateProfile(userID: user.id, name: user.name, givenName: user.givenName, familyName: user.familyName,
+                                              emailVerified: true, now: server.clock.now)
+    }
+
+    /// A new session for `user` (the browser's previous one ends) and the pending request's next step.
+    func continueSignedIn(_ user: UserRecord, amr: [String], handle: String, _ errors: ErrorRenderer) throws -> HTTPResponse {
+        let pending: PendingRequest
+        do { pending = try interactive.flow.pending(handle: handle) } catch is FlowError {
+            return Self.notice(errors.page, EmailChallengeText.verifiedTitle, EmailChallengeText.verifiedBody)
+        }
+        let verified = try users.storage.users.user(id: user.id) ?? user
+        let started = try interactive.flow.sessions.start(user: verified, amr: amr)
+        var response = interactive.respond(try interactive.flow.afterSignIn(pending, session: started.session), errors)
+        response.setCookie(interactive.sessionCookie(started.token))
+        return response
+    }
+}

@@ -1,0 +1,80 @@
+import Foundation
+import SignetCore
+import SignetHTTP
+import SignetStore
+import SignetWire
+
+extension SelfServiceRoutes {
+    /// The two pages that only ask for an address and mail it a code: "forgot password" and
+    /// email sign-in. Their answer is the same 303 to the code page whether or not the address
+    /// has an account (the mail differs: a code, or "no account uses this address").
+    struct AddressForm {
+        let path: String
+        let purpose: EmailChallengePurpose
+        let title: String
+        let intro: String
+        let label: String
+        let submit: String
+        let back: String
+    }
+
+    static let recoveryForm = AddressForm(path: Routes.passwordForgot, purpose: .resetPassword, title: RecoveryText.title,
+                                          intro: RecoveryText.intro, label: RecoveryText.email, submit: RecoveryText.submit,
+                                          back: RecoveryText.back)
+    static let emailSignInForm = AddressForm(path: Routes.emailSignIn, purpose: .signIn, title: EmailSignInText.title,
+                                             intro: EmailSignInText.intro, label: EmailSignInText.email, submit: EmailSignInText.submit,
+                                             back: EmailSignInText.back)
+
+    /// Whether the page is offered at all: only with mail, and email sign-in only when switched on.
+    func isOffered(_ page: AddressForm) -> Bool { mailer.isMailConfigured && (page.purpose != .signIn || accounts.emailSignIn) }
+
+    /// `GET /password/forgot` and `GET /email/signin` (`?request=…`, required for sign-in).
+    func addressPage(_ page: AddressForm, _ request: HTTPRequest, _ errors: ErrorRenderer) -> HTTPResponse {
+        guard isOffered(page) else { return Self.notice(errors.page, SignUpText.offTitle, SignUpText.offBody, status: 404) }
+        let handle = request.query.first("request")
+        if page.purpose == .signIn, handle == nil { return errors.requestGone() }
+        if case .failure(let error) = pendingOrError(handle, errors) { return error.response }
+        let browser = interactive.browserValue(request)
+        return Self.withCookie(addressForm(errors.page, page, handle: handle, browserValue: browser.value, email: "", error: nil, status: 200),
+                               browser.cookie)
+    }
+
+    func addressForm(_ context: PageContext, _ page: AddressForm, handle: String?, browserValue: String, email: String, error: String?, status: Int) -> HTTPResponse {
+        var body = "<p>\(HTMLPage.escape(page.intro))</p>\n"
+        if let error { body += Self.errorParagraph(error) }
+        body += formStart(action: page.path, handle: handle, browserValue: browserValue, purpose: page.path + ":" + (handle ?? ""),
+                          emailLabel: page.label, email: email, autocomplete: "username")
+        body += "<button type=\"submit\">\(HTMLPage.escape(page.submit))</button>\n</form>\n"
+        body += Self.backToSignIn(handle, label: page.back)
+        return HTMLPage.response(context, title: page.title, body: body, status: status)
+    }
+
+    /// `POST /password/forgot` and `POST /email/signin`.
+    func addressSubmit(_ page: AddressForm, _ request: HTTPRequest, _ errors: ErrorRenderer) -> HTTPResponse {
+        guard isOffered(page) else { return Self.notice(errors.page, SignUpText.offTitle, SignUpText.offBody, status: 404) }
+        guard let form = InteractiveRoutes.formFields(request) else { return errors.malformedForm() }
+        let handle = (try? form.single("request")).flatMap { $0.isEmpty ? nil : $0 }
+        if page.purpose == .signIn, handle == nil { return errors.requestGone() }
+        guard interactive.csrfValid(request, field: try? form.single("csrf"), purpose: page.path + ":" + (handle ?? "")) else {
+            return errors.csrfFailure()
+        }
+        if case .failure(let error) = pendingOrError(handle, errors) { return error.response }
+        let browserValue = request.cookies[interactive.csrfCookieName] ?? ""
+        let rawEmail = (try? form.single("email")) ?? ""
+        let email: String
+        do { email = try EmailAddress.normalize(rawEmail) } catch {
+            return addressForm(errors.page, page, handle: handle, browserValue: browserValue, email: String(rawEmail.prefix(EmailAddress.maximumBytes)),
+                               error: Self.sentence(error.message), status: 400)
+        }
+        do {
+            guard try challenges.admit(purpose: page.purpose, email: email, clientAddress: request.clientKey) else { return Self.throttled(errors.page) }
+            let user = try users.storage.users.user(email: email)
+            let userID = user?.disabledAt == nil ? user?.id : nil
+            let id = try mailer.send(page.purpose, to: email, userID: userID, browserValue: browserValue, requestHandle: handle,
+                                     signUpOpen: accounts.signUp != .off)
+            return Self.toCodePage(id)
+        } catch {
+            return errors.internalError(page.path, error)
+        }
+    }
+}

@@ -1,0 +1,142 @@
+import Foundation
+import SignetCore
+import SignetCrypto
+import SignetHTTP
+import SignetStore
+import SignetWire
+
+extension SelfServiceRoutes {
+    /// The CSRF purpose of the sign-up form.
+    static func signUpPurpose(_ handle: String?) -> String { "signup:" + (handle ?? "") }
+
+    /// `GET /signup[?request=…]`: email, password, optional name.
+    func signUpPage(_ request: HTTPRequest, _ errors: ErrorRenderer) -> HTTPResponse {
+        guard accounts.signUp != .off else { return Self.notice(errors.page, SignUpText.offTitle, SignUpText.offBody, status: 404) }
+        let handle = request.query.first("request")
+        switch pendingOrError(handle, errors) {
+        case .failure(let error): return error.response
+        case .success(let pending):
+            let browser = interactive.browserValue(request)
+            return Self.withCookie(signUpForm(errors.page, handle: handle, pending: pending, browserValue: browser.value, email: "", name: "",
+                                              password: "", visible: false, error: nil, status: 200), browser.cookie)
+        }
+    }
+
+    func signUpForm(_ context: PageContext, handle: String?, pending: PendingRequest?, browserValue: String, email: String, name: String, password: String,
+                    visible: Bool, error: String?, status: Int) -> HTTPResponse {
+        var body = ""
+        if let pending { body += "<p>\(SignUpText.intro) <strong>\(HTMLPage.escape(pending.client.name))</strong></p>\n" }
+        if let error { body += Self.errorParagraph(error) }
+        body += formStart(action: Routes.signUp, handle: handle, browserValue: browserValue, purpose: Self.signUpPurpose(handle),
+                          emailLabel: SignUpText.email, email: email, autocomplete: "email")
+        body += Self.passwordField(label: SignUpText.password, value: password, visible: visible, hint: SignUpText.passwordHint)
+        body += "<label for=\"name\">\(SignUpText.name)</label>\n"
+        body += "<input id=\"name\" name=\"name\" type=\"text\" autocomplete=\"name\" maxlength=\"\(Self.maximumNameLength)\" value=\"\(HTMLPage.escape(name))\">\n"
+        body += "<button type=\"submit\" name=\"action\" value=\"create\">\(SignUpText.submit)</button>\n</form>\n"
+        body += Self.backToSignIn(handle, lead: SignUpText.haveAccount + " ", label: SignUpText.signIn)
+        return HTMLPage.response(context, title: SignUpText.title, body: body, status: status)
+    }
+
+    /// `POST /signup` (on a blocking-work thread: Argon2id). A new address gets an unverified
+    /// account and a verification code; an address with an account gets the "you already have
+    /// an account" mail and a challenge that can never be answered. Both hash the password once,
+    /// store one challenge and one mail, and answer the same 303 to the code page.
+    func signUpSubmit(_ request: HTTPRequest, _ errors: ErrorRenderer) -> HTTPResponse {
+        guard accounts.signUp != .off else { return Self.notice(errors.page, SignUpText.offTitle, SignUpText.offBody, status: 404) }
+        guard let form = InteractiveRoutes.formFields(request) else { return errors.malformedForm() }
+        let handle = (try? form.single("request")).flatMap { $0.isEmpty ? nil : $0 }
+        guard interactive.csrfValid(request, field: try? form.single("csrf"), purpose: Self.signUpPurpose(handle)) else {
+            return errors.csrfFailure()
+        }
+        let pending: PendingRequest?
+        switch pendingOrError(handle, errors) {
+        case .failure(let error): return error.response
+        case .success(let found): pending = found
+        }
+        let browserValue = request.cookies[interactive.csrfCookieName] ?? ""
+        let rawEmail = (try? form.single("email")) ?? ""
+        let rawName = (try? form.single("name")) ?? ""
+        let password = (try? form.single("password")) ?? ""
+        func again(_ error: String?, visible: Bool = false, status: Int = 400) -> HTTPResponse {
+            signUpForm(errors.page, handle: handle, pending: pending, browserValue: browserValue, email: String(rawEmail.prefix(EmailAddress.maximumBytes)),
+                       name: String(rawName.prefix(Self.maximumNameLength)),
+                       password: password.utf8.count <= UserService.maximumPasswordBytes ? password : "",
+                       visible: visible, error: error, status: status)
+        }
+        if let visible = Self.toggle(form) { return again(nil, visible: visible, status: 200) }
+        let email: String
+        do { email = try EmailAddress.normalize(rawEmail) } catch { return again(Self.sentence(error.message)) }
+        guard accounts.allowsSignUp(email: email) else {
+            return again(SignUpText.domainRefused + accounts.signUpDomains.joined(separator: ", "))
+        }
+        let name = rawName.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard name.count <= Self.maximumNameLength, !name.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
+            return again(SignUpText.nameTooLong)
+        }
+        do { try UserService.checkNewPassword(password) } catch { return again(Self.sentence(error.message)) }
+        do {
+            guard try challenges.admit(purpose: .verifyEmail, email: email, clientAddress: request.clientKey) else { return Self.throttled(errors.page) }
+            // One Argon2id hash on both paths (UserService.create hashes; the other path hashes and discards).
+            var userID: String?
+            if try users.storage.users.user(email: email) == nil {
+                do { userID = try users.create(email: email, name: name.isEmpty ? nil : name, password: password).id } catch is UserServiceError {
+                    userID = nil   // taken by a racing sign-up: the owner gets the "already" mail
+                }
+            } else {
+                _ = try Argon2id.hash(password: password, parameters: users.passwordParameters)
+            }
+            if let userID { server.auditor.record("sign_up", subject: userID) }
+            let id = try mailer.send(.verifyEmail, to: email, userID: userID, browserValue: browserValue, requestHandle: handle,
+                                     signUpOpen: true)
+            return Self.toCodePage(id)
+        } catch {
+            return errors.internalError("sign-up", error)
+        }
+    }
+
+    var server: AuthorizationServer { interactive.server }
+
+    /// A message from SignetCore as a sentence: capitalised, with a full stop.
+    static func sentence(_ message: String) -> String {
+        guard let first = message.first else { return message }
+        return first.uppercased() + message.dropFirst() + (message.hasSuffix(".") ? "" : ".")
+    }
+
+    /// The pending request a page names, or the "request gone" page.
+    func pendingOrError(_ handle: String?, _ errors: ErrorRenderer) -> Result<PendingRequest?, ResponseError> {
+        do {
+            switch try pendingRequest(handle) {
+            case .success(let pending): return .success(pending)
+            case .failure: return .failure(ResponseError(errors.requestGone()))
+            }
+        } catch {
+            return .failure(ResponseError(errors.internalError("pending request", error)))
+        }
+    }
+}
+
+/// A response carried as an error, so a lookup can return either its value or the page to show.
+struct ResponseError: Error {
+    let response: HTTPResponse
+    init(_ response: HTTPResponse) { self.response = response }
+}
+
+extension InteractiveRoutes {
+    /// `accounts.require_verified_email` and the right password for an unconfirmed address: no
+    /// session; a new verification code (throttled like every code) and its page, which signs the
+    /// user in once the code is entered here. Only someone who knows the password sees this, so
+    /// it is not the generic failure message.
+    func verificationRequired(_ user: UserRecord, _ request: HTTPRequest, handle: String, _ errors: ErrorRenderer) -> HTTPResponse {
+        do {
+            guard try mailer.challenges.admit(purpose: .verifyEmail, email: user.email, clientAddress: request.clientKey) else {
+                return SelfServiceRoutes.throttled(errors.page)
+            }
+            let id = try mailer.send(.verifyEmail, to: user.email, userID: user.id, browserValue: request.cookies[csrfCookieName],
+                                     requestHandle: handle, signUpOpen: false)
+            server.auditor.record("sign_in_unverified", subject: user.id)
+            return SelfServiceRoutes.toCodePage(id)
+        } catch {
+            return Self.local(Routes.signIn, [("request", handle), ("error", "1")])
+        }
+    }
+}

@@ -1,0 +1,20 @@
+/// Every string of the sign-up page, in English (the page-strings tables take them over).
+enum SignUpText {
+    static let title = "Create your account"
+    static let intro = "to continue to"
+    static let email = "Email"
+    static let password = "Password"
+    static let passwordHint = "At least 8 characters. Any characters, spaces too; very common passwords are refused."
+    static let name = "Name (optional)"
+    static let submit = "Create account"
+    static let showPassword = "Show password"
+    static let hidePassword = "Hide password"
+    static let haveAccount = "Already have an account?"
+    static let signIn = "Sign in"
+    static let nameTooLong = "The name is too long (at most 200 characters)."
+    static let domainRefused = "Accounts can only be created with an address at: "
+    static let signInLink = "Create account"
+    static let offTitle = "Sign-up is not available"
+    static let offBody = "Accounts on this server are created by its administrators."
+    static let verifyFirstTitle = "Confirm your email first"
+}
