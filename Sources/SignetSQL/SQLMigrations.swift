@@ -29,6 +29,7 @@ public enum SQLMigrations {
         SQLMigration(version: 2, template: v2),
         SQLMigration(version: 3, template: v3, backfill: grantAMRFromPayload),
         SQLMigration(version: 4, template: v4),
+        SQLMigration(version: 5, template: v5),
     ]
 
     /// The highest version this build knows.
@@ -269,6 +270,26 @@ public enum SQLMigrations {
     );
     CREATE INDEX mail_outbox_due ON mail_outbox (next_attempt_at) WHERE state = 'pending';
     CREATE INDEX mail_outbox_finished ON mail_outbox (finished_at) WHERE finished_at IS NOT NULL;
+    """
+
+    /// Second factors (`SQLSecondFactorStore`): one TOTP factor per user, its secret only sealed
+    /// (AES-256-GCM under the master key's TOTP subkey), with the last accepted step so a code is
+    /// good once; and the single-use recovery codes, only their keyed hashes. Both go with the user.
+    static let v5 = """
+    CREATE TABLE totp_factors (
+        user_id        TEXT PRIMARY KEY REFERENCES users (id) ON DELETE CASCADE,
+        sealed_secret  {bytes} NOT NULL,
+        created_at     {int} NOT NULL,
+        confirmed_at   {int},
+        last_used_step {int}
+    );
+    CREATE TABLE recovery_codes (
+        user_id    TEXT NOT NULL REFERENCES users (id) ON DELETE CASCADE,
+        code_hash  {bytes} NOT NULL,
+        created_at {int} NOT NULL,
+        used_at    {int},
+        PRIMARY KEY (user_id, code_hash)
+    );
     """
 
     /// Migration 3's backfill: `amr` from the `{"amr": [...]}` the grant's payload has carried so

@@ -27,6 +27,8 @@ public struct SQLStores: Sendable {
     public let throttle: any ThrottleStore
     /// Mail waiting to be sent.
     public let mailOutbox: any MailOutbox
+    /// TOTP factors and recovery codes.
+    public let secondFactors: any SecondFactorStore
     let database: any SQLDatabase
 
     /// The facets over `database`.
@@ -44,6 +46,7 @@ public struct SQLStores: Sendable {
         audit = SQLAuditLog(database: database)
         throttle = SQLThrottleStore(database: database)
         mailOutbox = SQLMailOutbox(database: database)
+        secondFactors = SQLSecondFactorStore(database: database)
     }
 
     /// What `purge(before:)` deletes, in order, each with `$1` = `before`. Tokens go with their
@@ -114,6 +117,8 @@ extension SQLStorage {
     public var throttle: any ThrottleStore { stores.throttle }
     /// Mail waiting to be sent.
     public var mailOutbox: any MailOutbox { stores.mailOutbox }
+    /// TOTP factors and recovery codes.
+    public var secondFactors: any SecondFactorStore { stores.secondFactors }
 
     /// Deletes expired and ended artifacts; see `SignetStorage.purge(before:)`.
     public func purge(before: Date) throws -> Int {

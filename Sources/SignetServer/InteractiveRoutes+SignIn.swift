@@ -52,12 +52,9 @@ extension InteractiveRoutes {
             guard let user = try signIn.signIn(email: email, password: password, clientAddress: request.clientKey) else {
                 return Self.local(Routes.signIn, [("request", handle), ("error", "1")])
             }
-            // A new session on every sign-in (no fixation); the browser's previous one ends.
-            try flow.sessions.end(token: sessionToken(request))
-            let started = try flow.sessions.start(user: user, amr: ["pwd"])
-            var response = respond(try flow.afterSignIn(pending, session: started.session), errors)
-            response.setCookie(sessionCookie(started.token))
-            return response
+            // A new session on every sign-in (no fixation); the browser's previous one ends. A user
+            // with a second factor gives it first (SecondFactorRoutes).
+            return respond(try flow.signedIn(pending, user: user, amr: ["pwd"], previousSessionToken: sessionToken(request)), errors)
         } catch FlowError.requestNotFound {
             return errors.requestGone()
         } catch FlowError.clientGone {

@@ -10,6 +10,7 @@ extension SignetApplication {
         let keyRing = environment.keyRing
         let interactive = InteractiveRoutes(application: self)
         let federation = FederationRoutes(application: self, interactive: interactive)
+        let secondFactor = SecondFactorRoutes(application: self, interactive: interactive)
         var table = RouteTableBuilder(issuer: issuer)
 
         // Metadata and health: public JSON.
@@ -49,6 +50,22 @@ extension SignetApplication {
             .async { request in
                 do { return try await BlockingWork.run { federation.linkSubmit(request, errors) } } catch {
                     return errors.internalError("federation link", error)
+                }
+            }
+        }
+
+        // The second-factor step and its setup (SecondFactorRoutes).
+        table.add([.POST], Routes.secondFactor, .authorization) { errors in .sync { secondFactor.codeSubmit($0, errors) } }
+        table.add([.POST], Routes.secondFactorSetup, .authorization) { errors in .sync { secondFactor.setupSubmit($0, errors) } }
+        table.add([.POST], Routes.signInContinue, .authorization) { errors in .sync { secondFactor.continueSubmit($0, errors) } }
+        table.add([.GET], Routes.secondFactor, .page) { errors in .sync { secondFactor.codePage($0, errors) } }
+        table.add([.GET], Routes.secondFactorSetup, .page) { errors in .sync { secondFactor.setupPage($0, errors) } }
+        table.add([.GET], Routes.accountTOTP, .page) { errors in .sync { secondFactor.accountPage($0, errors) } }
+        table.add([.POST], Routes.accountTOTP, .page) { errors in
+            // Argon2id (the re-authentication): on a blocking-work thread.
+            .async { request in
+                do { return try await BlockingWork.run { secondFactor.accountSubmit(request, errors) } } catch {
+                    return errors.internalError("account totp", error)
                 }
             }
         }

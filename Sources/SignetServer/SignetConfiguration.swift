@@ -28,6 +28,8 @@ public struct SignetConfiguration: Sendable {
     public var maintenance: Maintenance
     /// Sending mail.
     public var mail: Mail
+    /// Second factors.
+    public var mfa: MFA
     /// What `signet serve` logs.
     public var log: LogSettings
     /// Clients declared in the file (`clients`); upserted into the store at start-up.
@@ -137,6 +139,16 @@ public struct SignetConfiguration: Sendable {
         public var timeoutSeconds: Int = Settings.mailTimeout.defaultValue
     }
 
+    /// Second factors (TOTP and recovery codes).
+    public struct MFA: Sendable {
+        /// Every user needs a second factor.
+        public var required: Bool = Settings.mfaRequired.defaultValue
+        /// Attempts per account inside the window.
+        public var attemptLimit: Int = Settings.mfaAttemptLimit.defaultValue
+        /// The window, seconds.
+        public var attemptWindow: Int = Settings.mfaAttemptWindow.defaultValue
+    }
+
     /// What `signet serve` logs.
     public struct LogSettings: Sendable {
         /// One line per request (method, path, status, duration).
@@ -161,6 +173,7 @@ public struct SignetConfiguration: Sendable {
         passwords = Passwords()
         maintenance = Maintenance()
         mail = Mail()
+        mfa = MFA()
         log = LogSettings()
     }
 
@@ -180,6 +193,8 @@ public struct SignetConfiguration: Sendable {
                      accessTokenLifetime: lifetimes.accessToken, idTokenLifetime: lifetimes.idToken,
                      refreshTokenLifetime: lifetimes.refreshToken, refreshFamilyLifetime: lifetimes.refreshFamily,
                      refreshGrace: lifetimes.refreshGrace, sessionIdle: lifetimes.sessionIdle, sessionAbsolute: lifetimes.sessionAbsolute,
-                     accessTokenAlgorithm: keys.accessTokenAlgorithm, idTokenAlgorithm: keys.idTokenAlgorithm)
+                     accessTokenAlgorithm: keys.accessTokenAlgorithm, idTokenAlgorithm: keys.idTokenAlgorithm,
+                     mfaRequired: mfa.required, secondFactorAttemptLimit: mfa.attemptLimit,
+                     secondFactorAttemptWindow: mfa.attemptWindow)
     }
 }

@@ -30,6 +30,8 @@ public protocol SignetStorage: Sendable {
     var throttle: any ThrottleStore { get }
     /// Mail waiting to be sent.
     var mailOutbox: any MailOutbox { get }
+    /// TOTP factors and recovery codes.
+    var secondFactors: any SecondFactorStore { get }
 
     /// Deletes what can no longer be used: pending requests, codes, nonces, sessions and grant
     /// families (with their tokens) that expired or ended before `before`, throttle hits older
