@@ -35,7 +35,7 @@ public enum PageLayout {
         main{max-width:26rem;margin:3rem auto;background:#fff;padding:2rem;border-radius:.75rem;box-shadow:0 1px 4px rgba(0,0,0,.12)}
         h1{font-size:1.4rem;margin:0 0 1rem}
         label{display:block;margin:.9rem 0 .3rem;font-weight:600}
-        input[type=email],input[type=password]{width:100%;box-sizing:border-box;padding:.6rem;font-size:1rem;border:1px solid #b8bdc7;border-radius:.4rem}
+        input[type=email],input[type=password],input[type=text]{width:100%;box-sizing:border-box;padding:.6rem;font-size:1rem;border:1px solid #b8bdc7;border-radius:.4rem}
         button{margin-top:1.2rem;padding:.65rem 1.2rem;font-size:1rem;border-radius:.4rem;border:1px solid #2456c9;background:#2456c9;color:#fff;cursor:pointer}
         button.secondary{background:#fff;color:#2456c9}
         .error{background:#fdecec;color:#8a1c1c;padding:.7rem;border-radius:.4rem}
@@ -47,7 +47,7 @@ public enum PageLayout {
         @media (prefers-color-scheme:dark){
         body{background:#101317;color:#e4e7eb}
         main{background:#1a1e24;box-shadow:0 1px 4px rgba(0,0,0,.6)}
-        input[type=email],input[type=password]{background:#0e1114;color:#e4e7eb;border-color:#3b424c}
+        input[type=email],input[type=password],input[type=text]{background:#0e1114;color:#e4e7eb;border-color:#3b424c}
         button{border-color:#5b8def;background:#3d6fe0}
         button.secondary{background:transparent;color:#8fb0ff;border-color:#8fb0ff}
         .error{background:#3a1b1b;color:#ffc2c2}
