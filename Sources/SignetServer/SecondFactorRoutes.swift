@@ -3,6 +3,7 @@ import SignetCore
 import SignetCrypto
 import SignetHTTP
 import SignetQR
+import SignetStore
 import SignetWire
 
 /// The second-factor pages of a sign-in: the code step (TOTP or recovery code), setting up an
@@ -55,14 +56,8 @@ struct SecondFactorRoutes: Sendable {
     /// `POST /signin/second-factor`: the code, checked under the account's attempt limit; a right
     /// one starts the session (`amr` + `otp`, `mfa`) and goes on to consent or the client.
     func codeSubmit(_ request: HTTPRequest, _ errors: ErrorRenderer) -> HTTPResponse {
-        guard let form = InteractiveRoutes.formFields(request), let handle = try? form.single("challenge") else {
-            return errors.malformedForm()
-        }
-        guard interactive.csrfValid(request, field: try? form.single("csrf"), purpose: handle) else { return errors.csrfFailure() }
-        do {
-            let challenge = try flow.challenge(handle: handle)
-            guard !challenge.enrol else { return errors.requestGone() }
-            let user = try flow.challengeUser(challenge)
+        checkedPost(request, errors, handleField: "challenge", context: "second factor") { form, handle in
+            let (challenge, user) = try challenge(handle, enrol: false)
             switch try service.verify(userID: user.id, code: (try? form.single("code")) ?? "") {
             case .throttled:
                 return throttled(errors)
@@ -75,10 +70,6 @@ struct SecondFactorRoutes: Sendable {
                 response.setCookie(interactive.sessionCookie(passed.token))
                 return response
             }
-        } catch is FlowError {
-            return errors.requestGone()
-        } catch {
-            return errors.internalError("second factor", error)
         }
     }
 
@@ -113,14 +104,8 @@ struct SecondFactorRoutes: Sendable {
     /// `POST /signin/second-factor/setup`: confirms with the first code, starts the session, and
     /// shows the recovery codes once, with a Continue button on to the client.
     func setupSubmit(_ request: HTTPRequest, _ errors: ErrorRenderer) -> HTTPResponse {
-        guard let form = InteractiveRoutes.formFields(request), let handle = try? form.single("challenge") else {
-            return errors.malformedForm()
-        }
-        guard interactive.csrfValid(request, field: try? form.single("csrf"), purpose: handle) else { return errors.csrfFailure() }
-        do {
-            let challenge = try flow.challenge(handle: handle)
-            guard challenge.enrol else { return errors.requestGone() }
-            let user = try flow.challengeUser(challenge)
+        checkedPost(request, errors, handleField: "challenge", context: "second factor setup") { form, handle in
+            let (challenge, user) = try challenge(handle, enrol: true)
             switch try service.confirm(userID: user.id, code: (try? form.single("code")) ?? "") {
             case .failure(.throttled):
                 return throttled(errors)
@@ -139,28 +124,40 @@ struct SecondFactorRoutes: Sendable {
                 if let cookie = browser.cookie { response.setCookie(cookie) }
                 return response
             }
-        } catch is FlowError {
-            return errors.requestGone()
-        } catch {
-            return errors.internalError("second factor setup", error)
         }
     }
 
     /// `POST /signin/continue`: on with the pending request once the recovery codes were seen.
     func continueSubmit(_ request: HTTPRequest, _ errors: ErrorRenderer) -> HTTPResponse {
-        guard let form = InteractiveRoutes.formFields(request), let handle = try? form.single("request") else {
+        checkedPost(request, errors, handleField: "request", context: "sign-in continue") { _, handle in
+            let pending = try flow.pending(handle: handle)
+            let session = try flow.sessions.active(token: interactive.sessionToken(request))
+            return interactive.respond(try flow.resume(pending, session: session), errors)
+        }
+    }
+
+    /// A form POST of these pages: the form, its handle field and the CSRF value bound to it
+    /// checked first; an unknown, used or expired handle is the "request gone" page.
+    private func checkedPost(_ request: HTTPRequest, _ errors: ErrorRenderer, handleField: String, context: String,
+                             _ body: (RequestParameters, String) throws -> HTTPResponse) -> HTTPResponse {
+        guard let form = InteractiveRoutes.formFields(request), let handle = try? form.single(handleField) else {
             return errors.malformedForm()
         }
         guard interactive.csrfValid(request, field: try? form.single("csrf"), purpose: handle) else { return errors.csrfFailure() }
         do {
-            let pending = try flow.pending(handle: handle)
-            let session = try flow.sessions.active(token: interactive.sessionToken(request))
-            return interactive.respond(try flow.resume(pending, session: session), errors)
+            return try body(form, handle)
         } catch is FlowError {
             return errors.requestGone()
         } catch {
-            return errors.internalError("sign-in continue", error)
+            return errors.internalError(context, error)
         }
+    }
+
+    /// The challenge a handle names and its user; `requestNotFound` when it is of the other kind.
+    private func challenge(_ handle: String, enrol: Bool) throws -> (SecondFactorChallenge, UserRecord) {
+        let challenge = try flow.challenge(handle: handle)
+        guard challenge.enrol == enrol else { throw FlowError.requestNotFound }
+        return (challenge, try flow.challengeUser(challenge))
     }
 
     // MARK: shared parts
