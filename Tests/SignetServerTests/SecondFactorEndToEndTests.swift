@@ -259,6 +259,31 @@ struct SecondFactorEndToEndTests {
         #expect(target.base == Interactive.callback)
     }
 
+    /// The factor is Signet's, so a federated sign-in of a user who has one asks for it too:
+    /// `amr` fed otp mfa.
+    @Test func aFederatedSignInAsksForTheSecondFactorToo() async throws {
+        let fed = try Federated(.google, user: MockUser(email: "fresh@example.org"))
+        defer { fed.stop() }
+        let firstPKCE = PKCEPair.generate()
+        let first = try await fed.redeem(try await fed.signIn(fed.browser(), pkce: firstPKCE), pkce: firstPKCE)
+        #expect(first["amr"] == .array(["fed"]) && first["acr"] == .string("urn:signet:acr:pwd"))
+        let userID = try #require(first["sub"]?.stringValue)
+        let server = fed.server
+        let service = SecondFactorService(server: server.application.authorizationServer, key: server.environment.masterKey.secondFactorKey)
+        let totp = try #require(try service.enrolment(userID: userID))
+        _ = try service.confirm(userID: userID, code: totp.code(step: TOTP.step(at: server.clock.now))).get()
+        server.clock.advance(by: 30)
+
+        let browser = fed.browser()
+        let pkce = PKCEPair.generate()
+        let codePage = try await fed.signIn(browser, pkce: pkce)
+        #expect(codePage.status == 200 && codePage.url.path == Routes.secondFactor, "\(codePage)")
+        let passed = try await browser.submit(formWithAction: Routes.secondFactor,
+                                              fields: ["code": totp.code(step: TOTP.step(at: server.clock.now))])
+        let claims = try await fed.redeem(passed, pkce: pkce)
+        #expect(claims["amr"] == .array(["fed", "otp", "mfa"]) && claims["acr"] == .string(Self.mfa))
+    }
+
     /// Without a session the account page asks for a sign-in; a forged POST changes nothing.
     @Test func theAccountPageNeedsASessionAndItsCSRFField() async throws {
         let env = try Interactive()
