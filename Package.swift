@@ -55,7 +55,7 @@ let package = Package(
         // QR codes (libqrencode) for authenticator-app enrolment.
         .target(name: "SignetQR", dependencies: ["CLibQREncode"]),
         // Mail: messages rendered as RFC 5322/MIME, SMTP submission (libcurl).
-        .target(name: "SignetMail", dependencies: ["CSignetMail", "SignetCrypto", "SignetWire"]),
+        .target(name: "SignetMail", dependencies: ["CSignetMail", "SignetCrypto", "SignetWire", "SignetFormEncoding"]),
         // Relying-party logic shared by the SDK, federation and the resource kit.
         .target(name: "SignetClientCore", dependencies: ["SignetWire", "SignetJOSE", "SignetFormEncoding",
                                                         .target(name: "CSignetOutbound", condition: .when(platforms: [.linux]))]),

@@ -37,32 +37,6 @@ public struct ProviderMetadata: Sendable, Codable, Equatable {
     /// authorization response carries `iss`.
     public var authorizationResponseIssParameterSupported: Bool?
 
-    /// Creates metadata from its members.
-    public init(issuer: String, authorizationEndpoint: URL, tokenEndpoint: URL?, jwksURI: URL,
-                userinfoEndpoint: URL? = nil, revocationEndpoint: URL? = nil, endSessionEndpoint: URL? = nil,
-                responseTypesSupported: [String]? = nil, responseModesSupported: [String]? = nil,
-                grantTypesSupported: [String]? = nil, scopesSupported: [String]? = nil,
-                idTokenSigningAlgValuesSupported: [String]? = nil, codeChallengeMethodsSupported: [String]? = nil,
-                tokenEndpointAuthMethodsSupported: [String]? = nil, claimsSupported: [String]? = nil,
-                authorizationResponseIssParameterSupported: Bool? = nil) {
-        self.issuer = issuer
-        self.authorizationEndpoint = authorizationEndpoint
-        self.tokenEndpoint = tokenEndpoint
-        self.jwksURI = jwksURI
-        self.userinfoEndpoint = userinfoEndpoint
-        self.revocationEndpoint = revocationEndpoint
-        self.endSessionEndpoint = endSessionEndpoint
-        self.responseTypesSupported = responseTypesSupported
-        self.responseModesSupported = responseModesSupported
-        self.grantTypesSupported = grantTypesSupported
-        self.scopesSupported = scopesSupported
-        self.idTokenSigningAlgValuesSupported = idTokenSigningAlgValuesSupported
-        self.codeChallengeMethodsSupported = codeChallengeMethodsSupported
-        self.tokenEndpointAuthMethodsSupported = tokenEndpointAuthMethodsSupported
-        self.claimsSupported = claimsSupported
-        self.authorizationResponseIssParameterSupported = authorizationResponseIssParameterSupported
-    }
-
     enum CodingKeys: String, CodingKey {
         case issuer
         case authorizationEndpoint = "authorization_endpoint"

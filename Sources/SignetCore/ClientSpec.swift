@@ -65,12 +65,6 @@ public struct ClientSpecIssue: Error, Sendable, Equatable, CustomStringConvertib
     /// What is wrong.
     public var message: String
 
-    /// Creates an issue.
-    public init(field: String, message: String) {
-        self.field = field
-        self.message = message
-    }
-
     /// `field: message`.
     public var description: String { "\(field): \(message)" }
 }

@@ -15,14 +15,6 @@ public struct TokenIssuer: Sendable {
     /// Random source for `jti`.
     public let random: any RandomSource
 
-    /// Creates the issuer.
-    public init(policy: ServerPolicy, keyRing: SigningKeyRing, clock: any Clock, random: any RandomSource) {
-        self.policy = policy
-        self.keyRing = keyRing
-        self.clock = clock
-        self.random = random
-    }
-
     /// What an access token says.
     public struct AccessTokenContent: Sendable {
         /// The user's `sub`, or the client id for client credentials (RFC 9068 §2.2).
@@ -41,18 +33,6 @@ public struct TokenIssuer: Sendable {
         public var lifetime: Int?
         /// How the user authenticated (RFC 8176 `amr`), from which `acr` follows; empty: neither claim.
         public var amr: [String] = []
-
-        /// Creates the content.
-        public init(subject: String, clientID: String, scope: Scope, audience: [String], grantID: String?,
-                    authTime: Date?, lifetime: Int?) {
-            self.subject = subject
-            self.clientID = clientID
-            self.scope = scope
-            self.audience = audience
-            self.grantID = grantID
-            self.authTime = authTime
-            self.lifetime = lifetime
-        }
     }
 
     /// An RFC 9068 JWT access token (`typ: at+jwt`) and its lifetime in seconds.
@@ -98,19 +78,6 @@ public struct TokenIssuer: Sendable {
         public var sessionID: String?
         /// The access token issued alongside, for `at_hash`.
         public var accessToken: String?
-
-        /// Creates the content.
-        public init(user: UserRecord, client: Client, scope: Scope, nonce: String?, authTime: Date, amr: [String],
-                    sessionID: String?, accessToken: String?) {
-            self.user = user
-            self.client = client
-            self.scope = scope
-            self.nonce = nonce
-            self.authTime = authTime
-            self.amr = amr
-            self.sessionID = sessionID
-            self.accessToken = accessToken
-        }
     }
 
     /// A signed ID token with the client's algorithm.

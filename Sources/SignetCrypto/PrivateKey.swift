@@ -5,33 +5,23 @@ import CLibCrypto
 /// Immutable; safe to share across threads (OpenSSL 3 keys support concurrent signing). Its
 /// `description` never shows key material.
 public final class PrivateKey: @unchecked Sendable {
-    /// The owned `EVP_PKEY`, freed in `deinit`.
-    let pkey: OpaquePointer
+    /// The owned `EVP_PKEY` and its signing contexts.
+    let owned: OwnedKey
+    /// The `EVP_PKEY`.
+    var pkey: OpaquePointer { owned.pkey }
     /// The kind of key.
-    public let type: KeyType
+    public var type: KeyType { owned.type }
     /// The matching public key.
     public let publicKey: PublicKey
     /// The unencrypted PKCS #8 `PrivateKeyInfo` DER encoding (RFC 5208), for storage under
     /// encryption (see `AESGCM`). Treat as secret.
     public let pkcs8DER: [UInt8]
-    private let signers: [SignatureAlgorithm: SignatureContext]
 
     /// Takes ownership of `pkey`, which must already have been classified as `type`.
     init(owning pkey: OpaquePointer, type: KeyType) throws {
-        self.pkey = pkey
-        self.type = type
-        do {
-            pkcs8DER = try Self.encodePKCS8(pkey)
-            publicKey = try PublicKey(spkiDER: PublicKey.encodeSPKI(pkey))
-        } catch {
-            EVP_PKEY_free(pkey)
-            throw error
-        }
-        signers = SignatureContext.all(pkey: pkey, type: type, operation: .sign)
-    }
-
-    deinit {
-        EVP_PKEY_free(pkey)
+        owned = OwnedKey(owning: pkey, type: type, operation: .sign)
+        pkcs8DER = try Self.encodePKCS8(pkey)
+        publicKey = try PublicKey(spkiDER: PublicKey.encodeSPKI(pkey))
     }
 
     /// Signs `message` with `algorithm`.
@@ -42,7 +32,7 @@ public final class PrivateKey: @unchecked Sendable {
     /// - Throws: `CryptoError` if `algorithm` does not fit the key type (ES256 needs P-256,
     ///   RS256/PS256 need RSA, EdDSA needs Ed25519) or OpenSSL fails.
     public func sign(_ message: [UInt8], algorithm: SignatureAlgorithm) throws -> [UInt8] {
-        guard algorithm.fits(type), let signer = signers[algorithm] else {
+        guard let signer = owned.context(for: algorithm) else {
             throw CryptoError("\(algorithm.rawValue) cannot be used with a \(type.displayName) key")
         }
         guard let ctx = signer.makeContext() else { throw OpenSSLError.make("cannot start signature") }

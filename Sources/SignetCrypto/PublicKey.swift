@@ -4,29 +4,19 @@ import CLibCrypto
 ///
 /// Immutable; safe to share across threads (OpenSSL 3 keys support concurrent verification).
 public final class PublicKey: @unchecked Sendable {
-    /// The owned `EVP_PKEY`, freed in `deinit`.
-    let pkey: OpaquePointer
+    /// The owned `EVP_PKEY` and its verification contexts.
+    let owned: OwnedKey
+    /// The `EVP_PKEY`.
+    var pkey: OpaquePointer { owned.pkey }
     /// The kind of key.
-    public let type: KeyType
+    public var type: KeyType { owned.type }
     /// The DER `SubjectPublicKeyInfo` (RFC 5280 §4.1.2.7) encoding of the key.
     public let spkiDER: [UInt8]
-    private let verifiers: [SignatureAlgorithm: SignatureContext]
 
     /// Takes ownership of `pkey`, which must already have been classified as `type`.
     init(owning pkey: OpaquePointer, type: KeyType) throws {
-        self.pkey = pkey
-        self.type = type
-        do {
-            spkiDER = try Self.encodeSPKI(pkey)
-        } catch {
-            EVP_PKEY_free(pkey)
-            throw error
-        }
-        verifiers = SignatureContext.all(pkey: pkey, type: type, operation: .verify)
-    }
-
-    deinit {
-        EVP_PKEY_free(pkey)
+        owned = OwnedKey(owning: pkey, type: type, operation: .verify)
+        spkiDER = try Self.encodeSPKI(pkey)
     }
 
     /// Checks `signature` over `message` with `algorithm`.
@@ -34,7 +24,7 @@ public final class PublicKey: @unchecked Sendable {
     /// Returns false (never throws) for a bad signature, a signature of the wrong length (ES256 must
     /// be exactly 64 bytes `r || s`), or an algorithm that does not fit this key's type.
     public func verify(signature: [UInt8], message: [UInt8], algorithm: SignatureAlgorithm) -> Bool {
-        guard algorithm.fits(type), let verifier = verifiers[algorithm] else { return false }
+        guard let verifier = owned.context(for: algorithm) else { return false }
         switch algorithm {
         case .es256:
             // RFC 7518 §3.4: exactly 64 bytes; anything else is rejected before OpenSSL sees it.

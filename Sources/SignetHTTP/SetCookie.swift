@@ -1,4 +1,5 @@
 import Foundation
+import SignetFormEncoding
 
 /// A `Set-Cookie` header value (RFC 6265 §4.1).
 public struct SetCookie: Sendable, Equatable {
@@ -51,7 +52,7 @@ public struct SetCookie: Sendable, Equatable {
         if let path { out += "; Path=\(path)" }
         if let domain { out += "; Domain=\(domain)" }
         if let maxAge { out += "; Max-Age=\(maxAge)" }
-        if let expires { out += "; Expires=\(SetCookie.imfFixdate(expires))" }
+        if let expires { out += "; Expires=\(InternetDate.imfFixdate(expires))" }
         if secure { out += "; Secure" }
         if httpOnly { out += "; HttpOnly" }
         if let sameSite { out += "; SameSite=\(sameSite.rawValue)" }
@@ -61,18 +62,6 @@ public struct SetCookie: Sendable, Equatable {
     /// A cookie that deletes `name` (empty value, `Max-Age=0`, epoch `Expires`).
     public static func deleting(_ name: String, path: String? = "/", domain: String? = nil) -> SetCookie {
         SetCookie(name: name, value: "", path: path, maxAge: 0, expires: Date(timeIntervalSince1970: 0), domain: domain)
-    }
-
-    /// RFC 9110 §5.6.7 IMF-fixdate, e.g. `Sun, 06 Nov 1994 08:49:37 GMT`.
-    static func imfFixdate(_ date: Date) -> String {
-        var seconds = time_t(date.timeIntervalSince1970.rounded(.down))
-        var parts = tm()
-        gmtime_r(&seconds, &parts)
-        let days = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"]
-        let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
-        func two(_ n: Int32) -> String { n < 10 ? "0\(n)" : "\(n)" }
-        let day = days[Int(parts.tm_wday) % 7], month = months[Int(parts.tm_mon) % 12]
-        return "\(day), \(two(parts.tm_mday)) \(month) \(parts.tm_year + 1900) \(two(parts.tm_hour)):\(two(parts.tm_min)):\(two(parts.tm_sec)) GMT"
     }
 }
 

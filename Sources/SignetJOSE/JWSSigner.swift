@@ -4,19 +4,20 @@ import SignetCrypto
 public struct JWSSigner: Sendable {
     /// The signing key.
     public let key: PrivateKey
+    /// The key's public half pinned to the key ID and algorithm: the check that the algorithm
+    /// fits the key is `VerificationKey`'s, made once for both halves.
+    private let pinned: VerificationKey
     /// The `kid` header value.
-    public let keyID: String
+    public var keyID: String { pinned.keyID }
     /// The `alg` header value.
-    public let algorithm: SignatureAlgorithm
+    public var algorithm: SignatureAlgorithm { pinned.algorithm }
 
     /// Creates a signer.
     ///
     /// - Throws: `JOSEError.algorithmNotForKey` if `algorithm` does not fit the key type.
     public init(key: PrivateKey, keyID: String, algorithm: SignatureAlgorithm) throws(JOSEError) {
-        guard algorithm.fits(key.type) else { throw .algorithmNotForKey }
         self.key = key
-        self.keyID = keyID
-        self.algorithm = algorithm
+        pinned = try VerificationKey(keyID: keyID, algorithm: algorithm, publicKey: key.publicKey)
     }
 
     /// The public JWK that verifies this signer's output.
@@ -26,7 +27,7 @@ public struct JWSSigner: Sendable {
 
     /// The verification key for this signer's output.
     public func verificationKey() throws(JOSEError) -> VerificationKey {
-        try VerificationKey(keyID: keyID, algorithm: algorithm, publicKey: key.publicKey)
+        pinned
     }
 
     /// Signs `payload` and returns `header.payload.signature`, with the header

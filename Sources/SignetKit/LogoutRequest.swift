@@ -11,13 +11,6 @@ public struct LogoutRequest: Sendable, CustomStringConvertible {
     /// Where the server sends the browser afterwards (registered exactly, as sent).
     public let postLogoutRedirectURI: String
 
-    /// Creates a request (`SignInClient.beginLogout` makes one with a fresh state).
-    public init(url: URL, state: String, postLogoutRedirectURI: String) {
-        self.url = url
-        self.state = state
-        self.postLogoutRedirectURI = postLogoutRedirectURI
-    }
-
     /// Redacted (the URL carries the ID token).
     public var description: String { "LogoutRequest(postLogoutRedirectURI: \(postLogoutRedirectURI))" }
 

@@ -85,14 +85,6 @@ public struct ResourceAccessToken: Sendable, Codable, Equatable, CustomStringCon
     /// The scope the server granted, when it said.
     public var scope: String?
 
-    /// Creates an entry.
-    public init(accessToken: String, expiresAt: Date, requestedScope: [String]?, scope: String?) {
-        self.accessToken = accessToken
-        self.expiresAt = expiresAt
-        self.requestedScope = requestedScope
-        self.scope = scope
-    }
-
     /// Redacted.
     public var description: String { "ResourceAccessToken(expiresAt: \(expiresAt), token: redacted)" }
 

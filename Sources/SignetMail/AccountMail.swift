@@ -18,22 +18,9 @@ public enum AccountMail: Sendable, Equatable {
     /// Tells the old address that the account's email was changed.
     case emailChanged(newAddressHint: String)
 
-    /// Who the mail is from, as people read it.
-    public struct Brand: Sendable, Equatable {
-        /// The product's name, such as "Acme Notes".
-        public var productName: String
-        /// The accent colour of buttons, as `#rrggbb`.
-        public var accentColor: String
-
-        /// A brand; a colour that is not `#rrggbb` falls back to Signet's blue.
-        public init(productName: String, accentColor: String = "#2456c9") {
-            self.productName = productName
-            let hex = accentColor.utf8
-            let valid = hex.count == 7 && hex.first == UInt8(ascii: "#")
-                && hex.dropFirst().allSatisfy { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) || (UInt8(ascii: "a")...UInt8(ascii: "f")).contains($0 | 0x20) }
-            self.accentColor = valid ? accentColor : "#2456c9"
-        }
-    }
+    /// Who the mail is from, as people read it: the same `Brand` as the pages (SignetWire), made
+    /// from the `branding` settings (`SignetApplication.brand`).
+    public typealias Brand = SignetWire.Brand
 
     /// The message to `to` from `from`, with the product's name as the sender's display name.
     public func message(brand: Brand, from: MailAddress, to: MailAddress) -> MailMessage {

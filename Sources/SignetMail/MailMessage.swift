@@ -1,7 +1,5 @@
 import Foundation
-#if canImport(Glibc)
-import Glibc
-#endif
+import SignetFormEncoding
 
 /// One message to one person: a plain-text body and optionally an HTML one beside it.
 ///
@@ -41,7 +39,7 @@ public struct MailMessage: Sendable, Equatable {
         header("From", try Self.mailbox(fromName, from))
         header("To", to.address)
         header("Subject", try Self.headerText(subject))
-        header("Date", Self.dateText(date))
+        header("Date", InternetDate.rfc5322(date))
         header("Message-ID", "<" + (try Self.plainHeader(messageID)) + ">")
         header("MIME-Version", "1.0")
         header("Auto-Submitted", "auto-generated")
@@ -115,17 +113,5 @@ public struct MailMessage: Sendable, Equatable {
         return stride(from: 0, to: encoded.count, by: 76).map { start in
             String(decoding: encoded[start..<min(start + 76, encoded.count)], as: UTF8.self) + "\r\n"
         }.joined()
-    }
-
-    /// RFC 5322 §3.3 in UTC, such as `Tue, 01 Dec 2026 11:50:00 +0000`.
-    static func dateText(_ date: Date) -> String {
-        var seconds = time_t(date.timeIntervalSince1970.rounded(.down))
-        var parts = tm()
-        gmtime_r(&seconds, &parts)
-        let days = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"]
-        let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
-        func two(_ value: Int32) -> String { value < 10 ? "0\(value)" : "\(value)" }
-        return "\(days[Int(parts.tm_wday)]), \(two(parts.tm_mday)) \(months[Int(parts.tm_mon)]) \(parts.tm_year + 1900) "
-            + "\(two(parts.tm_hour)):\(two(parts.tm_min)):\(two(parts.tm_sec)) +0000"
     }
 }

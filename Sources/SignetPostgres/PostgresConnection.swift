@@ -10,8 +10,6 @@ import SignetStore
 final class PostgresConnection: SQLConnection, @unchecked Sendable {
     /// The `PGconn*` handle; valid until `deinit`.
     let handle: OpaquePointer
-    /// Statement text by template, rendered for PostgreSQL once per connection.
-    var rendered: [String: String] = [:]
     var dialect: SQLDialect { PostgresDialect.dialect }
 
     init(handle: OpaquePointer) {
@@ -28,21 +26,13 @@ final class PostgresConnection: SQLConnection, @unchecked Sendable {
     /// Runs a statement that returns no rows; returns the number of rows it changed.
     @discardableResult
     func run(_ sql: String, _ binds: [any SQLBindable]) throws -> Int {
-        try exec(text(of: sql), binds.map(\.sqlValue)) { result in Self.changedRows(result) }
+        try exec(dialect.rendered(sql), binds.map(\.sqlValue)) { result in Self.changedRows(result) }
     }
 
     /// Runs a statement and decodes every row it returns.
     func query<T>(_ sql: String, _ binds: [any SQLBindable], _ decode: (any SQLRow) throws -> T) throws -> [T] {
-        try exec(text(of: sql), binds.map(\.sqlValue)) { result in
+        try exec(dialect.rendered(sql), binds.map(\.sqlValue)) { result in
             try (0..<Self.rowCount(result)).map { try decode(PostgresRow(result: result, row: $0)) }
         }
-    }
-
-    /// Template `sql` rendered for PostgreSQL, from the cache after the first use.
-    private func text(of sql: String) -> String {
-        if let text = rendered[sql] { return text }
-        let text = dialect.render(sql)
-        rendered[sql] = text
-        return text
     }
 }

@@ -3,9 +3,9 @@ import Foundation
 /// One database connection, used by one thread at a time, as both backends implement it.
 ///
 /// Statements are templates in the SQL layer's spelling (`$1`… placeholders, `{…}` dialect
-/// tokens, see `SQLDialect`); a connection renders each for its dialect once and keeps it (with
-/// its prepared statement, where the backend has one) for the life of the connection, keyed by the
-/// template, so no statement text is built per call.
+/// tokens, see `SQLDialect`); each is rendered once per dialect (`SQLDialect.rendered`, shared by
+/// every connection) and, where the backend has prepared statements, prepared once per connection
+/// and kept for its life, keyed by the template, so no statement text is built per call.
 public protocol SQLConnection: AnyObject {
     /// The dialect templates are rendered in.
     var dialect: SQLDialect { get }

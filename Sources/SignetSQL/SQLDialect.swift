@@ -1,3 +1,5 @@
+import Synchronization
+
 /// What differs between SQLite and PostgreSQL in the SQL text, as data: each backend provides one
 /// value (`SQLiteDialect.dialect`, `PostgresDialect.dialect`), and `render` is the one function
 /// that applies it.
@@ -22,6 +24,8 @@ public struct SQLDialect: Sendable {
     public let lockStatement: String?
     /// A query with one parameter, a table name, that returns a row when the table exists.
     public let tableExistsQuery: String
+    /// Statement text by template, shared by every connection of this dialect.
+    private let renderedTexts = RenderedTexts()
 
     /// A dialect: `rowLock` is what `{for_update}` becomes; `integer`, `flag`, `bytes` and
     /// `serialKey` are column types; `tableOptions` follows a table definition's parenthesis.
@@ -58,9 +62,30 @@ public struct SQLDialect: Sendable {
         return output
     }
 
+    /// `template` rendered, from the cache shared by every connection of this dialect after its
+    /// first use: statements are a fixed set of templates, so each is rendered once per process,
+    /// never per call or per connection (SQLite prepares from it, PostgreSQL sends it).
+    public func rendered(_ template: String) -> String {
+        renderedTexts.text(for: template) { render(template) }
+    }
+
     private static func leadingNumber(_ text: Substring) -> (value: Int, length: Int)? {
         let digits = text.prefix { $0.isASCII && $0.isNumber }
         guard !digits.isEmpty, let value = Int(digits) else { return nil }
         return (value, digits.count)
+    }
+}
+
+/// The rendered text of each template, behind a lock: connections on many threads share it.
+private final class RenderedTexts: Sendable {
+    private let texts = Mutex<[String: String]>([:])
+
+    func text(for template: String, render: () -> String) -> String {
+        texts.withLock { texts in
+            if let text = texts[template] { return text }
+            let text = render()
+            texts[template] = text
+            return text
+        }
     }
 }

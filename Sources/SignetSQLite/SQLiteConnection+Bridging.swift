@@ -61,11 +61,11 @@ extension SQLiteConnection {
         }
     }
 
-    /// The cached statement for template `sql`, rendering and preparing it on first use.
+    /// The cached statement for template `sql`, preparing its rendered text on first use.
     private func prepared(_ sql: String) throws -> OpaquePointer {
         if let statement = statements[sql] { return statement }
         var statement: OpaquePointer?
-        let rc = sqlite3_prepare_v3(handle, dialect.render(sql), -1, UInt32(SQLITE_PREPARE_PERSISTENT), &statement, nil)
+        let rc = sqlite3_prepare_v3(handle, dialect.rendered(sql), -1, UInt32(SQLITE_PREPARE_PERSISTENT), &statement, nil)
         guard rc == SQLITE_OK, let statement else { throw error(rc) }
         statements[sql] = statement
         return statement

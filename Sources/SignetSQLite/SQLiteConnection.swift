@@ -12,8 +12,8 @@ import SignetStore
 final class SQLiteConnection: SQLConnection, @unchecked Sendable {
     /// The `sqlite3*` handle; valid until `deinit`.
     let handle: OpaquePointer
-    /// Prepared statements by template (rendered for SQLite once, when first prepared), kept for
-    /// the life of the connection.
+    /// Prepared statements by template (from `SQLDialect.rendered`), kept for the life of the
+    /// connection.
     var statements: [String: OpaquePointer] = [:]
     var dialect: SQLDialect { SQLiteDialect.dialect }
 

@@ -12,15 +12,32 @@ struct ErrorRenderer: Sendable {
     let route: String
     /// The issuer, sent as `iss` with every error redirect (RFC 9207).
     let issuer: String
+    /// The brand of the error pages.
+    var assets = BrandAssets()
+    /// The language of the error pages: the request's (`answering(_:)`), English until bound.
+    var language = PageLanguage.en
+
+    /// This renderer for `request`: its pages in the request's language. The route table binds
+    /// every page and authorization route's renderer to the request it answers.
+    func answering(_ request: HTTPRequest) -> ErrorRenderer {
+        var bound = self
+        bound.language = PageContext(assets: assets, request: request).language
+        return bound
+    }
+
+    /// The brand and language of this route's pages, for the handler's own pages.
+    var page: PageContext { PageContext(assets: assets, language: language) }
 
     /// The response for `error` on this route.
     /// - `redirect`: the client's verified redirect URI, for an `.authorization` route once the
     ///   request is checked; without one, the error is a page. Ignored by the other kinds.
     /// - `status`: replaces the code's status (429 for a rate limit, a page's 403, 404 or 502).
-    /// - `title`: a page's heading.
+    /// - `title`: a page's heading (already in the page's language).
+    /// - `message`: what a page says instead of the error's description (which stays English in
+    ///   JSON and redirects: it is for developers, RFC 6749 §4.1.2.1).
     /// - `retryAfter`: seconds, sent as `Retry-After` (RFC 9110 §10.2.3).
     func render(_ error: OAuthError, redirect: VerifiedRedirect? = nil, status: Int? = nil, title: String? = nil,
-                retryAfter: Int? = nil) -> HTTPResponse {
+                message: String? = nil, retryAfter: Int? = nil) -> HTTPResponse {
         if error.code == .serverError { Log.error("\(route): \(error)") }
         var response: HTTPResponse
         switch kind {
@@ -30,10 +47,10 @@ struct ErrorRenderer: Sendable {
             if let redirect {
                 response = OAuthResponses.redirect(to: redirect, parameters: Self.errorParameters(error), issuer: issuer)
             } else {
-                response = Self.page(error, title: title, status: status)
+                response = page(error, title: title, message: message, status: status)
             }
         case .page:
-            response = Self.page(error, title: title, status: status)
+            response = page(error, title: title, message: message, status: status)
         }
         if let retryAfter { response.headers.set("Retry-After", String(retryAfter)) }
         return response
@@ -111,34 +128,40 @@ struct ErrorRenderer: Sendable {
 
     /// A page's status: the given one, else 500 for `server_error`, 503 for
     /// `temporarily_unavailable`, 400 for the rest.
-    private static func page(_ error: OAuthError, title: String?, status: Int?) -> HTTPResponse {
-        let message: String, heading: String, code: Int
+    private func page(_ error: OAuthError, title: String?, message: String?, status: Int?) -> HTTPResponse {
+        let page = self.page
+        let text: String, heading: String, code: Int
         switch error.code {
         case .serverError:
             // The detail stays in the log; the page says only that it was our fault.
-            (message, heading, code) = ("Something went wrong on our side.", title ?? "Server error", status ?? 500)
+            (text, heading, code) = (page.text(ErrorText.serverError), title ?? page.text(ErrorText.serverErrorTitle), status ?? 500)
         case .temporarilyUnavailable:
-            (message, heading, code) = (error.publicDescription ?? "Try again later.", title ?? "Try again later", status ?? 503)
+            (text, heading, code) = (message ?? error.publicDescription ?? page.text(ErrorText.tryAgainLater),
+                                     title ?? page.text(ErrorText.tryAgainLaterTitle), status ?? 503)
         default:
-            (message, heading, code) = (error.publicDescription ?? "The request is invalid.", title ?? "Invalid request", status ?? 400)
+            (text, heading, code) = (message ?? error.publicDescription ?? page.text(ErrorText.invalidRequest),
+                                     title ?? page.text(ErrorText.invalidRequestTitle), status ?? 400)
         }
-        let body = "<p>\(HTMLPage.escape(message))</p>\n<p class=\"muted\">Go back to the application and try again.</p>"
-        return HTMLPage.response(title: heading, body: body, status: code)
+        let body = "<p>\(HTMLPage.escape(text))</p>\n<p class=\"muted\">\(page.html(ErrorText.goBack))</p>"
+        return HTMLPage.response(page, title: heading, body: body, status: code)
     }
 }
 
 extension ErrorRenderer {
     /// A pending request that is unknown, expired or already used.
     func requestGone() -> HTTPResponse {
-        render(.invalidRequest("This sign-in request has expired or was already used."), title: "Request expired")
+        render(.invalidRequest("This sign-in request has expired or was already used."), title: page.text(ErrorText.requestGoneTitle),
+               message: page.text(ErrorText.requestGone))
     }
 
     /// A failed CSRF check.
     func csrfFailure() -> HTTPResponse {
         render(OAuthError(.accessDenied, "The form could not be verified. Make sure cookies are enabled."), status: 403,
-               title: "Form expired")
+               title: page.text(ErrorText.formExpiredTitle), message: page.text(ErrorText.formExpired))
     }
 
     /// A form body that is not form encoding or lacks its fields.
-    func malformedForm() -> HTTPResponse { render(.invalidRequest("The form is malformed.")) }
+    func malformedForm() -> HTTPResponse {
+        render(.invalidRequest("The form is malformed."), message: page.text(ErrorText.malformedForm))
+    }
 }

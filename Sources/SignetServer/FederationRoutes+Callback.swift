@@ -9,8 +9,9 @@ import SignetWire
 extension ErrorRenderer {
     /// Why a provider's answer (or a headless launch) is refused before the pending request is
     /// known: there is no verified redirect URI yet, so it is a page on every route kind that has pages.
-    func signInRefused(_ message: String, status: Int = 400) -> HTTPResponse {
-        render(.invalidRequest(message), status: status, title: "Sign-in not completed")
+    func signInRefused(_ reason: FederationText, status: Int = 400) -> HTTPResponse {
+        render(.invalidRequest(reason.localized.en), status: status, title: page.text(FederationText.notCompletedTitle),
+               message: page.text(reason))
     }
 }
 
@@ -27,32 +28,32 @@ extension FederationRoutes {
     /// after a password sign-in. Failures after the pending request is known go to the app.
     func callback(_ request: HTTPRequest, _ errors: ErrorRenderer) async -> HTTPResponse {
         let connectionID = request.pathParameters["connection"] ?? ""
-        if federation.isDisabled(connectionID) { return errors.signInRefused("This sign-in option is turned off.", status: 403) }
+        if federation.isDisabled(connectionID) { return errors.signInRefused(.optionOff, status: 403) }
         guard let provider = federation.enabledProvider(connectionID) else {
-            return errors.signInRefused("This sign-in option is not configured.", status: 404)
+            return errors.signInRefused(.optionNotConfigured, status: 404)
         }
         let fields: FormFields
         if request.method == .POST {
-            guard let form = try? request.form() else { return errors.signInRefused("The provider's answer is malformed.") }
+            guard let form = try? request.form() else { return errors.signInRefused(.answerMalformed) }
             fields = form
         } else {
-            guard request.queryError == nil else { return errors.signInRefused("The provider's answer is malformed.") }
+            guard request.queryError == nil else { return errors.signInRefused(.answerMalformed) }
             fields = request.query
         }
         guard fields.repeatedNames.isEmpty, let state = fields.first("state"), server.tokens.hasShape(state, of: .nonce) else {
-            return errors.signInRefused("The sign-in answer does not belong to a sign-in started here.")
+            return errors.signInRefused(.answerForeign)
         }
         let transaction: ProviderTransaction
         do {
             let stateHash = server.tokens.hash(state)
             guard let record = try requestStore.pendingAuthorization(idHash: stateHash, now: server.clock.now),
                   record.clientID.hasPrefix("fed:"), let stored = ProviderTransaction.decode(record.payload) else {
-                return errors.signInRefused("This sign-in has expired or was already used. Go back to the application and start again.")
+                return errors.signInRefused(.expired)
             }
             // A state from another connection is refused (and left alone).
             guard record.clientID == Self.marker(connectionID), stored.connectionID == connectionID else {
                 server.audit("federation_wrong_connection")
-                return errors.signInRefused("The sign-in answer does not belong to this provider.")
+                return errors.signInRefused(.answerOtherProvider)
             }
             // Every transaction, headless ones included (bound at /federation/launch), belongs to
             // the browser holding its binding cookie: a callback opened anywhere else signs nobody in.
@@ -60,11 +61,11 @@ extension FederationRoutes {
             guard let cookie, let expected = stored.browserBinding,
                   constantTimeEqual(binding(of: cookie), expected) else {
                 server.audit("federation_browser_mismatch")
-                return errors.signInRefused("This sign-in was started in another browser. Go back to the application and start again.",
+                return errors.signInRefused(.otherBrowser,
                                             status: 403)
             }
             guard try requestStore.consumePendingAuthorization(idHash: stateHash, now: server.clock.now) != nil else {
-                return errors.signInRefused("This sign-in has expired or was already used. Go back to the application and start again.")
+                return errors.signInRefused(.expired)
             }
             transaction = stored
         } catch {

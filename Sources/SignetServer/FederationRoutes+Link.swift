@@ -100,31 +100,32 @@ extension FederationRoutes {
         let handle = request.query.first("link")
         do {
             guard let (link, cookie) = try pendingLink(handle: handle, request), let handle else { return errors.linkGone() }
-            let pending = try interactive.flow.pending(handle: link.requestHandle)
+            _ = try interactive.flow.pending(handle: link.requestHandle)
             guard let user = try userStore.user(id: link.userID) else { return errors.linkGone() }
             let provider = federation.connections.first { $0.id == link.connectionID }?.displayName ?? link.connectionID
             let signInHref = Routes.signIn + "?" + FormEncoding.encode([("request", link.requestHandle)])
-            var body = "<p>An account for <strong>\(HTMLPage.escape(user.email))</strong> already exists. "
-                + "To keep it safe, your \(HTMLPage.escape(provider)) sign-in is linked to it only after you prove it is yours.</p>\n"
+            let page = errors.page
+            let title = page.text(FederationText.linkTitle, provider)
+            var body = "<p>" + page.html(FederationText.linkExplanation, "<strong>\(HTMLPage.escape(user.email))</strong>",
+                                         HTMLPage.escape(provider)) + "</p>\n"
             guard user.passwordHash != nil else {
-                body += "<p>This account has no password. Sign in the way you did before.</p>\n"
-                body += "<p><a href=\"\(HTMLPage.escape(signInHref))\">Back to sign-in</a></p>\n"
-                return HTMLPage.response(title: "Link your \(provider) sign-in", body: body)
+                body += "<p>\(page.html(FederationText.linkNoPassword))</p>\n"
+                body += "<p><a href=\"\(HTMLPage.escape(signInHref))\">\(page.html(FederationText.backToSignIn))</a></p>\n"
+                return HTMLPage.response(page, title: title, body: body)
             }
             if request.query.first("error") != nil {
-                body += "<p class=\"error\" role=\"alert\">\(HTMLPage.escape(InteractiveRoutes.signInFailureMessage))</p>\n"
+                body += "<p class=\"error\" role=\"alert\">\(page.html(SignInText.failed))</p>\n"
             }
             body += "<form method=\"post\" action=\"\(Routes.federationLink)\">\n"
             body += HTMLPage.hidden("link", handle) + "\n"
             body += HTMLPage.hidden("csrf", interactive.csrf.token(browserValue: cookie, purpose: handle)) + "\n"
             body += "<input type=\"hidden\" name=\"username\" autocomplete=\"username\" value=\"\(HTMLPage.escape(user.email))\">\n"
-            body += "<label for=\"password\">Password of this account</label>\n"
+            body += "<label for=\"password\">\(page.html(FederationText.linkPassword))</label>\n"
             body += "<input id=\"password\" name=\"password\" type=\"password\" autocomplete=\"current-password\" required autofocus>\n"
-            body += "<button type=\"submit\">Link and continue</button>\n</form>\n"
-            body += "<p class=\"muted\">Next time you can sign in with either. "
-                + "<a href=\"\(HTMLPage.escape(signInHref))\">Use another account</a></p>\n"
-            return HTMLPage.response(title: "Link your \(provider) sign-in", body: body,
-                                     formLeadsToClient: true)
+            body += "<button type=\"submit\">\(page.html(FederationText.linkSubmit))</button>\n</form>\n"
+            body += "<p class=\"muted\">\(page.html(FederationText.linkNextTime)) "
+                + "<a href=\"\(HTMLPage.escape(signInHref))\">\(page.html(FederationText.useAnotherAccount))</a></p>\n"
+            return HTMLPage.response(page, title: title, body: body, formLeadsToClient: true)
         } catch is FlowError {
             return errors.requestGone()
         } catch {
@@ -175,6 +176,7 @@ extension ErrorRenderer {
     /// A pending account link that is unknown, used, expired or another browser's.
     func linkGone() -> HTTPResponse {
         render(.invalidRequest("This account link has expired, was already used, or was started in another browser. "
-                               + "Go back to the application and start again."), title: "Link expired")
+                               + "Go back to the application and start again."), title: page.text(ErrorText.linkGoneTitle),
+               message: page.text(ErrorText.linkGone))
     }
 }

@@ -114,9 +114,9 @@ struct FederationRoutes: Sendable {
         let query = request.query
         guard request.queryError == nil, query.repeatedNames.isEmpty, let state = query.first("state"),
               server.tokens.hasShape(state, of: .nonce) else {
-            return errors.signInRefused("This sign-in link is malformed. Go back to the application and start again.")
+            return errors.signInRefused(.linkMalformed)
         }
-        let gone = errors.signInRefused("This sign-in link has expired or was already used. Go back to the application and start again.")
+        let gone = errors.signInRefused(.linkExpired)
         let key = launchKey(state)
         let found: (PendingAuthorizationRecord, ProviderTransaction)?
         do {
@@ -131,7 +131,7 @@ struct FederationRoutes: Sendable {
         }
         guard let (record, stored) = found else { return gone }
         guard let provider = federation.enabledProvider(stored.connectionID) else {
-            return errors.signInRefused("This sign-in option is not available.", status: 404)
+            return errors.signInRefused(.optionUnavailable, status: 404)
         }
         let pending: PendingRequest
         do { pending = try await BlockingWork.run { [interactive] in try interactive.flow.pending(handle: stored.requestHandle) } } catch is FlowError {
@@ -146,7 +146,7 @@ struct FederationRoutes: Sendable {
         } catch {
             Log.error("federation launch (\(stored.connectionID)): \(error)")
             return errors.render(OAuthError(.temporarilyUnavailable, error.publicMessage), status: 502,
-                                 title: "Cannot reach \(provider.connection.displayName)")
+                                 title: errors.page.text(FederationText.cannotReachTitle, provider.connection.displayName))
         }
         let binding = bindingValue(request)
         var rebound = stored
@@ -181,7 +181,8 @@ struct FederationRoutes: Sendable {
         guard let handle = query.first("request"), let connectionID = query.first("connection") else { return errors.requestGone() }
         guard interactive.csrfValid(request, field: query.first("csrf"), purpose: handle) else { return errors.csrfFailure() }
         guard let provider = federation.enabledProvider(connectionID) else {
-            return errors.render(.invalidRequest("This sign-in option is not available."), status: 404, title: "Unknown sign-in option")
+            return errors.render(.invalidRequest("This sign-in option is not available."), status: 404,
+                                 title: errors.page.text(FederationText.unknownOptionTitle), message: errors.page.text(FederationText.optionUnavailable))
         }
         let pending: PendingRequest
         do { pending = try await BlockingWork.run { [interactive] in try interactive.flow.pending(handle: handle) } } catch is FlowError {
@@ -197,7 +198,7 @@ struct FederationRoutes: Sendable {
         } catch let error as FederationError {
             Log.error("federation start (\(connectionID)): \(error)")
             return errors.render(OAuthError(.temporarilyUnavailable, error.publicMessage), status: 502,
-                                 title: "Cannot reach \(provider.connection.displayName)")
+                                 title: errors.page.text(FederationText.cannotReachTitle, provider.connection.displayName))
         } catch {
             return errors.internalError("federation start", error)
         }

@@ -4,13 +4,13 @@ import SignetWire
 
 extension InteractiveRoutes {
     /// Plain words for the standard scopes; other scopes are shown by name.
-    static func describe(scope: String) -> String {
+    static func describe(scope: String, _ page: PageContext) -> String {
         switch scope {
-        case Scope.openID: "Know who you are (your account identifier)"
-        case Scope.profile: "See your name and basic profile"
-        case Scope.email: "See your email address"
-        case Scope.offlineAccess: "Stay signed in and act for you when you are not using the app"
-        default: "Use the permission “\(scope)”"
+        case Scope.openID: page.text(ConsentText.scopeOpenID)
+        case Scope.profile: page.text(ConsentText.scopeProfile)
+        case Scope.email: page.text(ConsentText.scopeEmail)
+        case Scope.offlineAccess: page.text(ConsentText.scopeOfflineAccess)
+        default: page.text(ConsentText.scopeOther, scope)
         }
     }
 
@@ -25,28 +25,28 @@ extension InteractiveRoutes {
                 return Self.local(Routes.signIn, [("request", handle)])
             }
             let browser = browserValue(request)
-            var body = "<p><strong>\(HTMLPage.escape(pending.client.name))</strong> would like to:</p>\n<ul>\n"
+            let page = errors.page
+            var body = "<p>\(page.html(ConsentText.wouldLike, "<strong>\(HTMLPage.escape(pending.client.name))</strong>"))</p>\n<ul>\n"
             for scope in pending.request.parsedScope.tokens {
-                body += "<li>\(HTMLPage.escape(Self.describe(scope: scope)))</li>\n"
+                body += "<li>\(HTMLPage.escape(Self.describe(scope: scope, page)))</li>\n"
             }
             body += "</ul>\n"
             // RFC 8707: the user sees which API the access would be for.
             let resources = pending.request.resources
             if !resources.isEmpty {
-                body += "<p>Access is for:</p>\n<ul>\n"
+                body += "<p>\(page.html(ConsentText.accessFor))</p>\n<ul>\n"
                 for resource in resources {
                     body += "<li><code class=\"resource\">\(HTMLPage.escape(resource))</code></li>\n"
                 }
                 body += "</ul>\n"
             }
-            body += "<p class=\"muted\">Signed in as \(HTMLPage.escape(session.user.email)).</p>\n"
+            body += "<p class=\"muted\">\(page.html(ConsentText.signedInAs, HTMLPage.escape(session.user.email)))</p>\n"
             body += "<form method=\"post\" action=\"\(Routes.consent)\">\n"
             body += HTMLPage.hidden("request", handle) + "\n"
             body += HTMLPage.hidden("csrf", csrf.token(browserValue: browser.value, purpose: handle)) + "\n"
-            body += "<button type=\"submit\" name=\"decision\" value=\"allow\">Allow</button>\n"
-            body += "<button type=\"submit\" name=\"decision\" value=\"deny\" class=\"secondary\">Deny</button>\n</form>\n"
-            var response = HTMLPage.response(title: "Allow access?", body: body,
-                                             formLeadsToClient: true)
+            body += "<button type=\"submit\" name=\"decision\" value=\"allow\">\(page.html(ConsentText.allow))</button>\n"
+            body += "<button type=\"submit\" name=\"decision\" value=\"deny\" class=\"secondary\">\(page.html(ConsentText.deny))</button>\n</form>\n"
+            var response = HTMLPage.response(page, title: page.text(ConsentText.title), body: body, formLeadsToClient: true)
             if let cookie = browser.cookie { response.setCookie(cookie) }
             return response
         } catch is FlowError {
@@ -67,7 +67,7 @@ extension InteractiveRoutes {
         switch try? form.single("decision") {
         case "allow": allow = true
         case "deny": allow = false
-        default: return errors.render(.invalidRequest("Choose Allow or Deny."))
+        default: return errors.render(.invalidRequest("Choose Allow or Deny."), message: errors.page.text(ConsentText.chooseAllowOrDeny))
         }
         do {
             let pending = try flow.pending(handle: handle)

@@ -5,7 +5,7 @@ extension InteractiveRoutes {
     /// The provider buttons of the sign-in page: one link per enabled connection to
     /// `/federation/start` carrying the pending request, the connection and the CSRF field (links,
     /// not forms, so the redirect to the provider is not subject to the page's `form-action`).
-    func federationButtons(handle: String, browserValue: String) -> String {
+    func federationButtons(handle: String, browserValue: String, page: PageContext) -> String {
         let enabled = federation.enabled
         guard !enabled.isEmpty else { return "" }
         let token = csrf.token(browserValue: browserValue, purpose: handle)
@@ -16,9 +16,9 @@ extension InteractiveRoutes {
             if let logo = connection.logoURL, ConfigSection.urlProblem(logo) == nil {
                 html += "<img src=\"\(HTMLPage.escape(logo))\" alt=\"\" width=\"20\" height=\"20\"> "
             }
-            html += "Sign in with \(HTMLPage.escape(connection.displayName))</a>\n"
+            html += page.html(SignInText.continueWith, HTMLPage.escape(connection.displayName)) + "</a>\n"
         }
-        html += "</div>\n<p class=\"muted\">or with your email and password:</p>\n"
+        html += "</div>\n<p class=\"muted\">\(page.html(SignInText.orWithPassword))</p>\n"
         return html
     }
 
@@ -30,14 +30,13 @@ extension InteractiveRoutes {
                                                    ("login_hint", email.trimmingCharacters(in: .whitespacesAndNewlines))])
     }
 
-    /// Lets the page load the configured provider logos (CSP `img-src` with their origins).
-    func allowProviderLogos(_ response: inout HTTPResponse) {
+    /// The CSP `img-src` sources of the configured provider logos (their origins).
+    func providerLogoSources() -> [String] {
         var sources: [String] = []
         for connection in federation.enabled {
             if let logo = connection.logoURL, ConfigSection.urlProblem(logo) == nil, let source = HTMLPage.cspSource(for: logo),
                !sources.contains(source) { sources.append(source) }
         }
-        guard !sources.isEmpty, let policy = response.headers["Content-Security-Policy"] else { return }
-        response.headers.set("Content-Security-Policy", policy + "; img-src " + sources.joined(separator: " "))
+        return sources
     }
 }

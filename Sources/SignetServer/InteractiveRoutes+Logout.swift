@@ -28,13 +28,13 @@ extension InteractiveRoutes {
         let checked: EndSessionRequest
         do { checked = try endSession.validate(parameters) } catch {
             // Never a redirect: a page route (the post-logout URI is not trusted before it is checked).
-            return errors.render(error, title: error.code == .serverError ? nil : "Cannot sign out")
+            return errors.render(error, title: error.code == .serverError ? nil : errors.page.text(LogoutText.cannotSignOut))
         }
         do {
             let session = try flow.sessions.active(token: sessionToken(request))
             if !confirming {
                 let hintMatches = checked.hint.map { hint in session.map { $0.user.id == hint.subject } ?? true } ?? false
-                if !hintMatches { return confirmationPage(request, checked) }
+                if !hintMatches { return confirmationPage(request, checked, errors.page) }
             }
             try flow.sessions.end(token: sessionToken(request))
             if let session { server.audit("session_ended", subject: session.user.id, client: checked.client?.id) }
@@ -49,24 +49,29 @@ extension InteractiveRoutes {
             response = HTTPResponse.redirect(to: pairs.isEmpty ? target : target + separator + FormEncoding.encode(pairs), status: 303)
             HTMLPage.harden(&response)
         } else {
-            response = HTMLPage.response(title: "Signed out", body: "<p>You are signed out. You can close this window.</p>")
+            let page = errors.page
+            response = HTMLPage.response(page, title: page.text(LogoutText.signedOutTitle), body: "<p>\(page.html(LogoutText.signedOut))</p>")
         }
         response.setCookie(clearedCookie(sessionCookieName))
         return response
     }
 
-    private func confirmationPage(_ request: HTTPRequest, _ checked: EndSessionRequest) -> HTTPResponse {
+    private func confirmationPage(_ request: HTTPRequest, _ checked: EndSessionRequest, _ page: PageContext) -> HTTPResponse {
         let browser = browserValue(request)
-        var body = "<p>Do you want to sign out"
-        if let client = checked.client { body += " of Signet and return to <strong>\(HTMLPage.escape(client.name))</strong>" }
-        body += "?</p>\n<form method=\"post\" action=\"\(Routes.endSession)\">\n"
+        var body = "<p>"
+        if let client = checked.client {
+            body += page.html(LogoutText.confirmReturning, HTMLPage.escape(page.brand.productName),
+                              "<strong>\(HTMLPage.escape(client.name))</strong>")
+        } else {
+            body += page.html(LogoutText.confirm)
+        }
+        body += "</p>\n<form method=\"post\" action=\"\(Routes.endSession)\">\n"
         body += HTMLPage.hidden("csrf", csrf.token(browserValue: browser.value, purpose: Self.logoutPurpose)) + "\n"
         if let client = checked.client { body += HTMLPage.hidden("client_id", client.id) + "\n" }
         if let target = checked.postLogoutRedirectURI { body += HTMLPage.hidden("post_logout_redirect_uri", target) + "\n" }
         if let state = checked.state { body += HTMLPage.hidden("state", state) + "\n" }
-        body += "<button type=\"submit\">Sign out</button>\n</form>\n"
-        var response = HTMLPage.response(title: "Sign out?", body: body,
-                                         formLeadsToClient: true)
+        body += "<button type=\"submit\">\(page.html(LogoutText.submit))</button>\n</form>\n"
+        var response = HTMLPage.response(page, title: page.text(LogoutText.confirmTitle), body: body, formLeadsToClient: true)
         if let cookie = browser.cookie { response.setCookie(cookie) }
         return response
     }

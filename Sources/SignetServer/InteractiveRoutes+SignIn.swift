@@ -3,9 +3,6 @@ import SignetHTTP
 import SignetWire
 
 extension InteractiveRoutes {
-    /// The one message for every failed sign-in (no user enumeration).
-    static let signInFailureMessage = "The email or password is incorrect."
-
     /// `GET /signin?request=…[&error=1]`: the email and password form.
     func signInPage(_ request: HTTPRequest, _ errors: ErrorRenderer) -> HTTPResponse {
         guard let handle = request.query.first("request") else { return errors.requestGone() }
@@ -17,28 +14,31 @@ extension InteractiveRoutes {
         }
         let browser = browserValue(request)
         let failed = request.query.first("error") != nil
+        let page = errors.page
+        // After a failed attempt, the email typed then (from its sealed cookie); else the login hint.
+        let email = typedEmail.email(request, handle: handle) ?? pending.request.loginHint ?? ""
         var body = ""
-        body += "<p>to continue to <strong>\(HTMLPage.escape(pending.client.name))</strong></p>\n"
-        if failed { body += "<p class=\"error\" role=\"alert\">\(HTMLPage.escape(Self.signInFailureMessage))</p>\n" }
-        body += federationButtons(handle: handle, browserValue: browser.value)
+        body += "<p>\(page.html(SignInText.continueTo, "<strong>\(HTMLPage.escape(pending.client.name))</strong>"))</p>\n"
+        if failed { body += "<p class=\"error\" role=\"alert\">\(page.html(SignInText.failed))</p>\n" }
+        body += federationButtons(handle: handle, browserValue: browser.value, page: page)
         body += "<form method=\"post\" action=\"\(Routes.signIn)\">\n"
         body += HTMLPage.hidden("request", handle) + "\n"
         body += HTMLPage.hidden("csrf", csrf.token(browserValue: browser.value, purpose: handle)) + "\n"
-        body += "<label for=\"email\">Email</label>\n"
-        body += "<input id=\"email\" name=\"email\" type=\"email\" autocomplete=\"username\" required autofocus value=\"\(HTMLPage.escape(pending.request.loginHint ?? ""))\">\n"
-        body += "<label for=\"password\">Password</label>\n"
-        body += "<input id=\"password\" name=\"password\" type=\"password\" autocomplete=\"current-password\"\(federation.homeRealm.isEmpty ? " required" : "")>\n"
-        body += "<button type=\"submit\">Sign in</button>\n</form>\n"
-        var response = HTMLPage.response(title: "Sign in", body: body,
-                                         formLeadsToClient: true)
-        allowProviderLogos(&response)
+        body += "<label for=\"email\">\(page.html(SignInText.email))</label>\n"
+        body += "<input id=\"email\" name=\"email\" type=\"email\" autocomplete=\"username\" required\(email.isEmpty ? " autofocus" : "") value=\"\(HTMLPage.escape(email))\">\n"
+        body += "<label for=\"password\">\(page.html(SignInText.password))</label>\n"
+        body += "<input id=\"password\" name=\"password\" type=\"password\" autocomplete=\"current-password\"\(federation.homeRealm.isEmpty ? " required" : "")\(email.isEmpty ? "" : " autofocus")>\n"
+        body += "<button type=\"submit\">\(page.html(SignInText.submit))</button>\n</form>\n"
+        var response = HTMLPage.response(page, title: page.text(SignInText.title), body: body, formLeadsToClient: true,
+                                         imageSources: providerLogoSources())
         if let cookie = browser.cookie { response.setCookie(cookie) }
         return response
     }
 
     /// `POST /signin`: checks the CSRF field, the pending request and the credentials (on a
     /// blocking-work thread: Argon2id). Always answers 303: back to the form with one generic
-    /// message on failure, or on to consent or the client on success.
+    /// message on failure (the typed email kept in a sealed cookie, `SignInEmail`, never in the
+    /// URL), or on to consent or the client on success.
     func signInSubmit(_ request: HTTPRequest, _ errors: ErrorRenderer) -> HTTPResponse {
         guard let form = Self.formFields(request), let handle = try? form.single("request") else {
             return errors.malformedForm()
@@ -50,11 +50,15 @@ extension InteractiveRoutes {
             let password = (try? form.single("password")) ?? ""
             if let redirect = homeRealmRedirect(handle: handle, email: email, csrfField: try? form.single("csrf")) { return redirect }
             guard let user = try signIn.signIn(email: email, password: password, clientAddress: request.clientKey) else {
-                return Self.local(Routes.signIn, [("request", handle), ("error", "1")])
+                var again = Self.local(Routes.signIn, [("request", handle), ("error", "1")])
+                if let cookie = typedEmail.cookie(keeping: email, handle: handle) { again.setCookie(cookie) }
+                return again
             }
             // A new session on every sign-in (no fixation); the browser's previous one ends. A user
             // with a second factor gives it first (SecondFactorRoutes).
-            return respond(try flow.signedIn(pending, user: user, amr: ["pwd"], previousSessionToken: sessionToken(request)), errors)
+            var response = respond(try flow.signedIn(pending, user: user, amr: ["pwd"], previousSessionToken: sessionToken(request)), errors)
+            if request.cookies[typedEmail.cookieName] != nil { response.setCookie(clearedCookie(typedEmail.cookieName)) }
+            return response
         } catch FlowError.requestNotFound {
             return errors.requestGone()
         } catch FlowError.clientGone {

@@ -18,6 +18,8 @@ struct InteractiveRoutes: Sendable {
     let secure: Bool
     /// Upstream connections: sign-in buttons and home-realm discovery.
     let federation: Federation
+    /// The email typed into a failed sign-in, kept for the form shown again.
+    let typedEmail: SignInEmail
 
     init(application: SignetApplication) {
         let server = application.authorizationServer
@@ -35,6 +37,7 @@ struct InteractiveRoutes: Sendable {
         self.issuer = application.issuer
         self.secure = application.issuer.lowercased().hasPrefix("https://")
         self.federation = application.federation
+        self.typedEmail = SignInEmail(browserKey: environment.masterKey.browserKey, secure: secure)
     }
 
     // MARK: cookies

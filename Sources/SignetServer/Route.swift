@@ -14,17 +14,48 @@ struct Route: Sendable {
     let handler: HTTPHandler
 }
 
-/// Builds the route table's lines for one issuer: each line gets its kind's `ErrorRenderer`.
+/// Builds the route table's lines for one issuer: each line gets its kind's `ErrorRenderer`. A
+/// page or authorization route's handler is made again for each request with the renderer bound
+/// to that request (`ErrorRenderer.answering`), so its pages, and the pages of its errors, are in
+/// the request's language; making it is only capturing a few values.
 struct RouteTableBuilder {
     let issuer: String
+    /// The brand of every page.
+    let assets: BrandAssets
     private(set) var routes: [Route] = []
 
-    init(issuer: String) { self.issuer = issuer }
+    init(issuer: String, assets: BrandAssets) {
+        self.issuer = issuer
+        self.assets = assets
+    }
 
     /// Adds a route; `handler` receives the renderer for `kind` on `path`.
     mutating func add(_ methods: [HTTPMethod], _ path: String, _ kind: RouteKind,
-                      _ handler: (ErrorRenderer) -> HTTPHandler) {
-        routes.append(Route(methods: methods, path: path, kind: kind,
-                            handler: handler(ErrorRenderer(kind: kind, route: path, issuer: issuer))))
+                      _ handler: @escaping @Sendable (ErrorRenderer) -> HTTPHandler) {
+        let renderer = ErrorRenderer(kind: kind, route: path, issuer: issuer, assets: assets)
+        let made: HTTPHandler
+        switch (kind, handler(renderer)) {
+        case (.api, let plain):
+            made = plain
+        case (_, .sync(let first)):
+            made = .sync { request in
+                guard case .sync(let bound) = handler(renderer.answering(request)) else { return first(request) }
+                return bound(request)
+            }
+        case (_, .async(let first)):
+            made = .async { request in
+                guard case .async(let bound) = handler(renderer.answering(request)) else { return await first(request) }
+                return await bound(request)
+            }
+        case (_, .deferring(let inline, let suspended)):
+            made = .deferring(inline: { request in
+                guard case .deferring(let bound, _) = handler(renderer.answering(request)) else { return inline(request) }
+                return bound(request)
+            }, suspended: { request in
+                guard case .deferring(_, let bound) = handler(renderer.answering(request)) else { return await suspended(request) }
+                return await bound(request)
+            })
+        }
+        routes.append(Route(methods: methods, path: path, kind: kind, handler: made))
     }
 }

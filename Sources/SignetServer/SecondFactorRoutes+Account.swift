@@ -11,14 +11,14 @@ extension SecondFactorRoutes {
     func accountPage(_ request: HTTPRequest, _ errors: ErrorRenderer) -> HTTPResponse {
         do {
             guard let session = try flow.sessions.active(token: interactive.sessionToken(request)) else { return signInRequired(errors) }
-            return try accountPage(request, session: session, notice: request.query.first("removed") != nil ? SecondFactorText.removed : nil,
+            return try accountPage(request, errors, session: session, notice: request.query.first("removed") != nil ? SecondFactorText.removed : nil,
                                    failed: request.query.first("error"))
         } catch {
             return errors.internalError("account totp", error)
         }
     }
 
-    private func accountPage(_ request: HTTPRequest, session: ActiveSession, notice: String?, failed: String?) throws -> HTTPResponse {
+    private func accountPage(_ request: HTTPRequest, _ errors: ErrorRenderer, session: ActiveSession, notice: String?, failed: String?) throws -> HTTPResponse {
         let browser = interactive.browserValue(request)
         let csrf = interactive.csrf.token(browserValue: browser.value, purpose: accountPurpose(session))
         var body = ""
@@ -41,7 +41,7 @@ extension SecondFactorRoutes {
             body += enrolmentForm(totp: totp, account: session.user.email, action: Routes.accountTOTP, failed: failed == "code",
                                   hidden: [("csrf", csrf), ("action", "confirm")])
         }
-        var response = HTMLPage.response(title: SecondFactorText.accountTitle, body: body)
+        var response = HTMLPage.response(errors.page, title: SecondFactorText.accountTitle, body: body)
         if let cookie = browser.cookie { response.setCookie(cookie) }
         return response
     }
@@ -64,7 +64,7 @@ extension SecondFactorRoutes {
                 switch try service.confirm(userID: userID, code: code) {
                 case .failure(.throttled): return throttled(errors)
                 case .failure(.refused): return InteractiveRoutes.local(Routes.accountTOTP, [("error", "code")])
-                case .success(let codes): return recoveryCodesPage(codes)
+                case .success(let codes): return recoveryCodesPage(codes, errors)
                 }
             case "recovery-codes", "remove":
                 let action = try? form.single("action")
@@ -86,7 +86,7 @@ extension SecondFactorRoutes {
                 guard let codes = try service.regenerateRecoveryCodes(userID: userID) else {
                     return InteractiveRoutes.local(Routes.accountTOTP)
                 }
-                return recoveryCodesPage(codes)
+                return recoveryCodesPage(codes, errors)
             default:
                 return errors.render(.invalidRequest("Unknown action."))
             }
@@ -95,10 +95,10 @@ extension SecondFactorRoutes {
         }
     }
 
-    private func recoveryCodesPage(_ codes: [String]) -> HTTPResponse {
+    private func recoveryCodesPage(_ codes: [String], _ errors: ErrorRenderer) -> HTTPResponse {
         let body = recoveryCodesBlock(codes)
             + "<p><a href=\"\(Routes.accountTOTP)\">\(HTMLPage.escape(SecondFactorText.backToAccount))</a></p>\n"
-        return HTMLPage.response(title: SecondFactorText.recoveryTitle, body: body)
+        return HTMLPage.response(errors.page, title: SecondFactorText.recoveryTitle, body: body)
     }
 
     private func signInRequired(_ errors: ErrorRenderer) -> HTTPResponse {

@@ -48,7 +48,7 @@ struct SecondFactorRoutes: Sendable {
         body += Self.codeField(SecondFactorText.codeLabel)
         body += "<button type=\"submit\">\(HTMLPage.escape(SecondFactorText.verifyButton))</button>\n</form>\n"
         body += "<p class=\"muted\">\(HTMLPage.escape(SecondFactorText.codeRecoveryHint))</p>\n"
-        var response = HTMLPage.response(title: SecondFactorText.codeTitle, body: body, formLeadsToClient: true)
+        var response = HTMLPage.response(errors.page, title: SecondFactorText.codeTitle, body: body, formLeadsToClient: true)
         if let cookie = browser.cookie { response.setCookie(cookie) }
         return response
     }
@@ -91,7 +91,7 @@ struct SecondFactorRoutes: Sendable {
             body += enrolmentForm(totp: totp, account: user.email, action: Routes.secondFactorSetup, failed: request.query.first("error") != nil,
                                   hidden: [("challenge", handle),
                                            ("csrf", interactive.csrf.token(browserValue: browser.value, purpose: handle))])
-            var response = HTMLPage.response(title: SecondFactorText.setupTitle, body: body, formLeadsToClient: true)
+            var response = HTMLPage.response(errors.page, title: SecondFactorText.setupTitle, body: body, formLeadsToClient: true)
             if let cookie = browser.cookie { response.setCookie(cookie) }
             return response
         } catch is FlowError {
@@ -119,7 +119,7 @@ struct SecondFactorRoutes: Sendable {
                 body += HTMLPage.hidden("request", challenge.requestHandle) + "\n"
                 body += HTMLPage.hidden("csrf", interactive.csrf.token(browserValue: browser.value, purpose: challenge.requestHandle)) + "\n"
                 body += "<button type=\"submit\">\(HTMLPage.escape(SecondFactorText.continueButton))</button>\n</form>\n"
-                var response = HTMLPage.response(title: SecondFactorText.recoveryTitle, body: body, formLeadsToClient: true)
+                var response = HTMLPage.response(errors.page, title: SecondFactorText.recoveryTitle, body: body, formLeadsToClient: true)
                 response.setCookie(interactive.sessionCookie(passed.token))
                 if let cookie = browser.cookie { response.setCookie(cookie) }
                 return response
@@ -179,7 +179,7 @@ struct SecondFactorRoutes: Sendable {
         let uri = totp.provisioningURI(issuer: label, account: account)
         var body = "<p>\(HTMLPage.escape(SecondFactorText.setupScan))</p>\n"
         if let qr = QRCode(uri) {
-            body += "<div class=\"qr\" style=\"width:min(100%,15rem);margin:1rem 0\">\(qr.svg(title: SecondFactorText.qrTitle))</div>\n"
+            body += "<div class=\"qr\">\(qr.svg(title: SecondFactorText.qrTitle))</div>\n"
         }
         let key = Base32.encode(totp.secret)
         let grouped = stride(from: 0, to: key.count, by: 4).map { start -> String in
@@ -187,7 +187,7 @@ struct SecondFactorRoutes: Sendable {
             return String(key[from..<(key.index(from, offsetBy: 4, limitedBy: key.endIndex) ?? key.endIndex)])
         }.joined(separator: " ")
         body += "<p class=\"muted\">\(HTMLPage.escape(SecondFactorText.setupKey))</p>\n"
-        body += "<p><code id=\"totp-secret\" style=\"font-size:1.1rem;word-spacing:.3rem\">\(HTMLPage.escape(grouped))</code></p>\n"
+        body += "<p><code id=\"totp-secret\">\(HTMLPage.escape(grouped))</code></p>\n"
         if failed { body += "<p class=\"error\" role=\"alert\">\(HTMLPage.escape(SecondFactorText.codeWrong))</p>\n" }
         body += "<form method=\"post\" action=\"\(action)\">\n"
         for (name, value) in hidden { body += HTMLPage.hidden(name, value) + "\n" }

@@ -10,7 +10,7 @@ import SignetMail
 /// property it writes to.
 public enum Settings {
     /// The groups of `signet.json` outside `clients` and `connections`, in reference order.
-    public static let sections = [topLevel, database, http, lifetimes, keys, passwords, maintenance, mail, mfa, log]
+    public static let sections = [topLevel, database, http, lifetimes, keys, passwords, maintenance, mail, mfa, log, branding]
 
     // MARK: top level
     /// The issuer identifier.
@@ -173,7 +173,7 @@ public enum Settings {
         "The sender address of every message (the From header and the envelope), such as \"no-reply@example.com\". Required with smtp_url.")
     /// The sender name.
     public static let mailFromName = Setting(\SignetConfiguration.mail.fromName, "from_name", nil, .optional(.string()),
-        "The sender name shown beside mail.from; \"Signet\" when unset.")
+        "The sender name shown beside mail.from; branding.product_name when unset.")
     /// SMTP user name.
     public static let mailUsername = Setting(\SignetConfiguration.mail.username, "username", nil, .optional(.string()),
         "The user name for SMTP AUTH; unset: no AUTH. Needs mail.password.")

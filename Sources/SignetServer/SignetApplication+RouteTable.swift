@@ -11,7 +11,8 @@ extension SignetApplication {
         let interactive = InteractiveRoutes(application: self)
         let federation = FederationRoutes(application: self, interactive: interactive)
         let secondFactor = SecondFactorRoutes(application: self, interactive: interactive)
-        var table = RouteTableBuilder(issuer: issuer)
+        let assets = brandAssets
+        var table = RouteTableBuilder(issuer: issuer, assets: assets)
 
         // Metadata and health: public JSON.
         table.add([.GET], Routes.openIDConfiguration, .api(.none)) { _ in .sync { _ in Self.publicJSON(discovery, maxAge: 3600) } }
@@ -21,13 +22,18 @@ extension SignetApplication {
             .sync { _ in Self.publicJSON(keyRing.jwksDocument, maxAge: 300, type: "application/jwk-set+json") }
         }
         table.add([.GET], Routes.health, .api(.none)) { _ in .sync { _ in Self.healthResponse() } }
+        // The pages' stylesheet and logo: same-origin, named by a hash of their content.
+        table.add([.GET], assets.stylesheetPath, .api(.none)) { _ in .sync { _ in assets.stylesheetResponse() } }
+        if let logo = assets.logo {
+            table.add([.GET], logo.path, .api(.none)) { _ in .sync { _ in assets.logoResponse(logo) } }
+        }
 
         // JSON APIs of clients and resource servers.
-        table.add([.POST], Routes.token, .api(.client)) { tokenHandler($0) }
-        table.add([.POST], Routes.revoke, .api(.client)) { revocationHandler($0) }
-        table.add([.POST], Routes.introspect, .api(.client)) { introspectionHandler($0) }
-        table.add([.POST], Routes.nativeNonce, .api(.client)) { nativeNonceHandler($0) }
-        table.add([.GET, .POST], Routes.userinfo, .api(.bearer)) { userinfoHandler($0) }
+        table.add([.POST], Routes.token, .api(.client)) { self.tokenHandler($0) }
+        table.add([.POST], Routes.revoke, .api(.client)) { self.revocationHandler($0) }
+        table.add([.POST], Routes.introspect, .api(.client)) { self.introspectionHandler($0) }
+        table.add([.POST], Routes.nativeNonce, .api(.client)) { self.nativeNonceHandler($0) }
+        table.add([.GET, .POST], Routes.userinfo, .api(.bearer)) { self.userinfoHandler($0) }
         table.add([.POST], Routes.headlessStart, .api(.none)) { errors in .sync { federation.headlessStart($0, errors) } }
         table.add([.POST], Routes.headlessProviderStart, .api(.none)) { errors in
             .async { await federation.headlessProviderStart($0, errors) }

@@ -3,6 +3,7 @@ import SignetCore
 import SignetCrypto
 import SignetHTTP
 import SignetStore
+import SignetWire
 
 /// The running authorization server: the environment, the route table (`routeTable()`), and the HTTP listeners.
 public final class SignetApplication: Sendable {
@@ -16,6 +17,8 @@ public final class SignetApplication: Sendable {
     public let federation: Federation
     /// `POST /token` and its grant registry (also discovery's `grant_types_supported`).
     public let tokenEndpoint: TokenEndpoint
+    /// The brand of the pages and the mail, with its stylesheet and logo file (`branding`).
+    let brandAssets: BrandAssets
     let discovery: [UInt8]
 
     /// Builds the application; makes sure signing keys exist. Everything that can refuse the
@@ -24,6 +27,7 @@ public final class SignetApplication: Sendable {
     public init(environment: ServerEnvironment) throws {
         self.environment = environment
         self.issuer = environment.configuration.issuer
+        brandAssets = try BrandAssets(configuration: environment.configuration)
         authorizationServer = AuthorizationServer(policy: environment.policy, storage: environment.storage,
                                                   masterKey: environment.masterKey, keyRing: environment.keyRing,
                                                   clock: environment.clock, random: environment.random)
@@ -37,6 +41,9 @@ public final class SignetApplication: Sendable {
                                             grantTypes: tokenEndpoint.grantTypes.map(\.rawValue))
         try environment.keyRing.prepare(environment.requiredAlgorithms)
     }
+
+    /// The brand of the pages and the mail (`branding`): what `AccountMail` is rendered with.
+    public var brand: Brand { brandAssets.brand }
 
     /// The HTTP configuration for the listeners in the configuration (or `listen` overrides).
     public func httpConfiguration(listen: [String]? = nil) throws -> HTTPServerConfiguration {

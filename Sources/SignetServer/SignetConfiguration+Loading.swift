@@ -56,6 +56,7 @@ extension SignetConfiguration {
             reader.report("http.tls_certificate_file", "tls_certificate_file and tls_private_key go together")
         }
         validateMail(reader)
+        validateBranding(reader)
         // After a driver typo the rest of `database` cannot be judged.
         if case .object(let database)? = top["database"], !reader.issues.contains(where: { $0.path == "database.driver" }) {
             validateDatabase(given: Set(database.keys), masterKeyIsExplicit: top["master_key"] != nil, reader: reader)

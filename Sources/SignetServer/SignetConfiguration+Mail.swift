@@ -14,9 +14,6 @@ public struct MailDelivery: Sendable {
 }
 
 extension SignetConfiguration {
-    /// The sender name when `mail.from_name` is unset.
-    public static let defaultMailFromName = "Signet"
-
     /// Whether mail can be sent (`mail.smtp_url` is set): features that need mail ask this.
     public var isMailConfigured: Bool { mail.smtpURL != nil }
 
@@ -44,7 +41,7 @@ extension SignetConfiguration {
         let ehloName = URLComponents(string: issuer)?.host ?? "localhost"
         let transport = SMTPTransport(endpoint: endpoint, username: mail.username, password: password, caFile: caFile,
                                       ehloName: ehloName, timeoutSeconds: Double(mail.timeoutSeconds))
-        return MailDelivery(transport: transport, from: from, fromName: mail.fromName ?? Self.defaultMailFromName,
+        return MailDelivery(transport: transport, from: from, fromName: mail.fromName ?? branding.productName,
                             lease: TimeInterval(2 * mail.timeoutSeconds + 60))
     }
 }

@@ -32,6 +32,8 @@ public struct SignetConfiguration: Sendable {
     public var mfa: MFA
     /// What `signet serve` logs.
     public var log: LogSettings
+    /// How the pages and the mail present the product.
+    public var branding: Branding
     /// Clients declared in the file (`clients`); upserted into the store at start-up.
     public var clients: [ConfiguredClient] = []
     /// Upstream identity providers (`connections`).
@@ -175,6 +177,7 @@ public struct SignetConfiguration: Sendable {
         mail = Mail()
         mfa = MFA()
         log = LogSettings()
+        branding = Branding()
     }
 
     /// The absolute path of the SQLite database.

@@ -14,14 +14,6 @@ public struct TestResponse: Sendable, CustomStringConvertible {
     /// The URL that was requested.
     public let url: URL
 
-    /// Creates a response.
-    public init(status: Int, headers: HTTPHeaders, body: [UInt8], url: URL) {
-        self.status = status
-        self.headers = headers
-        self.body = body
-        self.url = url
-    }
-
     /// The body as UTF-8 text.
     public var text: String { String(decoding: body, as: UTF8.self) }
 

@@ -68,10 +68,4 @@ public struct CBORMapEntry: Sendable, Hashable {
     public let key: CBORValue
     /// The value.
     public let value: CBORValue
-
-    /// An entry.
-    public init(key: CBORValue, value: CBORValue) {
-        self.key = key
-        self.value = value
-    }
 }

@@ -1,5 +1,5 @@
 import Foundation
-import SignetCore
+@testable import SignetCore
 import SignetCrypto
 import SignetStore
 import SignetWire

@@ -1,5 +1,5 @@
 import Foundation
-import SignetClientCore
+@testable import SignetClientCore
 import SignetCrypto
 @testable import SignetFederation
 import SignetTesting

@@ -1,6 +1,6 @@
 import Foundation
 import SignetCore
-import SignetKit
+@testable import SignetKit
 import SignetServer
 import SignetStore
 import SignetTesting

@@ -20,7 +20,10 @@ import Testing
         let client = try await fixture.client()
         let session = try await fixture.signIn(client)
         let first = try #require(await session.currentTokens)
-        let validator = try await AccessTokenValidator.discover(issuer: fixture.server.issuer, audience: fixture.server.issuer)
+        // The API's clock is the server's manual clock (tokens are issued at its time).
+        let metadata = try await DiscoveryClient.fetch(issuer: fixture.server.issuer, http: OutboundHTTP())
+        let validator = AccessTokenValidator(issuer: fixture.server.issuer, audience: fixture.server.issuer,
+                                             keys: JWKSCache(jwksURI: metadata.jwksURI, http: OutboundHTTP()), clock: fixture.clock)
         let token = try await validator.validate(token: first.accessToken)
         #expect(token.acr == "urn:signet:acr:pwd")
 

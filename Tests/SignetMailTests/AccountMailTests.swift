@@ -50,6 +50,6 @@ struct AccountMailTests {
 
     @Test func aColourThatIsNotHexFallsBack() {
         #expect(AccountMail.Brand(productName: "x", accentColor: "red;background:url(x)").accentColor == "#2456c9")
-        #expect(AccountMail.Brand(productName: "x", accentColor: "#A1b2C3").accentColor == "#A1b2C3")
+        #expect(AccountMail.Brand(productName: "x", accentColor: "#A1b2C3").accentColor == "#a1b2c3")
     }
 }

@@ -4,7 +4,7 @@ import SignetCore
 import SignetHTTP
 import SignetJOSE
 import SignetServer
-import SignetTesting
+@testable import SignetTesting
 
 @Suite(.endToEndLimit) struct APIClientsCLITests {
     static func secret(in output: String) -> String? {

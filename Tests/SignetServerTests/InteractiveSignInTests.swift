@@ -24,9 +24,10 @@ import Testing
         #expect(wrong.response.text.contains("The email or password is incorrect."))
         #expect(Interactive.sessionCookie(browser) == nil)
 
+        // The same page but for the email typed, which the form keeps.
         let unknown = try await browser.submit(form, fields: ["email": "nobody@example.com", "password": "not the password"])
         #expect(unknown.status == 200)
-        #expect(unknown.response.text == wrong.response.text)
+        #expect(unknown.response.text == wrong.response.text.replacingOccurrences(of: Interactive.email, with: "nobody@example.com"))
         #expect(Interactive.sessionCookie(browser) == nil)
 
         // A disabled user's right password: the same page again.
@@ -34,11 +35,44 @@ import Testing
         let off = try #require(try env.server.environment.makeUserService().find("off@example.com"))
         try env.server.environment.makeUserService().disable(userID: off.id)
         let disabled = try await browser.submit(form, fields: ["email": "off@example.com", "password": "the right password"])
-        #expect(disabled.response.text == wrong.response.text)
+        #expect(disabled.response.text == wrong.response.text.replacingOccurrences(of: Interactive.email, with: "off@example.com"))
         #expect(Interactive.sessionCookie(browser) == nil)
 
         // The form still works afterwards.
         #expect(try await browser.submit(form, fields: ["email": Interactive.email, "password": Interactive.password]).requireRedirect()["code"] != nil)
+    }
+
+    /// The email typed before a wrong password is in the form shown again: carried in a sealed,
+    /// short-lived HttpOnly cookie bound to this sign-in request, never in a URL.
+    @Test func aWrongPasswordKeepsTheTypedEmailOutOfEveryURL() async throws {
+        let env = try Interactive()
+        defer { env.stop() }
+        let browser = FormBrowser()
+        _ = try await browser.open(env.authorizeURL(pkce: .generate()))
+        let form = try #require(browser.forms.first)
+        let typed = "Alice.\"Quoted\"+<tag>@Example.com"
+        let escaped = "Alice.&quot;Quoted&quot;+&lt;tag&gt;@Example.com"
+        let wrong = try await browser.submit(form, fields: ["email": typed, "password": "not the password"])
+        #expect(wrong.status == 200)
+        #expect(wrong.response.text.contains("name=\"email\" type=\"email\" autocomplete=\"username\" required value=\"\(escaped)\">"))
+        #expect(wrong.response.text.contains("autocomplete=\"current-password\" required autofocus>"), "the password field has the focus")
+        #expect(wrong.response.text.contains("The email or password is incorrect."))
+        for url in wrong.history { #expect(!url.absoluteString.lowercased().contains("example.com"), "\(url)") }
+        let cookie = try #require(browser.cookies["signet_email"])
+        #expect(cookie.httpOnly)
+        #expect(cookie.sameSite == "Strict")
+        #expect(!cookie.value.lowercased().contains("alice"), "sealed, not the email")
+
+        // Another sign-in request in the same browser is not filled with it.
+        let other = try await browser.open(env.authorizeURL(pkce: .generate(), state: "another"))
+        #expect(other.status == 200)
+        #expect(!other.response.text.contains(escaped))
+        #expect(other.response.text.contains("required autofocus value=\"\">"))
+
+        // A successful sign-in clears it.
+        let form2 = try #require(wrong.forms.first)
+        _ = try await browser.submit(form2, fields: ["email": Interactive.email, "password": Interactive.password]).requireRedirect()
+        #expect(browser.cookies["signet_email"] == nil)
     }
 
     @Test func missingOrWrongCSRFIsRefusedWithoutASession() async throws {

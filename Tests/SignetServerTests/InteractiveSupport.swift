@@ -89,6 +89,6 @@ func expectHardened(_ response: TestResponse, sourceLocation: SourceLocation = #
     #expect(response.header("Referrer-Policy") == "no-referrer", sourceLocation: sourceLocation)
     #expect(response.header("X-Content-Type-Options") == "nosniff", sourceLocation: sourceLocation)
     let csp = response.header("Content-Security-Policy") ?? ""
-    #expect(csp.hasPrefix("default-src 'none'; style-src 'unsafe-inline'; "), sourceLocation: sourceLocation)
+    #expect(csp.hasPrefix("default-src 'none'; style-src 'self'; "), sourceLocation: sourceLocation)
     #expect(csp.hasSuffix("frame-ancestors 'none'"), sourceLocation: sourceLocation)
 }

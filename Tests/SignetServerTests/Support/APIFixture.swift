@@ -3,7 +3,7 @@ import SignetCore
 import SignetHTTP
 import SignetJOSE
 import SignetStore
-import SignetTesting
+@testable import SignetTesting
 
 /// A running server with a demo user, a public native client `app` and a confidential
 /// resource-server client `rs`, plus helpers that make codes exactly as `/authorize` does.
