@@ -67,7 +67,7 @@ let package = Package(
         // Apple-only glue (ASWebAuthenticationSession, Keychain); an empty module elsewhere.
         .target(name: "SignetKitApple", dependencies: ["SignetKit"]),
         .target(name: "SignetServer", dependencies: ["SignetCore", "SignetHTTP", "SignetStore", "SignetSQL", "SignetSQLite", "SignetPostgres",
-                                                     "SignetFederation", "SignetMail", "SignetWebAuthn"]),
+                                                     "SignetFederation", "SignetMail", "SignetWebAuthn", "SignetQR"]),
         .target(name: "SignetCLI", dependencies: ["SignetServer", "SignetSQLite", "SignetCore", "SignetKit", "SignetKitSecretService",
                                                   "SignetMockProvider", "SignetMail"]),
         .executableTarget(name: "signet", dependencies: ["SignetCLI"]),
@@ -98,7 +98,7 @@ let package = Package(
         .testTarget(name: "SignetCoreTests", dependencies: ["SignetCore", "SignetServer"]),
         .testTarget(name: "SignetClientCoreTests", dependencies: ["SignetClientCore", "SignetHTTP", "SignetServer", "SignetTesting"]),
         .testTarget(name: "SignetFederationTests", dependencies: ["SignetFederation", "SignetTesting"]),
-        .testTarget(name: "SignetKitTests", dependencies: ["SignetKit", "SignetKitSecretService", "SignetTesting"], exclude: ["Browser"]),
+        .testTarget(name: "SignetKitTests", dependencies: ["SignetKit", "SignetKitSecretService", "SignetResource", "SignetTesting"], exclude: ["Browser"]),
         .testTarget(name: "SignetResourceTests", dependencies: ["SignetResource", "SignetTesting"]),
         .testTarget(name: "SignetServerTests", dependencies: ["SignetTesting", "SignetServer", "SignetCLI", "SignetPostgres", "SignetWebAuthn"],
                     exclude: ["Browser"]),

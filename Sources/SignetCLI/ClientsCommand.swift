@@ -10,7 +10,7 @@ enum ClientsCommand {
         "name", "redirect-uri", "post-logout-redirect-uri", "scope", "grant-type", "auth-method", "id-token-alg",
         "access-token-lifetime", "refresh-token-lifetime", "id-token-lifetime", "resource",
     ])
-    static let flags: Set<String> = ["public", "confidential", "first-party", "allow-headless"]
+    static let flags: Set<String> = ["public", "confidential", "first-party", "allow-headless", "mfa-required"]
 
     static func run(_ raw: [String]) throws -> Int32 {
         let arguments = try ParsedArguments(raw, options: options, flags: flags)
@@ -62,7 +62,7 @@ enum ClientsCommand {
             throw UsageError("--public and --confidential exclude each other")
         }
         let grants = arguments.all("grant-type")
-        return ClientSpec(
+        var spec = ClientSpec(
             id: arguments.positionals[1], name: arguments.value("name"), isPublic: !arguments.flag("confidential"),
             redirectURIs: arguments.all("redirect-uri"), postLogoutRedirectURIs: arguments.all("post-logout-redirect-uri"),
             scope: arguments.value("scope"), grantTypes: grants.isEmpty ? nil : grants,
@@ -72,6 +72,8 @@ enum ClientsCommand {
             refreshTokenLifetime: try arguments.integer("refresh-token-lifetime"),
             idTokenLifetime: try arguments.integer("id-token-lifetime"),
             allowHeadless: arguments.flag("allow-headless"), allowedResources: arguments.all("resource"))
+        spec.mfaRequired = arguments.flag("mfa-required")
+        return spec
     }
 
     static func show(_ record: ClientRecord) {
@@ -88,6 +90,7 @@ enum ClientsCommand {
             "id_token_algorithm:         \(record.idTokenAlgorithm)",
             "allow_headless:             \(record.allowHeadless)",
         ]
+        if (try? Client(record: record))?.requiresMFA == true { lines.append("mfa_required:               true") }
         for uri in record.redirectURIs { lines.append("redirect_uri:               \(uri)") }
         for uri in record.postLogoutRedirectURIs { lines.append("post_logout_redirect_uri:   \(uri)") }
         for uri in record.allowedResources { lines.append("resource:                   \(uri)") }

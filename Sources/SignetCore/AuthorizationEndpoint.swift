@@ -121,7 +121,8 @@ public struct AuthorizationEndpoint: Sendable {
         }
         let nonce = try parameters.single("nonce")
         let loginHint = try parameters.single("login_hint")
-        for (name, value) in [("state", state), ("nonce", nonce), ("login_hint", loginHint)] {
+        let acrValues = try parameters.single("acr_values")
+        for (name, value) in [("state", state), ("nonce", nonce), ("login_hint", loginHint), ("acr_values", acrValues)] {
             if let value, value.utf8.count > AuthorizationRequest.maximumParameterLength {
                 throw OAuthError.invalidRequest("The \(name) parameter is too long.")
             }
@@ -138,6 +139,7 @@ public struct AuthorizationEndpoint: Sendable {
         return AuthorizationRequest(clientID: client.id, redirectURI: redirectURI, scope: scope.description, state: state,
                                     nonce: nonce, codeChallenge: challenge, prompt: prompts, maxAge: maxAge,
                                     loginHint: loginHint, hintedSubject: hintedSubject,
-                                    resource: resources.isEmpty ? nil : resources.joined(separator: " "))
+                                    resource: resources.isEmpty ? nil : resources.joined(separator: " "),
+                                    acrValues: acrValues.flatMap { $0.isEmpty ? nil : $0 })
     }
 }

@@ -23,6 +23,12 @@ public struct AuthorizationFlow: Sendable {
     let clock: any Clock
     /// A pending request's lifetime, seconds.
     let requestLifetime: Int
+    /// Second factors: whether a user has one.
+    let secondFactors: any SecondFactorStore
+    /// Users, for a second-factor challenge's user.
+    let users: any UserStore
+    /// `mfa.required`.
+    let mfaRequired: Bool
 
     /// The first decision for a checked request and the browser's session cookie value, if any.
     ///
@@ -30,10 +36,29 @@ public struct AuthorizationFlow: Sendable {
     /// when consent is needed. `prompt=none` never shows a page: `login_required` or
     /// `consent_required` instead (OpenID Connect Core §3.1.2.1). Otherwise the sign-in page.
     /// Using a session extends its idle timeout.
+    ///
+    /// A session that is fine but does not reach the level the request needs (`requiredLevel`:
+    /// `acr_values`, `mfa.required`, the client's `mfa_required`) is never used as it is (no silent
+    /// downgrade): with `prompt=none` the answer is `login_required`; otherwise the user gives the
+    /// missing second factor (step-up), sets one up, or signs in again for a passkey.
     public func start(_ request: AuthorizationRequest, client: Client, sessionToken: String?) throws -> FlowStep {
         var session = try sessions.active(token: sessionToken)
         if let current = session, !satisfies(request, session: current, authenticatedSince: nil) { session = nil }
         if let current = session { session = try sessions.touch(current) }
+        if let current = session, AuthenticationLevel(amr: current.record.amr) < requiredLevel(request, client: client) {
+            if request.prompts(.none) {
+                // OpenID Connect Core §3.1.2.6: the user must authenticate (further) and no page may be shown.
+                return .error(OAuthError(.loginRequired, "The session does not meet the requested authentication level."),
+                              redirectURI: request.redirectURI, state: request.state)
+            }
+            if !request.prompts(.login) {
+                let handle = try store(request)
+                let pending = PendingRequest(handle: handle, request: request, client: client, createdAt: clock.now)
+                if let step = try stepUp(pending, session: current) { return step }
+                return .signIn(requestHandle: handle)
+            }
+            session = nil
+        }
         if request.prompts(.none) {
             guard let session else {
                 return .error(OAuthError(.loginRequired, "The user is not signed in."), redirectURI: request.redirectURI, state: request.state)
@@ -72,7 +97,8 @@ public struct AuthorizationFlow: Sendable {
     /// expired or already used.
     public func pending(handle: String) throws -> PendingRequest {
         guard tokens.hasShape(handle, of: .request),
-              let record = try requests.pendingAuthorization(idHash: tokens.hash(handle), now: clock.now)
+              let record = try requests.pendingAuthorization(idHash: tokens.hash(handle), now: clock.now),
+              record.clientID != SecondFactorChallenge.clientID
         else { throw FlowError.requestNotFound }
         return try decode(record, handle: handle)
     }
@@ -98,7 +124,8 @@ public struct AuthorizationFlow: Sendable {
     /// user signs in first. Allow remembers the consent (unless the client must always ask) and
     /// issues the code; deny sends `access_denied`.
     public func decideConsent(_ pending: PendingRequest, session: ActiveSession?, allow: Bool) throws -> FlowStep {
-        guard let session, satisfies(pending.request, session: session, authenticatedSince: pending.createdAt) else {
+        guard let session, satisfies(pending.request, session: session, authenticatedSince: pending.createdAt),
+              meetsLevel(pending, session: session) else {
             return .signIn(requestHandle: pending.handle)
         }
         let request = try consume(pending)
@@ -145,6 +172,7 @@ extension AuthorizationFlow {
     public init(server: AuthorizationServer) {
         self.init(sessions: SessionManager(server: server), consent: ConsentPolicy(server: server), codes: CodeIssuer(server: server),
                   requests: server.storage.authorizationRequests, clients: server.clients, tokens: server.tokens,
-                  auditor: server.auditor, clock: server.clock, requestLifetime: server.policy.authorizationRequestLifetime)
+                  auditor: server.auditor, clock: server.clock, requestLifetime: server.policy.authorizationRequestLifetime,
+                  secondFactors: server.storage.secondFactors, users: server.storage.users, mfaRequired: server.policy.mfaRequired)
     }
 }

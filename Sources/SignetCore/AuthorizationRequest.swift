@@ -27,9 +27,14 @@ public struct AuthorizationRequest: Sendable, Codable, Equatable {
     /// RFC 8707 `resource`s, space separated (a URI has no spaces), or nil: the access token's
     /// audiences.
     public var resource: String?
+    /// `acr_values`, space separated as sent (OpenID Connect Core §3.1.2.1), or nil.
+    public var acrValues: String?
 
     /// The RFC 8707 resources, in request order.
     public var resources: [String] { resource.map { $0.split(separator: " ").map(String.init) } ?? [] }
+
+    /// The `acr_values`, in order of preference.
+    public var acrValueList: [String] { acrValues.map { $0.split(separator: " ").map(String.init) } ?? [] }
 
     /// Parameters this endpoint understands; others are ignored as RFC 6749 §3.1 requires.
     static let known = ["client_id", "redirect_uri", "response_type", "scope", "state", "nonce", "code_challenge",
@@ -43,7 +48,7 @@ public struct AuthorizationRequest: Sendable, Codable, Equatable {
     enum CodingKeys: String, CodingKey {
         case clientID = "client_id", redirectURI = "redirect_uri", scope, state, nonce
         case codeChallenge = "code_challenge", prompt, maxAge = "max_age", loginHint = "login_hint"
-        case hintedSubject = "hinted_subject", resource
+        case hintedSubject = "hinted_subject", resource, acrValues = "acr_values"
     }
 
     /// The prompt set contains `value`.

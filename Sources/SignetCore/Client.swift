@@ -1,4 +1,5 @@
 import SignetCrypto
+import SignetJOSE
 import SignetStore
 import SignetWire
 
@@ -36,6 +37,11 @@ public struct Client: Sendable {
     public let allowsHeadless: Bool
     /// RFC 8707 resources the client may ask access tokens for; empty: none (see `ResourceIndicator`).
     public let allowedResources: [String]
+    /// Sign-ins for this client need a second factor (`mfa_required`, kept in the record's `extra`).
+    public let requiresMFA: Bool
+
+    /// The record's `extra` object for the settings kept there.
+    public static func extra(mfaRequired: Bool) -> String { mfaRequired ? #"{"mfa_required":true}"# : "{}" }
 
     /// Parses a stored record. A record that no longer passes the rules is refused, not trusted.
     public init(record: ClientRecord) throws(ClientValidationError) {
@@ -85,6 +91,8 @@ public struct Client: Sendable {
             throw ClientValidationError("resource \(resource) is not an absolute URI without a fragment")
         }
         allowedResources = record.allowedResources
+        let extra = try? JSONValue.parse(Array(record.extra.utf8)).objectValue
+        requiresMFA = extra?["mfa_required"] == .bool(true)
     }
 
     /// The registered redirect URI that `requested` matches (RFC 8252 §7.3 for loopback), if any.

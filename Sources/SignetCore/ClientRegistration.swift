@@ -184,7 +184,8 @@ public struct ClientRegistration: Sendable {
             idTokenAlgorithm: spec.idTokenAlgorithm ?? policy.idTokenAlgorithm.rawValue,
             accessTokenLifetime: spec.accessTokenLifetime, refreshTokenLifetime: spec.refreshTokenLifetime,
             idTokenLifetime: spec.idTokenLifetime, allowHeadless: spec.allowHeadless,
-            allowedResources: spec.allowedResources, createdAt: now, updatedAt: now)
+            allowedResources: spec.allowedResources, createdAt: now, updatedAt: now,
+            extra: Client.extra(mfaRequired: spec.mfaRequired))
         // The record must also pass the rules the registry applies when it loads clients.
         do { _ = try Client(record: record) } catch {
             throw ClientRegistrationError(issues: [ClientSpecIssue(field: "client", message: error.message)])

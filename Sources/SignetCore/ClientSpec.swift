@@ -31,6 +31,8 @@ public struct ClientSpec: Sendable, Equatable {
     public var allowHeadless: Bool
     /// RFC 8707 resources (APIs) the client may ask access tokens for, exact URIs; empty: none.
     public var allowedResources: [String]
+    /// Sign-ins for this client need a second factor (`mfa_required`).
+    public var mfaRequired = false
 
     /// Creates a spec.
     public init(id: String, name: String? = nil, isPublic: Bool, redirectURIs: [String] = [],

@@ -10,6 +10,15 @@ public enum FlowStep: Sendable, Equatable {
     case signIn(requestHandle: String)
     /// The user must allow or deny; the pending request is kept under this handle.
     case consent(requestHandle: String)
+    /// The user must give a second factor (a TOTP or recovery code); the challenge (who signed
+    /// in, how, and for which request) is kept under this handle.
+    case secondFactor(challengeHandle: String)
+    /// The user must set up a second factor before going on (`mfa.required`, a client's
+    /// `mfa_required` or `acr_values`); the challenge is kept under this handle.
+    case enrolSecondFactor(challengeHandle: String)
+    /// The user just signed in with a password on a browser that can make passkeys: offer one
+    /// before going on; the pending request is kept under this handle.
+    case passkeyOffer(requestHandle: String)
 }
 
 /// Why a step on a pending request could not run.
@@ -18,4 +27,6 @@ public enum FlowError: Error, Sendable, Equatable {
     case requestNotFound
     /// The pending request names a client that is no longer registered or valid.
     case clientGone
+    /// The second-factor challenge's user no longer exists or was disabled.
+    case userGone
 }

@@ -35,6 +35,10 @@ public struct MasterKey: Sendable, CustomStringConvertible {
     /// The key that seals outbox mail at rest (AES-256-GCM): its codes and links are secrets.
     public var mailEncryptionKey: [UInt8] { HMAC.sha256(key: bytes, message: Array("signet/v1/mail-encryption".utf8)) }
 
+    /// The key that seals TOTP secrets at rest (AES-256-GCM) and keys the recovery codes' hashes
+    /// and the second-factor throttle's counter names (HMAC-SHA-256, under labels of their own).
+    public var secondFactorKey: [UInt8] { HMAC.sha256(key: bytes, message: Array("signet/v1/second-factor".utf8)) }
+
     /// The key of the HMAC under which codes, tokens, sessions and nonces are stored.
     public var tokenHashKey: [UInt8] { HMAC.sha256(key: bytes, message: Array("signet/v1/token-hash".utf8)) }
 

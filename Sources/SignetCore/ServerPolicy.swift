@@ -29,6 +29,14 @@ public struct ServerPolicy: Sendable {
     public var accessTokenAlgorithm: SignatureAlgorithm
     /// Default ID token algorithm (clients may choose their own).
     public var idTokenAlgorithm: SignatureAlgorithm
+    /// `mfa.required`: every user must use a second factor; one without is sent to enrolment
+    /// before a code is issued.
+    public var mfaRequired: Bool
+    /// `mfa.attempt_limit`: second-factor attempts (TOTP or recovery codes, right or wrong) per
+    /// account inside `secondFactorAttemptWindow`; a success gives its attempt back.
+    public var secondFactorAttemptLimit: Int
+    /// `mfa.attempt_window`, seconds.
+    public var secondFactorAttemptWindow: Int
     /// Failed sign-ins per account from one client address inside `signInAccountWindow` after
     /// which that address may not try the account again without its password being checked
     /// (online guessing, OWASP ASVS V2.2.1). Other addresses are unaffected, so a guesser cannot
@@ -57,7 +65,8 @@ public struct ServerPolicy: Sendable {
     /// Creates a policy from configured values (see `SignetConfiguration.policy`).
     public init(issuer: String, authorizationRequestLifetime: Int, authorizationCodeLifetime: Int, accessTokenLifetime: Int,
                 idTokenLifetime: Int, refreshTokenLifetime: Int, refreshFamilyLifetime: Int, refreshGrace: Int,
-                sessionIdle: Int, sessionAbsolute: Int, accessTokenAlgorithm: SignatureAlgorithm, idTokenAlgorithm: SignatureAlgorithm) {
+                sessionIdle: Int, sessionAbsolute: Int, accessTokenAlgorithm: SignatureAlgorithm, idTokenAlgorithm: SignatureAlgorithm,
+                mfaRequired: Bool, secondFactorAttemptLimit: Int, secondFactorAttemptWindow: Int) {
         self.issuer = issuer
         self.authorizationRequestLifetime = authorizationRequestLifetime
         self.authorizationCodeLifetime = authorizationCodeLifetime
@@ -70,5 +79,8 @@ public struct ServerPolicy: Sendable {
         self.sessionAbsolute = sessionAbsolute
         self.accessTokenAlgorithm = accessTokenAlgorithm
         self.idTokenAlgorithm = idTokenAlgorithm
+        self.mfaRequired = mfaRequired
+        self.secondFactorAttemptLimit = secondFactorAttemptLimit
+        self.secondFactorAttemptWindow = secondFactorAttemptWindow
     }
 }

@@ -31,6 +31,8 @@ public struct TokenIssuer: Sendable {
         public var authTime: Date?
         /// Lifetime override, seconds.
         public var lifetime: Int?
+        /// How the user authenticated (RFC 8176 `amr`), from which `acr` follows; empty: neither claim.
+        public var amr: [String] = []
     }
 
     /// An RFC 9068 JWT access token (`typ: at+jwt`) and its lifetime in seconds.
@@ -49,6 +51,11 @@ public struct TokenIssuer: Sendable {
         if !content.scope.isEmpty { claims["scope"] = .string(content.scope.description) }
         if let grantID = content.grantID { claims["gid"] = .string(grantID) }
         if let authTime = content.authTime { claims["auth_time"] = .int(Int64(authTime.timeIntervalSince1970)) }
+        // RFC 9068 §2.2.3.1: auth_time, acr and amr may be carried, so an API can ask for a step-up (RFC 9470).
+        if !content.amr.isEmpty {
+            claims["amr"] = .array(content.amr.map(JSONValue.string))
+            claims["acr"] = .string(AuthenticationLevel(amr: content.amr).acr)
+        }
         let signer = try keyRing.signer(for: policy.accessTokenAlgorithm)
         return (try signer.signJWT(JWTClaims(claims), type: "at+jwt"), lifetime)
     }
@@ -88,7 +95,11 @@ public struct TokenIssuer: Sendable {
             "auth_time": .int(Int64(content.authTime.timeIntervalSince1970)),
         ]
         if let nonce = content.nonce { claims["nonce"] = .string(nonce) }
-        if !content.amr.isEmpty { claims["amr"] = .array(content.amr.map(JSONValue.string)) }
+        if !content.amr.isEmpty {
+            claims["amr"] = .array(content.amr.map(JSONValue.string))
+            // OpenID Connect Core §2: the class the authentication satisfied, read from the methods used.
+            claims["acr"] = .string(AuthenticationLevel(amr: content.amr).acr)
+        }
         if let sessionID = content.sessionID { claims["sid"] = .string(sessionID) }
         if let accessToken = content.accessToken {
             claims["at_hash"] = .string(TokenIssuer.leftHalfHash(accessToken, algorithm: algorithm))

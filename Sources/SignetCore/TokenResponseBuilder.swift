@@ -17,9 +17,11 @@ struct TokenResponseBuilder: Sendable {
     /// `user` may be nil only when `scope` has no `openid` (no ID token, so no claims to read).
     func build(client: Client, subject: String, user: UserRecord?, scope: Scope, grantID: String, resources: [String],
                nonce: String?, authTime: Date, amr: [String], sessionID: String?, refreshToken: String?) throws -> TokenResponse {
-        let access = try issuer.accessToken(.init(
+        var content = TokenIssuer.AccessTokenContent(
             subject: subject, clientID: client.id, scope: scope, audience: resources.isEmpty ? [issuer.policy.issuer] : resources,
-            grantID: grantID, authTime: authTime, lifetime: client.accessTokenLifetime))
+            grantID: grantID, authTime: authTime, lifetime: client.accessTokenLifetime)
+        content.amr = amr
+        let access = try issuer.accessToken(content)
         var idToken: String?
         if scope.contains(Scope.openID) {
             guard let user else { throw OAuthError.serverError(detail: "ID token requested without the user") }

@@ -62,10 +62,10 @@ extension SignInClient {
         return object[name] != nil
     }
 
-    /// The string claims worth showing (`email`, `name`, …).
+    /// The string claims worth showing (`email`, `name`, …) and `acr` (what the sign-in met, for step-up).
     static func displayClaims(_ claims: JWTClaims) -> [String: String] {
         var result: [String: String] = [:]
-        for name in ["email", "name", "preferred_username", "given_name", "family_name"] {
+        for name in ["email", "name", "preferred_username", "given_name", "family_name", "acr"] {
             if let value = claims[name]?.stringValue { result[name] = value }
         }
         if let verified = ValidatedIDToken.flexibleBool(claims["email_verified"]) { result["email_verified"] = verified ? "true" : "false" }

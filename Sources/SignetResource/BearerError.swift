@@ -13,6 +13,9 @@ public struct BearerError: Error, Sendable, Equatable, CustomStringConvertible {
         /// RFC 6750's codes (the token is not at fault, so it is not `invalid_token`, which would
         /// send the client to sign in again); the challenge names no error, the body does.
         case temporarilyUnavailable = "temporarily_unavailable"
+        /// RFC 9470 §3: the token is fine but the user's authentication is not strong or recent
+        /// enough (401); the challenge says what would be (`acr_values`, `max_age`).
+        case insufficientUserAuthentication = "insufficient_user_authentication"
     }
 
     /// The error code; nil when the request carried no token at all (RFC 6750 §3.1: then the
@@ -24,6 +27,10 @@ public struct BearerError: Error, Sendable, Equatable, CustomStringConvertible {
     public let scope: String?
     /// The realm in the challenge.
     public let realm: String?
+    /// For `insufficient_user_authentication`: the acceptable `acr` values, space separated (RFC 9470 §3).
+    public var acrValues: String?
+    /// For `insufficient_user_authentication`: the most seconds since the user authenticated (RFC 9470 §3).
+    public var maxAge: Int?
 
     /// Creates an error.
     public init(_ code: Code?, _ errorDescription: String? = nil, scope: String? = nil, realm: String? = nil) {
@@ -33,6 +40,16 @@ public struct BearerError: Error, Sendable, Equatable, CustomStringConvertible {
         self.realm = realm
     }
 
+    /// RFC 9470 §3: the user must authenticate with one of `acrValues` and/or within `maxAge`
+    /// seconds; the client signs in again with them (SignetKit's `SignInRequest.stepUp`).
+    public static func insufficientUserAuthentication(_ errorDescription: String, acrValues: [String] = [], maxAge: Int? = nil,
+                                                      realm: String? = nil) -> BearerError {
+        var error = BearerError(.insufficientUserAuthentication, errorDescription, realm: realm)
+        error.acrValues = acrValues.isEmpty ? nil : acrValues.joined(separator: " ")
+        error.maxAge = maxAge
+        return error
+    }
+
     /// No `Authorization: Bearer` header.
     public static func missingToken(realm: String? = nil) -> BearerError { BearerError(nil, realm: realm) }
 
@@ -40,7 +57,7 @@ public struct BearerError: Error, Sendable, Equatable, CustomStringConvertible {
     /// 503 when the token could not be checked.
     public var status: Int {
         switch code {
-        case nil, .invalidToken?: 401
+        case nil, .invalidToken?, .insufficientUserAuthentication?: 401
         case .invalidRequest?: 400
         case .insufficientScope?: 403
         case .temporarilyUnavailable?: 503
@@ -55,6 +72,10 @@ public struct BearerError: Error, Sendable, Equatable, CustomStringConvertible {
         if let code, code != .temporarilyUnavailable { parameters.append("error=\"\(code.rawValue)\"") }
         if let errorDescription, code != nil, code != .temporarilyUnavailable { parameters.append("error_description=\"\(Self.quoted(errorDescription))\"") }
         if let scope, code == .insufficientScope { parameters.append("scope=\"\(Self.quoted(scope))\"") }
+        if code == .insufficientUserAuthentication {
+            if let acrValues { parameters.append("acr_values=\"\(Self.quoted(acrValues))\"") }
+            if let maxAge { parameters.append("max_age=\"\(maxAge)\"") }
+        }
         return parameters.isEmpty ? "Bearer" : "Bearer " + parameters.joined(separator: ", ")
     }
 

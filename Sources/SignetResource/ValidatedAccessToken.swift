@@ -1,5 +1,6 @@
 import Foundation
 import SignetJOSE
+import SignetWire
 
 /// An access token that passed every check: who it is for and what it allows.
 public struct ValidatedAccessToken: Sendable {
@@ -21,5 +22,40 @@ public struct ValidatedAccessToken: Sendable {
         self.clientID = claims["client_id"]?.stringValue
         self.scopes = Set((claims["scope"]?.stringValue ?? "").split(separator: " ").map(String.init))
         self.expiresAt = claims.exp
+    }
+
+    /// `acr` (RFC 9068 §2.2.3.1): the authentication context the user's sign-in met.
+    public var acr: String? { claims["acr"]?.stringValue }
+    /// `auth_time`: when the user authenticated.
+    public var authTime: Date? { claims["auth_time"]?.intValue.map { Date(timeIntervalSince1970: TimeInterval($0)) } }
+    /// `amr`: how the user authenticated (RFC 8176).
+    public var amr: [String] { claims["amr"]?.arrayValue?.compactMap(\.stringValue) ?? [] }
+
+    /// RFC 9470 step-up: throws `insufficient_user_authentication` (with `acr_values` and
+    /// `max_age` in the challenge) unless the token's `acr` is one of `acrValues` (or, for
+    /// Signet's own values, a stronger one: `urn:signet:acr:phr` meets a request for `…:mfa`) and
+    /// its `auth_time` is at most `maxAge` seconds before `now`. An empty `acrValues` asks no acr.
+    public func requireAuthentication(acrValues: [String] = [], maxAge: Int? = nil, now: Date = Date(),
+                                      realm: String? = nil) throws(BearerError) {
+        if !acrValues.isEmpty {
+            let met: Bool
+            if let acr, acrValues.contains(acr) {
+                met = true
+            } else if let acr, let level = AuthenticationLevel(acr: acr), let needed = AuthenticationLevel.requested(acrValues) {
+                met = level >= needed
+            } else {
+                met = false
+            }
+            guard met else {
+                throw .insufficientUserAuthentication("A stronger authentication is required.", acrValues: acrValues,
+                                                      maxAge: maxAge, realm: realm)
+            }
+        }
+        if let maxAge {
+            guard let authTime, now.timeIntervalSince(authTime) <= TimeInterval(maxAge) else {
+                throw .insufficientUserAuthentication("A more recent authentication is required.", acrValues: acrValues,
+                                                      maxAge: maxAge, realm: realm)
+            }
+        }
     }
 }

@@ -32,6 +32,7 @@ public enum SQLMigrations {
         SQLMigration(version: 5, template: v5),
         SQLMigration(version: 6, template: v6),
         SQLMigration(version: 7, template: v7),
+        SQLMigration(version: 8, template: v8),
     ]
 
     /// The highest version this build knows.
@@ -332,6 +333,26 @@ public enum SQLMigrations {
         consumed_at    {int}
     );
     CREATE INDEX email_challenges_expires ON email_challenges (expires_at);
+    """
+
+    /// Second factors (`SQLSecondFactorStore`): one TOTP factor per user, its secret only sealed
+    /// (AES-256-GCM under the master key's TOTP subkey), with the last accepted step so a code is
+    /// good once; and the single-use recovery codes, only their keyed hashes. Both go with the user.
+    static let v8 = """
+    CREATE TABLE totp_factors (
+        user_id        TEXT PRIMARY KEY REFERENCES users (id) ON DELETE CASCADE,
+        sealed_secret  {bytes} NOT NULL,
+        created_at     {int} NOT NULL,
+        confirmed_at   {int},
+        last_used_step {int}
+    );
+    CREATE TABLE recovery_codes (
+        user_id    TEXT NOT NULL REFERENCES users (id) ON DELETE CASCADE,
+        code_hash  {bytes} NOT NULL,
+        created_at {int} NOT NULL,
+        used_at    {int},
+        PRIMARY KEY (user_id, code_hash)
+    );
     """
 
     /// Migration 3's backfill: `amr` from the `{"amr": [...]}` the grant's payload has carried so

@@ -31,6 +31,8 @@ public struct SQLStores: Sendable {
     public let passkeys: any PasskeyStore
     /// Email codes and links.
     public let emailChallenges: any EmailChallengeStore
+    /// TOTP factors and recovery codes.
+    public let secondFactors: any SecondFactorStore
     let database: any SQLDatabase
 
     /// The facets over `database`.
@@ -50,6 +52,7 @@ public struct SQLStores: Sendable {
         mailOutbox = SQLMailOutbox(database: database)
         passkeys = SQLPasskeyStore(database: database)
         emailChallenges = SQLEmailChallengeStore(database: database)
+        secondFactors = SQLSecondFactorStore(database: database)
     }
 
     /// What `purge(before:)` deletes, in order, each with `$1` = `before`. Tokens go with their
@@ -126,6 +129,8 @@ extension SQLStorage {
     public var passkeys: any PasskeyStore { stores.passkeys }
     /// Email codes and links.
     public var emailChallenges: any EmailChallengeStore { stores.emailChallenges }
+    /// TOTP factors and recovery codes.
+    public var secondFactors: any SecondFactorStore { stores.secondFactors }
 
     /// Deletes expired and ended artifacts; see `SignetStorage.purge(before:)`.
     public func purge(before: Date) throws -> Int {

@@ -1,3 +1,4 @@
+import SignetWire
 import SignetJOSE
 import SignetWire
 
@@ -36,9 +37,11 @@ enum DiscoveryDocument {
             "introspection_endpoint_auth_methods_supported": ["client_secret_basic", "client_secret_post"],
             "subject_types_supported": ["public"],
             "id_token_signing_alg_values_supported": algorithms,
-            "claims_supported": ["sub", "iss", "aud", "exp", "iat", "auth_time", "nonce", "azp", "amr", "sid", "at_hash",
+            "claims_supported": ["sub", "iss", "aud", "exp", "iat", "auth_time", "nonce", "azp", "acr", "amr", "sid", "at_hash",
                                  "name", "given_name", "family_name", "updated_at", "email", "email_verified"],
             "prompt_values_supported": ["none", "login", "consent"],
+            // OpenID Connect Discovery 1.0 §3: the acr values /authorize honours (acr_values) and tokens carry.
+            "acr_values_supported": .array(AuthenticationLevel.supportedValues.map(JSONValue.string)),
             // RFC 9207: every authorization response carries iss.
             "authorization_response_iss_parameter_supported": true,
             "request_parameter_supported": false,

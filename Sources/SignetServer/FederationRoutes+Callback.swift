@@ -126,11 +126,8 @@ extension FederationRoutes {
             vault.keep(identity, connectionID: connection.id, users: userStore)
             // A new session on every sign-in (no fixation); the browser's previous one ends when
             // its cookie came along (a cross-site form post carries none).
-            try interactive.flow.sessions.end(token: interactive.sessionToken(request))
-            let started = try interactive.flow.sessions.start(user: user, amr: ["fed"])
-            var response = interactive.respond(try interactive.flow.afterSignIn(pending, session: started.session), errors)
-            response.setCookie(interactive.sessionCookie(started.token))
-            return response
+            return interactive.respond(try interactive.flow.signedIn(pending, user: user, amr: ["fed"],
+                                                                     previousSessionToken: interactive.sessionToken(request)), errors)
         } catch is FlowError {
             return errors.requestGone()
         } catch {

@@ -163,10 +163,8 @@ extension FederationRoutes {
                 server.audit("federation_link_refused", subject: user.id, client: pending.client.id)
                 return fail(pending, OAuthError(.accessDenied, "This sign-in cannot be linked to the account."), errors)
             }
-            try interactive.flow.sessions.end(token: interactive.sessionToken(request))
-            let started = try interactive.flow.sessions.start(user: linked, amr: ["fed", "pwd"])
-            var response = interactive.respond(try interactive.flow.afterSignIn(pending, session: started.session), errors)
-            response.setCookie(interactive.sessionCookie(started.token))
+            var response = interactive.respond(try interactive.flow.signedIn(pending, user: linked, amr: ["fed", "pwd"],
+                                                                             previousSessionToken: interactive.sessionToken(request)), errors)
             response.setCookie(interactive.clearedCookie(linkCookieName))
             return response
         } catch is FlowError {

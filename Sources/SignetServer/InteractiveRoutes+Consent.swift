@@ -20,7 +20,8 @@ extension InteractiveRoutes {
         do {
             let pending = try flow.pending(handle: handle)
             guard let session = try flow.sessions.active(token: sessionToken(request)),
-                  flow.satisfies(pending.request, session: session, authenticatedSince: pending.createdAt) else {
+                  flow.satisfies(pending.request, session: session, authenticatedSince: pending.createdAt),
+                  flow.meetsLevel(pending, session: session) else {
                 return Self.local(Routes.signIn, [("request", handle)])
             }
             let browser = browserValue(request)

@@ -58,11 +58,11 @@ extension InteractiveRoutes {
                 return again
             }
             if accounts.requireVerifiedEmail && !user.emailVerified { return verificationRequired(user, request, handle: handle, errors) }
-            // A new session on every sign-in (no fixation); the browser's previous one ends.
-            try flow.sessions.end(token: sessionToken(request))
-            let started = try flow.sessions.start(user: user, amr: ["pwd"])
-            var response = try passkeyOffer(request, form, user: user, handle: handle) ?? respond(try flow.afterSignIn(pending, session: started.session), errors)
-            response.setCookie(sessionCookie(started.token))
+            // A new session on every sign-in (no fixation); the browser's previous one ends. A user
+            // with a second factor gives it first (SecondFactorRoutes); a browser that can make
+            // passkeys is offered one before going on (PasskeyRoutes).
+            var response = respond(try flow.signedIn(pending, user: user, amr: ["pwd"], previousSessionToken: sessionToken(request),
+                                                     offeringPasskey: passkeyOfferWanted(request, form, user: user)), errors)
             if request.cookies[typedEmail.cookieName] != nil { response.setCookie(clearedCookie(typedEmail.cookieName)) }
             return response
         } catch FlowError.requestNotFound {

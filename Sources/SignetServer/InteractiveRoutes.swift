@@ -101,6 +101,24 @@ struct InteractiveRoutes: Sendable {
             return Self.local(Routes.signIn, [("request", handle)])
         case .consent(let handle):
             return Self.local(Routes.consent, [("request", handle)])
+        case .secondFactor(let handle):
+            return Self.local(Routes.secondFactor, [("challenge", handle)])
+        case .enrolSecondFactor(let handle):
+            return Self.local(Routes.secondFactorSetup, [("challenge", handle)])
+        case .passkeyOffer(let handle):
+            return Self.local(Routes.passkeyOffer, [("request", handle)])
+        }
+    }
+
+    /// The response for a first factor's outcome: its step, with the new session's cookie if one started.
+    func respond(_ outcome: SignInOutcome, _ errors: ErrorRenderer) -> HTTPResponse {
+        switch outcome {
+        case .session(let token, _, let step):
+            var response = respond(step, errors)
+            response.setCookie(sessionCookie(token))
+            return response
+        case .step(let step):
+            return respond(step, errors)
         }
     }
 

@@ -24,11 +24,10 @@ extension InteractiveRoutes {
     /// After a password sign-in: the offer page, only for a browser whose script reported a
     /// platform authenticator with user verification (`passkey_capable`, so a browser without
     /// JavaScript or passkeys never sees it), unless the account has a passkey or this browser
-    /// said "Not now" recently; nil to go on as usual.
-    func passkeyOffer(_ request: HTTPRequest, _ form: RequestParameters, user: UserRecord, handle: String) throws -> HTTPResponse? {
-        guard (try? form.single("passkey_capable")) == "1", request.cookies[passkeyLaterCookieName] == nil,
-              try server.storage.passkeys.passkeys(userID: user.id).isEmpty else { return nil }
-        return Self.local(Routes.passkeyOffer, [("request", handle)])
+    /// said "Not now" recently.
+    func passkeyOfferWanted(_ request: HTTPRequest, _ form: RequestParameters, user: UserRecord) throws -> Bool {
+        guard (try? form.single("passkey_capable")) == "1", request.cookies[passkeyLaterCookieName] == nil else { return false }
+        return try server.storage.passkeys.passkeys(userID: user.id).isEmpty
     }
 }
 

@@ -62,6 +62,14 @@ public enum Routes {
     public static let accountSessionsEndOthers = "/account/sessions/end-others"
     public static let accountAppRevoke = "/account/apps/revoke"
     public static let accountDelete = "/account/delete"
+    /// The second-factor step of a sign-in: a TOTP or recovery code (GET form, POST).
+    public static let secondFactor = "/signin/second-factor"
+    /// Setting up an authenticator app during a sign-in that needs one (GET form, POST).
+    public static let secondFactorSetup = "/signin/second-factor/setup"
+    /// Going on to the client after the recovery codes were shown (POST).
+    public static let signInContinue = "/signin/continue"
+    /// The signed-in user's authenticator app: set up, new recovery codes, remove (GET, POST).
+    public static let accountTOTP = "/account/security/totp"
     /// One-time nonces for native ID-token sign-in (advertised as `native_nonce_endpoint`).
     public static let nativeNonce = "/native/nonce"
 }

@@ -10,7 +10,7 @@ import SignetMail
 /// property it writes to.
 public enum Settings {
     /// The groups of `signet.json` outside `clients` and `connections`, in reference order.
-    public static let sections = [topLevel, database, http, lifetimes, keys, passwords, maintenance, mail, passkeys, nativeApps, accounts, log, branding]
+    public static let sections = [topLevel, database, http, lifetimes, keys, passwords, maintenance, mail, passkeys, nativeApps, accounts, mfa, log, branding]
 
     // MARK: top level
     /// The issuer identifier.
@@ -256,6 +256,7 @@ public enum Settings {
         clientPostLogoutRedirectURIs.entry, clientScope.entry, clientGrantTypes.entry, clientFirstParty.entry,
         clientAuthMethod.entry, clientIDTokenAlgorithm.entry, clientAccessTokenLifetime.entry,
         clientRefreshTokenLifetime.entry, clientIDTokenLifetime.entry, clientAllowHeadless.entry, clientResources.entry,
+        clientMFARequired.entry,
     ])
 
     /// Why a `mail.smtp_url` is unusable (SMTPEndpoint's own reason), or nil.

@@ -12,6 +12,7 @@ extension SignetApplication {
         let interactive = InteractiveRoutes(application: self)
         let federation = FederationRoutes(application: self, interactive: interactive)
         let selfService = SelfServiceRoutes(application: self, interactive: interactive)
+        let secondFactor = SecondFactorRoutes(application: self, interactive: interactive)
         let assets = brandAssets
         let account = AccountRoutes(application: self, interactive: interactive)
         let accountTokens = UserAccessTokenCheck(server: authorizationServer)
@@ -70,6 +71,22 @@ extension SignetApplication {
         // Provider calls run in async handlers, so a slow provider never holds an HTTP thread.
         table.add([.GET, .POST], Routes.federationCallback, .authorization) { errors in .async { await federation.callback($0, errors) } }
         table.add([.POST], Routes.federationLink, .authorization) { errors in Self.blocking("federation link", errors, federation.linkSubmit) }
+
+        // The second-factor step and its setup (SecondFactorRoutes).
+        table.add([.POST], Routes.secondFactor, .authorization) { errors in .sync { secondFactor.codeSubmit($0, errors) } }
+        table.add([.POST], Routes.secondFactorSetup, .authorization) { errors in .sync { secondFactor.setupSubmit($0, errors) } }
+        table.add([.POST], Routes.signInContinue, .authorization) { errors in .sync { secondFactor.continueSubmit($0, errors) } }
+        table.add([.GET], Routes.secondFactor, .page) { errors in .sync { secondFactor.codePage($0, errors) } }
+        table.add([.GET], Routes.secondFactorSetup, .page) { errors in .sync { secondFactor.setupPage($0, errors) } }
+        table.add([.GET], Routes.accountTOTP, .page) { errors in .sync { secondFactor.accountPage($0, errors) } }
+        table.add([.POST], Routes.accountTOTP, .page) { errors in
+            // Argon2id (the re-authentication): on a blocking-work thread.
+            .async { request in
+                do { return try await BlockingWork.run { secondFactor.accountSubmit(request, errors) } } catch {
+                    return errors.internalError("account totp", error)
+                }
+            }
+        }
 
         // Pages.
         table.add([.GET], Routes.signIn, .page) { errors in .sync { interactive.signInPage($0, errors) } }

@@ -34,6 +34,8 @@ public struct SignetConfiguration: Sendable {
     public var nativeApps: NativeApps
     /// Sign-up, recovery and email sign-in.
     public var accounts: Accounts
+    /// Second factors.
+    public var mfa: MFA
     /// What `signet serve` logs.
     public var log: LogSettings
     /// How the pages and the mail present the product.
@@ -145,6 +147,16 @@ public struct SignetConfiguration: Sendable {
         public var timeoutSeconds: Int = Settings.mailTimeout.defaultValue
     }
 
+    /// Second factors (TOTP and recovery codes).
+    public struct MFA: Sendable {
+        /// Every user needs a second factor.
+        public var required: Bool = Settings.mfaRequired.defaultValue
+        /// Attempts per account inside the window.
+        public var attemptLimit: Int = Settings.mfaAttemptLimit.defaultValue
+        /// The window, seconds.
+        public var attemptWindow: Int = Settings.mfaAttemptWindow.defaultValue
+    }
+
     /// What `signet serve` logs.
     public struct LogSettings: Sendable {
         /// One line per request (method, path, status, duration).
@@ -172,6 +184,7 @@ public struct SignetConfiguration: Sendable {
         passkeys = Passkeys()
         nativeApps = NativeApps()
         accounts = Accounts()
+        mfa = MFA()
         log = LogSettings()
         branding = Branding()
     }
@@ -192,6 +205,8 @@ public struct SignetConfiguration: Sendable {
                      accessTokenLifetime: lifetimes.accessToken, idTokenLifetime: lifetimes.idToken,
                      refreshTokenLifetime: lifetimes.refreshToken, refreshFamilyLifetime: lifetimes.refreshFamily,
                      refreshGrace: lifetimes.refreshGrace, sessionIdle: lifetimes.sessionIdle, sessionAbsolute: lifetimes.sessionAbsolute,
-                     accessTokenAlgorithm: keys.accessTokenAlgorithm, idTokenAlgorithm: keys.idTokenAlgorithm)
+                     accessTokenAlgorithm: keys.accessTokenAlgorithm, idTokenAlgorithm: keys.idTokenAlgorithm,
+                     mfaRequired: mfa.required, secondFactorAttemptLimit: mfa.attemptLimit,
+                     secondFactorAttemptWindow: mfa.attemptWindow)
     }
 }

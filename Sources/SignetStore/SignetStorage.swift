@@ -35,6 +35,8 @@ public protocol SignetStorage: Sendable {
 
     /// Email codes and links (verification, reset, email sign-in).
     var emailChallenges: any EmailChallengeStore { get }
+    /// TOTP factors and recovery codes.
+    var secondFactors: any SecondFactorStore { get }
 
     /// Deletes what can no longer be used: pending requests, codes, nonces, sessions and grant
     /// families (with their tokens) that expired or ended before `before`, throttle hits older

@@ -24,6 +24,8 @@ public enum OAuthErrorCode: String, Sendable, CaseIterable {
     case requestNotSupported = "request_not_supported"
     case requestURINotSupported = "request_uri_not_supported"
     case registrationNotSupported = "registration_not_supported"
+    /// OpenID Connect Core Unmet Authentication Requirements 1.0 §2: the requested `acr` cannot be met.
+    case unmetAuthenticationRequirements = "unmet_authentication_requirements"
 }
 
 /// An OAuth error: a registered code, a description safe to show the client, and a private

@@ -91,6 +91,8 @@ public enum PageLayout {
             .notice{background:#e8f5ec;color:#1c5a2e;padding:.7rem;border-radius:.4rem}
             .muted{color:#5b6272;font-size:.9rem}
             ul{padding-left:1.2rem}
+            div.qr{max-width:15rem;margin:1rem 0}
+            #totp-secret{font-size:1.1rem;word-spacing:.3rem}
             a{color:\(p.link)}
             a.provider{display:block;margin:.5rem 0;padding:.6rem;border:1px solid #b8bdc7;border-radius:.4rem;color:inherit;text-decoration:none;text-align:center}
             a.provider img{vertical-align:middle}

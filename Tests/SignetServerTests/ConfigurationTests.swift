@@ -16,6 +16,24 @@ import Testing
         #expect(config.maintenance.purgeRetention == 86_400)
     }
 
+    /// `mfa` and a client's `mfa_required` reach the policy and the registered client.
+    @Test func readsTheSecondFactorSettings() throws {
+        let config = try SignetConfiguration(parsing: Data(#"""
+            {"mfa": {"required": true, "attempt_limit": 7, "attempt_window": 600},
+             "clients": [{"id": "bank", "redirect_uris": ["com.example.bank:/cb"], "mfa_required": true},
+                         {"id": "plain", "redirect_uris": ["com.example.plain:/cb"]}]}
+            """#.utf8))
+        #expect(config.policy.mfaRequired && config.policy.secondFactorAttemptLimit == 7 && config.policy.secondFactorAttemptWindow == 600)
+        #expect(config.clients.map(\.spec.mfaRequired) == [true, false])
+        #expect(!SignetConfiguration.defaults.policy.mfaRequired)
+        // Registered at start-up: the stored client says so (its record's extra).
+        let server = try TestServer { $0.clients = config.clients }
+        defer { server.stop() }
+        #expect(try server.application.authorizationServer.clients.client(id: "bank")?.requiresMFA == true)
+        #expect(try server.application.authorizationServer.clients.client(id: "plain")?.requiresMFA == false)
+        #expect(throws: ConfigurationError.self) { try SignetConfiguration(parsing: Data(#"{"mfa": {"attempt_limit": 1}}"#.utf8)) }
+    }
+
     @Test func readsTheMaintenanceSettings() throws {
         let config = try SignetConfiguration(parsing: Data(#"{"maintenance": {"purge_interval": 1, "purge_retention": 0}}"#.utf8))
         #expect(config.maintenance.purgeInterval == 1)
