@@ -69,7 +69,7 @@ extension PasskeyRoutes {
                 return OAuthResponses.json(.object(answer))
             case .error(let error, _, _):
                 throw error
-            case .consent, .signIn:
+            case .consent, .signIn, .secondFactor, .enrolSecondFactor, .passkeyOffer:
                 throw OAuthError(.interactionRequired, "This request needs the browser.")
             }
         }
