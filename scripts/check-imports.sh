@@ -24,7 +24,7 @@ declare -A allowed=(
   [SignetKit]="SignetClientCore SignetWire SignetJOSE SignetCrypto"
   [SignetKitSecretService]="SignetKit CLibSecret CSecretShims"
   [SignetKitApple]="SignetKit AuthenticationServices Security"
-  [SignetServer]="SignetCore SignetHTTP SignetStore SignetSQLite SignetPostgres SignetWire SignetJOSE SignetCrypto SignetFederation SignetClientCore SignetMail"
+  [SignetServer]="SignetCore SignetHTTP SignetStore SignetSQLite SignetPostgres SignetWire SignetJOSE SignetCrypto SignetFederation SignetClientCore SignetMail SignetMetrics SignetSQL"
 )
 status=0
 for target in "${!allowed[@]}"; do

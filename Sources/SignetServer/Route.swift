@@ -14,17 +14,26 @@ struct Route: Sendable {
     let handler: HTTPHandler
 }
 
-/// Builds the route table's lines for one issuer: each line gets its kind's `ErrorRenderer`.
+/// Builds the route table's lines for one issuer: each line gets its kind's `ErrorRenderer`,
+/// and its handler is counted and timed under its pattern (`ServerMetrics`) when metrics are given.
 struct RouteTableBuilder {
     let issuer: String
+    let metrics: ServerMetrics?
+    /// The listener's name in the metrics: `public` or `admin`.
+    let listener: String
     private(set) var routes: [Route] = []
 
-    init(issuer: String) { self.issuer = issuer }
+    init(issuer: String, metrics: ServerMetrics? = nil, listener: String = "public") {
+        self.issuer = issuer
+        self.metrics = metrics
+        self.listener = listener
+    }
 
     /// Adds a route; `handler` receives the renderer for `kind` on `path`.
     mutating func add(_ methods: [HTTPMethod], _ path: String, _ kind: RouteKind,
                       _ handler: (ErrorRenderer) -> HTTPHandler) {
-        routes.append(Route(methods: methods, path: path, kind: kind,
-                            handler: handler(ErrorRenderer(kind: kind, route: path, issuer: issuer))))
+        var made = handler(ErrorRenderer(kind: kind, route: path, issuer: issuer))
+        if let metrics { made = metrics.instrument(made, route: path, listener: listener) }
+        routes.append(Route(methods: methods, path: path, kind: kind, handler: made))
     }
 }

@@ -30,6 +30,8 @@ public struct SignetConfiguration: Sendable {
     public var mail: Mail
     /// What `signet serve` logs.
     public var log: LogSettings
+    /// The admin listener (`Settings+Admin.swift`).
+    public var admin: Admin
     /// Clients declared in the file (`clients`); upserted into the store at start-up.
     public var clients: [ConfiguredClient] = []
     /// Upstream identity providers (`connections`).
@@ -162,6 +164,7 @@ public struct SignetConfiguration: Sendable {
         maintenance = Maintenance()
         mail = Mail()
         log = LogSettings()
+        admin = Admin()
     }
 
     /// The absolute path of the SQLite database.
