@@ -51,6 +51,17 @@ struct RemoteAdmin {
         return (response.status, body, etag)
     }
 
+    /// Every item of a paged list, following `next_cursor`.
+    func all(_ path: String) async throws -> [JSONValue] {
+        var items: [JSONValue] = [], cursor: String?
+        repeat {
+            let page = try await call("GET", path + "?limit=200" + (cursor.map { "&cursor=\(Self.segment($0))" } ?? ""))
+            items += page.body?["items"]?.arrayValue ?? []
+            cursor = page.body?["next_cursor"]?.stringValue
+        } while cursor != nil
+        return items
+    }
+
     /// A path segment, percent-encoded.
     static func segment(_ text: String) -> String {
         text.addingPercentEncoding(withAllowedCharacters: .alphanumerics.union(CharacterSet(charactersIn: "-._~"))) ?? text
@@ -82,16 +93,11 @@ struct RemoteAdmin {
                 Output.print("Store this secret now: it is shown only once and Signet keeps only a hash of it.")
             }
         case "list":
-            var cursor: String?
             Output.print("ID                               TYPE          GRANTS                                   NAME")
-            repeat {
-                let page = try await call("GET", "/admin/v1/clients?limit=200" + (cursor.map { "&cursor=\(Self.segment($0))" } ?? ""))
-                for client in page.body?["items"]?.arrayValue ?? [] {
-                    let grants = (client["grant_types"]?.arrayValue ?? []).compactMap(\.stringValue).joined(separator: ",")
-                    Output.print("\(ClientsCommand.pad(client["id"]?.stringValue ?? "", 32)) \(ClientsCommand.pad(client["type"]?.stringValue ?? "", 13)) \(ClientsCommand.pad(grants, 40)) \(client["name"]?.stringValue ?? "")")
-                }
-                cursor = page.body?["next_cursor"]?.stringValue
-            } while cursor != nil
+            for client in try await all("/admin/v1/clients") {
+                let grants = (client["grant_types"]?.arrayValue ?? []).compactMap(\.stringValue).joined(separator: ",")
+                Output.print("\(ClientsCommand.pad(client["id"]?.stringValue ?? "", 32)) \(ClientsCommand.pad(client["type"]?.stringValue ?? "", 13)) \(ClientsCommand.pad(grants, 40)) \(client["name"]?.stringValue ?? "")")
+            }
         case "show":
             let got = try await call("GET", "/admin/v1/clients/\(Self.segment(try ClientsCommand.clientID(arguments)))")
             Output.print(got.body.map { String(decoding: AdminJSONText.pretty($0), as: UTF8.self) } ?? "")
@@ -123,16 +129,11 @@ struct RemoteAdmin {
             let created = try await call("POST", "/admin/v1/users", json: .object(body))
             Output.print(created.body?["id"]?.stringValue ?? "")
         case "list":
-            var cursor: String?
             Output.print("SUB                     STATUS    EMAIL")
-            repeat {
-                let page = try await call("GET", "/admin/v1/users?limit=200" + (cursor.map { "&cursor=\(Self.segment($0))" } ?? ""))
-                for user in page.body?["items"]?.arrayValue ?? [] {
-                    let status = user["disabled"]?.boolValue == true ? "disabled" : "active"
-                    Output.print("\((user["id"]?.stringValue ?? "").padding(toLength: 23, withPad: " ", startingAt: 0)) \(status.padding(toLength: 9, withPad: " ", startingAt: 0)) \(user["email"]?.stringValue ?? "")")
-                }
-                cursor = page.body?["next_cursor"]?.stringValue
-            } while cursor != nil
+            for user in try await all("/admin/v1/users") {
+                let status = user["disabled"]?.boolValue == true ? "disabled" : "active"
+                Output.print("\((user["id"]?.stringValue ?? "").padding(toLength: 23, withPad: " ", startingAt: 0)) \(status.padding(toLength: 9, withPad: " ", startingAt: 0)) \(user["email"]?.stringValue ?? "")")
+            }
         case "show":
             let user = try await find(arguments)
             Output.print(String(decoding: AdminJSONText.pretty(user.body), as: UTF8.self))

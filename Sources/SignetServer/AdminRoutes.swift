@@ -225,13 +225,9 @@ enum AdminRoutes {
 
     static func clientOperations() -> [AdminOperation] {
         [
-            AdminOperation(method: .GET, path: clients, operationID: "listClients",
-                           summary: "Clients ordered by id; `filter` matches the id or name (case-insensitive), `cursor` is the previous page's next_cursor.",
-                           scope: "admin:clients:read", requestSchema: nil, success: (200, "ClientList"),
-                           query: ["limit", "cursor", "filter"], needsMatch: false) { call in
-                let page = try AdminRequest.page(call.request)
-                let result = try call.service.clients(limit: page.limit, cursor: page.cursor, filter: page.filter)
-                return HTTPResponse.admin(["items": .array(result.items), "next_cursor": result.next.map(JSONValue.string) ?? .null])
+            listOperation(clients, "listClients", "Clients ordered by id; `filter` matches the id or name (case-insensitive), `cursor` is the previous page's next_cursor.",
+                          scope: "admin:clients:read", schema: "ClientList") { service, page in
+                try service.clients(limit: page.limit, cursor: page.cursor, filter: page.filter)
             },
             AdminOperation(method: .POST, path: clients, operationID: "createClient",
                            summary: "Registers a client. A confidential client's secret is in the answer, once; Signet keeps only its hash.",
@@ -249,12 +245,8 @@ enum AdminRoutes {
                 response.headers.set("Location", "/admin/v1/clients/\(record.id)")
                 return response
             },
-            AdminOperation(method: .GET, path: client, operationID: "getClient", summary: "One client, with its ETag.",
-                           scope: "admin:clients:read", requestSchema: nil, success: (200, "Client"), query: [], needsMatch: false) { call in
-                try AdminRequest.noQuery(call.request)
-                let record = try call.service.client(try AdminRequest.id(call.request))
-                return HTTPResponse.admin(AdminService.json(record), etag: AdminService.etag(record))
-            },
+            getOperation(client, "getClient", "One client, with its ETag.", scope: "admin:clients:read", schema: "Client",
+                         load: { try $0.client($1) }, json: AdminService.json, etag: AdminService.etag),
             AdminOperation(method: .PATCH, path: client, operationID: "updateClient",
                            summary: "Changes the members given (not id or type); the client must still pass every registration rule.",
                            scope: "admin:clients:write", requestSchema: "ClientUpdate", success: (200, "Client"), query: [], needsMatch: true) { call in
@@ -292,13 +284,9 @@ enum AdminRoutes {
 
     static func userOperations() -> [AdminOperation] {
         [
-            AdminOperation(method: .GET, path: users, operationID: "listUsers",
-                           summary: "Users ordered by id; `filter` matches the email or name (case-insensitive).",
-                           scope: "admin:users:read", requestSchema: nil, success: (200, "UserList"),
-                           query: ["limit", "cursor", "filter"], needsMatch: false) { call in
-                let page = try AdminRequest.page(call.request)
-                let result = try call.service.users(limit: page.limit, cursor: page.cursor, filter: page.filter)
-                return HTTPResponse.admin(["items": .array(result.items), "next_cursor": result.next.map(JSONValue.string) ?? .null])
+            listOperation(users, "listUsers", "Users ordered by id; `filter` matches the email or name (case-insensitive).",
+                          scope: "admin:users:read", schema: "UserList") { service, page in
+                try service.users(limit: page.limit, cursor: page.cursor, filter: page.filter)
             },
             AdminOperation(method: .POST, path: users, operationID: "createUser",
                            summary: "Creates a local account; without a password the user signs in another way.",
@@ -311,12 +299,8 @@ enum AdminRoutes {
                 response.headers.set("Location", "/admin/v1/users/\(user.id)")
                 return response
             },
-            AdminOperation(method: .GET, path: user, operationID: "getUser", summary: "One user, with its ETag.",
-                           scope: "admin:users:read", requestSchema: nil, success: (200, "User"), query: [], needsMatch: false) { call in
-                try AdminRequest.noQuery(call.request)
-                let user = try call.service.user(try AdminRequest.id(call.request))
-                return HTTPResponse.admin(AdminService.json(user), etag: AdminService.etag(user))
-            },
+            getOperation(user, "getUser", "One user, with its ETag.", scope: "admin:users:read", schema: "User",
+                         load: { try $0.user($1) }, json: AdminService.json, etag: AdminService.etag),
             AdminOperation(method: .PATCH, path: user, operationID: "updateUser",
                            summary: "Changes the profile members given: name, given_name, family_name, email_verified.",
                            scope: "admin:users:write", requestSchema: "UserUpdate", success: (200, "User"), query: [], needsMatch: true) { call in
@@ -400,15 +384,37 @@ enum AdminRoutes {
 
     static func auditOperations() -> [AdminOperation] {
         [
-            AdminOperation(method: .GET, path: audit, operationID: "listAudit",
-                           summary: "Audit events, newest first; `cursor` is the previous page's next_cursor.",
-                           scope: "admin:audit:read", requestSchema: nil, success: (200, "AuditList"), query: ["limit", "cursor"],
-                           needsMatch: false) { call in
-                let page = try AdminRequest.page(call.request, filter: false)
-                let result = try call.service.auditEvents(limit: page.limit, cursor: page.cursor)
-                return HTTPResponse.admin(["items": .array(result.items), "next_cursor": result.next.map(JSONValue.string) ?? .null])
+            listOperation(audit, "listAudit", "Audit events, newest first; `cursor` is the previous page's next_cursor.",
+                          scope: "admin:audit:read", schema: "AuditList", filter: false) { service, page in
+                try service.auditEvents(limit: page.limit, cursor: page.cursor)
             },
         ]
+    }
+}
+
+extension AdminRoutes {
+    /// A paged list: `limit`, `cursor` (and `filter`), answered as `{items, next_cursor}`.
+    static func listOperation(_ path: String, _ id: String, _ summary: String, scope: String, schema: String, filter: Bool = true,
+                              _ list: @escaping @Sendable (AdminService, (limit: Int, cursor: String?, filter: String?)) throws
+                                  -> (items: [JSONValue], next: String?)) -> AdminOperation {
+        AdminOperation(method: .GET, path: path, operationID: id, summary: summary, scope: scope, requestSchema: nil,
+                       success: (200, schema), query: filter ? ["limit", "cursor", "filter"] : ["limit", "cursor"], needsMatch: false) { call in
+            let result = try list(call.service, try AdminRequest.page(call.request, filter: filter))
+            return HTTPResponse.admin(["items": .array(result.items), "next_cursor": result.next.map(JSONValue.string) ?? .null])
+        }
+    }
+
+    /// One resource by `{id}`, with its ETag.
+    static func getOperation<Resource>(_ path: String, _ id: String, _ summary: String, scope: String, schema: String,
+                                       load: @escaping @Sendable (AdminService, String) throws -> Resource,
+                                       json: @escaping @Sendable (Resource) -> JSONValue,
+                                       etag: @escaping @Sendable (Resource) -> String) -> AdminOperation {
+        AdminOperation(method: .GET, path: path, operationID: id, summary: summary, scope: scope, requestSchema: nil,
+                       success: (200, schema), query: [], needsMatch: false) { call in
+            try AdminRequest.noQuery(call.request)
+            let resource = try load(call.service, try AdminRequest.id(call.request))
+            return HTTPResponse.admin(json(resource), etag: etag(resource))
+        }
     }
 }
 

@@ -1,5 +1,6 @@
 import Foundation
 import SignetCore
+import SignetCrypto
 import SignetHTTP
 import SignetJOSE
 import SignetServer
@@ -114,6 +115,39 @@ import Testing
         #expect(refused)
 
         #expect(try fixture.server.environment.storage.clients.client(id: "refused") == nil)
+    }
+
+    /// A user's token is never an admin token, even for the admin audience with an admin scope:
+    /// only a client acting for itself (client_credentials, `sub` = `client_id`) is an admin.
+    @Test func userTokensAreNotAdminTokens() async throws {
+        let interactive = try Interactive(adminListener: true)
+        defer { interactive.stop() }
+        let server = interactive.server
+        let audience = server.issuer + "/admin/v1"
+        // A confidential web client a user signs in to, allowed the admin audience and an admin scope.
+        let secret = try ClientRegistration(server: server.application.authorizationServer).register(ClientSpec(
+            id: "sneaky", isPublic: false, redirectURIs: [Interactive.loopback], scope: "openid admin:users:read",
+            grantTypes: ["authorization_code"], firstParty: true, allowedResources: [audience])).secret ?? ""
+        let pkce = PKCEPair.generate()
+        let browser = FormBrowser()
+        let page = try await browser.open(interactive.authorizeURL(client: "sneaky", pkce: pkce,
+                                                                   extra: [("scope", "openid admin:users:read"), ("resource", audience)]))
+        #expect(page.status == 200)
+        let code = try #require(try await interactive.submitCredentials(browser).requireRedirect().query()["code"])
+        let redeemed = try await HTTPTestClient().post(server.url(Routes.token), form: [
+            ("grant_type", "authorization_code"), ("code", code), ("redirect_uri", Interactive.callback),
+            ("code_verifier", pkce.verifier), ("resource", audience),
+        ], headers: APIFixture.basic("sneaky", secret))
+        #expect(redeemed.status == 200, "\(redeemed)")
+        let access = try #require(try redeemed.json()["access_token"]?.stringValue)
+        let claims = try #require(access.split(separator: ".").dropFirst().first.flatMap { Base64URL.decode(String($0)) })
+        let payload = try JSONValue.parse(claims)
+        #expect(payload["aud"]?.stringValue == audience || payload["aud"]?.arrayValue?.contains(.string(audience)) == true)
+        #expect(payload["scope"]?.stringValue?.contains("admin:users:read") == true)
+        let refused = try await AdminFixture.raw("GET", "/admin/v1/users", port: server.adminPort ?? 0, body: [],
+                                                 headers: ["Authorization": "Bearer \(access)"])
+        expectAdminError(refused, 401, "invalid_token")
+        #expect(!refused.text.contains(Interactive.email))
     }
 
     @Test func clientLifecycle() async throws {
