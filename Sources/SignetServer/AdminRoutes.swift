@@ -35,6 +35,14 @@ struct AdminCall {
     let service: AdminService
     let environment: ServerEnvironment
     let metrics: ServerMetrics
+
+    /// The `{id}` resource a write changes, once `If-Match` names its current ETag (428, 412).
+    func matched<Resource>(_ load: (AdminService, String) throws -> Resource, etag: (Resource) -> String) throws -> Resource {
+        try AdminRequest.noQuery(request)
+        let resource = try load(service, try AdminRequest.id(request))
+        try AdminRequest.requireMatch(request, etag: etag(resource))
+        return resource
+    }
 }
 
 /// Verifies admin access tokens: Signet's own RFC 9068 tokens for the admin audience, issued by
@@ -250,9 +258,7 @@ enum AdminRoutes {
             AdminOperation(method: .PATCH, path: client, operationID: "updateClient",
                            summary: "Changes the members given (not id or type); the client must still pass every registration rule.",
                            scope: "admin:clients:write", requestSchema: "ClientUpdate", success: (200, "Client"), query: [], needsMatch: true) { call in
-                try AdminRequest.noQuery(call.request)
-                let existing = try call.service.client(try AdminRequest.id(call.request))
-                try AdminRequest.requireMatch(call.request, etag: AdminService.etag(existing))
+                let existing = try call.matched({ try $0.client($1) }, etag: AdminService.etag)
                 let body = try AdminBody(call.request, allowed: clientUpdateFields)
                 var spec = AdminService.spec(of: existing)
                 try apply(body, to: &spec)
@@ -261,18 +267,14 @@ enum AdminRoutes {
             },
             AdminOperation(method: .DELETE, path: client, operationID: "deleteClient", summary: "Deletes the client.",
                            scope: "admin:clients:write", requestSchema: nil, success: (204, nil), query: [], needsMatch: true) { call in
-                try AdminRequest.noQuery(call.request)
-                let existing = try call.service.client(try AdminRequest.id(call.request))
-                try AdminRequest.requireMatch(call.request, etag: AdminService.etag(existing))
+                let existing = try call.matched({ try $0.client($1) }, etag: AdminService.etag)
                 try call.service.deleteClient(existing.id)
                 return HTTPResponse.empty(status: 204)
             },
             AdminOperation(method: .POST, path: clientSecret, operationID: "rotateClientSecret",
                            summary: "A new secret for a confidential client, shown once; the previous one stops working.",
                            scope: "admin:clients:write", requestSchema: nil, success: (200, "ClientSecret"), query: [], needsMatch: true) { call in
-                try AdminRequest.noQuery(call.request)
-                let existing = try call.service.client(try AdminRequest.id(call.request))
-                try AdminRequest.requireMatch(call.request, etag: AdminService.etag(existing))
+                let existing = try call.matched({ try $0.client($1) }, etag: AdminService.etag)
                 let secret = try call.service.rotateSecret(existing.id)
                 let record = try call.service.client(existing.id)
                 return HTTPResponse.admin(["client_secret": .string(secret)], etag: AdminService.etag(record))
@@ -304,9 +306,7 @@ enum AdminRoutes {
             AdminOperation(method: .PATCH, path: user, operationID: "updateUser",
                            summary: "Changes the profile members given: name, given_name, family_name, email_verified.",
                            scope: "admin:users:write", requestSchema: "UserUpdate", success: (200, "User"), query: [], needsMatch: true) { call in
-                try AdminRequest.noQuery(call.request)
-                let user = try call.service.user(try AdminRequest.id(call.request))
-                try AdminRequest.requireMatch(call.request, etag: AdminService.etag(user))
+                let user = try call.matched({ try $0.user($1) }, etag: AdminService.etag)
                 let body = try AdminBody(call.request, allowed: ["name", "given_name", "family_name", "email_verified"])
                 for field in ["name", "given_name", "family_name"] {
                     if let text = try body.string(field), text.isEmpty || text.count > 200 { throw AdminError.invalid(field, "must be 1 to 200 characters") }
@@ -346,9 +346,9 @@ enum AdminRoutes {
                                    _ body: @escaping @Sendable (AdminCall, UserRecord) throws -> HTTPResponse) -> AdminOperation {
         AdminOperation(method: method, path: path, operationID: id, summary: summary, scope: "admin:users:write", requestSchema: nil,
                        success: (status, schema), query: [], needsMatch: needsMatch) { call in
-            try AdminRequest.noQuery(call.request)
-            let user = try call.service.user(try AdminRequest.id(call.request))
-            if needsMatch { try AdminRequest.requireMatch(call.request, etag: AdminService.etag(user)) }
+            let user = needsMatch ? try call.matched({ try $0.user($1) }, etag: AdminService.etag)
+                : try call.service.user(try AdminRequest.id(call.request))
+            if !needsMatch { try AdminRequest.noQuery(call.request) }
             return try body(call, user)
         }
     }
