@@ -10,7 +10,7 @@ DEB_PACKAGES := pkg-config gdb libssl-dev libsqlite3-dev libpq-dev libmicrohttpd
                 postgresql nginx-light wrk openssl ca-certificates chromium chromium-driver \
                 libsecret-1-dev gnome-keyring dbus-x11 libcurl4-openssl-dev \
                 libqrencode-dev zbar-tools prometheus libcbor-dev
-PY_TOOLS := jwcrypto==1.5.6 selenium==4.51.0 oidc-provider-mock==0.3.4 aiosmtpd==1.4.6 pyotp==2.12.1
+PY_TOOLS := jwcrypto==1.5.6 selenium==4.51.0 oidc-provider-mock==0.3.4 aiosmtpd==1.4.6 pyotp==2.12.1 schemathesis==4.32.5
 VENV := .build/pytools
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
@@ -29,7 +29,7 @@ deps:
 	fi
 
 pydeps:
-	@if [ ! -x $(VENV)/bin/python ] || ! $(VENV)/bin/python -c 'import jwcrypto, selenium, oidc_provider_mock, aiosmtpd, pyotp' 2>/dev/null; then \
+	@if [ ! -x $(VENV)/bin/python ] || ! $(VENV)/bin/python -c 'import jwcrypto, selenium, oidc_provider_mock, aiosmtpd, pyotp, schemathesis' 2>/dev/null; then \
 	  echo "==> installing Python test tools into $(VENV)"; \
 	  python3 -m venv $(VENV) && $(VENV)/bin/pip install -q $(PY_TOOLS); \
 	fi

@@ -67,7 +67,7 @@ let package = Package(
         // Apple-only glue (ASWebAuthenticationSession, Keychain); an empty module elsewhere.
         .target(name: "SignetKitApple", dependencies: ["SignetKit"]),
         .target(name: "SignetServer", dependencies: ["SignetCore", "SignetHTTP", "SignetStore", "SignetSQL", "SignetSQLite", "SignetPostgres",
-                                                     "SignetFederation", "SignetMail", "SignetWebAuthn", "SignetQR"]),
+                                                     "SignetFederation", "SignetMail", "SignetWebAuthn", "SignetQR", "SignetMetrics"]),
         .target(name: "SignetCLI", dependencies: ["SignetServer", "SignetSQLite", "SignetCore", "SignetKit", "SignetKitSecretService",
                                                   "SignetMockProvider", "SignetMail"]),
         .executableTarget(name: "signet", dependencies: ["SignetCLI"]),

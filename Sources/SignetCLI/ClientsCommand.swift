@@ -6,26 +6,30 @@ import SignetStore
 /// `signet clients add|list|show|remove|rotate-secret`: works while the server runs (the
 /// server's client cache follows the store's generation within a second).
 enum ClientsCommand {
-    static let options: Set<String> = CommonOptions.valued.union([
+    static let options: Set<String> = CommonOptions.valued.union(RemoteAdmin.options).union([
         "name", "redirect-uri", "post-logout-redirect-uri", "scope", "grant-type", "auth-method", "id-token-alg",
         "access-token-lifetime", "refresh-token-lifetime", "id-token-lifetime", "resource",
     ])
     static let flags: Set<String> = ["public", "confidential", "first-party", "allow-headless", "mfa-required"]
 
-    static func run(_ raw: [String]) throws -> Int32 {
+    static func run(_ raw: [String]) async throws -> Int32 {
         let arguments = try ParsedArguments(raw, options: options, flags: flags)
         guard let action = arguments.positionals.first else {
             throw UsageError("clients needs add, list, show, remove or rotate-secret")
         }
+        // --admin-url: the same actions on a remote node, through its admin API.
+        if let remote = try RemoteAdmin.from(arguments) {
+            try await remote.clients(action, arguments)
+            return 0
+        }
         let environment = try ServerEnvironment.open(try CommonOptions.configuration(arguments))
-        let registry = ClientRegistry(store: environment.storage.clients, secretKey: environment.masterKey.tokenHashKey)
-        let registration = ClientRegistration(policy: environment.policy, registry: registry,
-                                              random: environment.random, clock: environment.clock)
+        // The admin API's operations, so the CLI and the API apply (and audit) the same rules.
+        let admin = AdminService(environment: environment)
         let store = environment.storage.clients
         switch action {
         case "add":
             let spec = try spec(arguments)
-            let (record, secret) = try registration.register(spec)
+            let (record, secret) = try admin.createClient(spec)
             Output.print("added \(record.isPublic ? "public" : "confidential") client \(record.id)")
             if let secret {
                 Output.print("client_secret: \(secret)")
@@ -42,11 +46,12 @@ enum ClientsCommand {
             show(record)
         case "remove":
             let id = try clientID(arguments)
-            guard try store.deleteClient(id: id) else { throw ClientsCommandError("no client has id \(id)") }
+            guard try store.client(id: id) != nil else { throw ClientsCommandError("no client has id \(id)") }
+            try admin.deleteClient(id)
             Output.print("removed client \(id)")
         case "rotate-secret":
             let id = try clientID(arguments)
-            let secret = try registration.rotateSecret(clientID: id)
+            let secret = try admin.rotateSecret(id)
             Output.print("client_secret: \(secret)")
             Output.print("The previous secret no longer works. Store this one now: it is shown only once.")
         default:

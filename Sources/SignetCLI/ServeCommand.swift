@@ -5,10 +5,19 @@ import SignetServer
 /// `signet serve`: runs the server until SIGTERM or SIGINT.
 enum ServeCommand {
     static func run(_ raw: [String]) async throws -> Int32 {
-        let arguments = try ParsedArguments(raw, options: CommonOptions.valued, flags: ["demo"])
+        let arguments = try ParsedArguments(raw, options: CommonOptions.valued.union(["admin-listen"]), flags: ["demo"])
         guard arguments.positionals.isEmpty else { throw UsageError("unexpected argument \(arguments.positionals[0])") }
         var configuration = try CommonOptions.configuration(arguments)
         configuration.listen = try configuration.listen.map(FreePort.resolve)
+        // --admin-listen replaces admin.listen; "off" turns the admin listener off.
+        let adminListen = arguments.all("admin-listen")
+        if !adminListen.isEmpty {
+            configuration.admin.listen = adminListen == ["off"] ? [] : adminListen
+            for address in configuration.admin.listen {
+                if let problem = SignetConfiguration.listenProblem(address) { throw UsageError("--admin-listen \(problem)") }
+            }
+        }
+        configuration.admin.listen = try configuration.admin.listen.map(FreePort.resolve)
         if !configuration.issuerIsExplicit, let first = configuration.listen.first {
             configuration.issuer = SignetConfiguration.issuer(forListenAddress: first)
         }
@@ -28,10 +37,18 @@ enum ServeCommand {
         // stops the start instead of a running server that cannot send.
         let mailSender = try application.startMailSender()
         let server = try application.start()
+        let admin: HTTPServer?
+        do { admin = try application.startAdmin() } catch {
+            server.stop()
+            throw error
+        }
         let elapsed = Double(DispatchTime.now().uptimeNanoseconds - started.uptimeNanoseconds) / 1e6
         let scheme = configuration.http.tlsCertificateFile == nil ? "http" : "https"
         for address in server.boundAddresses {
             Output.print("signet: listening on \(scheme)://\(address)")
+        }
+        for address in admin?.boundAddresses ?? [] {
+            Output.print("signet: admin listening on \(scheme)://\(address)")
         }
         Output.print("signet: issuer \(configuration.issuer); data in \(configuration.dataDirectory); ready in \(String(format: "%.0f", elapsed)) ms")
         demoLines.forEach(Output.print)
@@ -42,6 +59,7 @@ enum ServeCommand {
         Output.print("signet: shutting down")
         refresher.cancel()
         server.stop()
+        admin?.stop()
         purge?.stop()
         mailSender?.stop()
         demoProvider?.stop()

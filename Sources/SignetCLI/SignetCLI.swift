@@ -18,13 +18,15 @@ public enum SignetCommandLine {
                        [--refresh-token-lifetime S] [--id-token-lifetime S] [--allow-headless]
                        [--resource URI]... [--mfa-required]
                      | list | show ID | remove ID | rotate-secret ID
-      users          add EMAIL [--name NAME] [--password-stdin] | list | show USER | disable USER | enable USER | set-password USER [--password-stdin]
+      users          add EMAIL [--name NAME] [--password-stdin] | list | show USER | disable USER | enable USER | revoke USER
+                     | set-password USER [--password-stdin]
                      | unlink USER --connection ID | delete USER --yes
       mail           test --to ADDRESS: put a test message into the outbox (sent by signet serve); prints its id
       connections    list: the upstream identity providers and their callback URLs
       check-config   FILE: report every mistake in a configuration file
       login          --issuer URL --client-id ID [--refresh | --logout | --print-access-token]: sign in from a terminal
       config-reference   print the configuration reference (Markdown)
+      openapi        print the admin API's OpenAPI 3.1 document (docs/openapi.json)
       help           this text
 
     common options:
@@ -32,6 +34,9 @@ public enum SignetCommandLine {
       --data DIR     the data folder (overrides data_dir)
       --issuer URL   the issuer (overrides issuer)
       --listen HOST:PORT   listen address (repeatable; overrides listen)
+      --admin-listen HOST:PORT   serve only: admin listener address (repeatable; overrides admin.listen; "off": none)
+      --admin-url URL --token T  clients and users: act on a remote node through its admin API
+                     (or SIGNET_ADMIN_URL and SIGNET_ADMIN_TOKEN) instead of the local data folder
     """
 
     /// Runs the command line and returns the process exit status.
@@ -47,12 +52,15 @@ public enum SignetCommandLine {
             case "migrate": return try MigrateCommand.run(rest)
             case "purge": return try PurgeCommand.run(rest)
             case "keys": return try KeysCommand.run(rest)
-            case "clients": return try ClientsCommand.run(rest)
+            case "clients": return try await ClientsCommand.run(rest)
             case "users": return try await UsersCommand.run(rest)
             case "mail": return try MailCommand.run(rest)
             case "connections": return try ConnectionsCommand.run(rest)
             case "check-config": return try CheckConfigCommand.run(rest)
             case "login": return try await LoginCommand.run(rest)
+            case "openapi":
+                FileHandle.standardOutput.write(Data(SignetApplication.adminOpenAPIDocument()))
+                return 0
             case "config-reference":
                 Output.print(ConfigurationReference.markdown())
                 return 0

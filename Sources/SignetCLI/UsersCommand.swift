@@ -12,13 +12,20 @@ import SignetStore
 /// input (for scripts); otherwise, on a terminal, the password is asked twice without echo.
 enum UsersCommand {
     static func run(_ raw: [String]) async throws -> Int32 {
-        let arguments = try ParsedArguments(raw, options: CommonOptions.valued.union(["name", "connection"]),
+        let arguments = try ParsedArguments(raw, options: CommonOptions.valued.union(RemoteAdmin.options).union(["name", "connection"]),
                                             flags: ["password-stdin", "no-password", "yes"])
         guard let action = arguments.positionals.first else {
-            throw UsageError("users needs add, list, show, disable, enable, set-password, unlink or delete")
+            throw UsageError("users needs add, list, show, disable, enable, revoke, set-password, unlink or delete")
+        }
+        // --admin-url: the same actions on a remote node, through its admin API.
+        if let remote = try RemoteAdmin.from(arguments) {
+            try await remote.users(action, arguments) { arguments.flag("no-password") ? nil : try readPassword(arguments) }
+            return 0
         }
         let environment = try ServerEnvironment.open(try CommonOptions.configuration(arguments))
         let users = environment.makeUserService()
+        // The admin API's operations, so the CLI and the API apply (and audit) the same rules.
+        let admin = AdminService(environment: environment)
         switch action {
         case "add":
             guard arguments.positionals.count == 2 else { throw UsageError("users add needs exactly one EMAIL") }
@@ -51,12 +58,16 @@ enum UsersCommand {
             }
         case "disable":
             let user = try findUser(arguments, users)
-            let result = try users.disable(userID: user.id)
+            let result = try admin.setDisabled(user, true)
             Output.print("disabled \(user.id): ended \(result.sessions) session(s), revoked \(result.grants) grant(s)")
         case "enable":
             let user = try findUser(arguments, users)
-            try users.enable(userID: user.id)
+            _ = try admin.setDisabled(user, false)
             Output.print("enabled \(user.id)")
+        case "revoke":
+            let user = try findUser(arguments, users)
+            let result = try admin.revokeSessionsAndTokens(user)
+            Output.print("revoked \(user.id): ended \(result.sessions) session(s), revoked \(result.grants) grant(s)")
         case "set-password":
             let user = try findUser(arguments, users)
             let password = try readPassword(arguments)
@@ -85,7 +96,7 @@ enum UsersCommand {
                 Output.print("could not revoke the \(connection) token (recorded in the audit log as upstream_revoke_failed)")
             }
         default:
-            throw UsageError("unknown users action \"\(action)\"; use add, list, show, disable, enable, set-password, unlink or delete")
+            throw UsageError("unknown users action \"\(action)\"; use add, list, show, disable, enable, revoke, set-password, unlink or delete")
         }
         return 0
     }

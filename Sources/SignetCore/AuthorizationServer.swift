@@ -36,9 +36,9 @@ public final class AuthorizationServer: Sendable {
     /// What the grants that issue refresh-token families share.
     let grantParts: TokenGrantParts
 
-    /// Assembles the server.
+    /// Assembles the server. `auditObserver` is told the name of every audit event (metrics).
     public init(policy: ServerPolicy, storage: any SignetStorage, masterKey: MasterKey, keyRing: SigningKeyRing,
-                clock: any Clock, random: any RandomSource) {
+                clock: any Clock, random: any RandomSource, auditObserver: (@Sendable (String) -> Void)? = nil) {
         self.policy = policy
         self.storage = storage
         self.keyRing = keyRing
@@ -48,7 +48,7 @@ public final class AuthorizationServer: Sendable {
         self.clients = ClientRegistry(store: storage.clients, secretKey: masterKey.tokenHashKey,
                                       builtIn: AccountClient.client(issuer: policy.issuer).map { [$0] } ?? [])
         self.issuer = TokenIssuer(policy: policy, keyRing: keyRing, clock: clock, random: random)
-        self.auditor = Auditor(log: storage.audit, clock: clock)
+        self.auditor = Auditor(log: storage.audit, clock: clock, observer: auditObserver)
         self.refreshMinter = RefreshTokenMinter(store: storage.refreshTokens, tokens: tokens,
                                                 derivationKey: masterKey.refreshDerivationKey,
                                                 defaultLifetime: policy.refreshTokenLifetime)

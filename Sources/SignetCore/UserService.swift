@@ -123,6 +123,14 @@ public final class UserService: Sendable {
         return try endEverything(userID: userID, reason: RevokeReason.userDisabled, event: "user_disabled", now: now)
     }
 
+    /// Ends every session, unredeemed code and grant family of the user, who stays enabled (an
+    /// operator's "sign out everywhere"). Returns the counts.
+    @discardableResult
+    public func revokeSessionsAndTokens(userID: String) throws -> (sessions: Int, grants: Int) {
+        guard try storage.users.user(id: userID) != nil else { throw UserServiceError("no such user") }
+        return try endEverything(userID: userID, reason: RevokeReason.adminRevoked, event: "user_sessions_revoked", now: clock.now)
+    }
+
     /// Ends what the user's old credential or account state let anyone hold: every session, every
     /// unredeemed code and every grant family (revoked with `reason`); then audits `event`.
     /// Returns the counts.

@@ -55,3 +55,29 @@ final class GaugeFamily: MetricFamily {
         text += "# HELP \(name) \(help)\n# TYPE \(name) gauge\n\(name) \(MetricName.number(read()))\n"
     }
 }
+
+/// A gauge family read at scrape time with one series per label combination (for example one
+/// age per signing-key algorithm). The reader returns at most the registry's series limit.
+final class LabeledGaugeFamily: MetricFamily {
+    let name: String
+    let help: String
+    let labelNames: [String]
+    let limit: Int
+    let read: @Sendable () -> [([String], Double)]
+
+    init(name: String, help: String, labelNames: [String], limit: Int, read: @escaping @Sendable () -> [([String], Double)]) {
+        self.name = name
+        self.help = help
+        self.labelNames = labelNames
+        self.limit = limit
+        self.read = read
+    }
+
+    func render(into text: inout String) {
+        text += "# HELP \(name) \(help)\n# TYPE \(name) gauge\n"
+        let series = read().filter { $0.0.count == labelNames.count }.prefix(limit).sorted { $0.0.lexicographicallyPrecedes($1.0) }
+        for (values, value) in series {
+            text += "\(name)\(MetricName.labels(labelNames, values)) \(MetricName.number(value))\n"
+        }
+    }
+}

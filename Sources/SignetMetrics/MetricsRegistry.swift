@@ -29,6 +29,12 @@ public final class MetricsRegistry: Sendable {
         _ = register(GaugeFamily(name: name, help: help, read: read))
     }
 
+    /// Declares a gauge family read when scraped, one value per combination of `labels`; series
+    /// beyond `seriesLimit` are dropped.
+    public func gauge(_ name: String, help: String, labels: [String], read: @escaping @Sendable () -> [([String], Double)]) {
+        _ = register(LabeledGaugeFamily(name: name, help: help, labelNames: labels, limit: seriesLimit, read: read))
+    }
+
     private func register<Family: MetricFamily>(_ family: Family) -> Family {
         precondition(MetricName.isValid(family.name) && family.labelNames.allSatisfy(MetricName.isValidLabel),
                      "not a Prometheus metric or label name: \(family.name) \(family.labelNames)")

@@ -74,4 +74,11 @@ public struct SQLMailOutbox: MailOutbox {
     public func message(id: String) throws -> OutboxMessageRecord? {
         try database.read { db in try db.one(Self.byID, [id], Self.decode) }
     }
+
+    static let pending = "SELECT COUNT(*) FROM mail_outbox WHERE state = 'pending'"
+
+    /// See `MailOutbox.pendingCount()`.
+    public func pendingCount() throws -> Int {
+        try database.read { db in try db.one(Self.pending, []) { try $0.int64(0) } }.map { Int($0) } ?? 0
+    }
 }

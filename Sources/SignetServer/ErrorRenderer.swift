@@ -1,4 +1,5 @@
 import SignetHTTP
+import SignetJOSE
 import SignetWire
 
 /// The one place an `OAuthError` becomes an HTTP response: the status, the headers, and whether
@@ -51,6 +52,11 @@ struct ErrorRenderer: Sendable {
             }
         case .page:
             response = page(error, title: title, message: message, status: status)
+        case .admin:
+            let code = error.code == .serverError ? "server_error" : error.code == .temporarilyUnavailable ? "temporarily_unavailable" : "invalid_request"
+            let fallback = error.code == .serverError ? AdminError.serverError.message : "The request is invalid."
+            response = Self.admin(AdminError(status: status ?? Self.status(for: error.code, authentication: .none), error: code,
+                                             field: nil, message: error.publicDescription ?? fallback))
         }
         if let retryAfter { response.headers.set("Retry-After", String(retryAfter)) }
         return response
@@ -113,6 +119,39 @@ struct ErrorRenderer: Sendable {
         response.headers.set("WWW-Authenticate", #"Bearer realm="signet""#)
         response.headers.set("Cache-Control", "no-store")
         return response
+    }
+
+    // MARK: admin
+
+    /// An admin API refusal: `{error, field, message}` with `no-store`; a 401 or 403 carries the
+    /// `Bearer` challenge (RFC 6750 §3: no error code when no token was sent at all).
+    static func admin(_ error: AdminError) -> HTTPResponse {
+        var object: [String: JSONValue] = ["error": .string(error.error), "message": .string(error.message)]
+        if let field = error.field { object["field"] = .string(field) }
+        var response = HTTPResponse.json(JSONValue.object(object).serialized(), status: error.status)
+        response.headers.set("Cache-Control", "no-store")
+        if error.status == 401 || error.status == 403 {
+            var challenge = #"Bearer realm="signet-admin""#
+            if error.error != AdminError.missingToken.error {
+                challenge += #", error="\#(error.error)""#
+                if let scope = error.scope { challenge += #", scope="\#(scope)""# }
+            }
+            response.headers.set("WWW-Authenticate", challenge)
+        }
+        return response
+    }
+
+    /// An admin handler whose thrown `AdminError`s are rendered; any other error is a logged `server_error`.
+    func admin(_ body: @escaping @Sendable (HTTPRequest) throws -> HTTPResponse) -> @Sendable (HTTPRequest) -> HTTPResponse {
+        { [route] request in
+            do { return try body(request) } catch let error as AdminError {
+                if error.status >= 500 { Log.error("\(route): \(error)") }
+                return Self.admin(error)
+            } catch {
+                Log.error("\(route): \(error)")
+                return Self.admin(.serverError)
+            }
+        }
     }
 
     // MARK: redirect

@@ -17,25 +17,31 @@ struct Route: Sendable {
 /// Builds the route table's lines for one issuer: each line gets its kind's `ErrorRenderer`. A
 /// page or authorization route's handler is made again for each request with the renderer bound
 /// to that request (`ErrorRenderer.answering`), so its pages, and the pages of its errors, are in
-/// the request's language; making it is only capturing a few values.
+/// the request's language; making it is only capturing a few values. Each handler is counted and
+/// timed under its pattern (`ServerMetrics`) when metrics are given.
 struct RouteTableBuilder {
     let issuer: String
     /// The brand of every page.
     let assets: BrandAssets
+    let metrics: ServerMetrics?
+    /// The listener's name in the metrics: `public` or `admin`.
+    let listener: String
     private(set) var routes: [Route] = []
 
-    init(issuer: String, assets: BrandAssets) {
+    init(issuer: String, assets: BrandAssets, metrics: ServerMetrics? = nil, listener: String = "public") {
         self.issuer = issuer
         self.assets = assets
+        self.metrics = metrics
+        self.listener = listener
     }
 
     /// Adds a route; `handler` receives the renderer for `kind` on `path`.
     mutating func add(_ methods: [HTTPMethod], _ path: String, _ kind: RouteKind,
                       _ handler: @escaping @Sendable (ErrorRenderer) -> HTTPHandler) {
         let renderer = ErrorRenderer(kind: kind, route: path, issuer: issuer, assets: assets)
-        let made: HTTPHandler
+        var made: HTTPHandler
         switch (kind, handler(renderer)) {
-        case (.api, let plain):
+        case (.api, let plain), (.admin, let plain):
             made = plain
         case (_, .sync(let first)):
             made = .sync { request in
@@ -56,6 +62,7 @@ struct RouteTableBuilder {
                 return await bound(request)
             })
         }
+        if let metrics { made = metrics.instrument(made, route: path, listener: listener) }
         routes.append(Route(methods: methods, path: path, kind: kind, handler: made))
     }
 }

@@ -10,6 +10,9 @@ enum RouteKind: Sendable, Equatable {
     case authorization
     /// A page for a person (sign-in, consent, logout, the federation pages): errors are pages.
     case page
+    /// The admin listener's JSON API (`/admin/v1`) and probes: errors are `AdminError` bodies
+    /// `{error, field, message}`, with an RFC 6750 `Bearer` challenge on 401 and 403.
+    case admin
 }
 
 /// How the callers of a JSON API authenticate; decides the challenge of a 401.

@@ -1,4 +1,5 @@
 import SignetCore
+import Foundation
 import SignetHTTP
 import SignetWire
 
@@ -17,7 +18,7 @@ extension SignetApplication {
         let account = AccountRoutes(application: self, interactive: interactive)
         let accountTokens = UserAccessTokenCheck(server: authorizationServer)
         let passkeys = PasskeyRoutes(application: self, interactive: interactive)
-        var table = RouteTableBuilder(issuer: issuer, assets: assets)
+        var table = RouteTableBuilder(issuer: issuer, assets: assets, metrics: metrics, listener: "public")
 
         // Metadata and health: public JSON.
         table.add([.GET], Routes.openIDConfiguration, .api(.none)) { _ in .sync { _ in Self.publicJSON(discovery, maxAge: 3600) } }
@@ -137,16 +138,30 @@ extension SignetApplication {
         }
     }
 
-    /// The router for the route table; unknown paths and methods are JSON errors.
+    /// The router for the public route table; unknown paths and methods are JSON errors. No
+    /// admin route is ever on it: every `/admin/…` path answers 404 here.
     public func makeRouter() -> Router {
+        makeRouter(routeTable(), listener: "public")
+    }
+
+    /// A router for `routes`; unknown paths and methods are JSON errors, counted as `unmatched`.
+    func makeRouter(_ routes: [Route], listener: String) -> Router {
         let router = Router()
-        for route in routeTable() {
+        for route in routes {
             for method in route.methods { router.add(method, route.path, route.handler) }
         }
-        router.notFound = { _ in ErrorRenderer.json(ErrorResponse(error: "not_found", description: "No such endpoint."), status: 404) }
-        router.methodNotAllowed = { _, allowed in
+        let metrics = self.metrics
+        router.notFound = { request in
+            let started = DispatchTime.now()
+            let response = ErrorRenderer.json(ErrorResponse(error: "not_found", description: "No such endpoint."), status: 404)
+            metrics.observe(request, response, route: ServerMetrics.unmatchedRoute, listener: listener, since: started)
+            return response
+        }
+        router.methodNotAllowed = { request, allowed in
+            let started = DispatchTime.now()
             var response = ErrorRenderer.json(ErrorResponse(error: "method_not_allowed", description: "Method not allowed."), status: 405)
             response.headers.set("Allow", allowed.map(\.rawValue).joined(separator: ", "))
+            metrics.observe(request, response, route: ServerMetrics.unmatchedRoute, listener: listener, since: started)
             return response
         }
         return router

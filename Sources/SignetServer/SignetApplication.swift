@@ -20,6 +20,8 @@ public final class SignetApplication: Sendable {
     /// The brand of the pages and the mail, with its stylesheet and logo file (`branding`).
     let brandAssets: BrandAssets
     let discovery: [UInt8]
+    /// The metrics served at the admin listener's `/metrics`.
+    public let metrics: ServerMetrics
 
     /// Builds the application; makes sure signing keys exist. Everything that can refuse the
     /// configuration runs first: key generation (a background thread) starts only once nothing
@@ -28,9 +30,12 @@ public final class SignetApplication: Sendable {
         self.environment = environment
         self.issuer = environment.configuration.issuer
         brandAssets = try BrandAssets(configuration: environment.configuration)
+        let metrics = ServerMetrics()
+        self.metrics = metrics
         authorizationServer = AuthorizationServer(policy: environment.policy, storage: environment.storage,
                                                   masterKey: environment.masterKey, keyRing: environment.keyRing,
-                                                  clock: environment.clock, random: environment.random)
+                                                  clock: environment.clock, random: environment.random,
+                                                  auditObserver: { metrics.auditEvent($0) })
         federation = try Federation(configuration: environment.configuration, clock: { [clock = environment.clock] in clock.now })
         tokenEndpoint = TokenEndpoint(server: authorizationServer,
                                       nativeSignIn: NativeSignInVerifier(connections: environment.configuration.connections.map(\.connection),
@@ -39,6 +44,7 @@ public final class SignetApplication: Sendable {
         discovery = DiscoveryDocument.build(issuer: issuer,
                                             signingAlgorithms: environment.requiredAlgorithms.map(\.rawValue),
                                             grantTypes: tokenEndpoint.grantTypes.map(\.rawValue))
+        metrics.addGauges(environment: environment)
         try environment.keyRing.prepare(environment.requiredAlgorithms)
     }
 
@@ -66,6 +72,17 @@ public final class SignetApplication: Sendable {
     /// Starts the listeners and the background key refresher.
     public func start(listen: [String]? = nil) throws -> HTTPServer {
         let server = HTTPServer(configuration: try httpConfiguration(listen: listen), router: makeRouter())
+        try server.start()
+        return server
+    }
+
+    /// Starts the admin listener on `admin.listen` (or `listen`), or returns nil when there are
+    /// no admin addresses: the admin API, `/metrics`, `/healthz` and `/readyz`.
+    public func startAdmin(listen: [String]? = nil) throws -> HTTPServer? {
+        let addresses = listen ?? environment.configuration.admin.listen
+        guard !addresses.isEmpty else { return nil }
+        let server = HTTPServer(configuration: try httpConfiguration(listen: addresses),
+                                router: makeRouter(adminRouteTable(), listener: "admin"))
         try server.start()
         return server
     }

@@ -40,6 +40,8 @@ public struct SignetConfiguration: Sendable {
     public var log: LogSettings
     /// How the pages and the mail present the product.
     public var branding: Branding
+    /// The admin listener (`Settings+Admin.swift`).
+    public var admin: Admin
     /// Clients declared in the file (`clients`); upserted into the store at start-up.
     public var clients: [ConfiguredClient] = []
     /// Upstream identity providers (`connections`).
@@ -187,6 +189,7 @@ public struct SignetConfiguration: Sendable {
         mfa = MFA()
         log = LogSettings()
         branding = Branding()
+        admin = Admin()
     }
 
     /// The absolute path of the SQLite database.

@@ -27,4 +27,7 @@ public protocol MailOutbox: Sendable {
 
     /// The message with `id`, or nil.
     func message(id: String) throws -> OutboxMessageRecord?
+
+    /// How many messages are still pending (the outbox depth, for the metrics).
+    func pendingCount() throws -> Int
 }

@@ -8,4 +8,6 @@ public enum RevokeReason {
     public static let userDisabled = "user_disabled"
     /// The user's password was changed (`signet users set-password`).
     public static let passwordChanged = "password_changed"
+    /// An operator ended the user's sessions and tokens (`POST /admin/v1/users/{id}/revoke`).
+    public static let adminRevoked = "admin_revoked"
 }

@@ -8,6 +8,8 @@ import Glibc
 public final class BinaryServer: Sendable {
     /// `http://HOST:PORT` from the "listening on" line.
     public let baseURL: URL
+    /// `http://HOST:PORT` of the admin listener, from its "admin listening on" line (nil when off).
+    public let adminURL: URL?
     /// The issuer the server printed.
     public let issuer: String
     /// The port it listens on.
@@ -21,9 +23,10 @@ public final class BinaryServer: Sendable {
     private let errors: OutputCollector
     private let temporary: TemporaryDirectory?
 
-    init(baseURL: URL, issuer: String, port: Int, dataDirectory: String, launched: Subprocess.Launched,
+    init(baseURL: URL, adminURL: URL?, issuer: String, port: Int, dataDirectory: String, launched: Subprocess.Launched,
          output: OutputCollector, errors: OutputCollector, temporary: TemporaryDirectory?) {
         self.baseURL = baseURL
+        self.adminURL = adminURL
         self.issuer = issuer
         self.port = port
         self.dataDirectory = dataDirectory

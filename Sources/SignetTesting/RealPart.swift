@@ -23,6 +23,7 @@ public enum RealPart: String, CaseIterable, Sendable {
     case pyotp = "pyotp"
     case zbar = "zbarimg"
     case prometheus = "Prometheus"
+    case schemathesis = "schemathesis"
 
     /// True when every real part must be present: `CI` (set by CI) or `SIGNET_REQUIRE_ALL` is set
     /// to anything but empty, `0` or `false`.
@@ -52,6 +53,7 @@ public enum RealPart: String, CaseIterable, Sendable {
         case .pyotp: return Self.pyotpUnavailable
         case .zbar: return Self.zbarUnavailable
         case .prometheus: return Self.prometheusUnavailable
+        case .schemathesis: return Self.schemathesisUnavailable
         }
     }
 
@@ -102,6 +104,12 @@ public enum RealPart: String, CaseIterable, Sendable {
     private static let prometheusUnavailable: String? = ["/usr/bin/prometheus", "/usr/bin/promtool"]
         .first { !FileManager.default.isExecutableFile(atPath: $0) }
         .map { "\($0) is missing (Debian package prometheus; `make deps` installs it)" }
+    /// The `schemathesis` command beside the test tools' Python (`make pydeps` installs it).
+    public static var schemathesisExecutable: String {
+        URL(fileURLWithPath: PackagePaths.python).deletingLastPathComponent().appendingPathComponent("schemathesis").path
+    }
+    private static let schemathesisUnavailable: String? = FileManager.default.isExecutableFile(atPath: schemathesisExecutable)
+        ? nil : "\(schemathesisExecutable) is missing (PyPI schemathesis; `make pydeps` installs it)"
     private static let zbarUnavailable: String? = FileManager.default.isExecutableFile(atPath: "/usr/bin/zbarimg")
         ? nil : "/usr/bin/zbarimg is missing (Debian package zbar-tools; `make deps` installs it)"
 

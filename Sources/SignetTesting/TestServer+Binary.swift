@@ -25,7 +25,9 @@ extension TestServer {
         let attempts = listen.hasSuffix(":0") ? 3 : 1
         var failure = ""
         launching: for _ in 0..<attempts {
-            switch try await attempt(binary: binary, arguments: ["serve", "--data", data, "--listen", listen] + arguments,
+            // The admin listener gets a free port too, so parallel servers never share its default port.
+            let admin = arguments.contains("--admin-listen") ? [] : ["--admin-listen", "127.0.0.1:0"]
+            switch try await attempt(binary: binary, arguments: ["serve", "--data", data, "--listen", listen] + admin + arguments,
                                      environment: environment, currentDirectory: currentDirectory,
                                      startTimeoutSeconds: startTimeoutSeconds, data: data, temporary: temporary) {
             case .success(let server): return server
@@ -53,7 +55,8 @@ extension TestServer {
                let issuerLine = Self.value(after: "signet: issuer ", in: text),
                let url = URL(string: listening), let port = url.port {
                 let issuer = String(issuerLine.prefix { $0 != ";" })
-                return .success(BinaryServer(baseURL: url, issuer: issuer, port: port, dataDirectory: data, launched: launched,
+                let adminURL = Self.value(after: "signet: admin listening on ", in: text).flatMap(URL.init(string:))
+                return .success(BinaryServer(baseURL: url, adminURL: adminURL, issuer: issuer, port: port, dataDirectory: data, launched: launched,
                                              output: output, errors: errors, temporary: temporary))
             }
             if !launched.process.isRunning || Date() > deadline {

@@ -30,6 +30,10 @@ public final class TestServer: Sendable {
     /// The data folder (inside a temporary directory removed by `stop()`).
     public let dataDirectory: String
     private let server: HTTPServer
+    /// The admin listener (`adminListener: true`), on its own free loopback port.
+    private let adminServer: HTTPServer?
+    /// The admin listener's port, when it runs.
+    public let adminPort: Int?
     private let purge: PeriodicPurge?
     /// The outbox sender, running when the configuration sets `mail.smtp_url` (as `signet serve`).
     public let mailSender: MailSender?
@@ -41,7 +45,10 @@ public final class TestServer: Sendable {
     /// (made by the `openssl` tool) and its issuer is `https://{tlsHost}:{port}`: a real browser
     /// mapped to 127.0.0.1 (Chromium's `--host-resolver-rules`) then sees a secure, separate site,
     /// with `Secure` and `__Host-` cookies. `baseURL` stays `https://127.0.0.1:{port}`.
-    public init(clock: ManualClock = TestServer.makeClock(), tlsHost: String? = nil,
+    ///
+    /// With `adminListener`, the admin listener (`/admin/v1`, `/metrics`, `/healthz`, `/readyz`)
+    /// runs too, on a second free port (`adminPort`, `adminURL(_:)`); otherwise it is off.
+    public init(clock: ManualClock = TestServer.makeClock(), tlsHost: String? = nil, adminListener: Bool = false,
                 configure: (inout SignetConfiguration) throws -> Void = { _ in }) throws {
         let temporary = try TemporaryDirectory(prefix: "server")
         var configure = configure
@@ -65,7 +72,8 @@ public final class TestServer: Sendable {
         var lastError: Error?
         for _ in 0..<8 {
             do {
-                let started = try Self.attempt(port: try FreePort.pick(), dataDirectory: dataDirectory, clock: clock, configure: configure)
+                let started = try Self.attempt(port: try FreePort.pick(), adminPort: adminListener ? try FreePort.pick() : nil,
+                                               dataDirectory: dataDirectory, clock: clock, configure: configure)
                 self.port = started.server.boundPorts.first ?? started.port
                 self.issuer = started.environment.configuration.issuer
                 self.baseURL = started.baseURL
@@ -74,6 +82,8 @@ public final class TestServer: Sendable {
                 self.application = started.application
                 self.dataDirectory = dataDirectory
                 self.server = started.server
+                self.adminServer = started.admin
+                self.adminPort = started.admin?.boundPorts.first
                 self.purge = started.purge
                 self.mailSender = started.mailSender
                 self.temporary = temporary
@@ -95,11 +105,12 @@ public final class TestServer: Sendable {
         let environment: ServerEnvironment
         let application: SignetApplication
         let server: HTTPServer
+        let admin: HTTPServer?
         let purge: PeriodicPurge?
         let mailSender: MailSender?
     }
 
-    private static func attempt(port: Int, dataDirectory: String, clock: ManualClock,
+    private static func attempt(port: Int, adminPort: Int?, dataDirectory: String, clock: ManualClock,
                                 configure: (inout SignetConfiguration) throws -> Void) throws -> Started {
         var configuration = SignetConfiguration.defaults
         configuration.dataDirectory = dataDirectory
@@ -110,22 +121,29 @@ public final class TestServer: Sendable {
         configuration.passwords.memoryKiB = 8192
         try configure(&configuration)
         configuration.listen = ["127.0.0.1:\(port)"]
+        configuration.admin.listen = adminPort.map { ["127.0.0.1:\($0)"] } ?? []
         let scheme = configuration.http.tlsCertificateFile == nil ? "http" : "https"
         guard let baseURL = URL(string: "\(scheme)://127.0.0.1:\(port)") else { throw TestingError("bad port \(port)") }
         let environment = try ServerEnvironment.open(configuration, clock: clock)
         let application = try SignetApplication(environment: environment)
         environment.keyRing.waitUntilReady()
         let server = try application.start()
+        let admin: HTTPServer?
+        do { admin = try application.startAdmin() } catch {
+            server.stop()
+            throw error
+        }
         // As `signet serve` does; on by default (hourly), so tests that want it set a short interval.
         let purge = application.startPeriodicPurge()
         let mailSender: MailSender?
         do { mailSender = try application.startMailSender() } catch {
             server.stop()
+            admin?.stop()
             purge?.stop()
             throw error
         }
-        return Started(port: port, baseURL: baseURL, environment: environment, application: application, server: server, purge: purge,
-                       mailSender: mailSender)
+        return Started(port: port, baseURL: baseURL, environment: environment, application: application, server: server, admin: admin,
+                       purge: purge, mailSender: mailSender)
     }
 
     /// Starts a server, runs `body`, and stops the server whatever happens.
@@ -174,9 +192,17 @@ public final class TestServer: Sendable {
         return URL(string: text) ?? baseURL.appendingPathComponent(path)
     }
 
+    /// `http://127.0.0.1:ADMINPORT` + `path` on the admin listener (the public base when it is off).
+    public func adminURL(_ path: String, query: [(String, String)] = []) -> URL {
+        var text = "http://127.0.0.1:\(adminPort ?? port)" + path
+        if !query.isEmpty { text += "?" + URLQuery.encode(query) }
+        return URL(string: text) ?? baseURL.appendingPathComponent(path)
+    }
+
     /// Stops listening, the periodic purge and the mail sender, and deletes the data folder. Safe to call more than once.
     public func stop() {
         server.stop()
+        adminServer?.stop()
         purge?.stop()
         mailSender?.stop()
         temporary.remove()

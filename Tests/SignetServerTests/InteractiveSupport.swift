@@ -20,8 +20,8 @@ struct Interactive {
     static let callback = "http://127.0.0.1:49152/callback"   // any port matches (RFC 8252 §7.3)
     static let postLogout = "com.example.native:/logged-out"
 
-    init(tlsHost: String? = nil, configure: (inout SignetConfiguration) throws -> Void = { _ in }) throws {
-        server = try TestServer(tlsHost: tlsHost, configure: configure)
+    init(tlsHost: String? = nil, adminListener: Bool = false, configure: (inout SignetConfiguration) throws -> Void = { _ in }) throws {
+        server = try TestServer(tlsHost: tlsHost, adminListener: adminListener, configure: configure)
         // SQLite stores times rounded to the microsecond, which can put a new key's activation a
         // fraction after the (frozen) manual clock; one second later every key can sign.
         server.clock.advance(by: 1)

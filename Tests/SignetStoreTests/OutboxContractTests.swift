@@ -18,6 +18,7 @@ struct OutboxContractTests {
         try outbox.enqueue(Self.message("m2", at: t0.addingTimeInterval(1)))
         try outbox.enqueue(Self.message("later", at: t0.addingTimeInterval(100)))
         #expect(throws: StoreError.duplicate) { try outbox.enqueue(Self.message("m1")) }
+        #expect(try outbox.pendingCount() == 3)
         #expect(try outbox.message(id: "m1") == Self.message("m1"))
         #expect(try outbox.message(id: "nope") == nil)
 
@@ -38,6 +39,8 @@ struct OutboxContractTests {
         let again = try outbox.claimDue(now: t0.addingTimeInterval(30), leaseUntil: t0.addingTimeInterval(90), limit: 10)
         #expect(again.map(\.id) == ["m2"] && again[0].attempts == 1)
         try outbox.markFailed(id: "m2", attempts: 2, at: t0.addingTimeInterval(31))
+        // The metrics' outbox depth: only `later` is still pending.
+        #expect(try outbox.pendingCount() == 1)
         let failed = try #require(try outbox.message(id: "m2"))
         #expect(failed.state == .failed && failed.attempts == 2 && failed.finishedAt == t0.addingTimeInterval(31))
         // A finished message is never claimed, rescheduled or finished again.

@@ -1,0 +1,424 @@
+import Foundation
+import SignetCore
+import SignetHTTP
+import SignetJOSE
+import SignetPostgres
+import SignetSQL
+import SignetSQLite
+import SignetStore
+
+/// One operation of the admin listener: its method and path, the scope its token needs, what
+/// the OpenAPI document says of it (`AdminOpenAPI`), and its handler. The admin route table and
+/// the document are both made from `AdminRoutes.operations`, so neither can list an operation
+/// the other lacks.
+struct AdminOperation: Sendable {
+    let method: HTTPMethod
+    let path: String
+    let operationID: String
+    let summary: String
+    /// The scope the access token must hold; nil for the unauthenticated probes.
+    let scope: String?
+    /// The request body's schema name in the document, if the operation takes a body.
+    let requestSchema: String?
+    /// The success status and its schema name (nil: no body; "text" for the metrics).
+    let success: (status: Int, schema: String?)
+    /// The query parameters it accepts.
+    let query: [String]
+    /// Whether the write needs `If-Match`.
+    let needsMatch: Bool
+    let handle: @Sendable (AdminCall) throws -> HTTPResponse
+}
+
+/// What a handler gets: the request, the service acting as the token's client.
+struct AdminCall {
+    let request: HTTPRequest
+    let service: AdminService
+    let environment: ServerEnvironment
+    let metrics: ServerMetrics
+
+    /// The `{id}` resource a write changes, once `If-Match` names its current ETag (428, 412).
+    func matched<Resource>(_ load: (AdminService, String) throws -> Resource, etag: (Resource) -> String) throws -> Resource {
+        try AdminRequest.noQuery(request)
+        let resource = try load(service, try AdminRequest.id(request))
+        try AdminRequest.requireMatch(request, etag: etag(resource))
+        return resource
+    }
+}
+
+/// Verifies admin access tokens: Signet's own RFC 9068 tokens for the admin audience, issued by
+/// `client_credentials` to a confidential client that still exists, holding the operation's scope.
+struct AdminAuthorizer: Sendable {
+    let verifier: AccessTokenVerifier
+    let clients: ClientRegistry
+
+    /// The `aud` an admin token must carry: ask for it with `resource` at `/token` (RFC 8707),
+    /// and list it in the admin client's resources.
+    static func audience(issuer: String) -> String {
+        (issuer.hasSuffix("/") ? String(issuer.dropLast()) : issuer) + "/admin/v1"
+    }
+
+    /// The admin client's id, or the refusal (RFC 6750 §3.1).
+    func authorize(_ request: HTTPRequest, scope: String) throws(AdminError) -> String {
+        guard let header = request.headers["Authorization"] else { throw AdminError.missingToken }
+        let parts = header.split(separator: " ", maxSplits: 1, omittingEmptySubsequences: true)
+        // RFC 6750 §2.1: the scheme is case-insensitive; any other scheme is no bearer token at all.
+        guard parts.count == 2, parts[0].lowercased() == "bearer" else { throw AdminError.missingToken }
+        let token = String(parts[1]).trimmingCharacters(in: .whitespaces)
+        let jwt: VerifiedJWT
+        do { jwt = try verifier.verify(token) } catch {
+            throw AdminError.invalidToken("The access token is invalid, expired or not for the admin API.")
+        }
+        // Only a client acting for itself (RFC 6749 §4.4: sub is the client) is an admin.
+        guard let clientID = jwt.claims["client_id"]?.stringValue, jwt.claims.sub == clientID else {
+            throw AdminError.invalidToken("The admin API takes only client_credentials tokens.")
+        }
+        let client: Client?
+        do { client = try clients.client(id: clientID) } catch { throw AdminError.serverError }
+        guard let client, !client.isPublic else { throw AdminError.invalidToken("The token's client is unknown or not confidential.") }
+        let granted = (jwt.claims["scope"]?.stringValue ?? "").split(separator: " ").map(String.init)
+        guard granted.contains(scope) else { throw AdminError.insufficientScope(scope) }
+        return clientID
+    }
+}
+
+extension SignetApplication {
+    /// The admin listener's route table: the probes and every `/admin/v1` operation, each line
+    /// of kind `.admin` (errors as `{error, field, message}`), counted under the `admin` listener.
+    func adminRouteTable() -> [Route] {
+        let authorizer = AdminAuthorizer(verifier: AccessTokenVerifier(server: authorizationServer,
+                                                                       audience: AdminAuthorizer.audience(issuer: issuer)),
+                                         clients: authorizationServer.clients)
+        let service = AdminService(environment: environment)
+        var table = RouteTableBuilder(issuer: issuer, metrics: metrics, listener: "admin")
+        let metrics = self.metrics, environment = self.environment
+        for operation in AdminRoutes.operations {
+            table.add([operation.method], operation.path, .admin) { errors in
+                let run: @Sendable (HTTPRequest) -> HTTPResponse = errors.admin { request in
+                    var acting = service
+                    if let scope = operation.scope { acting.actor = try authorizer.authorize(request, scope: scope) }
+                    return try operation.handle(AdminCall(request: request, service: acting, environment: environment, metrics: metrics))
+                }
+                guard operation.scope != nil else { return .sync(run) }
+                // Store work and password hashing stay off the HTTP threads.
+                return .async { request in
+                    do { return try await BlockingWork.run { run(request) } } catch { return ErrorRenderer.admin(.serverError) }
+                }
+            }
+        }
+        return table.routes
+    }
+
+    /// Each method and path the admin listener serves, from its route table (for the test that
+    /// keeps the OpenAPI document and the table in step).
+    public func adminRouteList() -> [(method: String, path: String)] {
+        adminRouteTable().flatMap { route in route.methods.map { (method: $0.rawValue, path: route.path) } }
+    }
+}
+
+/// The admin listener's paths and its operations on clients, users, keys and the audit log.
+enum AdminRoutes {
+    static let metrics = "/metrics"
+    static let healthz = "/healthz"
+    static let readyz = "/readyz"
+    static let prefix = "/admin/v1"
+    static let openAPI = "/admin/v1/openapi.json"
+    static let clients = "/admin/v1/clients"
+    static let client = "/admin/v1/clients/{id}"
+    static let clientSecret = "/admin/v1/clients/{id}/secret"
+    static let users = "/admin/v1/users"
+    static let user = "/admin/v1/users/{id}"
+    static let userDisable = "/admin/v1/users/{id}/disable"
+    static let userEnable = "/admin/v1/users/{id}/enable"
+    static let userRevoke = "/admin/v1/users/{id}/revoke"
+    static let keys = "/admin/v1/keys"
+    static let keysRotate = "/admin/v1/keys/rotate"
+    static let keyRetire = "/admin/v1/keys/{id}/retire"
+    static let audit = "/admin/v1/audit"
+
+    /// Every operation of the admin listener, in document order.
+    static let operations: [AdminOperation] = probeOperations() + clientOperations() + userOperations() + keyOperations()
+        + auditOperations() + [openAPIOperation]
+
+    private static func probeOperations() -> [AdminOperation] {
+        [
+            AdminOperation(method: .GET, path: metrics, operationID: "metrics", summary: "Prometheus metrics (text format 0.0.4).",
+                           scope: nil, requestSchema: nil, success: (200, "text"), query: [], needsMatch: false) { call in
+                try AdminRequest.noQuery(call.request)
+                return call.metrics.response()
+            },
+            AdminOperation(method: .GET, path: healthz, operationID: "healthz", summary: "Liveness: the process answers.",
+                           scope: nil, requestSchema: nil, success: (200, "Health"), query: [], needsMatch: false) { call in
+                try AdminRequest.noQuery(call.request)
+                return HTTPResponse.admin(["status": "ok"])
+            },
+            AdminOperation(method: .GET, path: readyz, operationID: "readyz",
+                           summary: "Readiness: the database answers, its migrations are current, and every required algorithm has a signing key. 503 with the failing check otherwise.",
+                           scope: nil, requestSchema: nil, success: (200, "Ready"), query: [], needsMatch: false) { call in
+                try AdminRequest.noQuery(call.request)
+                return readiness(call.environment)
+            },
+        ]
+    }
+
+    private static let openAPIOperation = AdminOperation(
+        method: .GET, path: openAPI, operationID: "openapi", summary: "This OpenAPI 3.1 document.",
+        scope: nil, requestSchema: nil, success: (200, "OpenAPI"), query: [], needsMatch: false) { call in
+        try AdminRequest.noQuery(call.request)
+        var response = HTTPResponse.json(AdminOpenAPI.document(AdminRoutes.operations))
+        response.headers.set("Cache-Control", "no-cache")
+        return response
+    }
+
+    /// The admin scopes, least privilege per resource and direction.
+    static let scopes = ["admin:clients:read", "admin:clients:write", "admin:users:read", "admin:users:write",
+                         "admin:keys:read", "admin:keys:write", "admin:audit:read"]
+
+    // MARK: probes
+
+    /// `/readyz`: each check, and 503 when one fails.
+    static func readiness(_ environment: ServerEnvironment) -> HTTPResponse {
+        var failed: (check: String, reason: String)?
+        do {
+            let version = try schemaVersion(environment.storage)
+            if let version, version != SQLMigrations.latest {
+                failed = ("migrations", "the database is at version \(version), this build expects \(SQLMigrations.latest)")
+            }
+        } catch {
+            failed = ("database", "the database cannot be read")
+        }
+        if failed == nil {
+            for algorithm in environment.requiredAlgorithms {
+                do { _ = try environment.keyRing.signer(for: algorithm) } catch {
+                    failed = ("signing_keys", "no signing key for \(algorithm.rawValue) is loaded")
+                    break
+                }
+            }
+        }
+        guard let failed else { return HTTPResponse.admin(["status": "ready"]) }
+        return HTTPResponse.admin(["status": "not_ready", "check": .string(failed.check), "reason": .string(failed.reason)], status: 503)
+    }
+
+    /// The applied schema version (nil for a store that is not SQL).
+    static func schemaVersion(_ storage: any SignetStorage) throws -> Int? {
+        if let sqlite = storage as? SQLiteStorage { return try sqlite.currentVersion() }
+        if let postgres = storage as? PostgresStorage { return try postgres.currentVersion() }
+        return nil
+    }
+
+    // MARK: clients
+
+    static let clientCreateFields: Set<String> = [
+        "id", "name", "type", "redirect_uris", "post_logout_redirect_uris", "scope", "grant_types", "first_party",
+        "token_endpoint_auth_method", "id_token_algorithm", "access_token_lifetime", "refresh_token_lifetime",
+        "id_token_lifetime", "allow_headless", "resources",
+    ]
+    static let clientUpdateFields = clientCreateFields.subtracting(["id", "type"])
+
+    /// Applies the members of `body` to `spec` (only those present).
+    static func apply(_ body: AdminBody, to spec: inout ClientSpec) throws(AdminError) {
+        if body.has("name") { spec.name = try body.string("name") }
+        if let value = try body.strings("redirect_uris") { spec.redirectURIs = value }
+        if let value = try body.strings("post_logout_redirect_uris") { spec.postLogoutRedirectURIs = value }
+        if body.has("scope") { spec.scope = try body.string("scope") }
+        if body.has("grant_types") { spec.grantTypes = try body.strings("grant_types") }
+        if let value = try body.bool("first_party") { spec.firstParty = value }
+        if body.has("token_endpoint_auth_method") { spec.authenticationMethod = try body.string("token_endpoint_auth_method") }
+        if body.has("id_token_algorithm") { spec.idTokenAlgorithm = try body.string("id_token_algorithm") }
+        if body.has("access_token_lifetime") { spec.accessTokenLifetime = try body.integer("access_token_lifetime") }
+        if body.has("refresh_token_lifetime") { spec.refreshTokenLifetime = try body.integer("refresh_token_lifetime") }
+        if body.has("id_token_lifetime") { spec.idTokenLifetime = try body.integer("id_token_lifetime") }
+        if let value = try body.bool("allow_headless") { spec.allowHeadless = value }
+        if let value = try body.strings("resources") { spec.allowedResources = value }
+    }
+
+    static func clientOperations() -> [AdminOperation] {
+        [
+            listOperation(clients, "listClients", "Clients ordered by id; `filter` matches the id or name (case-insensitive), `cursor` is the previous page's next_cursor.",
+                          scope: "admin:clients:read", schema: "ClientList") { service, page in
+                try service.clients(limit: page.limit, cursor: page.cursor, filter: page.filter)
+            },
+            AdminOperation(method: .POST, path: clients, operationID: "createClient",
+                           summary: "Registers a client. A confidential client's secret is in the answer, once; Signet keeps only its hash.",
+                           scope: "admin:clients:write", requestSchema: "ClientCreate", success: (201, "ClientCreated"),
+                           query: [], needsMatch: false) { call in
+                try AdminRequest.noQuery(call.request)
+                let body = try AdminBody(call.request, allowed: clientCreateFields)
+                let type = try body.string("type") ?? "public"
+                guard type == "public" || type == "confidential" else { throw AdminError.invalid("type", "must be public or confidential") }
+                var spec = ClientSpec(id: try body.requiredString("id"), isPublic: type == "public")
+                try apply(body, to: &spec)
+                let (record, secret) = try call.service.createClient(spec)
+                var response = HTTPResponse.admin(["client": AdminService.json(record), "client_secret": secret.map(JSONValue.string) ?? .null],
+                                                  status: 201, etag: AdminService.etag(record))
+                response.headers.set("Location", "/admin/v1/clients/\(record.id)")
+                return response
+            },
+            getOperation(client, "getClient", "One client, with its ETag.", scope: "admin:clients:read", schema: "Client",
+                         load: { try $0.client($1) }, json: AdminService.json, etag: AdminService.etag),
+            AdminOperation(method: .PATCH, path: client, operationID: "updateClient",
+                           summary: "Changes the members given (not id or type); the client must still pass every registration rule.",
+                           scope: "admin:clients:write", requestSchema: "ClientUpdate", success: (200, "Client"), query: [], needsMatch: true) { call in
+                let existing = try call.matched({ try $0.client($1) }, etag: AdminService.etag)
+                let body = try AdminBody(call.request, allowed: clientUpdateFields)
+                var spec = AdminService.spec(of: existing)
+                try apply(body, to: &spec)
+                let record = try call.service.updateClient(spec, existing: existing)
+                return HTTPResponse.admin(AdminService.json(record), etag: AdminService.etag(record))
+            },
+            AdminOperation(method: .DELETE, path: client, operationID: "deleteClient", summary: "Deletes the client.",
+                           scope: "admin:clients:write", requestSchema: nil, success: (204, nil), query: [], needsMatch: true) { call in
+                let existing = try call.matched({ try $0.client($1) }, etag: AdminService.etag)
+                try call.service.deleteClient(existing.id)
+                return HTTPResponse.empty(status: 204)
+            },
+            AdminOperation(method: .POST, path: clientSecret, operationID: "rotateClientSecret",
+                           summary: "A new secret for a confidential client, shown once; the previous one stops working.",
+                           scope: "admin:clients:write", requestSchema: nil, success: (200, "ClientSecret"), query: [], needsMatch: true) { call in
+                let existing = try call.matched({ try $0.client($1) }, etag: AdminService.etag)
+                let secret = try call.service.rotateSecret(existing.id)
+                let record = try call.service.client(existing.id)
+                return HTTPResponse.admin(["client_secret": .string(secret)], etag: AdminService.etag(record))
+            },
+        ]
+    }
+
+    // MARK: users
+
+    static func userOperations() -> [AdminOperation] {
+        [
+            listOperation(users, "listUsers", "Users ordered by id; `filter` matches the email or name (case-insensitive).",
+                          scope: "admin:users:read", schema: "UserList") { service, page in
+                try service.users(limit: page.limit, cursor: page.cursor, filter: page.filter)
+            },
+            AdminOperation(method: .POST, path: users, operationID: "createUser",
+                           summary: "Creates a local account; without a password the user signs in another way.",
+                           scope: "admin:users:write", requestSchema: "UserCreate", success: (201, "User"), query: [], needsMatch: false) { call in
+                try AdminRequest.noQuery(call.request)
+                let body = try AdminBody(call.request, allowed: ["email", "name", "password"])
+                let user = try call.service.createUser(email: try body.requiredString("email"), name: try body.string("name"),
+                                                       password: try body.string("password"))
+                var response = HTTPResponse.admin(AdminService.json(user), status: 201, etag: AdminService.etag(user))
+                response.headers.set("Location", "/admin/v1/users/\(user.id)")
+                return response
+            },
+            getOperation(user, "getUser", "One user, with its ETag.", scope: "admin:users:read", schema: "User",
+                         load: { try $0.user($1) }, json: AdminService.json, etag: AdminService.etag),
+            AdminOperation(method: .PATCH, path: user, operationID: "updateUser",
+                           summary: "Changes the profile members given: name, given_name, family_name, email_verified.",
+                           scope: "admin:users:write", requestSchema: "UserUpdate", success: (200, "User"), query: [], needsMatch: true) { call in
+                let user = try call.matched({ try $0.user($1) }, etag: AdminService.etag)
+                let body = try AdminBody(call.request, allowed: ["name", "given_name", "family_name", "email_verified"])
+                for field in ["name", "given_name", "family_name"] {
+                    if let text = try body.string(field), text.isEmpty || text.count > 200 { throw AdminError.invalid(field, "must be 1 to 200 characters") }
+                }
+                let updated = try call.service.updateUser(
+                    user, name: body.has("name") ? try body.string("name") : user.name,
+                    givenName: body.has("given_name") ? try body.string("given_name") : user.givenName,
+                    familyName: body.has("family_name") ? try body.string("family_name") : user.familyName,
+                    emailVerified: try body.bool("email_verified") ?? user.emailVerified)
+                return HTTPResponse.admin(AdminService.json(updated), etag: AdminService.etag(updated))
+            },
+            userAction(.POST, userDisable, "disableUser", "Disables the user and ends its sessions and tokens.", needsMatch: true) { call, user in
+                let updated = try call.service.setDisabled(user, true).user
+                return HTTPResponse.admin(AdminService.json(updated), etag: AdminService.etag(updated))
+            },
+            userAction(.POST, userEnable, "enableUser", "Enables a disabled user (ended sessions stay ended).", needsMatch: true) { call, user in
+                let updated = try call.service.setDisabled(user, false).user
+                return HTTPResponse.admin(AdminService.json(updated), etag: AdminService.etag(updated))
+            },
+            userAction(.POST, userRevoke, "revokeUserSessions",
+                       "Ends every session of the user and revokes every grant (its refresh tokens); the user stays enabled.",
+                       needsMatch: false, schema: "RevokeResult") { call, user in
+                let result = try call.service.revokeSessionsAndTokens(user)
+                return HTTPResponse.admin(["sessions": .int(Int64(result.sessions)), "grants": .int(Int64(result.grants))])
+            },
+            userAction(.DELETE, user, "deleteUser", "Deletes the user, its links, sessions, consents and tokens.", needsMatch: true,
+                       schema: nil, status: 204) { call, user in
+                try call.service.deleteUser(user)
+                return HTTPResponse.empty(status: 204)
+            },
+        ]
+    }
+
+    /// An action on one user (`{id}`), with `If-Match` when it changes the user.
+    private static func userAction(_ method: HTTPMethod, _ path: String, _ id: String, _ summary: String, needsMatch: Bool,
+                                   schema: String? = "User", status: Int = 200,
+                                   _ body: @escaping @Sendable (AdminCall, UserRecord) throws -> HTTPResponse) -> AdminOperation {
+        AdminOperation(method: method, path: path, operationID: id, summary: summary, scope: "admin:users:write", requestSchema: nil,
+                       success: (status, schema), query: [], needsMatch: needsMatch) { call in
+            let user = needsMatch ? try call.matched({ try $0.user($1) }, etag: AdminService.etag)
+                : try call.service.user(try AdminRequest.id(call.request))
+            if !needsMatch { try AdminRequest.noQuery(call.request) }
+            return try body(call, user)
+        }
+    }
+
+    // MARK: keys
+
+    static func keyOperations() -> [AdminOperation] {
+        [
+            AdminOperation(method: .GET, path: keys, operationID: "listKeys", summary: "Every signing key, oldest first, with its status (never its private half).",
+                           scope: "admin:keys:read", requestSchema: nil, success: (200, "KeyList"), query: [], needsMatch: false) { call in
+                try AdminRequest.noQuery(call.request)
+                return HTTPResponse.admin(["items": .array(try call.service.keys())])
+            },
+            AdminOperation(method: .POST, path: keysRotate, operationID: "rotateKeys",
+                           summary: "Publishes a new key per algorithm (or the one given) that signs after prepublish_seconds (default keys.prepublish).",
+                           scope: "admin:keys:write", requestSchema: "KeyRotate", success: (200, "KeyList"), query: [], needsMatch: false) { call in
+                try AdminRequest.noQuery(call.request)
+                let body = try AdminBody(call.request, allowed: ["algorithm", "prepublish_seconds"])
+                let rotated = try call.service.rotateKeys(algorithm: try body.string("algorithm"), prepublishSeconds: try body.integer("prepublish_seconds"))
+                return HTTPResponse.admin(["items": .array(rotated)])
+            },
+            AdminOperation(method: .POST, path: keyRetire, operationID: "retireKey",
+                           summary: "Retires a key: it stops signing now and stays published while tokens it signed may live; a replacement is made if it was the only signer.",
+                           scope: "admin:keys:write", requestSchema: nil, success: (200, "KeyRetired"), query: [], needsMatch: false) { call in
+                try AdminRequest.noQuery(call.request)
+                let replacement = try call.service.retireKey(try AdminRequest.id(call.request))
+                return HTTPResponse.admin(["replacement": replacement ?? .null])
+            },
+        ]
+    }
+
+    // MARK: audit
+
+    static func auditOperations() -> [AdminOperation] {
+        [
+            listOperation(audit, "listAudit", "Audit events, newest first; `cursor` is the previous page's next_cursor.",
+                          scope: "admin:audit:read", schema: "AuditList", filter: false) { service, page in
+                try service.auditEvents(limit: page.limit, cursor: page.cursor)
+            },
+        ]
+    }
+}
+
+extension AdminRoutes {
+    /// A paged list: `limit`, `cursor` (and `filter`), answered as `{items, next_cursor}`.
+    static func listOperation(_ path: String, _ id: String, _ summary: String, scope: String, schema: String, filter: Bool = true,
+                              _ list: @escaping @Sendable (AdminService, (limit: Int, cursor: String?, filter: String?)) throws
+                                  -> (items: [JSONValue], next: String?)) -> AdminOperation {
+        AdminOperation(method: .GET, path: path, operationID: id, summary: summary, scope: scope, requestSchema: nil,
+                       success: (200, schema), query: filter ? ["limit", "cursor", "filter"] : ["limit", "cursor"], needsMatch: false) { call in
+            let result = try list(call.service, try AdminRequest.page(call.request, filter: filter))
+            return HTTPResponse.admin(["items": .array(result.items), "next_cursor": result.next.map(JSONValue.string) ?? .null])
+        }
+    }
+
+    /// One resource by `{id}`, with its ETag.
+    static func getOperation<Resource>(_ path: String, _ id: String, _ summary: String, scope: String, schema: String,
+                                       load: @escaping @Sendable (AdminService, String) throws -> Resource,
+                                       json: @escaping @Sendable (Resource) -> JSONValue,
+                                       etag: @escaping @Sendable (Resource) -> String) -> AdminOperation {
+        AdminOperation(method: .GET, path: path, operationID: id, summary: summary, scope: scope, requestSchema: nil,
+                       success: (200, schema), query: [], needsMatch: false) { call in
+            try AdminRequest.noQuery(call.request)
+            let resource = try load(call.service, try AdminRequest.id(call.request))
+            return HTTPResponse.admin(json(resource), etag: etag(resource))
+        }
+    }
+}
+
+extension AdminRequest {
+    /// Refuses any query parameter on an operation that takes none.
+    static func noQuery(_ request: HTTPRequest) throws(AdminError) { _ = try query(request, allowed: []) }
+}
