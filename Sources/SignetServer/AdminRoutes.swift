@@ -89,7 +89,7 @@ extension SignetApplication {
                                                                        audience: AdminAuthorizer.audience(issuer: issuer)),
                                          clients: authorizationServer.clients)
         let service = AdminService(environment: environment)
-        var table = RouteTableBuilder(issuer: issuer, metrics: metrics, listener: "admin")
+        var table = RouteTableBuilder(issuer: issuer, assets: brandAssets, metrics: metrics, listener: "admin")
         let metrics = self.metrics, environment = self.environment
         for operation in AdminRoutes.operations {
             table.add([operation.method], operation.path, .admin) { errors in
