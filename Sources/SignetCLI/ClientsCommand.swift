@@ -22,10 +22,14 @@ enum ClientsCommand {
         let registration = ClientRegistration(policy: environment.policy, registry: registry,
                                               random: environment.random, clock: environment.clock)
         let store = environment.storage.clients
+        let auditor = Auditor(log: environment.storage.audit, clock: environment.clock)
         switch action {
         case "add":
             let spec = try spec(arguments)
+            let before = try store.client(id: spec.id)
             let (record, secret) = try registration.register(spec)
+            auditor.record(before == nil ? "client_created" : "client_updated", client: record.id,
+                           detail: ["before": before.map(AuditSnapshot.client) ?? .null, "after": AuditSnapshot.client(record)])
             Output.print("added \(record.isPublic ? "public" : "confidential") client \(record.id)")
             if let secret {
                 Output.print("client_secret: \(secret)")
@@ -42,11 +46,15 @@ enum ClientsCommand {
             show(record)
         case "remove":
             let id = try clientID(arguments)
+            let before = try store.client(id: id)
             guard try store.deleteClient(id: id) else { throw ClientsCommandError("no client has id \(id)") }
+            auditor.record("client_deleted", client: id, detail: ["before": before.map(AuditSnapshot.client) ?? .null])
             Output.print("removed client \(id)")
         case "rotate-secret":
             let id = try clientID(arguments)
             let secret = try registration.rotateSecret(clientID: id)
+            auditor.record("client_secret_rotated", client: id, detail: ["before": .object(["secret": AuditSnapshot.redacted]),
+                                                                         "after": .object(["secret": AuditSnapshot.redacted])])
             Output.print("client_secret: \(secret)")
             Output.print("The previous secret no longer works. Store this one now: it is shown only once.")
         default:

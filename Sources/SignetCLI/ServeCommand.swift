@@ -8,6 +8,7 @@ enum ServeCommand {
         let arguments = try ParsedArguments(raw, options: CommonOptions.valued, flags: ["demo"])
         guard arguments.positionals.isEmpty else { throw UsageError("unexpected argument \(arguments.positionals[0])") }
         var configuration = try CommonOptions.configuration(arguments)
+        Log.configure(level: configuration.logging.level, format: configuration.logging.format)
         configuration.listen = try configuration.listen.map(FreePort.resolve)
         if !configuration.issuerIsExplicit, let first = configuration.listen.first {
             configuration.issuer = SignetConfiguration.issuer(forListenAddress: first)

@@ -36,9 +36,10 @@ public final class AuthorizationServer: Sendable {
     /// What the grants that issue refresh-token families share.
     let grantParts: TokenGrantParts
 
-    /// Assembles the server.
+    /// Assembles the server; `auditContext` gives each audit event its caller (see `Auditor`).
     public init(policy: ServerPolicy, storage: any SignetStorage, masterKey: MasterKey, keyRing: SigningKeyRing,
-                clock: any Clock, random: any RandomSource) {
+                clock: any Clock, random: any RandomSource,
+                auditContext: @escaping @Sendable () -> AuditContext? = { AuditContext.current }) {
         self.policy = policy
         self.storage = storage
         self.keyRing = keyRing
@@ -47,7 +48,7 @@ public final class AuthorizationServer: Sendable {
         self.tokens = OpaqueTokens(hashKey: masterKey.tokenHashKey, random: random)
         self.clients = ClientRegistry(store: storage.clients, secretKey: masterKey.tokenHashKey)
         self.issuer = TokenIssuer(policy: policy, keyRing: keyRing, clock: clock, random: random)
-        self.auditor = Auditor(log: storage.audit, clock: clock)
+        self.auditor = Auditor(log: storage.audit, clock: clock, context: auditContext)
         self.refreshMinter = RefreshTokenMinter(store: storage.refreshTokens, tokens: tokens,
                                                 derivationKey: masterKey.refreshDerivationKey,
                                                 defaultLifetime: policy.refreshTokenLifetime)
@@ -60,8 +61,9 @@ public final class AuthorizationServer: Sendable {
     public func newIdentifier() -> String { random.identifier() }
 
     /// Records an audit event; a failure to record is logged by the caller, never fatal.
-    public func audit(_ event: String, subject: String? = nil, client: String? = nil, detail: [String: JSONValue] = [:]) {
-        auditor.record(event, subject: subject, client: client, detail: detail)
+    public func audit(_ event: String, actor: String? = nil, subject: String? = nil, client: String? = nil,
+                      method: String? = nil, reason: String? = nil, detail: [String: JSONValue] = [:]) {
+        auditor.record(event, actor: actor, subject: subject, client: client, method: method, reason: reason, detail: detail)
     }
 
     /// A verifier for Signet's own tokens with the current published keys.

@@ -95,7 +95,8 @@ public struct FederatedAccountResolver: Sendable {
                 user.givenName = claims.givenName
                 user.familyName = claims.familyName
             }
-            auditor.record("federated_sign_in", subject: user.id, detail: ["connection": .string(claims.connectionID)])
+            auditor.record("federated_sign_in", actor: "user:\(user.id)", subject: user.id, method: "fed:\(claims.connectionID)",
+                           detail: ["connection": .string(claims.connectionID)])
             return .existing(user)
         }
         guard let raw = claims.email, let email = try? UserService.normalizeEmail(raw) else { return .emailMissing }
@@ -110,7 +111,8 @@ public struct FederatedAccountResolver: Sendable {
                 if retry { return try resolve(claims, allowLinking: allowLinking, retry: false) }
                 throw StoreError.duplicate
             }
-            auditor.record("federated_identity_linked", subject: existing.id, detail: ["connection": .string(claims.connectionID)])
+            auditor.record("federated_identity_linked", actor: "user:\(existing.id)", subject: existing.id, method: "fed:\(claims.connectionID)",
+                           reason: "verified_email", detail: ["connection": .string(claims.connectionID)])
             return .linked(existing)
         }
         guard claims.emailVerified else { return .emailNotVerified }
@@ -126,7 +128,8 @@ public struct FederatedAccountResolver: Sendable {
             if retry { return try resolve(claims, allowLinking: allowLinking, retry: false) }
             throw StoreError.duplicate
         }
-        auditor.record("federated_user_created", subject: user.id, detail: ["connection": .string(claims.connectionID)])
+        auditor.record("federated_user_created", actor: "user:\(user.id)", subject: user.id, method: "fed:\(claims.connectionID)",
+                       detail: ["connection": .string(claims.connectionID)])
         return .created(user)
     }
 
@@ -146,7 +149,8 @@ public struct FederatedAccountResolver: Sendable {
             let raced = try users.federatedIdentity(connectionID: claims.connectionID, issuer: claims.issuer, subject: claims.subject)
             return raced?.userID == userID ? .existing(user) : nil
         }
-        auditor.record("federated_identity_linked", subject: userID, detail: ["connection": .string(claims.connectionID), "proof": .string("password")])
+        auditor.record("federated_identity_linked", actor: "user:\(userID)", subject: userID, method: "fed:\(claims.connectionID)",
+                       reason: "password_proof", detail: ["connection": .string(claims.connectionID), "proof": .string("password")])
         return .linked(user)
     }
 }

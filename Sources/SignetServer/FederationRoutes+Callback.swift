@@ -51,7 +51,7 @@ extension FederationRoutes {
             }
             // A state from another connection is refused (and left alone).
             guard record.clientID == Self.marker(connectionID), stored.connectionID == connectionID else {
-                server.audit("federation_wrong_connection")
+                server.audit("federation_wrong_connection", method: "fed:\(connectionID)")
                 return errors.signInRefused("The sign-in answer does not belong to this provider.")
             }
             // Every transaction, headless ones included (bound at /federation/launch), belongs to
@@ -59,7 +59,7 @@ extension FederationRoutes {
             let cookie = request.cookies[bindingCookieName]
             guard let cookie, let expected = stored.browserBinding,
                   constantTimeEqual(binding(of: cookie), expected) else {
-                server.audit("federation_browser_mismatch")
+                server.audit("federation_browser_mismatch", method: "fed:\(connectionID)")
                 return errors.signInRefused("This sign-in was started in another browser. Go back to the application and start again.",
                                             status: 403)
             }
@@ -78,13 +78,13 @@ extension FederationRoutes {
         }
         do throws(FederationError) { try await provider.checkResponseIssuer(fields.first("iss")) } catch {
             Log.info("federation callback (\(connectionID)): \(error)")
-            server.audit("federation_failed", client: pending.client.id, detail: ["reason": .string(Self.reason(error))])
+            server.audit("federation_failed", client: pending.client.id, method: "fed:\(connectionID)", reason: Self.reason(error))
             return fail(pending, Self.oauthError(for: error), errors)
         }
         // The provider's own error (the user cancelled, or the provider refused).
         if let upstreamError = fields.first("error") {
             Log.info("federation callback (\(connectionID)): upstream error \(Self.safeCode(upstreamError))")
-            server.audit("federation_upstream_error", client: pending.client.id)
+            server.audit("federation_upstream_error", client: pending.client.id, method: "fed:\(connectionID)")
             let refused = OAuthError(.accessDenied, "The sign-in with \(provider.connection.displayName) was cancelled or refused.")
             return fail(pending, refused, errors)
         }
@@ -98,7 +98,7 @@ extension FederationRoutes {
             try provider.connection.checkPolicy(identity)
         } catch {
             Log.info("federation callback (\(connectionID)): \(error)")
-            server.audit("federation_failed", client: pending.client.id, detail: ["reason": .string(Self.reason(error))])
+            server.audit("federation_failed", client: pending.client.id, method: "fed:\(connectionID)", reason: Self.reason(error))
             return fail(pending, Self.oauthError(for: error), errors)
         }
         return await finish(request, pending: pending, identity: identity, connection: provider.connection, errors)
@@ -117,10 +117,10 @@ extension FederationRoutes {
                 case .linkRequired(let existingUserID):
                     return try beginLink(claims: claims, existingUserID: existingUserID, pending: pending)
                 case .emailMissing, .emailNotVerified:
-                    server.audit("federation_failed", client: pending.client.id, detail: ["reason": .string("email_not_verified")])
+                    server.audit("federation_failed", client: pending.client.id, method: "fed:\(connection.id)", reason: "email_not_verified")
                     return fail(pending, OAuthError(.accessDenied, FederationError.emailNotVerified.publicMessage), errors)
                 default:
-                    server.audit("federation_failed", client: pending.client.id, detail: ["reason": .string("account_disabled")])
+                    server.audit("federation_failed", client: pending.client.id, method: "fed:\(connection.id)", reason: "account_disabled")
                     return fail(pending, OAuthError(.accessDenied, "This account cannot sign in."), errors)
                 }
             }

@@ -26,7 +26,8 @@ public final class SignetApplication: Sendable {
         self.issuer = environment.configuration.issuer
         authorizationServer = AuthorizationServer(policy: environment.policy, storage: environment.storage,
                                                   masterKey: environment.masterKey, keyRing: environment.keyRing,
-                                                  clock: environment.clock, random: environment.random)
+                                                  clock: environment.clock, random: environment.random,
+                                                  auditContext: AuditContext.ofRequest)
         federation = try Federation(configuration: environment.configuration, clock: { [clock = environment.clock] in clock.now })
         tokenEndpoint = TokenEndpoint(server: authorizationServer,
                                       nativeSignIn: NativeSignInVerifier(connections: environment.configuration.connections.map(\.connection),

@@ -30,6 +30,10 @@ public struct SignetConfiguration: Sendable {
     public var mail: Mail
     /// What `signet serve` logs.
     public var log: LogSettings
+    /// `logging`: level and format of the log.
+    public var logging: LoggingSettings
+    /// `audit`: the audit trail's retention.
+    public var audit: AuditSettings
     /// Clients declared in the file (`clients`); upserted into the store at start-up.
     public var clients: [ConfiguredClient] = []
     /// Upstream identity providers (`connections`).
@@ -162,6 +166,8 @@ public struct SignetConfiguration: Sendable {
         maintenance = Maintenance()
         mail = Mail()
         log = LogSettings()
+        logging = LoggingSettings()
+        audit = AuditSettings()
     }
 
     /// The absolute path of the SQLite database.
