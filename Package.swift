@@ -40,7 +40,7 @@ let package = Package(
         .target(name: "SignetCrypto", dependencies: ["CLibCrypto", "CSodium", "CSignetShims"]),
         .target(name: "SignetJOSE", dependencies: ["SignetCrypto"]),
         .target(name: "SignetWire", dependencies: ["SignetCrypto"]),
-        .target(name: "SignetStore", dependencies: ["SignetWire"]),
+        .target(name: "SignetStore", dependencies: ["SignetWire", "SignetCrypto"]),
         // The storage facets, statements and migrations, written once for both SQL backends.
         .target(name: "SignetSQL", dependencies: ["SignetStore"]),
         .target(name: "SignetSQLite", dependencies: ["SignetSQL", "CSQLite", "CSignetShims"]),

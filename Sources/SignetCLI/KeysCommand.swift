@@ -1,4 +1,5 @@
 import Foundation
+import SignetCore
 import SignetCrypto
 import SignetServer
 import SignetStore
@@ -10,6 +11,7 @@ enum KeysCommand {
         guard let action = arguments.positionals.first else { throw UsageError("keys needs list, rotate or retire") }
         let environment = try ServerEnvironment.open(try CommonOptions.configuration(arguments))
         let ring = environment.keyRing
+        let auditor = Auditor(log: environment.storage.audit, clock: environment.clock)
         switch action {
         case "list":
             try ring.ensureSigningKeys(environment.requiredAlgorithms)
@@ -29,6 +31,7 @@ enum KeysCommand {
             try ring.ensureSigningKeys(environment.requiredAlgorithms)
             for algorithm in algorithms {
                 let record = try ring.rotate(algorithm, prepublishSeconds: prepublish)
+                auditor.record("signing_key_rotated", detail: ["after": AuditSnapshot.key(record)])
                 Output.print("rotated \(algorithm.rawValue): new key \(record.id) is published now and signs from \(stamp(record.activatesAt))")
             }
         case "retire":
@@ -36,6 +39,8 @@ enum KeysCommand {
             let keyID = arguments.positionals[1]
             do {
                 let replacement = try ring.retire(keyID: keyID)
+                auditor.record("signing_key_retired", detail: ["kid": .string(keyID),
+                                                               "replacement": replacement.map(AuditSnapshot.key) ?? .null])
                 Output.print("retired \(keyID): it no longer signs and stays published for \(ring.retentionSeconds) s")
                 if let replacement { Output.print("created \(replacement.id) (\(replacement.algorithm)), which signs from now on") }
             } catch StoreError.notFound {

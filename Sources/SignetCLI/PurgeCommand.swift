@@ -12,8 +12,14 @@ enum PurgeCommand {
         let configuration = try CommonOptions.configuration(arguments)
         let storage = try ConfiguredStorage.open(configuration, migrate: true).storage
         let retention = configuration.maintenance.purgeRetention
-        let removed = try storage.purge(before: SystemClock().now.addingTimeInterval(-TimeInterval(retention)))
+        let now = SystemClock().now
+        let removed = try storage.purge(before: now.addingTimeInterval(-TimeInterval(retention)))
         Output.print("purged \(removed) expired row(s) (kept \(retention) s past expiry)")
+        let auditRetention = configuration.audit.retention
+        if auditRetention > 0 {
+            let events = try storage.audit.purgeAudit(before: now.addingTimeInterval(-TimeInterval(auditRetention)))
+            Output.print("purged \(events) audit event(s) older than \(auditRetention) s (the chain's checkpoint moved with them)")
+        }
         return 0
     }
 }

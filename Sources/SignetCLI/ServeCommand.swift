@@ -8,6 +8,7 @@ enum ServeCommand {
         let arguments = try ParsedArguments(raw, options: CommonOptions.valued.union(["admin-listen"]), flags: ["demo"])
         guard arguments.positionals.isEmpty else { throw UsageError("unexpected argument \(arguments.positionals[0])") }
         var configuration = try CommonOptions.configuration(arguments)
+        Log.configure(level: configuration.logging.level, format: configuration.logging.format)
         configuration.listen = try configuration.listen.map(FreePort.resolve)
         // --admin-listen replaces admin.listen; "off" turns the admin listener off.
         let adminListen = arguments.all("admin-listen")

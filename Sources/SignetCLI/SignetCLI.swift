@@ -1,5 +1,6 @@
 import Foundation
 import SignetServer
+import SignetCore
 
 /// Entry point of the `signet` command: parses the subcommand and runs it.
 public enum SignetCommandLine {
@@ -7,7 +8,7 @@ public enum SignetCommandLine {
     usage: signet <command> [options]
 
     commands:
-      serve          run the server (no --config: the embedded default in ./signet-data)
+      serve          [--demo]: run the server (no --config: the embedded default in ./signet-data; --demo adds a mock Google)
       migrate        apply pending database migrations
       purge          delete expired rows now (maintenance.purge_retention past expiry); prints the count
       keys           list | rotate [--algorithm ALG] [--prepublish SECONDS] | retire KID
@@ -23,6 +24,8 @@ public enum SignetCommandLine {
                      | unlink USER --connection ID | delete USER --yes
       mail           test --to ADDRESS: put a test message into the outbox (sent by signet serve); prints its id
       connections    list: the upstream identity providers and their callback URLs
+      audit          verify | list [--since TIME] [--event NAME] [--subject USER] [--client ID] [--limit N]
+      backup         --to FILE: a consistent copy of the SQLite database while the server runs
       check-config   FILE: report every mistake in a configuration file
       login          --issuer URL --client-id ID [--refresh | --logout | --print-access-token]: sign in from a terminal
       config-reference   print the configuration reference (Markdown)
@@ -46,6 +49,17 @@ public enum SignetCommandLine {
             return 64
         }
         let rest = Array(arguments.dropFirst())
+        // Every audit event an admin command records names the actor `cli`.
+        return await AuditContext.$current.withValue(command == "serve" ? nil : AuditContext(actor: "cli")) {
+            await run(command, rest)
+        }
+    }
+
+    private static func run(_ command: String, _ rest: [String]) async -> Int32 {
+        if let help = help(for: command, rest) {
+            Output.print(help)
+            return 0
+        }
         do {
             switch command {
             case "serve": return try await ServeCommand.run(rest)
@@ -56,6 +70,8 @@ public enum SignetCommandLine {
             case "users": return try await UsersCommand.run(rest)
             case "mail": return try MailCommand.run(rest)
             case "connections": return try ConnectionsCommand.run(rest)
+            case "audit": return try AuditCommand.run(rest)
+            case "backup": return try BackupCommand.run(rest)
             case "check-config": return try CheckConfigCommand.run(rest)
             case "login": return try await LoginCommand.run(rest)
             case "openapi":
@@ -84,6 +100,31 @@ public enum SignetCommandLine {
             Output.error("signet \(command): \(error)")
             return 1
         }
+    }
+}
+
+extension SignetCommandLine {
+    /// `signet COMMAND --help` (or `-h`, before any `--`): the command's own usage, or its lines of
+    /// the main usage with the common options; nil when no help was asked for or the command is unknown.
+    static func help(for command: String, _ arguments: [String]) -> String? {
+        let options = arguments.prefix { $0 != "--" }
+        guard options.contains("--help") || options.contains("-h") else { return nil }
+        switch command {
+        case "audit": return AuditCommand.usage
+        case "backup": return BackupCommand.usage
+        case "login": return LoginCommand.usage
+        case "help": return usage
+        default: break
+        }
+        let lines = usage.split(separator: "\n", omittingEmptySubsequences: false)
+        guard let start = lines.firstIndex(where: { $0.hasPrefix("  \(command) ") }) else { return nil }
+        var section = ["usage: signet " + lines[start].dropFirst(2).trimmingCharacters(in: .whitespaces)]
+        for line in lines[(start + 1)...] {
+            guard line.hasPrefix("       ") else { break }   // continuation lines are indented further
+            section.append("       " + line.trimmingCharacters(in: .whitespaces))
+        }
+        guard let common = lines.firstIndex(where: { $0.hasPrefix("common options:") }) else { return section.joined(separator: "\n") }
+        return (section + [""] + lines[common...].map(String.init)).joined(separator: "\n")
     }
 }
 

@@ -37,6 +37,7 @@ enum UsersCommand {
             do { user = try users.create(email: email, name: arguments.value("name"), password: password) } catch let error as UserServiceError {
                 throw UsageError(error.message)
             }
+            users.auditor.record("user_created", subject: user.id, detail: ["after": AuditSnapshot.user(user)])
             Output.print(user.id)
         case "list":
             Output.print("SUB                     STATUS    EMAIL")

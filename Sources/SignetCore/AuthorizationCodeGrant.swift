@@ -35,7 +35,8 @@ struct AuthorizationCodeGrant: GrantHandler {
         case .alreadyConsumed(let replayed):
             // RFC 6749 §4.1.2: a reused code revokes every token issued from it.
             try parts.refreshTokens.revokeGrant(issuedFrom: replayed, reason: RevokeReason.codeReplay, now: now)
-            parts.auditor.record("code_replay", subject: replayed.userID, client: replayed.clientID, detail: ["grant": .string(replayed.grantID)])
+            parts.auditor.record("code_replay", actor: "client:\(replayed.clientID)", subject: replayed.userID, client: replayed.clientID,
+                                 reason: "family_revoked", detail: ["grant": .string(replayed.grantID)])
             throw OAuthError.invalidGrant("The code was already used.")
         case .expired, .notFound:
             throw OAuthError.invalidGrant("The code is invalid or expired.")

@@ -130,10 +130,12 @@ public struct AuthorizationFlow: Sendable {
         }
         let request = try consume(pending)
         guard allow else {
-            auditor.record("consent_denied", subject: session.user.id, client: pending.client.id)
+            auditor.record("consent_denied", actor: "user:\(session.user.id)", subject: session.user.id, client: pending.client.id)
             return .error(OAuthError(.accessDenied, "The user denied the request."), redirectURI: request.redirectURI, state: request.state)
         }
         try consent.remember(client: pending.client, userID: session.user.id, scope: request.parsedScope)
+        auditor.record("consent_given", actor: "user:\(session.user.id)", subject: session.user.id, client: pending.client.id,
+                       detail: ["scope": .string(request.parsedScope.description)])
         return .code(try codes.issue(request, session: session), redirectURI: request.redirectURI, state: request.state)
     }
 

@@ -36,9 +36,11 @@ public final class AuthorizationServer: Sendable {
     /// What the grants that issue refresh-token families share.
     let grantParts: TokenGrantParts
 
-    /// Assembles the server. `auditObserver` is told the name of every audit event (metrics).
+    /// Assembles the server. `auditObserver` is told the name of every audit event (metrics);
+    /// `auditContext` gives each audit event its caller (see `Auditor`).
     public init(policy: ServerPolicy, storage: any SignetStorage, masterKey: MasterKey, keyRing: SigningKeyRing,
-                clock: any Clock, random: any RandomSource, auditObserver: (@Sendable (String) -> Void)? = nil) {
+                clock: any Clock, random: any RandomSource, auditObserver: (@Sendable (String) -> Void)? = nil,
+                auditContext: @escaping @Sendable () -> AuditContext? = { AuditContext.current }) {
         self.policy = policy
         self.storage = storage
         self.keyRing = keyRing
@@ -48,7 +50,7 @@ public final class AuthorizationServer: Sendable {
         self.clients = ClientRegistry(store: storage.clients, secretKey: masterKey.tokenHashKey,
                                       builtIn: AccountClient.client(issuer: policy.issuer).map { [$0] } ?? [])
         self.issuer = TokenIssuer(policy: policy, keyRing: keyRing, clock: clock, random: random)
-        self.auditor = Auditor(log: storage.audit, clock: clock, observer: auditObserver)
+        self.auditor = Auditor(log: storage.audit, clock: clock, observer: auditObserver, context: auditContext)
         self.refreshMinter = RefreshTokenMinter(store: storage.refreshTokens, tokens: tokens,
                                                 derivationKey: masterKey.refreshDerivationKey,
                                                 defaultLifetime: policy.refreshTokenLifetime)
@@ -61,8 +63,9 @@ public final class AuthorizationServer: Sendable {
     public func newIdentifier() -> String { random.identifier() }
 
     /// Records an audit event; a failure to record is logged by the caller, never fatal.
-    public func audit(_ event: String, subject: String? = nil, client: String? = nil, detail: [String: JSONValue] = [:]) {
-        auditor.record(event, subject: subject, client: client, detail: detail)
+    public func audit(_ event: String, actor: String? = nil, subject: String? = nil, client: String? = nil,
+                      method: String? = nil, reason: String? = nil, detail: [String: JSONValue] = [:]) {
+        auditor.record(event, actor: actor, subject: subject, client: client, method: method, reason: reason, detail: detail)
     }
 
     /// A verifier for Signet's own tokens with the current published keys.

@@ -64,7 +64,8 @@ public struct FederatedAccountResolver: Sendable {
                 user.givenName = upstream.givenName
                 user.familyName = upstream.familyName
             }
-            auditor.record("federated_sign_in", subject: user.id, detail: ["connection": .string(connectionID)])
+            auditor.record("federated_sign_in", actor: "user:\(user.id)", subject: user.id, method: "fed:\(connectionID)",
+                           detail: ["connection": .string(connectionID)])
             return .existing(user)
         }
         guard let raw = upstream.email, let email = try? UserService.normalizeEmail(raw) else { return .emailMissing }
@@ -79,7 +80,8 @@ public struct FederatedAccountResolver: Sendable {
                 if retry { return try resolve(upstream, connectionID: connectionID, allowLinking: allowLinking, retry: false) }
                 throw StoreError.duplicate
             }
-            auditor.record("federated_identity_linked", subject: existing.id, detail: ["connection": .string(connectionID)])
+            auditor.record("federated_identity_linked", actor: "user:\(existing.id)", subject: existing.id, method: "fed:\(connectionID)",
+                           reason: "verified_email", detail: ["connection": .string(connectionID)])
             return .linked(existing)
         }
         guard upstream.emailVerified else { return .emailNotVerified }
@@ -95,7 +97,8 @@ public struct FederatedAccountResolver: Sendable {
             if retry { return try resolve(upstream, connectionID: connectionID, allowLinking: allowLinking, retry: false) }
             throw StoreError.duplicate
         }
-        auditor.record("federated_user_created", subject: user.id, detail: ["connection": .string(connectionID)])
+        auditor.record("federated_user_created", actor: "user:\(user.id)", subject: user.id, method: "fed:\(connectionID)",
+                       detail: ["connection": .string(connectionID)])
         return .created(user)
     }
 
@@ -115,7 +118,8 @@ public struct FederatedAccountResolver: Sendable {
             let raced = try users.federatedIdentity(connectionID: connectionID, issuer: upstream.issuer, subject: upstream.subject)
             return raced?.userID == userID ? .existing(user) : nil
         }
-        auditor.record("federated_identity_linked", subject: userID, detail: ["connection": .string(connectionID), "proof": .string("password")])
+        auditor.record("federated_identity_linked", actor: "user:\(userID)", subject: userID, method: "fed:\(connectionID)",
+                       reason: "password_proof", detail: ["connection": .string(connectionID), "proof": .string("password")])
         return .linked(user)
     }
 }

@@ -52,7 +52,8 @@ struct RefreshTokenGrant: GrantHandler {
             }
             rotation = result
         case .reuseDetected(let grant):
-            parts.auditor.record("refresh_token_reuse", subject: grant.userID, client: grant.clientID, detail: ["grant": .string(grant.grantID)])
+            parts.auditor.record("refresh_token_reuse", actor: "client:\(grant.clientID)", subject: grant.userID, client: grant.clientID,
+                                 reason: "family_revoked", detail: ["grant": .string(grant.grantID)])
             throw OAuthError.invalidGrant("The refresh token was already used; the session has been revoked.")
         case .userDisabled: throw OAuthError.invalidGrant("The user is not active.")   // the store revoked the family
         case .revoked, .expired, .notFound, .clientMismatch:

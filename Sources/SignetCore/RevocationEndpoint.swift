@@ -29,13 +29,13 @@ public struct RevocationEndpoint: Sendable {
                       let grant = try refreshTokens.grant(id: record.grantID),
                       grant.clientID == client.id else { return }
                 if try refreshTokens.revokeGrant(id: grant.grantID, reason: "revoked_by_client", now: now) {
-                    auditor.record("token_revoked", subject: grant.userID, client: client.id,
+                    auditor.record("token_revoked", actor: "client:\(client.id)", subject: grant.userID, client: client.id,
                                  detail: ["grant": .string(grant.grantID), "token_type": "refresh_token"])
                 }
             } else if let jwt = try? verifier.verify(token) {
                 guard jwt.claims["client_id"]?.stringValue == client.id, let grantID = jwt.claims["gid"]?.stringValue else { return }
                 if try refreshTokens.revokeGrant(id: grantID, reason: "revoked_by_client", now: now) {
-                    auditor.record("token_revoked", subject: jwt.claims.sub, client: client.id,
+                    auditor.record("token_revoked", actor: "client:\(client.id)", subject: jwt.claims.sub, client: client.id,
                                  detail: ["grant": .string(grantID), "token_type": "access_token"])
                 }
             }

@@ -48,7 +48,7 @@ public struct SessionManager: Sendable {
         let record = SessionRecord(idHash: tokens.hash(token), userID: user.id, createdAt: now, lastSeenAt: now,
                                    idleExpiresAt: idle, absoluteExpiresAt: absolute, authTime: now, amr: amr)
         try sessions.insertSession(record)
-        auditor.record("session_started", subject: user.id)
+        auditor.record("session_started", actor: "user:\(user.id)", subject: user.id, method: amr.joined(separator: " "))
         return (token, ActiveSession(record: record, user: user))
     }
 

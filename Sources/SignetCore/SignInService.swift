@@ -43,16 +43,16 @@ public struct SignInService: Sendable {
             ThrottleLimit(key: accountKey, limit: Int.max, windowSeconds: policy.signInAccountWindow),
         ]
         guard try throttle.hitIfUnder(limits, now: now) else {
-            auditor.record("sign_in_throttled")
+            auditor.record("sign_in_throttled", method: "pwd", reason: "throttled")
             return nil
         }
         guard let user = try users.authenticate(email: normalized, password: password) else {
-            auditor.record("sign_in_failed")
+            auditor.record("sign_in_failed", method: "pwd", reason: "invalid_credentials")
             return nil
         }
         try throttle.removeHit(keys: [addressKey, accountKey], at: now)
         try throttle.resetHits(key: pairKey)
-        auditor.record("sign_in", subject: user.id)
+        auditor.record("sign_in", actor: "user:\(user.id)", subject: user.id, method: "pwd")
         return user
     }
 

@@ -122,7 +122,8 @@ struct TokenExchangeGrant: NetworkGrantHandler {
         case .emailNotVerified:
             throw OAuthError.invalidGrant("The provider has not verified the email address.")
         }
-        parts.auditor.record("native_sign_in", subject: user.id, client: client.id, detail: ["connection": .string(connection.id)])
+        parts.auditor.record("native_sign_in", actor: "client:\(client.id)", subject: user.id, client: client.id, method: "native:\(connection.id)",
+                             detail: ["connection": .string(connection.id)])
 
         // 7. Signet's tokens.
         do {

@@ -14,6 +14,8 @@ public final class UserService: Sendable {
     private let clock: any Clock
     private let random: any RandomSource
     private let dummy = Mutex<String?>(nil)
+    /// Records what changes (actor `cli` under `signet users`).
+    public let auditor: Auditor
 
     /// Longest password accepted, in bytes (bounds the work an attacker can ask for).
     public static let maximumPasswordBytes = 1024
@@ -21,8 +23,10 @@ public final class UserService: Sendable {
     public static let minimumPasswordLength = 8
 
     /// Creates the service.
-    public init(storage: any SignetStorage, passwordParameters: Argon2idParameters, clock: any Clock, random: any RandomSource) {
+    public init(storage: any SignetStorage, passwordParameters: Argon2idParameters, clock: any Clock, random: any RandomSource,
+                auditContext: @escaping @Sendable () -> AuditContext? = { AuditContext.current }) {
         self.storage = storage
+        self.auditor = Auditor(log: storage.audit, clock: clock, context: auditContext)
         self.passwordParameters = passwordParameters
         self.clock = clock
         self.random = random
@@ -138,7 +142,7 @@ public final class UserService: Sendable {
         let sessions = try storage.sessions.endSessions(userID: userID, now: now)
         try storage.codes.deleteUnredeemedCodes(userID: userID)
         let grants = try storage.refreshTokens.revokeGrants(userID: userID, reason: reason, now: now)
-        audit(event, userID: userID, at: now)
+        auditor.record(event, subject: userID, detail: ["sessions": .number(Double(sessions)), "grants": .number(Double(grants))])
         return (sessions, grants)
     }
 
@@ -152,8 +156,8 @@ public final class UserService: Sendable {
     public func unlink(userID: String, connectionID: String) throws -> Int {
         let removed = try storage.users.deleteFederatedIdentities(userID: userID, connectionID: connectionID)
         if removed > 0 {
-            let detail = JSONValue.object(["connection": .string(connectionID)]).serializedString()
-            audit("federated_identity_unlinked", userID: userID, detail: detail, at: clock.now)
+            auditor.record("federated_identity_unlinked", subject: userID, method: "fed:\(connectionID)",
+                           detail: ["connection": .string(connectionID), "identities": .number(Double(removed))])
         }
         return removed
     }
@@ -163,6 +167,7 @@ public final class UserService: Sendable {
         do { try storage.users.setDisabled(userID: userID, disabledAt: nil, now: clock.now) } catch StoreError.notFound {
             throw UserServiceError("no such user")
         }
+        auditor.record("user_enabled", subject: userID)
     }
 
     private func dummyHash() -> String {

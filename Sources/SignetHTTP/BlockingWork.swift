@@ -7,11 +7,15 @@ import Synchronization
 /// The pool has as many threads as the machine has cores (at least two); extra work waits in a
 /// FIFO queue. Cancellation of the awaiting task does not interrupt work that has started.
 public enum BlockingWork {
-    /// Runs `work` on a pool thread and returns its result (or rethrows its error).
+    /// Runs `work` on a pool thread and returns its result (or rethrows its error). The caller's
+    /// `RequestContext` is bound there too, so the work's log lines and audit events keep it.
     public static func run<T: Sendable>(_ work: @Sendable @escaping () throws -> T) async throws -> T {
-        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<T, Error>) in
+        let context = RequestContext.current
+        return try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<T, Error>) in
             BlockingWorkPool.shared.submit {
-                do { continuation.resume(returning: try work()) } catch { continuation.resume(throwing: error) }
+                RequestContext.$current.withValue(context) {
+                    do { continuation.resume(returning: try work()) } catch { continuation.resume(throwing: error) }
+                }
             }
         }
     }

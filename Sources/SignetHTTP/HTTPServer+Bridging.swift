@@ -85,6 +85,9 @@ extension ServerCore {
         case .new:
             if accessLog != nil { state.startNanos = DispatchTime.now().uptimeNanoseconds }
             state.headers = collectHeaders(connection)
+            state.clientAddress = peerAddress(connection)
+            state.requestID = RequestContext.requestID(peer: state.clientAddress, headers: state.headers,
+                                                       trustedProxies: trustedProxies)
             state.phase = .receiving
             // RFC 9112 §3.2: a server MUST answer 400 to an HTTP/1.1 request without Host.
             if !state.headers.contains("Host"), let version, strcmp(version, "HTTP/1.1") == 0 {
@@ -146,7 +149,17 @@ extension ServerCore {
             return queue(.text("Bad Request\n", status: 400), on: connection, state: state)
         }
         state.logPath = request.path
+        state.clientAddress = client.address
         state.body = []
+        let context = RequestContext(requestID: state.requestID, clientAddress: client.address, userAgent: state.headers["User-Agent"])
+        // Every line logged and audit event recorded by the handler sees the request's context; a
+        // `Task` started inside inherits it.
+        return RequestContext.$current.withValue(context) {
+            route(&request, state: state, connection: connection)
+        }
+    }
+
+    private func route(_ request: inout HTTPRequest, state: RequestState, connection: OpaquePointer) -> MHD_Result {
         switch routes.resolve(&request) {
         case .response(let response):
             state.phase = .done
@@ -208,13 +221,15 @@ extension ServerCore {
         if !hasContentType, !response.body.isEmpty {
             _ = MHD_add_response_header(mhdResponse, "Content-Type", "application/octet-stream")
         }
+        if !state.requestID.isEmpty { _ = MHD_add_response_header(mhdResponse, "X-Request-Id", state.requestID) }
         if isDraining { _ = MHD_add_response_header(mhdResponse, "Connection", "close") }
         if !(100...999).contains(status) { status = 500 }
         let result = MHD_queue_response(connection, UInt32(status), mhdResponse)
         if let accessLog {
             let elapsed = Double(DispatchTime.now().uptimeNanoseconds &- state.startNanos) / 1e9
             accessLog(AccessLogEntry(method: state.logMethod, path: state.logPath.isEmpty ? "<unparsed>" : state.logPath,
-                                     status: status, durationSeconds: elapsed))
+                                     status: status, durationSeconds: elapsed, requestID: state.requestID,
+                                     clientAddress: state.clientAddress))
         }
         return result
     }

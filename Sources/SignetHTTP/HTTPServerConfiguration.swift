@@ -81,4 +81,8 @@ public struct AccessLogEntry: Sendable {
     public let status: Int
     /// Time from the end of the request headers to the response being queued.
     public let durationSeconds: Double
+    /// The request id (also in the response's `X-Request-Id`).
+    public let requestID: String
+    /// The client's address (the trusted client address), or the peer's when the request could not be parsed.
+    public let clientAddress: String
 }

@@ -34,6 +34,10 @@ final class RequestState: @unchecked Sendable {
     /// Method and decoded path, kept for the access log of async requests.
     var logMethod = HTTPMethod.GET
     var logPath = ""
+    /// The request id, chosen when the headers arrive (`RequestContext.requestID(peer:headers:trustedProxies:)`).
+    var requestID = ""
+    /// The client's address as far as known (the peer until the request is parsed).
+    var clientAddress = ""
     /// What the MHD thread sends after a resume.
     struct Pending {
         let response: HTTPResponse

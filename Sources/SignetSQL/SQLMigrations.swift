@@ -1,4 +1,5 @@
 import Foundation
+import SignetStore
 
 /// One schema change: version N is the N-th entry of `SQLMigrations.all`.
 public struct SQLMigration: Sendable {
@@ -33,6 +34,7 @@ public enum SQLMigrations {
         SQLMigration(version: 6, template: v6),
         SQLMigration(version: 7, template: v7),
         SQLMigration(version: 8, template: v8),
+        SQLMigration(version: 9, template: v9, backfill: auditChainFromLog),
     ]
 
     /// The highest version this build knows.
@@ -354,6 +356,51 @@ public enum SQLMigrations {
         PRIMARY KEY (user_id, code_hash)
     );
     """
+
+    /// The hash-chained audit trail (`SQLAuditLog`, `AuditChain`): `audit_events` numbered by the
+    /// store (no identity column, so the sequence has no gaps of its own), who, from where and
+    /// why, and each event's hash over the one before; `audit_chain`, one row holding the head
+    /// (locked by every append) and the checkpoint left by retention. The old `audit_log` rows are
+    /// moved over by the backfill.
+    static let v9 = """
+    CREATE TABLE audit_events (
+        sequence   {int} PRIMARY KEY,
+        at         {int} NOT NULL,
+        event      TEXT NOT NULL,
+        actor      TEXT,
+        subject_id TEXT,
+        client_id  TEXT,
+        address    TEXT,
+        user_agent TEXT,
+        method     TEXT,
+        reason     TEXT,
+        detail     TEXT NOT NULL,
+        prev_hash  {bytes} NOT NULL,
+        hash       {bytes} NOT NULL
+    );
+    CREATE INDEX audit_events_at ON audit_events (at);
+    CREATE INDEX audit_events_subject ON audit_events (subject_id);
+    CREATE TABLE audit_chain (
+        id            {int} PRIMARY KEY,
+        head_sequence {int} NOT NULL,
+        head_hash     {bytes} NOT NULL,
+        base_sequence {int} NOT NULL,
+        base_hash     {bytes} NOT NULL
+    );
+    """
+
+    /// Migration 9's backfill: the chain row from the genesis value, then every `audit_log` row,
+    /// oldest first, appended as a chained event (renumbered 1, 2, …); then `audit_log` goes.
+    @Sendable static func auditChainFromLog(_ db: any SQLConnection) throws {
+        try db.run("INSERT INTO audit_chain (id, head_sequence, head_hash, base_sequence, base_hash) VALUES (1, 0, $1, 0, $1)",
+                   [AuditChain.genesis])
+        let old = try db.query("SELECT event, subject_id, client_id, detail, at FROM audit_log ORDER BY sequence", []) { row in
+            AuditEvent(event: try row.text(0), subjectID: row.optionalText(1), clientID: row.optionalText(2),
+                       detail: try row.text(3), at: try row.date(4))
+        }
+        for event in old { _ = try SQLAuditLog.append(event, on: db) }
+        try db.execute("DROP TABLE audit_log")
+    }
 
     /// Migration 3's backfill: `amr` from the `{"amr": [...]}` the grant's payload has carried so
     /// far (a payload without it, or not JSON, leaves it empty, as a refresh read it before).

@@ -52,7 +52,7 @@ extension FederationRoutes {
             }
             // A state from another connection is refused (and left alone).
             guard record.clientID == Self.marker(connectionID), stored.connectionID == connectionID else {
-                server.audit("federation_wrong_connection")
+                server.audit("federation_wrong_connection", method: "fed:\(connectionID)")
                 return errors.signInRefused(.answerOtherProvider)
             }
             // Every transaction, headless ones included (bound at /federation/launch), belongs to
@@ -60,7 +60,7 @@ extension FederationRoutes {
             let cookie = request.cookies[bindingCookieName]
             guard let cookie, let expected = stored.browserBinding,
                   constantTimeEqual(binding(of: cookie), expected) else {
-                server.audit("federation_browser_mismatch")
+                server.audit("federation_browser_mismatch", method: "fed:\(connectionID)")
                 return errors.signInRefused(.otherBrowser,
                                             status: 403)
             }
@@ -79,13 +79,13 @@ extension FederationRoutes {
         }
         do throws(FederationError) { try await provider.checkResponseIssuer(fields.first("iss")) } catch {
             Log.info("federation callback (\(connectionID)): \(error)")
-            server.audit("federation_failed", client: pending.client.id, detail: ["reason": .string(Self.reason(error))])
+            server.audit("federation_failed", client: pending.client.id, method: "fed:\(connectionID)", reason: Self.reason(error))
             return fail(pending, Self.oauthError(for: error), errors)
         }
         // The provider's own error (the user cancelled, or the provider refused).
         if let upstreamError = fields.first("error") {
             Log.info("federation callback (\(connectionID)): upstream error \(Self.safeCode(upstreamError))")
-            server.audit("federation_upstream_error", client: pending.client.id)
+            server.audit("federation_upstream_error", client: pending.client.id, method: "fed:\(connectionID)")
             let refused = OAuthError(.accessDenied, "The sign-in with \(provider.connection.displayName) was cancelled or refused.")
             return fail(pending, refused, errors)
         }
@@ -99,7 +99,7 @@ extension FederationRoutes {
             try provider.connection.checkPolicy(identity)
         } catch {
             Log.info("federation callback (\(connectionID)): \(error)")
-            server.audit("federation_failed", client: pending.client.id, detail: ["reason": .string(Self.reason(error))])
+            server.audit("federation_failed", client: pending.client.id, method: "fed:\(connectionID)", reason: Self.reason(error))
             return fail(pending, Self.oauthError(for: error), errors)
         }
         return await finish(request, pending: pending, identity: identity, connection: provider.connection, errors)
@@ -115,10 +115,10 @@ extension FederationRoutes {
                 case .linkRequired(let existingUserID):
                     return try beginLink(identity, connectionID: connection.id, existingUserID: existingUserID, pending: pending)
                 case .emailMissing, .emailNotVerified:
-                    server.audit("federation_failed", client: pending.client.id, detail: ["reason": .string("email_not_verified")])
+                    server.audit("federation_failed", client: pending.client.id, method: "fed:\(connection.id)", reason: "email_not_verified")
                     return fail(pending, OAuthError(.accessDenied, FederationError.emailNotVerified.publicMessage), errors)
                 default:
-                    server.audit("federation_failed", client: pending.client.id, detail: ["reason": .string("account_disabled")])
+                    server.audit("federation_failed", client: pending.client.id, method: "fed:\(connection.id)", reason: "account_disabled")
                     return fail(pending, OAuthError(.accessDenied, "This account cannot sign in."), errors)
                 }
             }

@@ -37,7 +37,7 @@ extension InteractiveRoutes {
                 if !hintMatches { return confirmationPage(request, checked, errors.page) }
             }
             try flow.sessions.end(token: sessionToken(request))
-            if let session { server.audit("session_ended", subject: session.user.id, client: checked.client?.id) }
+            if let session { server.audit("session_ended", actor: "user:\(session.user.id)", subject: session.user.id, client: checked.client?.id, reason: "logout") }
         } catch {
             return errors.internalError("logout", error)
         }

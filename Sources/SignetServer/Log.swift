@@ -1,17 +1,43 @@
 import Foundation
 import SignetHTTP
+import SignetJOSE
+import Synchronization
 
-/// The server log: one line per event on standard error. Never given a code, token, verifier,
-/// nonce, password, email or callback URL.
+/// The server log: one line per event on standard error, by default one JSON object per line
+/// (`logging.format`), filtered by `logging.level`. A line written while a request is handled
+/// carries its request id (`RequestContext`). Never given a code, token, verifier, nonce,
+/// password, email or callback URL.
+///
+/// JSON lines: `{"time":"…","level":"info","msg":"…","request_id":"…"}`; request lines add
+/// `method`, `path`, `status`, `duration_ms` and `address`. Text lines: `time level [request id] message`.
 public enum Log {
+    /// The level and format (`LogLevel.rank` and 0 json / 1 text), set once by `signet serve`.
+    private static let settings = Atomic<Int>(encode(level: .info, format: .json))
+
+    /// Sets the least severe level written and the line format (`logging.level`, `logging.format`).
+    public static func configure(level: LogLevel, format: LogFormat) {
+        settings.store(encode(level: level, format: format), ordering: .relaxed)
+    }
+
+    private static func encode(level: LogLevel, format: LogFormat) -> Int { level.rank * 2 + (format == .text ? 1 : 0) }
+
+    /// Per-step detail, for finding a problem.
+    public static func debug(_ message: String) { write(.debug, message) }
     /// Something an operator should know.
-    public static func info(_ message: String) { write("info", message) }
+    public static func info(_ message: String) { write(.info, message) }
+    /// Something unusual that Signet handled.
+    public static func warning(_ message: String) { write(.warning, message) }
     /// Something went wrong.
-    public static func error(_ message: String) { write("error", message) }
+    public static func error(_ message: String) { write(.error, message) }
 
     /// One request line (`log.requests`): method, path, status and duration, never the query.
     @Sendable public static func request(_ entry: AccessLogEntry) {
-        write("info", requestLine(method: entry.method.rawValue, path: entry.path, status: entry.status, seconds: entry.durationSeconds))
+        let text = requestLine(method: entry.method.rawValue, path: entry.path, status: entry.status, seconds: entry.durationSeconds)
+        write(.info, text, requestID: entry.requestID, fields: [
+            ("method", .string(printable(entry.method.rawValue))), ("path", .string(printable(entry.path))),
+            ("status", .number(entry.status)), ("duration_ms", .number(Int((entry.durationSeconds * 1000).rounded()))),
+            ("address", .string(printable(entry.clientAddress))),
+        ])
     }
 
     /// The text of a request line. Method and path come from the client: control characters
@@ -31,10 +57,47 @@ public enum Log {
         return text.utf8.count > 256 ? out + "…" : out
     }
 
-    private static func write(_ level: String, _ message: String) {
-        let stamp = ISO8601DateFormatter().string(from: Date())
-        FileHandle.standardError.write(Data("\(stamp) \(level) \(message)\n".utf8))
+    enum Field {
+        case string(String)
+        case number(Int)
     }
+
+    /// The line for `message` at `level`, or nil when the level is filtered out.
+    static func line(_ level: LogLevel, _ message: String, requestID: String?, fields: [(String, Field)] = [],
+                     now: Date = Date()) -> String? {
+        let current = settings.load(ordering: .relaxed)
+        guard level.rank >= current / 2 else { return nil }
+        let stamp = timestamp(now)
+        if current % 2 == 1 {
+            return "\(stamp) \(level.rawValue)\(requestID.map { " [\($0)]" } ?? "") \(message)"
+        }
+        var json = "{\"time\":\(quoted(stamp)),\"level\":\(quoted(level.rawValue)),\"msg\":\(quoted(message))"
+        if let requestID { json += ",\"request_id\":\(quoted(requestID))" }
+        for (name, value) in fields {
+            switch value {
+            case .string(let text): json += ",\(quoted(name)):\(quoted(text))"
+            case .number(let number): json += ",\(quoted(name)):\(number)"
+            }
+        }
+        return json + "}"
+    }
+
+    private static func write(_ level: LogLevel, _ message: String, requestID: String? = RequestContext.current?.requestID,
+                              fields: [(String, Field)] = []) {
+        guard let text = line(level, message, requestID: requestID, fields: fields) else { return }
+        FileHandle.standardError.write(Data((text + "\n").utf8))
+    }
+
+    /// RFC 3339 in UTC with milliseconds.
+    static func timestamp(_ date: Date) -> String {
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        return formatter.string(from: date)
+    }
+
+    /// A JSON string (SignetJOSE's serializer: `"` and `\` escaped, control characters as
+    /// `\u00XX`), so a message can never end its line or its object early.
+    static func quoted(_ text: String) -> String { JSONValue.string(text).serializedString() }
 }
 
 private extension String {

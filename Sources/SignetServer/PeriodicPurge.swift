@@ -16,14 +16,19 @@ public final class PeriodicPurge: Sendable {
     private let thread: BackgroundThread
 
     /// Starts purging `storage` every `interval` seconds, removing rows that expired or ended more
-    /// than `retention` seconds before `clock.now`. The first purge runs one interval after start.
-    public init(storage: any SignetStorage, clock: any Clock, interval: Int, retention: Int) {
+    /// than `retention` seconds before `clock.now`, and audit events older than `auditRetention`
+    /// seconds (0: none; `AuditLog.purgeAudit(before:)` keeps the chain's checkpoint). The first
+    /// purge runs one interval after start.
+    public init(storage: any SignetStorage, clock: any Clock, interval: Int, retention: Int, auditRetention: Int = 0) {
         let period = TimeInterval(max(interval, 1))
         thread = BackgroundThread(name: "signet-purge") { [stopping] in
             while stopping.wait(seconds: period) {
                 let cutoff = clock.now.addingTimeInterval(-TimeInterval(retention))
                 do {
-                    let removed = try storage.purge(before: cutoff)
+                    var removed = try storage.purge(before: cutoff)
+                    if auditRetention > 0 {
+                        removed += try storage.audit.purgeAudit(before: clock.now.addingTimeInterval(-TimeInterval(auditRetention)))
+                    }
                     if removed > 0 { Log.info("purge: deleted \(removed) expired row(s)") }
                 } catch {
                     Log.error("purge failed (retrying in \(interval) s): \(error)")

@@ -10,6 +10,7 @@ extension ServerEnvironment {
 
     /// Local accounts with the configured password cost, over this environment's store.
     public func makeUserService() -> UserService {
-        UserService(storage: storage, passwordParameters: passwordParameters, clock: clock, random: random)
+        UserService(storage: storage, passwordParameters: passwordParameters, clock: clock, random: random,
+                    auditContext: AuditContext.ofRequest)
     }
 }

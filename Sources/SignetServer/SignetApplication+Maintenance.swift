@@ -7,7 +7,8 @@ extension SignetApplication {
         let maintenance = environment.configuration.maintenance
         guard maintenance.purgeInterval > 0 else { return nil }
         return PeriodicPurge(storage: environment.storage, clock: environment.clock,
-                             interval: maintenance.purgeInterval, retention: maintenance.purgeRetention)
+                             interval: maintenance.purgeInterval, retention: maintenance.purgeRetention,
+                             auditRetention: environment.configuration.audit.retention)
     }
 
     /// Starts sending the outbox when mail is configured (nil otherwise). The caller stops it when

@@ -42,6 +42,10 @@ public struct SignetConfiguration: Sendable {
     public var branding: Branding
     /// The admin listener (`Settings+Admin.swift`).
     public var admin: Admin
+    /// `logging`: level and format of the log.
+    public var logging: LoggingSettings
+    /// `audit`: the audit trail's retention.
+    public var audit: AuditSettings
     /// Clients declared in the file (`clients`); upserted into the store at start-up.
     public var clients: [ConfiguredClient] = []
     /// Upstream identity providers (`connections`).
@@ -190,6 +194,8 @@ public struct SignetConfiguration: Sendable {
         log = LogSettings()
         branding = Branding()
         admin = Admin()
+        logging = LoggingSettings()
+        audit = AuditSettings()
     }
 
     /// The absolute path of the SQLite database.

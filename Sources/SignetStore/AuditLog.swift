@@ -1,11 +1,59 @@
 import Foundation
 
-/// An append-only log of security-relevant events.
+/// An append-only, hash-chained log of security-relevant events (see `AuditChain`).
+///
+/// Appends are serialised on the chain's head, so the chain stays linear with many threads and,
+/// on PostgreSQL, many nodes appending at once.
 public protocol AuditLog: Sendable {
-    /// Appends the event; returns its sequence number (increasing).
+    /// Appends the event as the next link of the chain; returns its sequence number (the previous
+    /// one plus 1). The store sets `sequence`, `previousHash` and `hash`, and rounds `at` to whole
+    /// microseconds.
     @discardableResult
     func appendAudit(_ event: AuditEvent) throws -> Int64
 
+    /// The events matching `query`, newest first.
+    func listAudit(_ query: AuditQuery) throws -> [AuditEvent]
+
+    /// Walks the whole chain from its checkpoint to its head and reports the first break.
+    func verifyAudit() throws -> AuditVerification
+
+    /// Deletes the oldest events, up to the last one that happened before `before`, and keeps the
+    /// chain verifiable: the last deleted event's sequence and hash become the checkpoint the rest
+    /// chains from. Returns how many were deleted.
+    @discardableResult
+    func purgeAudit(before: Date) throws -> Int
+}
+
+extension AuditLog {
     /// The most recent `limit` events, newest first.
-    func recentAudit(limit: Int) throws -> [AuditEvent]
+    public func recentAudit(limit: Int) throws -> [AuditEvent] {
+        try listAudit(AuditQuery(limit: limit))
+    }
+}
+
+/// Which events `AuditLog.listAudit(_:)` returns: every condition given must hold.
+public struct AuditQuery: Sendable, Equatable {
+    /// Only events at or after this time.
+    public var since: Date?
+    /// Only events with this name.
+    public var event: String?
+    /// Only events about this user.
+    public var subjectID: String?
+    /// Only events about this client.
+    public var clientID: String?
+    /// Only events older than this sequence number (paging backwards).
+    public var beforeSequence: Int64?
+    /// At most this many (0 or less: none).
+    public var limit: Int
+
+    /// A query; nil conditions match everything.
+    public init(since: Date? = nil, event: String? = nil, subjectID: String? = nil, clientID: String? = nil,
+                beforeSequence: Int64? = nil, limit: Int = 100) {
+        self.since = since
+        self.event = event
+        self.subjectID = subjectID
+        self.clientID = clientID
+        self.beforeSequence = beforeSequence
+        self.limit = limit
+    }
 }

@@ -182,8 +182,7 @@ struct Federated {
         try server.environment.storage.audit.recentAudit(limit: 1000).reversed().compactMap { event in
             guard event.event.hasPrefix("federation_"), event.event != "federation_started", event.event != "federation_launched"
             else { return nil }
-            let detail = try? JSONValue.parse(Array(event.detail.utf8), maximumDepth: 4).objectValue
-            return detail?["reason"]?.stringValue.map { event.event + ":" + $0 } ?? event.event
+            return event.reason.map { event.event + ":" + $0 } ?? event.event
         }
     }
 

@@ -80,11 +80,13 @@ import Testing
         let configPath = try folder.write(String(decoding: config.serialized(), as: UTF8.self), to: "signet.json")
         let signet = try await TestServer.launchBinary(arguments: ["--config", configPath], dataDirectory: data)
         let log: String
+        let errorLines: [Substring]
         do {
             try await runFlows(signet, google: google, email: email, password: password, wrongPassword: wrongPassword,
                                clientSecret: clientSecret, secrets: secrets)
             let stopped = await signet.stop()
             log = stopped.result.stdout + stopped.result.stderr
+            errorLines = stopped.result.stderr.split(separator: "\n")
         } catch {
             _ = await signet.stop()
             throw error
@@ -99,6 +101,23 @@ import Testing
         for (label, value) in secrets.values {
             #expect(!log.contains(value), "the log holds the \(label) (\(value.prefix(4))…)")
         }
+        // logging.format json (the default): every line on standard error is one JSON object.
+        for line in errorLines { #expect((try? JSONValue.parse(String(line)).objectValue) != nil, "not JSON: \(line.prefix(200))") }
+
+        // The audit trail of all of it: every flow left its event, the chain verifies, and no
+        // stored event holds a secret or an email (the users' and the provider's included).
+        let audit = try await SignetBinary.run(["audit", "list", "--limit", "100000", "--data", data])
+        #expect(audit.status == 0, "\(audit)")
+        let names = Set(audit.stdout.split(separator: "\n").compactMap { try? JSONValue.parse(String($0))["event"]?.stringValue })
+        for expected in ["client_created", "user_created", "sign_in_failed", "sign_in", "consent_given",
+                         "token_revoked", "session_ended", "federated_user_created", "native_sign_in", "code_replay"] {
+            #expect(names.contains(expected), "no \(expected) event in \(names.sorted())")
+        }
+        for (label, value) in secrets.values {
+            #expect(!audit.stdout.contains(value), "the audit trail holds the \(label) (\(value.prefix(4))…)")
+        }
+        let verified = try await SignetBinary.run(["audit", "verify", "--data", data])
+        #expect(verified.status == 0, "\(verified)")
         // On disk, only hashes of the bearer secrets: no code, refresh token, password, client
         // secret or session cookie in the database or its WAL (emails, states and nonces are kept
         // in the clear on purpose: they are shown or sent back).

@@ -95,25 +95,6 @@ struct SmallStoresContractTests {
     }
 
     @Test(arguments: Backend.allCases)
-    func audit(_ backend: Backend) throws {
-        let store = try backend.make().audit
-        #expect(try store.recentAudit(limit: 10).isEmpty)
-        var sequences: [Int64] = []
-        for index in 0..<5 {
-            sequences.append(try store.appendAudit(AuditEvent(
-                event: "event-\(index)", subjectID: index == 0 ? nil : "u1", clientID: "app",
-                detail: #"{"i":\#(index)}"#, at: t0.addingTimeInterval(Double(index)))))
-        }
-        #expect(sequences == sequences.sorted() && Set(sequences).count == 5)
-        let recent = try store.recentAudit(limit: 3)
-        #expect(recent.map(\.event) == ["event-4", "event-3", "event-2"])
-        #expect(recent.first == AuditEvent(sequence: sequences[4], event: "event-4", subjectID: "u1", clientID: "app",
-                                           detail: #"{"i":4}"#, at: t0.addingTimeInterval(4)))
-        #expect(try store.recentAudit(limit: 100).last?.subjectID == nil)
-        #expect(try store.recentAudit(limit: 0).isEmpty)
-    }
-
-    @Test(arguments: Backend.allCases)
     func throttleSlidingWindow(_ backend: Backend) throws {
         let store = try backend.make().throttle
         #expect(try store.hit(key: "acct:x", windowSeconds: 60, now: t0) == 1)

@@ -1,0 +1,56 @@
+/// What is known about the request being handled, for every line logged and every audit event
+/// recorded while it runs: bound by the server around each handler (also across
+/// `BlockingWork.run`), read with `RequestContext.current`.
+public struct RequestContext: Sendable, Equatable {
+    /// The request id: the one a trusted proxy sent in `X-Request-Id`, or a fresh one; also sent
+    /// back in the response's `X-Request-Id`.
+    public let requestID: String
+    /// The client's address (`HTTPRequest.clientAddress`).
+    public let clientAddress: String
+    /// The `User-Agent` header as sent, if any.
+    public let userAgent: String?
+
+    /// A context.
+    public init(requestID: String, clientAddress: String, userAgent: String?) {
+        self.requestID = requestID
+        self.clientAddress = clientAddress
+        self.userAgent = userAgent
+    }
+
+    /// The context of the request this task or thread is handling, if any.
+    @TaskLocal public static var current: RequestContext?
+
+    /// The longest incoming `X-Request-Id` honoured.
+    public static let maximumIncomingLength = 64
+
+    /// The request id for a request from `peer` with `headers`: the incoming `X-Request-Id` only
+    /// when the peer is a trusted proxy and the value is 1 to 64 of `A-Z a-z 0-9 - _ . :` (so it
+    /// can go into a log line and a header as it is); otherwise a fresh one.
+    static func requestID(peer: String, headers: HTTPHeaders, trustedProxies: TrustedProxies) -> String {
+        if let incoming = headers["X-Request-Id"], isAcceptable(incoming),
+           let address = IPAddress(peer), trustedProxies.trusts(address) {
+            return incoming
+        }
+        return fresh()
+    }
+
+    static func isAcceptable(_ value: String) -> Bool {
+        (1...maximumIncomingLength).contains(value.utf8.count) && value.utf8.allSatisfy { byte in
+            (0x30...0x39).contains(byte) || (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte)
+                || byte == UInt8(ascii: "-") || byte == UInt8(ascii: "_") || byte == UInt8(ascii: ".") || byte == UInt8(ascii: ":")
+        }
+    }
+
+    /// 96 random bits as 24 lowercase hex digits (not a secret: an id to find lines by).
+    static func fresh() -> String {
+        var generator = SystemRandomNumberGenerator()
+        let digits = Array("0123456789abcdef".utf8)
+        var out = [UInt8]()
+        out.reserveCapacity(24)
+        for byte in (0..<12).map({ _ in UInt8.random(in: 0...255, using: &generator) }) {
+            out.append(digits[Int(byte >> 4)])
+            out.append(digits[Int(byte & 0x0F)])
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
+}
