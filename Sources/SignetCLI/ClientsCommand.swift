@@ -26,7 +26,6 @@ enum ClientsCommand {
         // The admin API's operations, so the CLI and the API apply (and audit) the same rules.
         let admin = AdminService(environment: environment)
         let store = environment.storage.clients
-        let auditor = Auditor(log: environment.storage.audit, clock: environment.clock)
         switch action {
         case "add":
             let spec = try spec(arguments)

@@ -36,7 +36,7 @@ public struct AccountDeletion: Sendable {
         self.storage = environment.storage
         self.federation = federation
         self.vault = UpstreamTokenVault(masterKey: environment.masterKey)
-        self.auditor = Auditor(log: environment.storage.audit, clock: environment.clock)
+        self.auditor = Auditor(log: environment.storage.audit, clock: environment.clock, context: AuditContext.ofRequest)
     }
 
     /// Deletes the user `userID`; `via` (`page`, `api`, `cli`) goes into the audit event. Throws

@@ -3,7 +3,7 @@ import SignetCore
 import SignetHTTP
 import SignetJOSE
 import SignetServer
-import SignetTesting
+@testable import SignetTesting
 import Testing
 
 /// A TestServer with its admin listener and a confidential admin client (`ops`) that may ask for

@@ -1,7 +1,7 @@
 import Foundation
 import SignetCrypto
 import SignetJOSE
-import SignetWebAuthn
+@testable import SignetWebAuthn
 
 /// A WebAuthn authenticator and client in the test: an Ed25519 credential, `none` attestation,
 /// and every field a hostile client could set differently (origin, RP ID, flags, counter,
