@@ -27,7 +27,8 @@ extension AccountRoutes {
                 return Self.back(.deleteNeedsFreshSignIn)
             }
             try await deletion.delete(userID: user.id, via: "page")
-            var response = HTMLPage.response(errors.page, title: AccountPageText.deletedTitle, body: "<p>\(HTMLPage.escape(AccountPageText.deletedBody))</p>")
+            var response = HTMLPage.response(errors.page, title: errors.page.text(AccountPageText.deletedTitle),
+                                             body: "<p>\(HTMLPage.escape(errors.page.text(AccountPageText.deletedBody)))</p>")
             response.setCookie(interactive.clearedCookie(interactive.sessionCookieName))
             return response
         } catch {

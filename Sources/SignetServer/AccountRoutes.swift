@@ -68,7 +68,8 @@ struct AccountRoutes: Sendable {
     }
 
     func notSignedIn(_ errors: ErrorRenderer) -> HTTPResponse {
-        errors.render(OAuthError(.accessDenied, AccountPageText.notSignedIn), status: 401, title: AccountPageText.notSignedInTitle)
+        errors.render(OAuthError(.accessDenied, errors.page.text(AccountPageText.notSignedIn)), status: 401,
+                      title: errors.page.text(AccountPageText.notSignedInTitle))
     }
 
     /// Back to the page with a notice (a fixed key, never the request's text).
@@ -85,7 +86,8 @@ struct AccountRoutes: Sendable {
             let browser = interactive.browserValue(request)
             let csrf = interactive.csrf.token(browserValue: browser.value, purpose: Self.purpose(session))
             let notice = request.query.first("notice").flatMap(AccountNotice.init(rawValue:))
-            var response = HTMLPage.response(errors.page, title: AccountPageText.title, body: try render(session, csrf: csrf, notice: notice))
+            var response = HTMLPage.response(errors.page, title: errors.page.text(AccountPageText.title),
+                                             body: try render(session, csrf: csrf, notice: notice, page: errors.page))
             if let cookie = browser.cookie { response.setCookie(cookie) }
             return response
         } catch {
@@ -97,8 +99,8 @@ struct AccountRoutes: Sendable {
     /// session cookie; the code is left to expire unredeemed.
     func callback(_ request: HTTPRequest, _ errors: ErrorRenderer) -> HTTPResponse {
         if request.query.first("error") != nil {
-            let body = "<p>\(HTMLPage.escape(AccountPageText.signInIncomplete))</p>\n<p><a href=\"\(Routes.account)\">\(HTMLPage.escape(AccountPageText.openAccountPage))</a></p>"
-            return HTMLPage.response(errors.page, title: AccountPageText.signInIncompleteTitle, body: body)
+            let body = "<p>\(HTMLPage.escape(errors.page.text(AccountPageText.signInIncomplete)))</p>\n<p><a href=\"\(Routes.account)\">\(HTMLPage.escape(errors.page.text(AccountPageText.openAccountPage)))</a></p>"
+            return HTMLPage.response(errors.page, title: errors.page.text(AccountPageText.signInIncompleteTitle), body: body)
         }
         return InteractiveRoutes.local(Routes.account)
     }
@@ -123,20 +125,21 @@ enum AccountNotice: String, Sendable {
     case revoked, notFound = "not-found", deleteNeedsFreshSignIn = "delete-needs-fresh-sign-in"
     case invalidPassword = "invalid-password"
 
-    var text: String {
+    /// The notice in the page's language.
+    func text(_ page: PageContext) -> String {
         switch self {
-        case .nameSaved: AccountPageText.nameSaved
-        case .nameTooLong: AccountPageText.nameTooLong
-        case .passwordChanged: AccountPageText.passwordChanged
-        case .wrongPassword: AccountPageText.wrongPassword
-        case .unlinked: AccountPageText.unlinked
-        case .cannotUnlinkLast: AccountPageText.cannotUnlinkLast
-        case .sessionEnded: AccountPageText.sessionEnded
-        case .otherSessionsEnded: AccountPageText.otherSessionsEnded
-        case .revoked: AccountPageText.revoked
-        case .notFound: AccountPageText.notFound
-        case .deleteNeedsFreshSignIn: AccountPageText.deleteNeedsFreshSignIn
-        case .invalidPassword: AccountPageText.format(AccountPageText.invalidPassword, AccountPageText.passwordRules)
+        case .nameSaved: page.text(AccountPageText.nameSaved)
+        case .nameTooLong: page.text(AccountPageText.nameTooLong)
+        case .passwordChanged: page.text(AccountPageText.passwordChanged)
+        case .wrongPassword: page.text(AccountPageText.wrongPassword)
+        case .unlinked: page.text(AccountPageText.unlinked)
+        case .cannotUnlinkLast: page.text(AccountPageText.cannotUnlinkLast)
+        case .sessionEnded: page.text(AccountPageText.sessionEnded)
+        case .otherSessionsEnded: page.text(AccountPageText.otherSessionsEnded)
+        case .revoked: page.text(AccountPageText.revoked)
+        case .notFound: page.text(AccountPageText.notFound)
+        case .deleteNeedsFreshSignIn: page.text(AccountPageText.deleteNeedsFreshSignIn)
+        case .invalidPassword: page.text(AccountPageText.invalidPassword, page.text(AccountPageText.passwordRules))
         }
     }
 

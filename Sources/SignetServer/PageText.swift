@@ -11,6 +11,7 @@ enum PageText {
         ConsentText.self,
         LogoutText.self,
         FederationText.self,
+        AccountPageText.self,
     ]
 
     /// Every key without German text, as `Table.key`.
