@@ -12,6 +12,10 @@ enum PageText {
         LogoutText.self,
         FederationText.self,
         AccountPageText.self,
+        SignUpText.self,
+        EmailChallengeText.self,
+        RecoveryText.self,
+        EmailSignInText.self,
     ]
 
     /// Every key without German text, as `Table.key`.

@@ -1,9 +1,18 @@
-/// Every string of the forgotten-password page, in English.
-enum RecoveryText {
-    static let title = "Reset your password"
-    static let intro = "Enter the email address of your account. We will send a code and a link to choose a new password."
-    static let email = "Email"
-    static let submit = "Send the code"
-    static let signInLink = "Forgot password?"
-    static let back = "Back to sign in"
+import SignetWire
+
+/// Every string of the forgotten-password page.
+enum RecoveryText: String, PageStrings {
+    case title, intro, email, submit, signInLink, back
+
+    var localized: Localized {
+        switch self {
+        case .title: Localized("Reset your password", de: "Passwort zurücksetzen")
+        case .intro: Localized("Enter the email address of your account. We will send a code and a link to choose a new password.",
+                               de: "Geben Sie die E-Mail-Adresse Ihres Kontos ein. Wir senden Ihnen einen Code und einen Link, mit denen Sie ein neues Passwort wählen können.")
+        case .email: Localized("Email", de: "E-Mail")
+        case .submit: Localized("Send the code", de: "Code senden")
+        case .signInLink: Localized("Forgot password?", de: "Passwort vergessen?")
+        case .back: Localized("Back to sign in", de: "Zurück zur Anmeldung")
+        }
+    }
 }

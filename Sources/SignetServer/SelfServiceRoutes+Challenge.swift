@@ -24,20 +24,21 @@ extension SelfServiceRoutes {
     func codeForm(_ context: PageContext, _ record: EmailChallengeRecord, browserValue: String, error: String?, password: String, visible: Bool,
                   status: Int) -> HTTPResponse {
         var body = ""
-        body += "<p>\(EmailChallengeText.sentTo) <strong>\(HTMLPage.escape(record.email))</strong>.</p>\n"
+        body += "<p>\(context.html(EmailChallengeText.sentTo, "<strong>\(HTMLPage.escape(record.email))</strong>"))</p>\n"
         let minutes = Int(record.expiresAt.timeIntervalSince(record.createdAt)) / 60
-        body += "<p class=\"muted\">\(HTMLPage.escape(String(format: EmailChallengeText.onItsWay, minutes)))</p>\n"
+        body += "<p class=\"muted\">\(context.html(EmailChallengeText.onItsWay, String(minutes)))</p>\n"
         if let error { body += Self.errorParagraph(error) }
         body += "<form method=\"post\" action=\"\(Routes.emailCode)\">\n"
         body += HTMLPage.hidden("challenge", record.id) + "\n"
         body += HTMLPage.hidden("csrf", interactive.csrf.token(browserValue: browserValue, purpose: record.id)) + "\n"
-        body += "<label for=\"code\">\(EmailChallengeText.code)</label>\n"
+        body += "<label for=\"code\">\(context.html(EmailChallengeText.code))</label>\n"
         body += "<input id=\"code\" name=\"code\" type=\"text\" class=\"code\" inputmode=\"numeric\" autocomplete=\"one-time-code\" maxlength=\"12\" required autofocus>\n"
         if record.purpose == .resetPassword {
-            body += Self.passwordField(label: EmailChallengeText.newPassword, value: password, visible: visible, hint: SignUpText.passwordHint)
+            body += Self.passwordField(label: context.text(EmailChallengeText.newPassword), value: password, visible: visible,
+                                       hint: context.text(SignUpText.passwordHint), page: context)
         }
-        body += "<button type=\"submit\" name=\"action\" value=\"submit\">\(EmailChallengeText.submit)</button>\n</form>\n"
-        return HTMLPage.response(context, title: EmailChallengeText.codeTitle, body: body, status: status, formLeadsToClient: true)
+        body += "<button type=\"submit\" name=\"action\" value=\"submit\">\(context.html(EmailChallengeText.submit))</button>\n</form>\n"
+        return HTMLPage.response(context, title: context.text(EmailChallengeText.codeTitle), body: body, status: status, formLeadsToClient: true)
     }
 
     /// `POST /email/code`: the code (and for a reset the new password). A wrong code counts one
@@ -64,10 +65,10 @@ extension SelfServiceRoutes {
                 return Self.notice(errors.page, EmailChallengeText.otherBrowserTitle, EmailChallengeText.otherBrowserBody, status: 403)
             }
             switch try challenges.answer(id: id, purpose: record.purpose, code: (try? form.single("code")) ?? "") {
-            case nil: return again(EmailChallengeText.codeMalformed)
+            case nil: return again(errors.page.text(EmailChallengeText.codeMalformed))
             case .wrong(let left)?:
                 server.auditor.record("email_code_wrong", subject: record.userID)
-                return left > 0 ? again(EmailChallengeText.codeWrong + String(left)) : deadChallenge(errors.page, handle: handle)
+                return left > 0 ? again(errors.page.text(EmailChallengeText.codeWrong, String(left))) : deadChallenge(errors.page, handle: handle)
             case .dead?: return deadChallenge(errors.page, handle: handle)
             case .accepted(let used)?:
                 return try complete(used, password: password, browserValue: browserValue, errors)
@@ -97,24 +98,25 @@ extension SelfServiceRoutes {
 
     func linkForm(_ context: PageContext, _ record: EmailChallengeRecord, token: String, browserValue: String, error: String?, password: String, visible: Bool,
                   status: Int) -> HTTPResponse {
-        let texts: (title: String, body: String, button: String)
+        let texts: (title: EmailChallengeText, body: EmailChallengeText?, button: EmailChallengeText)
         switch record.purpose {
-        case .verifyEmail: texts = (EmailChallengeText.confirmTitle, EmailChallengeText.confirmBody, EmailChallengeText.confirmButton)
-        case .resetPassword: texts = (EmailChallengeText.resetTitle, "", EmailChallengeText.resetButton)
-        case .signIn: texts = (EmailChallengeText.signInTitle, EmailChallengeText.signInBody, EmailChallengeText.signInButton)
+        case .verifyEmail: texts = (.confirmTitle, .confirmBody, .confirmButton)
+        case .resetPassword: texts = (.resetTitle, nil, .resetButton)
+        case .signIn: texts = (.signInTitle, .signInBody, .signInButton)
         }
         var body = ""
-        if !texts.body.isEmpty { body += "<p>\(texts.body) <strong>\(HTMLPage.escape(record.email))</strong></p>\n" }
+        if let lead = texts.body { body += "<p>\(context.html(lead, "<strong>\(HTMLPage.escape(record.email))</strong>"))</p>\n" }
         if let error { body += Self.errorParagraph(error) }
         body += "<form method=\"post\" action=\"\(Routes.emailLink)\">\n"
         body += HTMLPage.hidden("token", token) + "\n"
         body += HTMLPage.hidden("csrf", interactive.csrf.token(browserValue: browserValue, purpose: "link:" + record.id)) + "\n"
         if record.purpose == .resetPassword {
             body += "<input type=\"hidden\" name=\"username\" autocomplete=\"username\" value=\"\(HTMLPage.escape(record.email))\">\n"
-            body += Self.passwordField(label: EmailChallengeText.newPassword, value: password, visible: visible, hint: SignUpText.passwordHint)
+            body += Self.passwordField(label: context.text(EmailChallengeText.newPassword), value: password, visible: visible,
+                                       hint: context.text(SignUpText.passwordHint), page: context)
         }
-        body += "<button type=\"submit\" name=\"action\" value=\"submit\">\(texts.button)</button>\n</form>\n"
-        return HTMLPage.response(context, title: texts.title, body: body, status: status, formLeadsToClient: true)
+        body += "<button type=\"submit\" name=\"action\" value=\"submit\">\(context.html(texts.button))</button>\n</form>\n"
+        return HTMLPage.response(context, title: context.text(texts.title), body: body, status: status, formLeadsToClient: true)
     }
 
     /// `POST /email/link`: uses the link's challenge (once) and does what it is for.

@@ -11,11 +11,11 @@ extension SelfServiceRoutes {
     struct AddressForm {
         let path: String
         let purpose: EmailChallengePurpose
-        let title: String
-        let intro: String
-        let label: String
-        let submit: String
-        let back: String
+        let title: any PageStrings
+        let intro: any PageStrings
+        let label: any PageStrings
+        let submit: any PageStrings
+        let back: any PageStrings
     }
 
     static let recoveryForm = AddressForm(path: Routes.passwordForgot, purpose: .resetPassword, title: RecoveryText.title,
@@ -40,13 +40,13 @@ extension SelfServiceRoutes {
     }
 
     func addressForm(_ context: PageContext, _ page: AddressForm, handle: String?, browserValue: String, email: String, error: String?, status: Int) -> HTTPResponse {
-        var body = "<p>\(HTMLPage.escape(page.intro))</p>\n"
+        var body = "<p>\(context.html(page.intro))</p>\n"
         if let error { body += Self.errorParagraph(error) }
         body += formStart(action: page.path, handle: handle, browserValue: browserValue, purpose: page.path + ":" + (handle ?? ""),
-                          emailLabel: page.label, email: email, autocomplete: "username")
-        body += "<button type=\"submit\">\(HTMLPage.escape(page.submit))</button>\n</form>\n"
-        body += Self.backToSignIn(handle, label: page.back)
-        return HTMLPage.response(context, title: page.title, body: body, status: status)
+                          emailLabel: context.text(page.label), email: email, autocomplete: "username")
+        body += "<button type=\"submit\">\(context.html(page.submit))</button>\n</form>\n"
+        body += Self.backToSignIn(handle, label: context.text(page.back))
+        return HTMLPage.response(context, title: context.text(page.title), body: body, status: status)
     }
 
     /// `POST /password/forgot` and `POST /email/signin`.

@@ -25,16 +25,17 @@ extension SelfServiceRoutes {
     func signUpForm(_ context: PageContext, handle: String?, pending: PendingRequest?, browserValue: String, email: String, name: String, password: String,
                     visible: Bool, error: String?, status: Int) -> HTTPResponse {
         var body = ""
-        if let pending { body += "<p>\(SignUpText.intro) <strong>\(HTMLPage.escape(pending.client.name))</strong></p>\n" }
+        if let pending { body += "<p>\(context.html(SignUpText.intro, "<strong>\(HTMLPage.escape(pending.client.name))</strong>"))</p>\n" }
         if let error { body += Self.errorParagraph(error) }
         body += formStart(action: Routes.signUp, handle: handle, browserValue: browserValue, purpose: Self.signUpPurpose(handle),
-                          emailLabel: SignUpText.email, email: email, autocomplete: "email")
-        body += Self.passwordField(label: SignUpText.password, value: password, visible: visible, hint: SignUpText.passwordHint)
-        body += "<label for=\"name\">\(SignUpText.name)</label>\n"
+                          emailLabel: context.text(SignUpText.email), email: email, autocomplete: "email")
+        body += Self.passwordField(label: context.text(SignUpText.password), value: password, visible: visible,
+                                   hint: context.text(SignUpText.passwordHint), page: context)
+        body += "<label for=\"name\">\(context.html(SignUpText.name))</label>\n"
         body += "<input id=\"name\" name=\"name\" type=\"text\" autocomplete=\"name\" maxlength=\"\(Self.maximumNameLength)\" value=\"\(HTMLPage.escape(name))\">\n"
-        body += "<button type=\"submit\" name=\"action\" value=\"create\">\(SignUpText.submit)</button>\n</form>\n"
-        body += Self.backToSignIn(handle, lead: SignUpText.haveAccount + " ", label: SignUpText.signIn)
-        return HTMLPage.response(context, title: SignUpText.title, body: body, status: status)
+        body += "<button type=\"submit\" name=\"action\" value=\"create\">\(context.html(SignUpText.submit))</button>\n</form>\n"
+        body += Self.backToSignIn(handle, lead: context.html(SignUpText.haveAccount) + " ", label: context.text(SignUpText.signIn))
+        return HTMLPage.response(context, title: context.text(SignUpText.title), body: body, status: status)
     }
 
     /// `POST /signup` (on a blocking-work thread: Argon2id). A new address gets an unverified
@@ -67,11 +68,11 @@ extension SelfServiceRoutes {
         let email: String
         do { email = try EmailAddress.normalize(rawEmail) } catch { return again(Self.sentence(error.message)) }
         guard accounts.allowsSignUp(email: email) else {
-            return again(SignUpText.domainRefused + accounts.signUpDomains.joined(separator: ", "))
+            return again(errors.page.text(SignUpText.domainRefused, accounts.signUpDomains.joined(separator: ", ")))
         }
         let name = rawName.trimmingCharacters(in: .whitespacesAndNewlines)
         guard name.count <= Self.maximumNameLength, !name.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
-            return again(SignUpText.nameTooLong)
+            return again(errors.page.text(SignUpText.nameTooLong))
         }
         do { try UserService.checkNewPassword(password) } catch { return again(Self.sentence(error.message)) }
         do {

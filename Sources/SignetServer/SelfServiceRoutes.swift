@@ -32,17 +32,17 @@ struct SelfServiceRoutes: Sendable {
 
     /// The links the sign-in page shows under its form, per the `accounts` settings; recovery and
     /// email sign-in only when mail is configured.
-    static func signInLinks(handle: String, accounts: SignetConfiguration.Accounts, mail: Bool) -> String {
+    static func signInLinks(handle: String, accounts: SignetConfiguration.Accounts, mail: Bool, page: PageContext) -> String {
         let query = "?" + FormEncoding.encode([("request", handle)])
         var links = ""
         if mail {
-            links += "<p class=\"muted\"><a href=\"\(Routes.passwordForgot)\(HTMLPage.escape(query))\">\(RecoveryText.signInLink)</a></p>\n"
+            links += "<p class=\"muted\"><a href=\"\(Routes.passwordForgot)\(HTMLPage.escape(query))\">\(page.html(RecoveryText.signInLink))</a></p>\n"
         }
         if mail && accounts.emailSignIn {
-            links += "<p class=\"muted\"><a href=\"\(Routes.emailSignIn)\(HTMLPage.escape(query))\">\(EmailSignInText.signInLink)</a></p>\n"
+            links += "<p class=\"muted\"><a href=\"\(Routes.emailSignIn)\(HTMLPage.escape(query))\">\(page.html(EmailSignInText.signInLink))</a></p>\n"
         }
         if accounts.signUp != .off {
-            links += "<p class=\"muted\"><a href=\"\(Routes.signUp)\(HTMLPage.escape(query))\">\(SignUpText.signInLink)</a></p>\n"
+            links += "<p class=\"muted\"><a href=\"\(Routes.signUp)\(HTMLPage.escape(query))\">\(page.html(SignUpText.signInLink))</a></p>\n"
         }
         return links
     }
@@ -52,7 +52,7 @@ struct SelfServiceRoutes: Sendable {
     /// that posts the form and gets it back with the password in a text field; "Hide password"
     /// does the reverse. Nothing else is done on those posts. Keyboard and screen-reader users get
     /// an ordinary button; the cost is a round trip (the page is `no-store`).
-    static func passwordField(label: String, value: String, visible: Bool, hint: String?) -> String {
+    static func passwordField(label: String, value: String, visible: Bool, hint: String?, page: PageContext) -> String {
         var html = "<label for=\"password\">\(HTMLPage.escape(label))</label>\n"
         let type = visible ? "text" : "password"
         html += "<input id=\"password\" name=\"password\" type=\"\(type)\" autocomplete=\"new-password\" minlength=\"8\" maxlength=\"1024\" required"
@@ -60,7 +60,7 @@ struct SelfServiceRoutes: Sendable {
         if hint != nil { html += " aria-describedby=\"password-hint\"" }
         html += " value=\"\(HTMLPage.escape(value))\">\n"
         if let hint { html += "<p id=\"password-hint\" class=\"muted\">\(HTMLPage.escape(hint))</p>\n" }
-        let toggle = visible ? ("hide", SignUpText.hidePassword) : ("show", SignUpText.showPassword)
+        let toggle = visible ? ("hide", page.html(SignUpText.hidePassword)) : ("show", page.html(SignUpText.showPassword))
         html += "<button type=\"submit\" class=\"link\" name=\"action\" value=\"\(toggle.0)\" formnovalidate aria-controls=\"password\">\(toggle.1)</button>\n"
         return html
     }
@@ -99,16 +99,17 @@ struct SelfServiceRoutes: Sendable {
     }
 
     /// A page that only says something (a dead code, another browser, done).
-    static func notice(_ context: PageContext, _ title: String, _ message: String, link: (href: String, label: String)? = nil, status: Int = 200) -> HTTPResponse {
-        var body = "<p>\(HTMLPage.escape(message))</p>\n"
-        if let link { body += "<p><a href=\"\(HTMLPage.escape(link.href))\">\(HTMLPage.escape(link.label))</a></p>\n" }
-        return HTMLPage.response(context, title: title, body: body, status: status)
+    static func notice(_ context: PageContext, _ title: some PageStrings, _ message: some PageStrings, link: (href: String, label: EmailChallengeText)? = nil,
+                       status: Int = 200) -> HTTPResponse {
+        var body = "<p>\(context.html(message))</p>\n"
+        if let link { body += "<p><a href=\"\(HTMLPage.escape(link.href))\">\(context.html(link.label))</a></p>\n" }
+        return HTMLPage.response(context, title: context.text(title), body: body, status: status)
     }
 
     /// The page for a code or link that no longer works (unknown, expired, used, out of attempts).
     func deadChallenge(_ context: PageContext, handle: String?) -> HTTPResponse {
         Self.notice(context, EmailChallengeText.deadTitle, EmailChallengeText.deadBody,
-                    link: handle.map { (Routes.signIn + "?" + FormEncoding.encode([("request", $0)]), EmailChallengeText.startAgain) },
+                    link: handle.map { (Routes.signIn + "?" + FormEncoding.encode([("request", $0)]), .startAgain) },
                     status: 410)
     }
 
