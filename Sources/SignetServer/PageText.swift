@@ -16,6 +16,7 @@ enum PageText {
         EmailChallengeText.self,
         RecoveryText.self,
         EmailSignInText.self,
+        SecondFactorText.self,
     ]
 
     /// Every key without German text, as `Table.key`.

@@ -11,7 +11,7 @@ extension SecondFactorRoutes {
     func accountPage(_ request: HTTPRequest, _ errors: ErrorRenderer) -> HTTPResponse {
         do {
             guard let session = try flow.sessions.active(token: interactive.sessionToken(request)) else { return signInRequired(errors) }
-            return try accountPage(request, errors, session: session, notice: request.query.first("removed") != nil ? SecondFactorText.removed : nil,
+            return try accountPage(request, errors, session: session, notice: request.query.first("removed") != nil ? errors.page.text(SecondFactorText.removed) : nil,
                                    failed: request.query.first("error"))
         } catch {
             return errors.internalError("account totp", error)
@@ -25,23 +25,23 @@ extension SecondFactorRoutes {
         if let notice { body += "<p role=\"status\">\(HTMLPage.escape(notice))</p>\n" }
         let userID = session.user.id
         if try service.hasFactor(userID: userID) {
-            body += "<p>\(HTMLPage.escape(SecondFactorText.accountOn))</p>\n"
-            body += "<p class=\"muted\">\(HTMLPage.escape(SecondFactorText.accountRecoveryLeft(try service.unusedRecoveryCodes(userID: userID))))</p>\n"
-            if failed == "reauth" { body += "<p class=\"error\" role=\"alert\">\(HTMLPage.escape(SecondFactorText.reauthFailed))</p>\n" }
-            body += "<p>\(HTMLPage.escape(SecondFactorText.accountReauth))</p>\n"
+            body += "<p>\(HTMLPage.escape(errors.page.text(SecondFactorText.accountOn)))</p>\n"
+            body += "<p class=\"muted\">\(HTMLPage.escape(errors.page.text(SecondFactorText.accountRecoveryLeft, String(try service.unusedRecoveryCodes(userID: userID)))))</p>\n"
+            if failed == "reauth" { body += "<p class=\"error\" role=\"alert\">\(HTMLPage.escape(errors.page.text(SecondFactorText.reauthFailed)))</p>\n" }
+            body += "<p>\(HTMLPage.escape(errors.page.text(SecondFactorText.accountReauth)))</p>\n"
             body += "<form method=\"post\" action=\"\(Routes.accountTOTP)\">\n" + HTMLPage.hidden("csrf", csrf) + "\n"
             if session.user.passwordHash != nil {
-                body += "<label for=\"password\">\(HTMLPage.escape(SecondFactorText.passwordLabel))</label>\n"
+                body += "<label for=\"password\">\(HTMLPage.escape(errors.page.text(SecondFactorText.passwordLabel)))</label>\n"
                 body += "<input id=\"password\" name=\"password\" type=\"password\" autocomplete=\"current-password\" required>\n"
             }
-            body += Self.codeField(SecondFactorText.codeLabel)
-            body += "<button type=\"submit\" name=\"action\" value=\"recovery-codes\" class=\"secondary\">\(HTMLPage.escape(SecondFactorText.newCodesButton))</button>\n"
-            body += "<button type=\"submit\" name=\"action\" value=\"remove\">\(HTMLPage.escape(SecondFactorText.removeButton))</button>\n</form>\n"
+            body += Self.codeField(errors.page.text(SecondFactorText.codeLabel))
+            body += "<button type=\"submit\" name=\"action\" value=\"recovery-codes\" class=\"secondary\">\(HTMLPage.escape(errors.page.text(SecondFactorText.newCodesButton)))</button>\n"
+            body += "<button type=\"submit\" name=\"action\" value=\"remove\">\(HTMLPage.escape(errors.page.text(SecondFactorText.removeButton)))</button>\n</form>\n"
         } else if let totp = try service.enrolment(userID: userID) {
             body += enrolmentForm(totp: totp, account: session.user.email, action: Routes.accountTOTP, failed: failed == "code",
-                                  hidden: [("csrf", csrf), ("action", "confirm")])
+                                  hidden: [("csrf", csrf), ("action", "confirm")], page: errors.page)
         }
-        var response = HTMLPage.response(errors.page, title: SecondFactorText.accountTitle, body: body)
+        var response = HTMLPage.response(errors.page, title: errors.page.text(SecondFactorText.accountTitle), body: body)
         if let cookie = browser.cookie { response.setCookie(cookie) }
         return response
     }
@@ -96,12 +96,12 @@ extension SecondFactorRoutes {
     }
 
     private func recoveryCodesPage(_ codes: [String], _ errors: ErrorRenderer) -> HTTPResponse {
-        let body = recoveryCodesBlock(codes)
-            + "<p><a href=\"\(Routes.accountTOTP)\">\(HTMLPage.escape(SecondFactorText.backToAccount))</a></p>\n"
-        return HTMLPage.response(errors.page, title: SecondFactorText.recoveryTitle, body: body)
+        let body = recoveryCodesBlock(codes, page: errors.page)
+            + "<p><a href=\"\(Routes.accountTOTP)\">\(HTMLPage.escape(errors.page.text(SecondFactorText.backToAccount)))</a></p>\n"
+        return HTMLPage.response(errors.page, title: errors.page.text(SecondFactorText.recoveryTitle), body: body)
     }
 
     private func signInRequired(_ errors: ErrorRenderer) -> HTTPResponse {
-        errors.render(OAuthError(.loginRequired, SecondFactorText.signInRequired), status: 401, title: SecondFactorText.signInRequiredTitle)
+        errors.render(OAuthError(.loginRequired, errors.page.text(SecondFactorText.signInRequired)), status: 401, title: errors.page.text(SecondFactorText.signInRequiredTitle))
     }
 }

@@ -38,17 +38,17 @@ struct SecondFactorRoutes: Sendable {
         }
         if challenge.enrol { return InteractiveRoutes.local(Routes.secondFactorSetup, [("challenge", handle)]) }
         let browser = interactive.browserValue(request)
-        var body = "<p>\(HTMLPage.escape(SecondFactorText.codeIntro))</p>\n"
+        var body = "<p>\(HTMLPage.escape(errors.page.text(SecondFactorText.codeIntro)))</p>\n"
         if request.query.first("error") != nil {
-            body += "<p class=\"error\" role=\"alert\">\(HTMLPage.escape(SecondFactorText.codeWrong))</p>\n"
+            body += "<p class=\"error\" role=\"alert\">\(HTMLPage.escape(errors.page.text(SecondFactorText.codeWrong)))</p>\n"
         }
         body += "<form method=\"post\" action=\"\(Routes.secondFactor)\">\n"
         body += HTMLPage.hidden("challenge", handle) + "\n"
         body += HTMLPage.hidden("csrf", interactive.csrf.token(browserValue: browser.value, purpose: handle)) + "\n"
-        body += Self.codeField(SecondFactorText.codeLabel)
-        body += "<button type=\"submit\">\(HTMLPage.escape(SecondFactorText.verifyButton))</button>\n</form>\n"
-        body += "<p class=\"muted\">\(HTMLPage.escape(SecondFactorText.codeRecoveryHint))</p>\n"
-        var response = HTMLPage.response(errors.page, title: SecondFactorText.codeTitle, body: body, formLeadsToClient: true)
+        body += Self.codeField(errors.page.text(SecondFactorText.codeLabel))
+        body += "<button type=\"submit\">\(HTMLPage.escape(errors.page.text(SecondFactorText.verifyButton)))</button>\n</form>\n"
+        body += "<p class=\"muted\">\(HTMLPage.escape(errors.page.text(SecondFactorText.codeRecoveryHint)))</p>\n"
+        var response = HTMLPage.response(errors.page, title: errors.page.text(SecondFactorText.codeTitle), body: body, formLeadsToClient: true)
         if let cookie = browser.cookie { response.setCookie(cookie) }
         return response
     }
@@ -84,14 +84,14 @@ struct SecondFactorRoutes: Sendable {
         do {
             let user = try flow.challengeUser(challenge)
             guard let totp = try service.enrolment(userID: user.id) else {
-                return errors.render(.invalidRequest("Two-step verification is already set up."), title: SecondFactorText.setupTitle)
+                return errors.render(.invalidRequest(errors.page.text(SecondFactorText.alreadySetUp)), title: errors.page.text(SecondFactorText.setupTitle))
             }
             let browser = interactive.browserValue(request)
-            var body = "<p>\(HTMLPage.escape(SecondFactorText.setupRequired))</p>\n"
+            var body = "<p>\(HTMLPage.escape(errors.page.text(SecondFactorText.setupRequired)))</p>\n"
             body += enrolmentForm(totp: totp, account: user.email, action: Routes.secondFactorSetup, failed: request.query.first("error") != nil,
                                   hidden: [("challenge", handle),
-                                           ("csrf", interactive.csrf.token(browserValue: browser.value, purpose: handle))])
-            var response = HTMLPage.response(errors.page, title: SecondFactorText.setupTitle, body: body, formLeadsToClient: true)
+                                           ("csrf", interactive.csrf.token(browserValue: browser.value, purpose: handle))], page: errors.page)
+            var response = HTMLPage.response(errors.page, title: errors.page.text(SecondFactorText.setupTitle), body: body, formLeadsToClient: true)
             if let cookie = browser.cookie { response.setCookie(cookie) }
             return response
         } catch is FlowError {
@@ -114,12 +114,12 @@ struct SecondFactorRoutes: Sendable {
             case .success(let codes):
                 let passed = try flow.secondFactorPassed(challenge, previousSessionToken: interactive.sessionToken(request), proceed: false)
                 let browser = interactive.browserValue(request)
-                var body = recoveryCodesBlock(codes)
+                var body = recoveryCodesBlock(codes, page: errors.page)
                 body += "<form method=\"post\" action=\"\(Routes.signInContinue)\">\n"
                 body += HTMLPage.hidden("request", challenge.requestHandle) + "\n"
                 body += HTMLPage.hidden("csrf", interactive.csrf.token(browserValue: browser.value, purpose: challenge.requestHandle)) + "\n"
-                body += "<button type=\"submit\">\(HTMLPage.escape(SecondFactorText.continueButton))</button>\n</form>\n"
-                var response = HTMLPage.response(errors.page, title: SecondFactorText.recoveryTitle, body: body, formLeadsToClient: true)
+                body += "<button type=\"submit\">\(HTMLPage.escape(errors.page.text(SecondFactorText.continueButton)))</button>\n</form>\n"
+                var response = HTMLPage.response(errors.page, title: errors.page.text(SecondFactorText.recoveryTitle), body: body, formLeadsToClient: true)
                 response.setCookie(interactive.sessionCookie(passed.token))
                 if let cookie = browser.cookie { response.setCookie(cookie) }
                 return response
@@ -164,7 +164,7 @@ struct SecondFactorRoutes: Sendable {
 
     /// 429 with `Retry-After` (the attempt window): the code was not checked.
     func throttled(_ errors: ErrorRenderer) -> HTTPResponse {
-        errors.render(OAuthError(.temporarilyUnavailable, SecondFactorText.throttled), status: 429, title: SecondFactorText.throttledTitle,
+        errors.render(OAuthError(.temporarilyUnavailable, errors.page.text(SecondFactorText.throttled)), status: 429, title: errors.page.text(SecondFactorText.throttledTitle),
                       retryAfter: interactive.server.policy.secondFactorAttemptWindow)
     }
 
@@ -175,30 +175,30 @@ struct SecondFactorRoutes: Sendable {
 
     /// The QR code (inline SVG of the otpauth URI), the key in groups of four, and the form for
     /// the first code.
-    func enrolmentForm(totp: TOTP, account: String, action: String, failed: Bool, hidden: [(String, String)]) -> String {
+    func enrolmentForm(totp: TOTP, account: String, action: String, failed: Bool, hidden: [(String, String)], page: PageContext) -> String {
         let uri = totp.provisioningURI(issuer: label, account: account)
-        var body = "<p>\(HTMLPage.escape(SecondFactorText.setupScan))</p>\n"
+        var body = "<p>\(HTMLPage.escape(page.text(SecondFactorText.setupScan)))</p>\n"
         if let qr = QRCode(uri) {
-            body += "<div class=\"qr\">\(qr.svg(title: SecondFactorText.qrTitle))</div>\n"
+            body += "<div class=\"qr\">\(qr.svg(title: page.text(SecondFactorText.qrTitle)))</div>\n"
         }
         let key = Base32.encode(totp.secret)
         let grouped = stride(from: 0, to: key.count, by: 4).map { start -> String in
             let from = key.index(key.startIndex, offsetBy: start)
             return String(key[from..<(key.index(from, offsetBy: 4, limitedBy: key.endIndex) ?? key.endIndex)])
         }.joined(separator: " ")
-        body += "<p class=\"muted\">\(HTMLPage.escape(SecondFactorText.setupKey))</p>\n"
+        body += "<p class=\"muted\">\(HTMLPage.escape(page.text(SecondFactorText.setupKey)))</p>\n"
         body += "<p><code id=\"totp-secret\">\(HTMLPage.escape(grouped))</code></p>\n"
-        if failed { body += "<p class=\"error\" role=\"alert\">\(HTMLPage.escape(SecondFactorText.codeWrong))</p>\n" }
+        if failed { body += "<p class=\"error\" role=\"alert\">\(HTMLPage.escape(page.text(SecondFactorText.codeWrong)))</p>\n" }
         body += "<form method=\"post\" action=\"\(action)\">\n"
         for (name, value) in hidden { body += HTMLPage.hidden(name, value) + "\n" }
-        body += Self.codeField(SecondFactorText.setupConfirmLabel)
-        body += "<button type=\"submit\">\(HTMLPage.escape(SecondFactorText.setupButton))</button>\n</form>\n"
+        body += Self.codeField(page.text(SecondFactorText.setupConfirmLabel))
+        body += "<button type=\"submit\">\(HTMLPage.escape(page.text(SecondFactorText.setupButton)))</button>\n</form>\n"
         return body
     }
 
     /// The recovery codes, shown once.
-    func recoveryCodesBlock(_ codes: [String]) -> String {
-        var body = "<p>\(HTMLPage.escape(SecondFactorText.recoveryIntro))</p>\n<ul id=\"recovery-codes\">\n"
+    func recoveryCodesBlock(_ codes: [String], page: PageContext) -> String {
+        var body = "<p>\(HTMLPage.escape(page.text(SecondFactorText.recoveryIntro)))</p>\n<ul id=\"recovery-codes\">\n"
         for code in codes { body += "<li><code>\(HTMLPage.escape(code))</code></li>\n" }
         return body + "</ul>\n"
     }
