@@ -21,7 +21,7 @@ extension InteractiveRoutes {
         body += "<p>\(page.html(SignInText.continueTo, "<strong>\(HTMLPage.escape(pending.client.name))</strong>"))</p>\n"
         if failed { body += "<p class=\"error\" role=\"alert\">\(page.html(SignInText.failed))</p>\n" }
         body += federationButtons(handle: handle, browserValue: browser.value, page: page)
-        body += passkeySignInSection(handle: handle, browserValue: browser.value)
+        body += passkeySignInSection(handle: handle, browserValue: browser.value, page: page)
         body += "<form method=\"post\" action=\"\(Routes.signIn)\">\n"
         body += HTMLPage.hidden("request", handle) + "\n"
         body += HTMLPage.hidden("csrf", csrf.token(browserValue: browser.value, purpose: handle)) + "\n"

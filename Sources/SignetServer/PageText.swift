@@ -17,6 +17,7 @@ enum PageText {
         RecoveryText.self,
         EmailSignInText.self,
         SecondFactorText.self,
+        PasskeyText.self,
     ]
 
     /// Every key without German text, as `Table.key`.

@@ -94,7 +94,7 @@ struct PasskeyCeremonies: Sendable {
         let record = PasskeyRecord(id: credential.id, userID: user.id, publicKey: credential.publicKey.bytes,
                                    signCount: Int64(credential.signCount), backupEligible: credential.backupEligible,
                                    backupState: credential.backupState, transports: credential.transports,
-                                   name: Self.cleanName(name, fallback: credential.backupEligible ? PasskeyText.defaultNameSynced : PasskeyText.defaultNameDevice),
+                                   name: Self.cleanName(name, fallback: (credential.backupEligible ? PasskeyText.defaultNameSynced : PasskeyText.defaultNameDevice).localized.en),
                                    createdAt: clock.now)
         do { try store.insertPasskey(record) } catch StoreError.duplicate {
             throw OAuthError.invalidRequest("This passkey is registered already.")

@@ -15,10 +15,10 @@ extension InteractiveRoutes {
     /// The sign-in page's passkey part: the button (shown by the script when the browser can use
     /// passkeys) and the data the script reads; the email field's `autocomplete="username
     /// webauthn"` offers passkeys in its autofill (conditional mediation).
-    func passkeySignInSection(handle: String, browserValue: String) -> String {
+    func passkeySignInSection(handle: String, browserValue: String, page: PageContext) -> String {
         PasskeyRoutes.box(mode: "signin", options: Routes.passkeySignInOptions, finish: Routes.passkeySignInFinish,
                           csrf: csrf.token(browserValue: browserValue, purpose: handle), request: handle,
-                          button: PasskeyText.signInButton)
+                          button: .signInButton, page: page)
     }
 
     /// After a password sign-in: the offer page, only for a browser whose script reported a
@@ -33,16 +33,16 @@ extension InteractiveRoutes {
 
 extension PasskeyRoutes {
     /// The element the script reads: its mode, endpoints, CSRF token, request and strings.
-    static func box(mode: String, options: String, finish: String, csrf: String, request: String?, button: String,
-                    next: String? = nil) -> String {
+    static func box(mode: String, options: String, finish: String, csrf: String, request: String?, button: PasskeyText,
+                    next: String? = nil, page: PageContext) -> String {
         var attributes: [(String, String)] = [
             ("data-mode", mode), ("data-options", options), ("data-finish", finish), ("data-csrf", csrf),
-            ("data-failed", PasskeyText.failed), ("data-cancelled", PasskeyText.cancelled), ("data-working", PasskeyText.working),
-            ("data-done", PasskeyText.offerAdded)]
+            ("data-failed", page.text(PasskeyText.failed)), ("data-cancelled", page.text(PasskeyText.cancelled)),
+            ("data-working", page.text(PasskeyText.working)), ("data-done", page.text(PasskeyText.offerAdded))]
         if let request { attributes.append(("data-request", request)) }
         if let next { attributes.append(("data-next", next)) }
         var html = "<div id=\"passkeys\"" + attributes.map { " \($0.0)=\"\(HTMLPage.escape($0.1))\"" }.joined() + ">\n"
-        html += "<button type=\"button\" id=\"passkey-button\" hidden>\(HTMLPage.escape(button))</button>\n"
+        html += "<button type=\"button\" id=\"passkey-button\" hidden>\(page.html(button))</button>\n"
         html += "<p id=\"passkey-status\" role=\"status\" hidden></p>\n</div>\n"
         html += PasskeyScript.tag + "\n"
         return html
@@ -57,16 +57,16 @@ extension PasskeyRoutes {
             _ = try interactive.flow.pending(handle: handle)
             guard let session = try session(request) else { return InteractiveRoutes.local(Routes.signIn, [("request", handle)]) }
             let browser = interactive.browserValue(request)
-            var body = "<p>\(HTMLPage.escape(PasskeyText.offerIntro))</p>\n"
+            var body = "<p>\(HTMLPage.escape(errors.page.text(PasskeyText.offerIntro)))</p>\n"
             body += Self.box(mode: "register", options: Routes.passkeyRegisterOptions, finish: Routes.passkeyRegisterFinish,
                              csrf: interactive.csrf.token(browserValue: browser.value, purpose: Self.purpose(session)), request: nil,
-                             button: PasskeyText.offerAdd, next: "passkey-continue")
+                             button: .offerAdd, next: "passkey-continue", page: errors.page)
             body += "<form id=\"passkey-continue\" method=\"post\" action=\"\(Routes.passkeyOffer)\">\n"
             body += HTMLPage.hidden("request", handle) + "\n"
             body += HTMLPage.hidden("csrf", interactive.csrf.token(browserValue: browser.value, purpose: handle)) + "\n"
-            body += "<button type=\"submit\" name=\"skip\" value=\"1\" class=\"secondary\">\(HTMLPage.escape(PasskeyText.offerSkip))</button>\n"
+            body += "<button type=\"submit\" name=\"skip\" value=\"1\" class=\"secondary\">\(HTMLPage.escape(errors.page.text(PasskeyText.offerSkip)))</button>\n"
             body += "</form>\n"
-            var response = HTMLPage.response(errors.page, title: PasskeyText.offerTitle, body: body, formLeadsToClient: true)
+            var response = HTMLPage.response(errors.page, title: errors.page.text(PasskeyText.offerTitle), body: body, formLeadsToClient: true)
             PasskeyScript.allow(&response)
             if let cookie = browser.cookie { response.setCookie(cookie) }
             return response
@@ -108,14 +108,14 @@ extension PasskeyRoutes {
             let browser = interactive.browserValue(request)
             let csrf = interactive.csrf.token(browserValue: browser.value, purpose: Self.purpose(session))
             let passkeys = try ceremonies.store.passkeys(userID: session.user.id)
-            var body = "<p>\(HTMLPage.escape(PasskeyText.manageIntro))</p>\n"
+            var body = "<p>\(HTMLPage.escape(errors.page.text(PasskeyText.manageIntro)))</p>\n"
             body += "<p class=\"muted\">\(HTMLPage.escape(session.user.email))</p>\n"
-            if passkeys.isEmpty { body += "<p>\(HTMLPage.escape(PasskeyText.manageNone))</p>\n" }
-            for passkey in passkeys { body += Self.row(passkey, csrf: csrf) }
+            if passkeys.isEmpty { body += "<p>\(HTMLPage.escape(errors.page.text(PasskeyText.manageNone)))</p>\n" }
+            for passkey in passkeys { body += Self.row(passkey, csrf: csrf, page: errors.page) }
             body += Self.box(mode: "register", options: Routes.passkeyRegisterOptions, finish: Routes.passkeyRegisterFinish, csrf: csrf,
-                             request: nil, button: PasskeyText.manageAdd)
-            body += "<noscript><p class=\"muted\">\(HTMLPage.escape(PasskeyText.manageAddNeedsScript))</p></noscript>\n"
-            var response = HTMLPage.response(errors.page, title: PasskeyText.manageTitle, body: body)
+                             request: nil, button: .manageAdd, page: errors.page)
+            body += "<noscript><p class=\"muted\">\(HTMLPage.escape(errors.page.text(PasskeyText.manageAddNeedsScript)))</p></noscript>\n"
+            var response = HTMLPage.response(errors.page, title: errors.page.text(PasskeyText.manageTitle), body: body)
             PasskeyScript.allow(&response)
             if let cookie = browser.cookie { response.setCookie(cookie) }
             return response
@@ -124,22 +124,22 @@ extension PasskeyRoutes {
         }
     }
 
-    static func row(_ passkey: PasskeyRecord, csrf: String) -> String {
+    static func row(_ passkey: PasskeyRecord, csrf: String, page: PageContext) -> String {
         let id = Base64URL.encode(passkey.id)
-        let kind = passkey.backupEligible ? PasskeyText.manageSynced : PasskeyText.manageDeviceBound
-        let used = passkey.lastUsedAt.map(day) ?? PasskeyText.manageNeverUsed
+        let kind = page.text(passkey.backupEligible ? PasskeyText.manageSynced : PasskeyText.manageDeviceBound)
+        let used = passkey.lastUsedAt.map(day) ?? page.text(PasskeyText.manageNeverUsed)
         var html = "<section class=\"passkey\">\n<h2>\(HTMLPage.escape(passkey.name))</h2>\n"
-        html += "<p class=\"muted\">\(HTMLPage.escape(kind)) · \(HTMLPage.escape(PasskeyText.manageCreated)) \(day(passkey.createdAt)) · "
-        html += "\(HTMLPage.escape(PasskeyText.manageLastUsed)) \(HTMLPage.escape(used))</p>\n"
-        if passkey.flaggedAt != nil { html += "<p class=\"error\" role=\"alert\">\(HTMLPage.escape(PasskeyText.manageFlagged))</p>\n" }
+        html += "<p class=\"muted\">\(HTMLPage.escape(kind)) · \(HTMLPage.escape(page.text(PasskeyText.manageCreated))) \(day(passkey.createdAt)) · "
+        html += "\(HTMLPage.escape(page.text(PasskeyText.manageLastUsed))) \(HTMLPage.escape(used))</p>\n"
+        if passkey.flaggedAt != nil { html += "<p class=\"error\" role=\"alert\">\(HTMLPage.escape(page.text(PasskeyText.manageFlagged)))</p>\n" }
         html += "<form method=\"post\" action=\"\(Routes.accountPasskeysRename)\">\n"
         html += HTMLPage.hidden("csrf", csrf) + HTMLPage.hidden("id", id) + "\n"
-        html += "<label for=\"name-\(id)\">\(HTMLPage.escape(PasskeyText.manageName))</label>\n"
+        html += "<label for=\"name-\(id)\">\(HTMLPage.escape(page.text(PasskeyText.manageName)))</label>\n"
         html += "<input id=\"name-\(id)\" name=\"name\" type=\"text\" maxlength=\"\(PasskeyCeremonies.maximumNameLength)\" required value=\"\(HTMLPage.escape(passkey.name))\">\n"
-        html += "<button type=\"submit\">\(HTMLPage.escape(PasskeyText.manageRename))</button>\n</form>\n"
+        html += "<button type=\"submit\">\(HTMLPage.escape(page.text(PasskeyText.manageRename)))</button>\n</form>\n"
         html += "<form method=\"post\" action=\"\(Routes.accountPasskeysRemove)\">\n"
         html += HTMLPage.hidden("csrf", csrf) + HTMLPage.hidden("id", id) + "\n"
-        html += "<button type=\"submit\" class=\"secondary\">\(HTMLPage.escape(PasskeyText.manageRemove))</button>\n</form>\n</section>\n"
+        html += "<button type=\"submit\" class=\"secondary\">\(HTMLPage.escape(page.text(PasskeyText.manageRemove)))</button>\n</form>\n</section>\n"
         return html
     }
 
@@ -150,7 +150,7 @@ extension PasskeyRoutes {
     }
 
     func signedOut(_ errors: ErrorRenderer) -> HTTPResponse {
-        errors.render(OAuthError(.loginRequired, PasskeyText.signedOut), status: 401, title: PasskeyText.signedOutTitle)
+        errors.render(OAuthError(.loginRequired, errors.page.text(PasskeyText.signedOut)), status: 401, title: errors.page.text(PasskeyText.signedOutTitle))
     }
 
     /// `POST /account/passkeys/rename` and `/remove`: CSRF, the session's own passkey, back to the list.
@@ -169,9 +169,9 @@ extension PasskeyRoutes {
             } else {
                 guard let name = try? form.single("name") else { return errors.malformedForm() }
                 changed = try ceremonies.store.renamePasskey(id: id, userID: session.user.id,
-                                                             name: PasskeyCeremonies.cleanName(name, fallback: PasskeyText.defaultNameSynced))
+                                                             name: PasskeyCeremonies.cleanName(name, fallback: errors.page.text(PasskeyText.defaultNameSynced)))
             }
-            guard changed else { return errors.render(OAuthError(.invalidRequest, PasskeyText.notFound), status: 404, title: PasskeyText.manageTitle) }
+            guard changed else { return errors.render(OAuthError(.invalidRequest, errors.page.text(PasskeyText.notFound)), status: 404, title: errors.page.text(PasskeyText.manageTitle)) }
             return InteractiveRoutes.local(Routes.accountPasskeys)
         } catch {
             return errors.internalError("passkeys page", error)
