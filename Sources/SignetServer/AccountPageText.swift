@@ -7,6 +7,7 @@ enum AccountPageText: String, PageStrings {
     case passwordHeading, currentPasswordLabel, newPasswordLabel, changePassword, setPasswordHint
     case passwordChanged, wrongPassword, passwordRules
     case identitiesHeading, noIdentities, linkedSince, unlink, unlinked, cannotUnlinkLast
+    case securityHeading, passkeysLink, twoStepLink
     case sessionsHeading, thisSession, sessionDetail, endSession, endOtherSessions, sessionEnded, otherSessionsEnded
     case appsHeading, noApps, appDetail, revoke, revoked
     case deleteHeading, deleteWarning, deletePasswordLabel, deleteFreshHint, reauthenticate, deleteButton
@@ -50,6 +51,10 @@ enum AccountPageText: String, PageStrings {
         case .unlinked: Localized("The provider was unlinked.", de: "Die Verknüpfung mit dem Anbieter wurde gelöst.")
         case .cannotUnlinkLast: Localized("This is your only way to sign in. Set a password or link another provider first.",
                                           de: "Dies ist Ihre einzige Möglichkeit, sich anzumelden. Legen Sie zuerst ein Passwort fest oder verknüpfen Sie einen weiteren Anbieter.")
+
+        case .securityHeading: Localized("Security", de: "Sicherheit")
+        case .passkeysLink: Localized("Passkeys", de: "Passkeys")
+        case .twoStepLink: Localized("Two-step verification", de: "Bestätigung in zwei Schritten")
 
         case .sessionsHeading: Localized("Active sessions", de: "Aktive Sitzungen")
         case .thisSession: Localized("This browser", de: "Dieser Browser")

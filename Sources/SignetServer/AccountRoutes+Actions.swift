@@ -45,14 +45,16 @@ extension AccountRoutes {
     }
 
     /// `POST /account/unlink`: removes the links of one connection, only when another way to
-    /// sign in remains (a password or a link through another connection).
+    /// sign in remains (a password, a link through another connection, or a passkey).
     func unlink(_ request: HTTPRequest, _ errors: ErrorRenderer) -> HTTPResponse {
         submission(request, errors) { session, form in
             guard let connectionID = try? form.single("connection") else { return errors.malformedForm() }
             let identities = try storage.users.federatedIdentities(userID: session.user.id)
             guard identities.contains(where: { $0.connectionID == connectionID }) else { return Self.back(.notFound) }
             let others = identities.filter { $0.connectionID != connectionID }
-            guard session.user.passwordHash != nil || !others.isEmpty else { return Self.back(.cannotUnlinkLast) }
+            // A passkey signs in too (docs/passkeys.md), so it counts as another way.
+            let passkeys = try storage.passkeys.passkeys(userID: session.user.id)
+            guard session.user.passwordHash != nil || !others.isEmpty || !passkeys.isEmpty else { return Self.back(.cannotUnlinkLast) }
             _ = try users.unlink(userID: session.user.id, connectionID: connectionID)
             return Self.back(.unlinked)
         }

@@ -57,6 +57,12 @@ extension AccountRoutes {
         }
         body += "</section>\n"
 
+        // Security: passkeys and the authenticator app, each on its own page.
+        body += "<section id=\"security\">\n<h2>\(esc(page.text(AccountPageText.securityHeading)))</h2>\n"
+        body += "<p><a href=\"\(Routes.accountPasskeys)\">\(esc(page.text(AccountPageText.passkeysLink)))</a></p>\n"
+        body += "<p><a href=\"\(Routes.accountTOTP)\">\(esc(page.text(AccountPageText.twoStepLink)))</a></p>\n"
+        body += "</section>\n"
+
         // Sessions.
         body += "<section id=\"sessions\">\n<h2>\(esc(page.text(AccountPageText.sessionsHeading)))</h2>\n"
         let sessions = try storage.sessions.activeSessions(userID: user.id, now: now)

@@ -197,6 +197,68 @@ import Testing
         #expect(try storage.users.federatedIdentities(userID: env.user.id).isEmpty)
     }
 
+    @Test func aPasskeyCountsAsAnotherWayToSignIn() async throws {
+        let env = try Interactive()
+        defer { env.stop() }
+        let storage = env.server.environment.storage
+        let now = env.server.clock.now
+        let fed = try env.server.environment.makeUserService().create(email: "fed@example.com", password: nil)
+        try storage.users.insertFederatedIdentity(FederatedIdentityRecord(connectionID: "google", issuer: "https://g.example",
+                                                                          subject: "g-1", userID: fed.id, createdAt: now))
+        let browser = FormBrowser()
+        try await signInDirectly(env, browser, user: fed)
+        let page = try await browser.open(env.server.url(Routes.account))
+        #expect(page.url.path == Routes.account)
+        // The security section links to the passkeys and the authenticator app pages.
+        #expect(page.response.text.contains("<section id=\"security\">\n<h2>Security</h2>"))
+        #expect(page.response.text.contains("<a href=\"\(Routes.accountPasskeys)\">Passkeys</a>"))
+        #expect(page.response.text.contains("<a href=\"\(Routes.accountTOTP)\">Two-step verification</a>"))
+        // Without a passkey the only link stays; with one (of this user) it may go.
+        let refused = try await browser.submit(formWithAction: Routes.accountUnlink)
+        #expect(refused.url.query == "notice=cannot-unlink-last")
+        #expect(try storage.users.federatedIdentities(userID: fed.id).count == 1)
+        try storage.passkeys.insertPasskey(PasskeyRecord(id: [1, 2, 3], userID: env.user.id, publicKey: [4], signCount: 0, backupEligible: true,
+                                                         backupState: true, transports: [], name: "Alice's", createdAt: now))
+        _ = try await browser.open(env.server.url(Routes.account))
+        let stillRefused = try await browser.submit(formWithAction: Routes.accountUnlink)
+        #expect(stillRefused.url.query == "notice=cannot-unlink-last")
+        try storage.passkeys.insertPasskey(PasskeyRecord(id: [5, 6, 7], userID: fed.id, publicKey: [8], signCount: 0, backupEligible: true,
+                                                         backupState: true, transports: [], name: "Phone", createdAt: now))
+        _ = try await browser.open(env.server.url(Routes.account))
+        let unlinked = try await browser.submit(formWithAction: Routes.accountUnlink)
+        #expect(unlinked.url.query == "notice=unlinked")
+        #expect(try storage.users.federatedIdentities(userID: fed.id).isEmpty)
+    }
+
+    @Test func theSignUpAndAccountPagesAreInGermanForAcceptLanguageDe() async throws {
+        let env = try Interactive { $0.accounts.signUp = .open }
+        defer { env.stop() }
+        let german = "de-DE, de;q=0.9, en;q=0.5"
+        let signUp = try await HTTPTestClient().get(env.server.url(Routes.signUp), headers: ["Accept-Language": german])
+        #expect(signUp.status == 200)
+        #expect(signUp.header("Vary")?.contains("Accept-Language") == true)
+        #expect(signUp.text.contains("<title>Konto erstellen"))
+        #expect(signUp.text.contains("<label for=\"name\">Name (optional)</label>"))
+        #expect(signUp.text.contains("Mindestens 8 Zeichen. Alle Zeichen sind erlaubt, auch Leerzeichen"))
+        #expect(signUp.text.contains(">Passwort anzeigen</button>"))
+        #expect(!signUp.text.contains("Create your account"))
+        let english = try await HTTPTestClient().get(env.server.url(Routes.signUp))
+        #expect(english.text.contains("<title>Create your account"))
+
+        let browser = try await signedIn(env)
+        let page = try await browser.open(env.server.url(Routes.account), headers: ["Accept-Language": german])
+        #expect(page.status == 200 && page.url.path == Routes.account)
+        let text = page.response.text
+        #expect(text.contains("<title>Ihr Konto"))
+        #expect(text.contains("<p>Angemeldet als <strong>\(Interactive.email)</strong></p>"))
+        #expect(text.contains("<h2>Aktive Sitzungen</h2>"))
+        #expect(text.contains("<h2>Sicherheit</h2>"))
+        #expect(text.contains(">Mein Konto löschen</button>"))
+        #expect(!text.contains("Your account"))
+        let notice = try await browser.open(env.server.url(Routes.account, query: [("notice", "name-too-long")]), headers: ["Accept-Language": german])
+        #expect(notice.response.text.contains("Der Name ist zu lang (höchstens 200 Zeichen, keine Steuerzeichen)."))
+    }
+
     @Test func deletingFromThePageNeedsThePasswordAndEndsEverything() async throws {
         let env = try Interactive()
         defer { env.stop() }
