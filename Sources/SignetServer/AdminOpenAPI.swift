@@ -216,9 +216,13 @@ extension AdminOpenAPI {
             "KeyList": object(["items": .object(["type": "array", "items": ref("Key")])], required: ["items"]),
             "KeyRotate": object(["algorithm": string(), "prepublish_seconds": integer], required: []),
             "KeyRetired": object(["replacement": .object(["oneOf": [ref("Key"), .object(["type": "null"])]])], required: ["replacement"]),
-            "AuditEvent": object(["sequence": integer, "event": string(), "at": string(), "subject": string(nullable: true),
-                                  "client": string(nullable: true), "detail": .object(["type": "object"])],
-                                 required: ["sequence", "event", "at", "subject", "client", "detail"]),
+            "AuditEvent": object(["sequence": integer, "event": string(), "at": string(), "actor": string(nullable: true),
+                                  "subject": string(nullable: true), "client": string(nullable: true),
+                                  "address": string(nullable: true), "user_agent": string(nullable: true),
+                                  "method": string(nullable: true), "reason": string(nullable: true),
+                                  "detail": .object(["type": "object"])],
+                                 required: ["sequence", "event", "at", "actor", "subject", "client", "address", "user_agent",
+                                            "method", "reason", "detail"]),
             "AuditList": list("AuditEvent"),
         ]
     }

@@ -49,7 +49,7 @@ public struct AdminService: Sendable {
     public func createClient(_ spec: ClientSpec) throws -> (record: ClientRecord, secret: String?) {
         do {
             let created = try registration.register(spec)
-            audit("admin_client_created", client: created.record.id)
+            audit("client_created", client: created.record.id, detail: ["after": AuditSnapshot.client(created.record)])
             return created
         } catch let error as ClientRegistrationError {
             throw Self.adminError(error)
@@ -62,8 +62,10 @@ public struct AdminService: Sendable {
             var record = try registration.record(spec, secretHash: existing.secretHash)
             record.createdAt = existing.createdAt
             try environment.storage.clients.upsertClient(record)
-            audit("admin_client_updated", client: record.id)
-            return try client(record.id)
+            let updated = try client(record.id)
+            audit("client_updated", client: record.id,
+                  detail: ["before": AuditSnapshot.client(existing), "after": AuditSnapshot.client(updated)])
+            return updated
         } catch let error as ClientRegistrationError {
             throw Self.adminError(error)
         }
@@ -71,15 +73,17 @@ public struct AdminService: Sendable {
 
     /// Deletes the client.
     public func deleteClient(_ id: String) throws {
+        let before = try environment.storage.clients.client(id: id)
         guard try environment.storage.clients.deleteClient(id: id) else { throw AdminError.notFound("client") }
-        audit("admin_client_deleted", client: id)
+        audit("client_deleted", client: id, detail: ["before": before.map(AuditSnapshot.client) ?? .null])
     }
 
     /// A new secret for a confidential client (the old one stops working); shown once.
     public func rotateSecret(_ id: String) throws -> String {
         do {
             let secret = try registration.rotateSecret(clientID: id)
-            audit("admin_client_secret_rotated", client: id)
+            audit("client_secret_rotated", client: id,
+                  detail: ["before": .object(["secret": AuditSnapshot.redacted]), "after": .object(["secret": AuditSnapshot.redacted])])
             return secret
         } catch let error as ClientRegistrationError {
             throw Self.adminError(error)
@@ -149,7 +153,7 @@ public struct AdminService: Sendable {
         if try users.find(normalized) != nil { throw AdminError.conflict("email", "A user with this email already exists.") }
         do {
             let user = try users.create(email: normalized, name: name, password: password)
-            audit("admin_user_created", subject: user.id)
+            audit("user_created", subject: user.id, detail: ["after": AuditSnapshot.user(user)])
             return user
         } catch let error as UserServiceError {
             throw AdminError.invalid(nil, error.message)
@@ -160,22 +164,23 @@ public struct AdminService: Sendable {
     func updateUser(_ user: UserRecord, name: String?, givenName: String?, familyName: String?, emailVerified: Bool) throws -> UserRecord {
         try environment.storage.users.updateProfile(userID: user.id, name: name, givenName: givenName, familyName: familyName,
                                                     emailVerified: emailVerified, now: environment.clock.now)
-        audit("admin_user_updated", subject: user.id)
-        return try self.user(user.id)
+        let updated = try self.user(user.id)
+        audit("user_updated", subject: user.id, detail: ["before": AuditSnapshot.user(user), "after": AuditSnapshot.user(updated)])
+        return updated
     }
 
     /// Disables or enables the user; disabling ends its sessions and tokens (the counts).
     public func setDisabled(_ user: UserRecord, _ disabled: Bool) throws -> (user: UserRecord, sessions: Int, grants: Int) {
         var ended = (sessions: 0, grants: 0)
+        // UserService records user_disabled / user_enabled.
         if disabled { ended = try users.disable(userID: user.id) } else { try users.enable(userID: user.id) }
-        audit(disabled ? "admin_user_disabled" : "admin_user_enabled", subject: user.id)
         return (try self.user(user.id), ended.sessions, ended.grants)
     }
 
     /// Ends the user's sessions and revokes its tokens; returns the counts.
     public func revokeSessionsAndTokens(_ user: UserRecord) throws -> (sessions: Int, grants: Int) {
         let result = try users.revokeSessionsAndTokens(userID: user.id)
-        audit("admin_user_sessions_revoked", subject: user.id)
+        audit("user_sessions_revoked", subject: user.id)
         return result
     }
 
@@ -184,7 +189,7 @@ public struct AdminService: Sendable {
     /// `DELETE /account` and `signet users delete` do after it is not done here yet.
     public func deleteUser(_ user: UserRecord) throws {
         _ = try environment.storage.users.deleteUser(id: user.id)
-        audit("admin_user_deleted", subject: user.id)
+        audit("user_deleted", subject: user.id)
     }
 
     /// A user as the API shows it: never the password hash, only whether one is set.
@@ -233,7 +238,7 @@ public struct AdminService: Sendable {
         try ring.ensureSigningKeys(environment.requiredAlgorithms)
         let now = environment.clock.now
         let rotated = try algorithms.map { try ring.rotate($0, prepublishSeconds: prepublish) }
-        audit("admin_keys_rotated")
+        audit("signing_keys_rotated")
         return rotated.map { Self.json($0, now: now) }
     }
 
@@ -242,7 +247,7 @@ public struct AdminService: Sendable {
     func retireKey(_ id: String) throws -> JSONValue? {
         do {
             let replacement = try environment.keyRing.retire(keyID: id)
-            audit("admin_key_retired")
+            audit("signing_key_retired")
             return replacement.map { Self.json($0, now: environment.clock.now) }
         } catch StoreError.notFound {
             throw AdminError.notFound("key")
@@ -282,21 +287,22 @@ public struct AdminService: Sendable {
         let detail = (try? JSONValue.parse(event.detail)) ?? .object([:])
         return .object([
             "sequence": .int(event.sequence), "event": .string(event.event), "at": .string(stamp(event.at)),
+            "actor": event.actor.map(JSONValue.string) ?? .null,
             "subject": event.subjectID.map(JSONValue.string) ?? .null, "client": event.clientID.map(JSONValue.string) ?? .null,
+            "address": event.address.map(JSONValue.string) ?? .null, "user_agent": event.userAgent.map(JSONValue.string) ?? .null,
+            "method": event.method.map(JSONValue.string) ?? .null, "reason": event.reason.map(JSONValue.string) ?? .null,
             "detail": detail,
         ])
     }
 
     // MARK: shared
 
-    /// Records an admin change: the event's client is the acting admin client, the detail names
-    /// the actor (`cli` on the data folder) and the client changed, never a secret.
-    func audit(_ event: String, subject: String? = nil, client: String? = nil) {
-        var detail: [String: JSONValue] = ["actor": .string(actor ?? "cli")]
-        if let client { detail["target_client"] = .string(client) }
-        _ = try? environment.storage.audit.appendAudit(AuditEvent(event: event, subjectID: subject, clientID: actor ?? client,
-                                                                  detail: JSONValue.object(detail).serializedString(),
-                                                                  at: environment.clock.now))
+    /// Records an admin change through the one `Auditor`: the actor is the acting admin client
+    /// (`cli` on the data folder), the client is the one changed, the detail holds `before` and
+    /// `after` snapshots with every secret redacted (`AuditSnapshot`).
+    func audit(_ event: String, subject: String? = nil, client: String? = nil, detail: [String: JSONValue] = [:]) {
+        Auditor(log: environment.storage.audit, clock: environment.clock, context: AuditContext.ofRequest)
+            .record(event, actor: actor ?? "cli", subject: subject, client: client, detail: detail)
     }
 
     /// One page of `all` (sorted by `id`) after `cursor`, and the cursor of the next page.

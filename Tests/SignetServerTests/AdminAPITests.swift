@@ -245,10 +245,11 @@ import Testing
         #expect(audit.status == 200)
         let events = try audit.json()["items"]?.arrayValue ?? []
         let names = events.compactMap { $0["event"]?.stringValue }
-        for name in ["admin_client_created", "admin_client_updated", "admin_client_secret_rotated", "admin_client_deleted"] {
+        for name in ["client_created", "client_updated", "client_secret_rotated", "client_deleted"] {
             #expect(names.contains(name), "\(name) in \(names)")
         }
-        #expect(events.first { $0["event"]?.stringValue == "admin_client_created" }?["client"]?.stringValue == "ops")
+        let createdEvent = events.first { $0["event"]?.stringValue == "client_created" && $0["client"]?.stringValue == "billing" }
+        #expect(createdEvent?["actor"]?.stringValue == "ops")
         #expect(!audit.text.contains(secret) && !audit.text.contains(newSecret))
     }
 

@@ -44,11 +44,13 @@ import Testing
         #expect(html.contains("<footer><a href=\"https://acme.example/help\">Help</a> · <a href=\"https://acme.example/terms\">Terms</a> · "
                               + "<a href=\"https://acme.example/privacy\">Privacy</a></footer>"))
         #expect(!html.contains("<style"), "no inline style")
-        #expect(!html.contains("<script"), "no script")
+        // The one script is the same-origin passkey script (docs/passkeys.md); none inline.
+        #expect(!html.contains("<script>") && html.components(separatedBy: "<script").count == 2
+                && html.contains("<script src=\"/assets/passkeys-"), "no inline script")
         #expect(!html.contains("style=\""), "no style attribute")
         // The CSP: the same-origin stylesheet, the logo's origin, nothing else.
         #expect(page.header("Content-Security-Policy")
-                == "default-src 'none'; style-src 'self'; frame-ancestors 'none'; img-src https://cdn.acme.example")
+                == "default-src 'none'; style-src 'self'; script-src 'self'; connect-src 'self'; frame-ancestors 'none'; img-src https://cdn.acme.example")
         #expect(page.header("Vary") == "Accept-Language")
 
         // The stylesheet: same-origin, long cache, the brand's colour and its derived variants.
@@ -79,7 +81,7 @@ import Testing
         #expect(page.text.contains("<header class=\"brand\"><span>Signet</span></header>"))
         #expect(!page.text.contains("<footer>"))
         #expect(page.text.contains("<html lang=\"en\">"))
-        #expect(page.header("Content-Security-Policy") == "default-src 'none'; style-src 'self'; frame-ancestors 'none'")
+        #expect(page.header("Content-Security-Policy") == "default-src 'none'; style-src 'self'; script-src 'self'; connect-src 'self'; frame-ancestors 'none'")
         let css = try await HTTPTestClient().get(env.server.url(try Self.stylesheetPath(page.text)))
         #expect(css.text.contains("background:#2456c9;color:#ffffff"))
     }
@@ -92,7 +94,7 @@ import Testing
         defer { env.stop() }
         let client = HTTPTestClient()
         let signIn = try await client.get(try await Self.signInURL(env))
-        #expect(signIn.header("Content-Security-Policy") == "default-src 'none'; style-src 'self'; frame-ancestors 'none'")
+        #expect(signIn.header("Content-Security-Policy") == "default-src 'none'; style-src 'self'; script-src 'self'; connect-src 'self'; frame-ancestors 'none'")
         let error = try await client.get(env.server.url(Routes.signIn, query: [("request", "sgq_nothing")]))
         #expect(error.status == 400)
         #expect(error.text.contains("<title>Request expired · Signet</title>"))
@@ -117,7 +119,7 @@ import Testing
         let page = try await HTTPTestClient().get(try await Self.signInURL(fed.interactive))
         #expect(page.text.contains("<img src=\"https://logos.example.net/google.svg\""))
         #expect(page.header("Content-Security-Policy")
-                == "default-src 'none'; style-src 'self'; frame-ancestors 'none'; img-src https://cdn.acme.example https://logos.example.net")
+                == "default-src 'none'; style-src 'self'; script-src 'self'; connect-src 'self'; frame-ancestors 'none'; img-src https://cdn.acme.example https://logos.example.net")
     }
 
     @Test func germanIsChosenByAcceptLanguageWithQValuesAndEnglishIsTheFallback() async throws {

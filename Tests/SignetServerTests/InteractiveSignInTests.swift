@@ -54,7 +54,7 @@ import Testing
         let escaped = "Alice.&quot;Quoted&quot;+&lt;tag&gt;@Example.com"
         let wrong = try await browser.submit(form, fields: ["email": typed, "password": "not the password"])
         #expect(wrong.status == 200)
-        #expect(wrong.response.text.contains("name=\"email\" type=\"email\" autocomplete=\"username\" required value=\"\(escaped)\">"))
+        #expect(wrong.response.text.contains("name=\"email\" type=\"email\" autocomplete=\"username webauthn\" required value=\"\(escaped)\">"))
         #expect(wrong.response.text.contains("autocomplete=\"current-password\" required autofocus>"), "the password field has the focus")
         #expect(wrong.response.text.contains("The email or password is incorrect."))
         for url in wrong.history { #expect(!url.absoluteString.lowercased().contains("example.com"), "\(url)") }

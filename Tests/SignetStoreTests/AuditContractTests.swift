@@ -108,9 +108,9 @@ struct AuditContractTests {
         #expect(count == threads * each && head == Int64(threads * each))
     }
 
-    /// A database as version 4 left it, with events in the old `audit_log`: migration 5 moves them,
+    /// A database as version 4 left it, with events in the old `audit_log`: migration 9 moves them,
     /// oldest first, into a chain that verifies.
-    @Test func migrationFiveChainsTheOldEvents() throws {
+    @Test func theAuditMigrationChainsTheOldEvents() throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("signet-audit-\(UUID().uuidString)").path
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: directory) }
