@@ -166,16 +166,9 @@ import Testing
         let env = try Interactive()
         defer { env.stop() }
         let storage = env.server.environment.storage
-        let users = env.server.environment.makeUserService()
         let now = env.server.clock.now
         // A passwordless account with one provider link, and Alice (password) with two links.
-        let fed = try users.create(email: "fed@example.com", password: nil)
-        try storage.users.insertFederatedIdentity(FederatedIdentityRecord(connectionID: "google", issuer: "https://g.example",
-                                                                          subject: "g-1", userID: fed.id, createdAt: now))
-        let browser = FormBrowser()
-        try await signInDirectly(env, browser, user: fed)
-        let page = try await browser.open(env.server.url(Routes.account))
-        #expect(page.url.path == Routes.account)
+        let (fed, browser, _) = try await passwordlessWithOneLink(env)
         let refused = try await browser.submit(formWithAction: Routes.accountUnlink)
         #expect(refused.url.query == "notice=cannot-unlink-last")
         #expect(try storage.users.federatedIdentities(userID: fed.id).count == 1)
@@ -202,13 +195,7 @@ import Testing
         defer { env.stop() }
         let storage = env.server.environment.storage
         let now = env.server.clock.now
-        let fed = try env.server.environment.makeUserService().create(email: "fed@example.com", password: nil)
-        try storage.users.insertFederatedIdentity(FederatedIdentityRecord(connectionID: "google", issuer: "https://g.example",
-                                                                          subject: "g-1", userID: fed.id, createdAt: now))
-        let browser = FormBrowser()
-        try await signInDirectly(env, browser, user: fed)
-        let page = try await browser.open(env.server.url(Routes.account))
-        #expect(page.url.path == Routes.account)
+        let (fed, browser, page) = try await passwordlessWithOneLink(env)
         // The security section links to the passkeys and the authenticator app pages.
         #expect(page.response.text.contains("<section id=\"security\">\n<h2>Security</h2>"))
         #expect(page.response.text.contains("<a href=\"\(Routes.accountPasskeys)\">Passkeys</a>"))
@@ -316,6 +303,18 @@ import Testing
     }
 
     /// Starts a session for `user` the way a provider sign-in would, and gives the browser its cookie.
+    /// A passwordless account linked to one provider ("google"), signed in on its account page.
+    func passwordlessWithOneLink(_ env: Interactive) async throws -> (UserRecord, FormBrowser, BrowserOutcome) {
+        let fed = try env.server.environment.makeUserService().create(email: "fed@example.com", password: nil)
+        try env.server.environment.storage.users.insertFederatedIdentity(FederatedIdentityRecord(
+            connectionID: "google", issuer: "https://g.example", subject: "g-1", userID: fed.id, createdAt: env.server.clock.now))
+        let browser = FormBrowser()
+        try await signInDirectly(env, browser, user: fed)
+        let page = try await browser.open(env.server.url(Routes.account))
+        #expect(page.url.path == Routes.account)
+        return (fed, browser, page)
+    }
+
     func signInDirectly(_ env: Interactive, _ browser: FormBrowser, user: UserRecord) async throws {
         let started = try SessionManager(server: env.server.application.authorizationServer).start(user: user, amr: ["fed"])
         let host = try #require(env.server.baseURL.host)
