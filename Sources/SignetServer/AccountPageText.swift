@@ -49,8 +49,8 @@ enum AccountPageText: String, PageStrings {
         case .linkedSince: Localized("linked {1}", de: "verknüpft am {1}")
         case .unlink: Localized("Unlink", de: "Verknüpfung lösen")
         case .unlinked: Localized("The provider was unlinked.", de: "Die Verknüpfung mit dem Anbieter wurde gelöst.")
-        case .cannotUnlinkLast: Localized("This is your only way to sign in. Set a password or link another provider first.",
-                                          de: "Dies ist Ihre einzige Möglichkeit, sich anzumelden. Legen Sie zuerst ein Passwort fest oder verknüpfen Sie einen weiteren Anbieter.")
+        case .cannotUnlinkLast: Localized("This is your only way to sign in. Set a password, add a passkey or link another provider first.",
+                                          de: "Dies ist Ihre einzige Möglichkeit, sich anzumelden. Legen Sie zuerst ein Passwort fest, fügen Sie einen Passkey hinzu oder verknüpfen Sie einen weiteren Anbieter.")
 
         case .securityHeading: Localized("Security", de: "Sicherheit")
         case .passkeysLink: Localized("Passkeys", de: "Passkeys")
