@@ -12,11 +12,11 @@ import os
 import sys
 import traceback
 
-from selenium import webdriver
-from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support import expected_conditions
 from selenium.webdriver.support.ui import WebDriverWait
+
+import chromium_driver  # the shared Chromium set-up (chromium_driver.py)
 
 from federated_signin import log  # the same SIGNET_TEST_LOG diagnostics
 
@@ -43,14 +43,7 @@ def submit(driver, action, fields=None):
 
 
 def main():
-    options = webdriver.ChromeOptions()
-    options.binary_location = "/usr/bin/chromium"
-    for argument in ("--headless=new", "--disable-gpu", "--disable-dev-shm-usage", "--window-size=1280,900",
-                     "--password-store=basic"):
-        options.add_argument(argument)
-    if os.geteuid() == 0:
-        options.add_argument("--no-sandbox")
-    driver = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
+    driver = chromium_driver.start(window="1280,900")
     wait = WebDriverWait(driver, 20)
     result = {}
     try:

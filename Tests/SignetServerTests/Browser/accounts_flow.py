@@ -21,10 +21,10 @@ import urllib.error
 import urllib.parse
 import urllib.request
 
-from selenium import webdriver
-from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import WebDriverWait
+
+import chromium_driver  # the shared Chromium set-up (chromium_driver.py)
 
 
 def log(message):
@@ -35,13 +35,7 @@ def log(message):
 
 
 def shoot(driver, name):
-    shots = os.environ.get("SIGNET_SCREENSHOTS")
-    if not shots:
-        return
-    driver.set_window_size(390, 844)
-    driver.save_screenshot(os.path.join(shots, name + "-phone.png"))
-    driver.set_window_size(1280, 800)
-    driver.save_screenshot(os.path.join(shots, name + "-desktop.png"))
+    chromium_driver.screenshots(driver, name)
 
 
 def mail(number):
@@ -74,13 +68,7 @@ def main():
     starts = os.environ["SIGNET_START_URLS"].split()
     prefix = os.environ["SIGNET_REDIRECT_PREFIX"]
     address, password, new_password = os.environ["SIGNET_EMAIL"], os.environ["SIGNET_PASSWORD"], os.environ["SIGNET_NEW_PASSWORD"]
-    options = webdriver.ChromeOptions()
-    options.binary_location = "/usr/bin/chromium"
-    for argument in ("--headless=new", "--disable-gpu", "--disable-dev-shm-usage", "--window-size=1280,800", "--password-store=basic"):
-        options.add_argument(argument)
-    if os.geteuid() == 0:
-        options.add_argument("--no-sandbox")
-    driver = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
+    driver = chromium_driver.start()
     wait = WebDriverWait(driver, 20)
     verifiers = os.environ["SIGNET_CODE_VERIFIERS"].split()
     result = {"redirects": [], "tokens": []}

@@ -29,10 +29,10 @@ import sys
 import traceback
 import urllib.parse
 
-from selenium import webdriver
-from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import WebDriverWait
+
+import chromium_driver  # the shared Chromium set-up (chromium_driver.py)
 
 
 def log(message):
@@ -74,17 +74,9 @@ def headless_authorization_url():
 
 
 def main():
-    options = webdriver.ChromeOptions()
-    options.binary_location = "/usr/bin/chromium"
-    for argument in ("--headless=new", "--disable-gpu", "--disable-dev-shm-usage", "--window-size=1280,800",
-                     "--password-store=basic", "--ignore-certificate-errors",
-                     "--host-resolver-rules=" + os.environ["SIGNET_HOST_RULES"]):
-        options.add_argument(argument)
-    if os.geteuid() == 0:
-        options.add_argument("--no-sandbox")  # Chromium refuses to run as root with its sandbox
     prefix = os.environ["SIGNET_REDIRECT_PREFIX"]
     result = {"linkPage": False}
-    driver = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
+    driver = chromium_driver.start(extra=("--ignore-certificate-errors", "--host-resolver-rules=" + os.environ["SIGNET_HOST_RULES"]))
     try:
         if os.environ.get("SIGNET_HEADLESS_BODY"):
             url = headless_authorization_url()

@@ -23,11 +23,11 @@ import urllib.parse
 
 from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric import ec
-from selenium import webdriver
-from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.virtual_authenticator import Credential, Protocol, Transport, VirtualAuthenticatorOptions
 from selenium.webdriver.support.ui import WebDriverWait
+
+import chromium_driver  # the shared Chromium set-up (chromium_driver.py)
 
 
 def log(message):
@@ -49,13 +49,7 @@ def authenticator_options():
 
 
 def screenshot(driver, name):
-    folder = os.environ.get("SIGNET_SCREENSHOTS")
-    if not folder:
-        return
-    for label, size in (("desktop", (1280, 800)), ("phone", (390, 844))):
-        driver.set_window_size(*size)
-        driver.save_screenshot(os.path.join(folder, "passkeys-%s-%s.png" % (name, label)))
-    driver.set_window_size(1280, 800)
+    chromium_driver.screenshots(driver, "passkeys-" + name)
 
 
 def code_of(url):
@@ -94,15 +88,8 @@ def main():
     urls = json.loads(os.environ["SIGNET_AUTHORIZE_URLS"])
     issuer = os.environ["SIGNET_ISSUER"]
     prefix = os.environ["SIGNET_REDIRECT_PREFIX"]
-    options = webdriver.ChromeOptions()
-    options.binary_location = "/usr/bin/chromium"
-    for argument in ("--headless=new", "--disable-gpu", "--disable-dev-shm-usage", "--window-size=1280,800",
-                     "--password-store=basic", "--host-resolver-rules=MAP localhost 127.0.0.1"):
-        options.add_argument(argument)
-    if os.geteuid() == 0:
-        options.add_argument("--no-sandbox")
     result = {"step": 0}
-    driver = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
+    driver = chromium_driver.start(extra=("--host-resolver-rules=MAP localhost 127.0.0.1",))
     driver.set_script_timeout(20)
     try:
         # 1. Password sign-in, then the offer.

@@ -18,22 +18,16 @@ import sys
 import traceback
 
 import pyotp
-from selenium import webdriver
 from selenium.common.exceptions import WebDriverException
-from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support import expected_conditions
 from selenium.webdriver.support.ui import WebDriverWait
 
+import chromium_driver  # the shared Chromium set-up (chromium_driver.py)
+
 
 def shots(driver, name):
-    folder = os.environ.get("SIGNET_SCREENSHOTS")
-    if not folder:
-        return
-    driver.set_window_size(390, 844)
-    driver.save_screenshot(os.path.join(folder, name + "-phone.png"))
-    driver.set_window_size(1280, 800)
-    driver.save_screenshot(os.path.join(folder, name + "-desktop.png"))
+    chromium_driver.screenshots(driver, name)
 
 
 def sign_in(driver, url):
@@ -59,14 +53,7 @@ def submit_to_client(driver, redirect_base):
 def main():
     url, redirect_base, out = sys.argv[1], sys.argv[2], sys.argv[3]
     now = int(os.environ["SIGNET_TEST_TIME"])
-    options = webdriver.ChromeOptions()
-    options.binary_location = "/usr/bin/chromium"
-    for argument in ("--headless=new", "--disable-gpu", "--disable-dev-shm-usage", "--window-size=1280,800",
-                     "--password-store=basic"):
-        options.add_argument(argument)
-    if os.geteuid() == 0:
-        options.add_argument("--no-sandbox")
-    driver = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
+    driver = chromium_driver.start()
     try:
         sign_in(driver, url)
         assert "/signin/second-factor/setup" in driver.current_url, driver.current_url
