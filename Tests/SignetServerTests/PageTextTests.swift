@@ -20,7 +20,7 @@ import Testing
             let path = PackagePaths.packageRoot.appendingPathComponent(folder).path
             for name in try FileManager.default.contentsOfDirectory(atPath: path) where name.hasSuffix(".swift") {
                 let text = try String(contentsOfFile: (path as NSString).appendingPathComponent(name), encoding: .utf8)
-                for line in text.split(separator: "\n") where line.contains("PageStrings {") && line.contains("enum ") {
+                for line in text.split(separator: "\n") where (line.contains("PageStrings {") || line.contains("CatalogStrings {")) && line.contains("enum ") {
                     let afterEnum = line.split(separator: "enum ", maxSplits: 1).last ?? ""
                     if let table = afterEnum.split(separator: ":").first { declared.insert(String(table)) }
                 }
@@ -41,5 +41,14 @@ import Testing
                 #expect(placeholders(text.en) == placeholders(text.de ?? text.en), "\(table).\(key)")
             }
         }
+    }
+
+    /// Every key of every catalog-backed table has its English text, and no catalog holds a key
+    /// that no table declares.
+    @Test func catalogsMatchTheTables() {
+        func keys<Table: PageStrings>(_ table: Table.Type) -> [String] { table.allCases.map { "\(table).\($0)" } }
+        let declared = Set(PageText.tables.flatMap { keys($0) })
+        #expect(PageText.tables.flatMap { ($0 as? any CatalogStrings.Type)?.missingEnglish ?? [] } == [])
+        #expect(PageCatalog.orphans(declared: declared) == [])
     }
 }
