@@ -11,7 +11,7 @@ scale_config() {
 # scale_db_bytes DATA: bytes of the SQLite database (file + WAL + shared memory).
 scale_db_bytes() {
     local data=$1
-    du -cb "$data"/signet.sqlite3* 2>/dev/null | awk 'END { print $1 }'
+    du -cb "$data"/signet.db* 2>/dev/null | awk 'END { print $1 }'
 }
 
 # scale_sqlite_setup NAME DATA TOKENS USERS EXPIRED SAMPLES: the client, then the bulk loader.
@@ -37,6 +37,19 @@ scale_serve() {
     SIGNET_PID=$!
     PIDS+=("$SIGNET_PID")
     wait_http "http://127.0.0.1:$SIGNET_PORT/healthz" 60 || { cat "$WORK/$name.log" >&2; return 1; }
+    scale_wait_keys "$SIGNET_PORT"
+}
+
+# scale_wait_keys PORT: a first start generates its signing keys in the background, and token
+# requests wait for them (RSA-2048 can take seconds on a busy machine): wait until the JWKS has both.
+scale_wait_keys() {
+    local i
+    for i in $(seq 600); do
+        [ "$(curl -s "http://127.0.0.1:$1/jwks.json" | grep -o '"kid"' | wc -l)" -ge 2 ] && return 0
+        sleep 0.1
+    done
+    echo "bench.sh: the signing keys were not ready within 60 s" >&2
+    return 1
 }
 
 # scale_load KEY PART [RUNS] [PORT] [PID]: refresh rotations (scope=offline_access) presenting the
@@ -107,7 +120,7 @@ scale_purge_under_load() {
     status=$(pass_if "$ratio >= 0.8")
     [ "$ok" = 1 ] || status=MISS
     summary_add "  rotations/s during signet purge / alone" "$(printf '%.0f / %.0f = %sx' "$busy" "$alone" "$ratio")" ">= 0.80x" "$status"
-    summary_add "  signet purge of the expired rows" "$(awk '{ print $2 }' "$WORK/$label-purge.log" | head -1) rows in $purge_s s" "(info)" info
+    summary_add "  signet purge of the expired rows" "$(awk '$1 == "purged" { print $2; exit }' "$WORK/$label-purge.log") rows in $purge_s s" "(info)" info
 }
 
 section_scale() {
@@ -134,7 +147,7 @@ scale_sqlite() {
     echo "     own INSERTs), token hashes with the installation's key, so the server rotates the seeded tokens."
     echo "     Per live token one grant family; users = tokens / 10, one SSO session per user, one consumed code"
     echo "     per 100 families, one audit event per 10; plus $expired expired families (grant + token: $SCALE_EXPIRED_ROWS rows)."
-    scale_config "$dir/config.json" '{"maintenance": {"purge_interval": 0}}'
+    scale_config "$dir/config.json" '{"admin": {"listen": []}, "maintenance": {"purge_interval": 0}}'
     # The empty database: only the families the load presents.
     echo "  Empty database (only the $SCALE_SAMPLE seeded families one load phase presents):"
     scale_seed sqlite-empty "$dir/config.json" "$dir/empty" "$SCALE_SAMPLE" 1000 0 "$SCALE_SAMPLE" || return 1
@@ -155,9 +168,9 @@ scale_sqlite() {
     printf '  database: %s bytes (%.2f GiB) for %s live tokens: %s bytes per live token (users, sessions, codes, audit and\n' \
         "$bytes" "$(calc "$bytes / 1073741824")" "$SCALE_TOKENS" "$per_token"
     echo "  the expired rows included); seeding took $((t1 - t0)) s"
-    if sqlite3 "$dir/full/signet.sqlite3" "SELECT 1 FROM dbstat LIMIT 1" >/dev/null 2>&1; then
-        show_cmd "sqlite3 signet.sqlite3 \"SELECT name, SUM(pgsize) FROM dbstat GROUP BY name ORDER BY 2 DESC\""
-        sqlite3 -separator ' ' "$dir/full/signet.sqlite3" \
+    if sqlite3 "$dir/full/signet.db" "SELECT 1 FROM dbstat LIMIT 1" >/dev/null 2>&1; then
+        show_cmd "sqlite3 signet.db \"SELECT name, SUM(pgsize) FROM dbstat GROUP BY name ORDER BY 2 DESC\""
+        sqlite3 -separator ' ' "$dir/full/signet.db" \
             "SELECT name, SUM(pgsize), COUNT(*) FROM dbstat GROUP BY name ORDER BY 2 DESC LIMIT 16" |
             awk -v n="$SCALE_TOKENS" '{ printf "  | %-32s %14d bytes %10d pages  %6.1f B per live token\n", $1, $2, $3, $2 / n }'
     fi
@@ -217,7 +230,7 @@ scale_postgres() {
     local db
     for db in signet_empty signet_scale; do
         printf '%s' "${conninfo/dbname=postgres/dbname=$db}" >"$WORK/$db.conninfo"
-        scale_config "$WORK/$db.json" "$(printf '{"master_key": "file:%s", "database": {"driver": "postgres", "url": "file:%s", "max_connections": 16}, "maintenance": {"purge_interval": 0}}' \
+        scale_config "$WORK/$db.json" "$(printf '{"master_key": "file:%s", "database": {"driver": "postgres", "url": "file:%s", "max_connections": 16}, "admin": {"listen": []}, "maintenance": {"purge_interval": 0}}' \
             "$WORK/scale-pg.master-key" "$WORK/$db.conninfo")"
     done
     cp "$WORK/signet_scale.conninfo" "$WORK/scale-pg.conninfo"
@@ -346,7 +359,7 @@ scale_two_nodes() {
     port_a=$(free_port)
     port_b=$(free_port)
     local config=$WORK/two-nodes.json
-    scale_config "$config" "$(printf '{"issuer": "http://127.0.0.1:%s", "master_key": "file:%s", "database": {"driver": "postgres", "url": "file:%s", "max_connections": 16}, "maintenance": {"purge_interval": 0}}' \
+    scale_config "$config" "$(printf '{"issuer": "http://127.0.0.1:%s", "master_key": "file:%s", "database": {"driver": "postgres", "url": "file:%s", "max_connections": 16}, "admin": {"listen": []}, "maintenance": {"purge_interval": 0}}' \
         "$nginx_port" "$WORK/scale-pg.master-key" "$WORK/signet_scale.conninfo")"
     local node
     for node in a b; do
@@ -359,6 +372,7 @@ scale_two_nodes() {
     done
     wait_http "http://127.0.0.1:$port_a/healthz" 60 && wait_http "http://127.0.0.1:$port_b/healthz" 60 ||
         { cat "$WORK/node-a.log" "$WORK/node-b.log" >&2; return 1; }
+    scale_wait_keys "$port_a" && scale_wait_keys "$port_b" || return 1
     mkdir -p "$prefix/logs"
     [ "$(id -u)" = 0 ] && user="user $(id -un) $(id -gn);"
     cat >"$prefix/nginx.conf" <<EOF

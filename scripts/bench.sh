@@ -67,6 +67,7 @@ while [ $# -gt 0 ]; do
         --scale-tokens) SCALE_TOKENS=${2:?--scale-tokens needs a number}; shift 2 ;;
         --scale-pg-tokens) SCALE_PG_TOKENS=${2:?--scale-pg-tokens needs a number}; shift 2 ;;
         --scale-expired-rows) SCALE_EXPIRED_ROWS=${2:?--scale-expired-rows needs a number}; shift 2 ;;
+        --scale-sample) SCALE_SAMPLE=${2:?--scale-sample needs a number}; shift 2 ;;
         --strict) STRICT=1; shift ;;
         --duration) WRK_DURATION=${2:?--duration needs a value like 5s}; LOAD_SECONDS=${WRK_DURATION%s}; shift 2 ;;
         --runs) WRK_RUNS=${2:?--runs needs a number}; shift 2 ;;
