@@ -77,7 +77,8 @@ let package = Package(
                                                      "CSignetSpawn"]),
 
         .executableTarget(name: "SignetBench", dependencies: ["SignetCrypto", "SignetJOSE", "SignetHTTP", "SignetServer",
-                                                             "SignetMockProvider"],
+                                                             "SignetMockProvider", "SignetCore", "SignetStore", "SignetSQL",
+                                                             "SignetSQLite"],
                           path: "bench/SignetBench"),
         // The fuzz targets (docs/testing.md, "Fuzzing"). In the normal build a corpus replayer;
         // `make fuzz` builds it again with -sanitize=fuzzer,address and -DSIGNET_LIBFUZZER.

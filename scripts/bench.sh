@@ -8,6 +8,8 @@
 #   scripts/bench.sh --strict            exit 1 when a figure misses its target
 #   scripts/bench.sh --duration 5s       wrk duration per run (default 5s)
 #   scripts/bench.sh --runs 2            runs per measurement: wrk (alternating servers), load (default 2)
+#   scripts/bench.sh --only scale --scale-tokens 10000000 --scale-pg-tokens 1000000
+#                                        the opt-in scale section and its database sizes
 #
 # Everything binds to 127.0.0.1 on free ports; every process started here is stopped on exit.
 #
@@ -24,6 +26,14 @@ BENCH=$ROOT/.build/release/SignetBench
 NGINX=${NGINX:-/usr/sbin/nginx}
 
 SECTIONS=(footprint startup http jwks crypto refresh slowfed postgres client_credentials userinfo signin password)
+# Opt-in sections: run only when named in --only.
+OPTIN_SECTIONS=(scale)
+# scale: live refresh tokens seeded on SQLite and on PostgreSQL (--scale-tokens, --scale-pg-tokens),
+# expired rows for the purge (half expired grants, half their tokens), seeded tokens per load phase.
+SCALE_TOKENS=10000000
+SCALE_PG_TOKENS=1000000
+SCALE_EXPIRED_ROWS=1000000
+SCALE_SAMPLE=20000
 WRK_DURATION=5s
 WRK_THREADS=2
 WRK_CONNECTIONS=32
@@ -53,7 +63,11 @@ while [ $# -gt 0 ]; do
     case "$1" in
         --only) ONLY=${2:?--only needs a list of sections}; shift 2 ;;
         --only=*) ONLY=${1#--only=}; shift ;;
-        --list) printf '%s\n' "${SECTIONS[@]}"; exit 0 ;;
+        --list) printf '%s\n' "${SECTIONS[@]}"; printf '%s (opt-in)\n' "${OPTIN_SECTIONS[@]}"; exit 0 ;;
+        --scale-tokens) SCALE_TOKENS=${2:?--scale-tokens needs a number}; shift 2 ;;
+        --scale-pg-tokens) SCALE_PG_TOKENS=${2:?--scale-pg-tokens needs a number}; shift 2 ;;
+        --scale-expired-rows) SCALE_EXPIRED_ROWS=${2:?--scale-expired-rows needs a number}; shift 2 ;;
+        --scale-sample) SCALE_SAMPLE=${2:?--scale-sample needs a number}; shift 2 ;;
         --strict) STRICT=1; shift ;;
         --duration) WRK_DURATION=${2:?--duration needs a value like 5s}; LOAD_SECONDS=${WRK_DURATION%s}; shift 2 ;;
         --runs) WRK_RUNS=${2:?--runs needs a number}; shift 2 ;;
@@ -65,7 +79,8 @@ SELECTED=("${SECTIONS[@]}")
 if [ -n "$ONLY" ]; then
     IFS=', ' read -r -a SELECTED <<<"$ONLY"
     for s in "${SELECTED[@]}"; do
-        [[ " ${SECTIONS[*]} " == *" $s "* ]] || { echo "bench.sh: unknown section '$s' (have: ${SECTIONS[*]})" >&2; exit 2; }
+        [[ " ${SECTIONS[*]} ${OPTIN_SECTIONS[*]} " == *" $s "* ]] ||
+            { echo "bench.sh: unknown section '$s' (have: ${SECTIONS[*]} ${OPTIN_SECTIONS[*]})" >&2; exit 2; }
     done
 fi
 
@@ -76,6 +91,9 @@ WORK=$(mktemp -d "${TMPDIR:-/tmp}/signet-bench.XXXXXX")
 RESULTS=$WORK/results.txt
 : >"$RESULTS"
 PIDS=()
+# Folders outside $WORK (the scale section's databases, PostgreSQL clusters), deleted on exit.
+SCRATCH_DIRS=()
+PG_DIRS=()
 
 stop_pid() {
     local pid=$1 i
@@ -89,6 +107,9 @@ stop_pid() {
 cleanup() {
     local pid
     for pid in "${PIDS[@]}"; do stop_pid "$pid"; done
+    local dir
+    for dir in "${PG_DIRS[@]}"; do scripts/postgres-test-server.sh stop "$dir" >/dev/null 2>&1 || true; done
+    for dir in "${SCRATCH_DIRS[@]}"; do rm -rf "$dir"; done
     rm -rf "$WORK"
 }
 trap cleanup EXIT
@@ -671,6 +692,9 @@ section_password() {
     summary_add "  same, by CPU time (hash / sign-in)" "${cpu_ratio}x" "(info)" info
     stop_pid "$SIGNET_PID"
 }
+
+# The opt-in scale section (section_scale and its helpers).
+source "$ROOT/scripts/bench-scale.sh"
 
 # ---------------------------------------------------------------------------------------------
 # Main

@@ -29,13 +29,15 @@ public struct SQLCodeStore: AuthorizationCodeStore {
 
     /// See `AuthorizationCodeStore.insertCode(_:)`.
     public func insertCode(_ code: AuthorizationCodeRecord) throws {
-        try database.write { db in
-            try db.run(Self.insert, [
-                code.codeHash, code.clientID, code.userID, code.redirectURI, code.scope, code.codeChallenge,
-                code.nonce, code.resource, code.authTime, code.sessionID, code.grantID, code.payload,
-                code.createdAt, code.expiresAt, code.consumedAt,
-            ])
-        }
+        try database.write { db in try Self.insertRow(code, db) }
+    }
+
+    static func insertRow(_ code: AuthorizationCodeRecord, _ db: any SQLConnection) throws {
+        try db.run(insert, [
+            code.codeHash, code.clientID, code.userID, code.redirectURI, code.scope, code.codeChallenge,
+            code.nonce, code.resource, code.authTime, code.sessionID, code.grantID, code.payload,
+            code.createdAt, code.expiresAt, code.consumedAt,
+        ])
     }
 
     /// See `AuthorizationCodeStore.consumeCode(codeHash:now:)`.

@@ -63,13 +63,15 @@ public struct SQLRefreshTokenStore: RefreshTokenStore {
 
     /// See `RefreshTokenStore.createGrant(_:)`.
     public func createGrant(_ grant: GrantRecord) throws {
-        try database.write { db in
-            try db.run(Self.insertGrantSQL, [
-                grant.grantID, grant.clientID, grant.userID, grant.scope, grant.createdAt, grant.absoluteExpiresAt,
-                grant.revokedAt, grant.revokeReason, grant.sessionID, grant.authTime, grant.payload,
-                try StringList.json(grant.resources), grant.amr.joined(separator: " "),
-            ])
-        }
+        try database.write { db in try Self.insertGrant(grant, db) }
+    }
+
+    static func insertGrant(_ grant: GrantRecord, _ db: any SQLConnection) throws {
+        try db.run(insertGrantSQL, [
+            grant.grantID, grant.clientID, grant.userID, grant.scope, grant.createdAt, grant.absoluteExpiresAt,
+            grant.revokedAt, grant.revokeReason, grant.sessionID, grant.authTime, grant.payload,
+            try StringList.json(grant.resources), grant.amr.joined(separator: " "),
+        ])
     }
 
     /// See `RefreshTokenStore.grant(id:)`.

@@ -39,12 +39,14 @@ public struct SQLSessionStore: SessionStore {
     /// See `SessionStore.insertSession(_:)`.
     public func insertSession(_ session: SessionRecord) throws {
         let amr = try StringList.json(session.amr)
-        try database.write { db in
-            try db.run(Self.insert, [
-                session.idHash, session.userID, session.createdAt, session.lastSeenAt, session.idleExpiresAt,
-                session.absoluteExpiresAt, session.authTime, amr, session.endedAt,
-            ])
-        }
+        try database.write { db in try Self.insertRow(session, amr: amr, db) }
+    }
+
+    static func insertRow(_ session: SessionRecord, amr: String, _ db: any SQLConnection) throws {
+        try db.run(insert, [
+            session.idHash, session.userID, session.createdAt, session.lastSeenAt, session.idleExpiresAt,
+            session.absoluteExpiresAt, session.authTime, amr, session.endedAt,
+        ])
     }
 
     /// See `SessionStore.session(idHash:now:)`.

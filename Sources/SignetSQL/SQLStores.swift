@@ -55,23 +55,26 @@ public struct SQLStores: Sendable {
         secondFactors = SQLSecondFactorStore(database: database)
     }
 
-    /// What `purge(before:)` deletes, in order, each with `$1` = `before`. Tokens go with their
-    /// grant (ON DELETE CASCADE), so they are counted before the grants are deleted.
-    static let purgeStatements: [(sql: String, counts: Bool)] = [
-        ("DELETE FROM authorization_requests WHERE expires_at < $1", false),
-        ("DELETE FROM authorization_codes WHERE expires_at < $1", false),
-        ("DELETE FROM nonces WHERE expires_at < $1", false),
-        ("DELETE FROM sessions WHERE absolute_expires_at < $1 OR idle_expires_at < $1 OR ended_at < $1", false),
-        ("""
-         SELECT COUNT(*) FROM refresh_tokens WHERE grant_id IN
-             (SELECT grant_id FROM grants WHERE absolute_expires_at < $1 OR revoked_at < $1)
-         """, true),
-        ("DELETE FROM grants WHERE absolute_expires_at < $1 OR revoked_at < $1", false),
-        ("DELETE FROM throttle_hits WHERE at < $1", false),
-        ("DELETE FROM mail_outbox WHERE finished_at < $1", false),
-        ("DELETE FROM passkey_ceremonies WHERE expires_at < $1", false),
-        ("DELETE FROM email_challenges WHERE expires_at < $1", false),
+    /// What `purge(before:)` deletes, in order, each with `$1` = `before` and `$2` = the batch
+    /// size: a table, its key and the condition for an expired row. Tokens go with their grant
+    /// (ON DELETE CASCADE), so `countsTokens` counts a batch's tokens before its grants go.
+    /// `throttle_hits` has no key: it is deleted in one statement (its rows live one window).
+    static let purgeBatches: [(table: String, key: String, condition: String, countsTokens: Bool)] = [
+        ("authorization_requests", "id_hash", "expires_at < $1", false),
+        ("authorization_codes", "code_hash", "expires_at < $1", false),
+        ("nonces", "nonce_hash", "expires_at < $1", false),
+        ("sessions", "id_hash", "absolute_expires_at < $1 OR idle_expires_at < $1 OR ended_at < $1", false),
+        ("grants", "grant_id", "absolute_expires_at < $1 OR revoked_at < $1", true),
+        ("mail_outbox", "id", "finished_at < $1", false),
+        ("passkey_ceremonies", "challenge_hash", "expires_at < $1", false),
+        ("email_challenges", "id", "expires_at < $1", false),
     ]
+    static let purgeThrottle = "DELETE FROM throttle_hits WHERE at < $1"
+
+    /// Rows per purge transaction. A purge of a million expired rows in one transaction held
+    /// SQLite's write lock for seconds, and every sign-in and refresh waited behind it
+    /// (bench/README.md, "scale"); batches let the serving writes in between.
+    public static let purgeBatchSize = 1_000
 
     /// Runs `body` in one write transaction on this store's database, for an action whose writes
     /// must commit together with outbox mail: `SQLMailOutbox.enqueue(_:on:)` on `body`'s
@@ -81,16 +84,31 @@ public struct SQLStores: Sendable {
         try database.transaction(body)
     }
 
-    /// See `SignetStorage.purge(before:)`: one transaction.
+    /// See `SignetStorage.purge(before:)`: in transactions of `purgeBatchSize` rows per table.
     public func purge(before: Date) throws -> Int {
-        try database.transaction { db in
-            try Self.purgeStatements.reduce(0) { removed, statement in
-                let count = statement.counts
-                    ? try db.one(statement.sql, [before]) { Int(try $0.int64(0)) } ?? 0
-                    : try db.run(statement.sql, [before])
-                return removed + count
+        try purge(before: before, batchSize: Self.purgeBatchSize)
+    }
+
+    /// `purge(before:)` with `batchSize` rows of one table per transaction: each transaction
+    /// deletes the first `batchSize` expired rows (and counts the tokens of those grants first),
+    /// until a batch comes back short. Expired rows stay expired, so the batches converge; a
+    /// batch that fails leaves the earlier ones deleted, and the next purge goes on.
+    public func purge(before: Date, batchSize: Int) throws -> Int {
+        var removed = 0
+        for batch in Self.purgeBatches {
+            let selected = "SELECT \(batch.key) FROM \(batch.table) WHERE \(batch.condition) LIMIT $2"
+            let delete = "DELETE FROM \(batch.table) WHERE \(batch.key) IN (\(selected))"
+            let countTokens = "SELECT COUNT(*) FROM refresh_tokens WHERE grant_id IN (\(selected))"
+            while true {
+                let (rows, tokens) = try database.transaction { db in
+                    let tokens = batch.countsTokens ? try db.one(countTokens, [before, batchSize]) { Int(try $0.int64(0)) } ?? 0 : 0
+                    return (try db.run(delete, [before, batchSize]), tokens)
+                }
+                removed += rows + tokens
+                if rows < batchSize { break }
             }
         }
+        return removed + (try database.transaction { db in try db.run(Self.purgeThrottle, [before]) })
     }
 }
 

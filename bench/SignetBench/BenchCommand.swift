@@ -18,7 +18,7 @@ struct BenchCommand: Sendable {
     let run: @Sendable ([String]) throws -> Int32
 
     /// Every subcommand, in usage order.
-    static let all: [BenchCommand] = [crypto, startup, load, slowfed, mock, argon2, port]
+    static let all: [BenchCommand] = [crypto, startup, load, slowfed, mock, argon2, port, seed, startupOn]
 
     /// `crypto [--seconds S] [--algorithms LIST] [--results FILE]`: sign/verify per second for every JWS algorithm.
     static let crypto = BenchCommand(name: "crypto", summary: "crypto [--seconds 2] [--algorithms ES256,RS256,PS256,EdDSA] [--results FILE]   sign/verify per second, one thread") { arguments in
@@ -97,11 +97,12 @@ struct BenchCommand: Sendable {
                [--connections 16] [--seconds 5] [--warmup 0.5] [--runs 2] [--client bench-app]
                [--redirect-uri http://127.0.0.1/callback] [--scope "openid profile email offline_access"]
                [--email E --password-file F] [--confidential-client ID --secret-file F]
-               [--server-pid PID] [--results FILE --key NAME]   closed-loop load, exact p50/p99
+               [--server-pid PID] [--results FILE --key NAME] [--seeded-tokens FILE]   closed-loop load, exact p50/p99
         """) { arguments in
         let options = try BenchOptions(arguments)
         try options.allowOnly(["port", "scenario", "connections", "seconds", "warmup", "runs", "client", "redirect-uri", "scope",
-                               "email", "password-file", "confidential-client", "secret-file", "server-pid", "results", "key"])
+                               "email", "password-file", "confidential-client", "secret-file", "server-pid", "results", "key",
+                               "seeded-tokens"])
         guard let portText = options.string("port"), let port = Int(portText),
               let scenarioName = options.string("scenario"), let scenario = LoadScenario(rawValue: scenarioName) else {
             throw BenchUsageError("load needs --port P and --scenario (\(LoadScenario.allCases.map(\.rawValue).joined(separator: ", ")))")
@@ -112,7 +113,9 @@ struct BenchCommand: Sendable {
         let seconds = try options.double("seconds", default: 5)
         let warmup = options.string("warmup").flatMap(Double.init) ?? 0.5
         let serverPID = options.string("server-pid").flatMap { Int32($0) }
-        let workers = try readyWorkers(settings, connections: connections)
+        let workers = try options.string("seeded-tokens").map { file in
+            try seededWorkers(settings, connections: connections, file: file)
+        } ?? readyWorkers(settings, connections: connections)
 
         var measured: [LoadGenerator.Run] = []
         for run in 1...runs {

@@ -65,6 +65,9 @@ final class LoadWorker: @unchecked Sendable {
     private var basicAuthorization: String?
     /// Set when a chain broke: the worker does nothing more.
     private(set) var aborted: String?
+    /// Refresh tokens seeded in the database (`SignetBench seed`), presented one per operation
+    /// before the chain goes on from the last successor (the scale section).
+    var seededRefreshTokens: [String] = []
 
     init(settings: LoadSettings, session: String?) {
         self.settings = settings
@@ -112,7 +115,7 @@ final class LoadWorker: @unchecked Sendable {
     private func operation() throws(HTTPClientError) {
         switch settings.scenario {
         case .refreshIDToken, .refreshNoIDToken:
-            guard let current = refreshToken else { throw HTTPClientError("no refresh token") }
+            guard let current = seededRefreshTokens.popLast() ?? refreshToken else { throw HTTPClientError("no refresh token") }
             let withID = settings.scenario == .refreshIDToken
             let tokens = try client.refresh(connection, current, scope: withID ? nil : "offline_access")
             guard let next = tokens.refreshToken, next != current else { throw HTTPClientError("refresh: no new refresh token") }

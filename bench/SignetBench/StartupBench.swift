@@ -23,6 +23,8 @@ struct StartupBench {
     let pollIntervalMilliseconds = 2
     /// Give up on one start after this long.
     let timeoutSeconds = 15.0
+    /// More `signet serve` options (the scale section's `--config`).
+    var extraArguments: [String] = []
 
     /// Starts the server on a new (`fresh`, first start: creates the master key, the SQLite
     /// database and the signing keys) or existing data folder, waits for discovery, stops it.
@@ -35,7 +37,7 @@ struct StartupBench {
 
         let process = Process()
         process.executableURL = URL(fileURLWithPath: signet)
-        process.arguments = ["serve", "--data", dataDirectory, "--listen", "127.0.0.1:\(port)"]
+        process.arguments = ["serve", "--data", dataDirectory, "--listen", "127.0.0.1:\(port)"] + extraArguments
         process.standardOutput = log
         process.standardError = log
         process.standardInput = FileHandle.nullDevice

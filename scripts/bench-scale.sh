@@ -1,0 +1,424 @@
+# The opt-in scale section of scripts/bench.sh (sourced by it; `--only scale`): Signet on a large
+# database (SQLite, then PostgreSQL), PostgreSQL's own single-row-commit ceiling (pgbench), and
+# two Signet nodes behind nginx on one PostgreSQL. bench/README.md, "Scale", describes it.
+
+# scale_config FILE JSON: writes a configuration file (purge_interval 0: the server must not purge
+# the expired rows itself before `signet purge` is measured).
+scale_config() {
+    printf '%s\n' "$2" >"$1"
+}
+
+# scale_db_bytes DATA: bytes of the SQLite database (file + WAL + shared memory).
+scale_db_bytes() {
+    local data=$1
+    du -cb "$data"/signet.db* 2>/dev/null | awk 'END { print $1 }'
+}
+
+# scale_sqlite_setup NAME DATA TOKENS USERS EXPIRED SAMPLES: the client, then the bulk loader.
+scale_seed() {
+    local name=$1 config=$2 data=$3 tokens=$4 users=$5 expired=$6 samples=$7
+    show_cmd "$SIGNET clients add bench-app --public --first-party --redirect-uri http://127.0.0.1/callback --scope 'openid profile email offline_access' --config $config --data $data"
+    "$SIGNET" clients add bench-app --public --first-party --redirect-uri http://127.0.0.1/callback \
+        --scope "openid profile email offline_access" --config "$config" --data "$data" >"$WORK/$name.setup.log" 2>&1 ||
+        { cat "$WORK/$name.setup.log" >&2; return 1; }
+    show_cmd "$BENCH seed --config $config --data $data --tokens $tokens --users $users --expired $expired --sample $samples --sample-file $WORK/$name.sample"
+    "$BENCH" seed --config "$config" --data "$data" --tokens "$tokens" --users "$users" --expired "$expired" \
+        --sample "$samples" --sample-file "$WORK/$name.sample" --results "$RESULTS" 2>&1 | sed 's/^/  /'
+    # One file of seeded tokens per load phase (each token can be presented once).
+    split -d -l "$SCALE_SAMPLE" "$WORK/$name.sample" "$WORK/$name.part."
+}
+
+# scale_serve NAME CONFIG DATA: `signet serve` on a seeded data folder; sets SIGNET_PID, SIGNET_PORT.
+scale_serve() {
+    local name=$1 config=$2 data=$3
+    SIGNET_PORT=$(free_port)
+    show_cmd "$SIGNET serve --config $config --data $data --listen 127.0.0.1:$SIGNET_PORT"
+    "$SIGNET" serve --config "$config" --data "$data" --listen "127.0.0.1:$SIGNET_PORT" >"$WORK/$name.log" 2>&1 </dev/null &
+    SIGNET_PID=$!
+    PIDS+=("$SIGNET_PID")
+    wait_http "http://127.0.0.1:$SIGNET_PORT/healthz" 60 || { cat "$WORK/$name.log" >&2; return 1; }
+    scale_wait_keys "$SIGNET_PORT"
+}
+
+# scale_wait_keys PORT: a first start generates its signing keys in the background, and token
+# requests wait for them (RSA-2048 can take seconds on a busy machine): wait until the JWKS has both.
+scale_wait_keys() {
+    local i
+    for i in $(seq 600); do
+        [ "$(curl -s "http://127.0.0.1:$1/jwks.json" | grep -o '"kid"' | wc -l)" -ge 2 ] && return 0
+        sleep 0.1
+    done
+    echo "bench.sh: the signing keys were not ready within 60 s" >&2
+    return 1
+}
+
+# scale_load KEY PART [RUNS] [PORT] [PID]: refresh rotations (scope=offline_access) presenting the
+# seeded tokens of PART, one per operation, spread over the whole database; sets LOAD_* like load_run.
+scale_load() {
+    local key=$1 part=$2 runs=${3:-$WRK_RUNS} port=${4:-$SIGNET_PORT} pid=${5:-$SIGNET_PID}
+    show_cmd "$BENCH load --scenario refresh-noid --seeded-tokens $part --connections $LOAD_CONNECTIONS --seconds $LOAD_SECONDS --runs $runs --port $port --server-pid $pid"
+    LOAD_OK=1
+    "$BENCH" load --scenario refresh-noid --seeded-tokens "$part" --connections "$LOAD_CONNECTIONS" --seconds "$LOAD_SECONDS" \
+        --runs "$runs" --port "$port" --server-pid "$pid" --results "$RESULTS" --key "$key" 2>&1 | sed 's/^/  /' || LOAD_OK=0
+    LOAD_RATE=$(result "load.$key.rate" 2>/dev/null || echo 0)
+    LOAD_P50=$(result "load.$key.p50_ms" 2>/dev/null || echo 0)
+    LOAD_P99=$(result "load.$key.p99_ms" 2>/dev/null || echo 0)
+    LOAD_CPU=$(result "load.$key.server_cpu_us" 2>/dev/null || echo 0)
+    [ "$(result "load.$key.errors" 2>/dev/null || echo 1)" = 0.000 ] || LOAD_OK=0
+    [ "$(result "load.$key.aborted" 2>/dev/null || echo 1)" = 0.000 ] || LOAD_OK=0
+    [ "$LOAD_OK" = 1 ] || echo "  !! errors or broken chains: the figure is not valid"
+}
+
+# scale_rss PID: "VmRSS VmHWM" in MiB.
+scale_rss() {
+    awk '/^VmRSS:/ { r = $2 } /^VmHWM:/ { h = $2 } END { printf "%.1f %.1f", r / 1024, h / 1024 }' "/proc/$1/status"
+}
+
+# scale_compare LABEL: the summary rows of a seeded run against its empty-database run
+# (EMPTY_RATE, EMPTY_P99, LOAD_*).
+scale_compare() {
+    local label=$1 ratio p99_ratio status
+    ratio=$(calc "$LOAD_RATE / $EMPTY_RATE")
+    p99_ratio=$(calc "$LOAD_P99 / $EMPTY_P99")
+    status=$(pass_if "$ratio >= 0.8 && $p99_ratio <= 1.5")
+    [ "$LOAD_OK" = 1 ] && [ "$EMPTY_OK" = 1 ] || status=MISS
+    printf '  %s: %s x the empty database'"'"'s rate, p99 %s x\n' "$label" "$ratio" "$p99_ratio"
+    summary_add "$label: rotations/s, empty db" "$(printf '%.0f/s p50 %.1f p99 %.1f ms' "$EMPTY_RATE" "$EMPTY_P50" "$EMPTY_P99")" "(reference)" info
+    summary_add "  seeded db" "$(printf '%.0f/s p50 %.1f p99 %.1f ms' "$LOAD_RATE" "$LOAD_P50" "$LOAD_P99")" "(info)" info
+    summary_add "  seeded / empty: rate; p99" "${ratio}x; ${p99_ratio}x" ">= 0.80x; <= 1.5x" "$status"
+    summary_add "  server CPU/op empty; seeded" "$(printf '%.0f us; %.0f us' "$EMPTY_CPU" "$LOAD_CPU")" "(info)" info
+}
+
+# scale_purge_under_load LABEL CONFIG DATA PART_ALONE PART_BUSY: one undisturbed run, then one while
+# `signet purge` deletes the expired rows; sets nothing, adds the summary rows.
+scale_purge_under_load() {
+    local label=$1 config=$2 data=$3 alone_part=$4 busy_part=$5 alone busy ratio status purge_pid t0 t1 purge_s still
+    echo "  Undisturbed, then while signet purge runs (started together with the load run):"
+    scale_load "$label-alone" "$alone_part" 1
+    alone=$LOAD_RATE
+    local ok=$LOAD_OK
+    show_cmd "$SIGNET purge --config $config --data $data &   # together with the next load run"
+    t0=$(date +%s.%N)
+    ( "$SIGNET" purge --config "$config" --data "$data" >"$WORK/$label-purge.log" 2>&1; date +%s.%N >"$WORK/$label-purge.end" ) &
+    purge_pid=$!
+    PIDS+=("$purge_pid")
+    scale_load "$label-busy" "$busy_part" 1
+    busy=$LOAD_RATE
+    [ "$LOAD_OK" = 1 ] || ok=0
+    still=0
+    kill -0 "$purge_pid" 2>/dev/null && still=1
+    wait "$purge_pid" || true
+    t1=$(cat "$WORK/$label-purge.end" 2>/dev/null || date +%s.%N)
+    purge_s=$(calc "$t1 - $t0")
+    sed 's/^/  | /' "$WORK/$label-purge.log"
+    if [ "$still" = 1 ]; then
+        echo "  the purge took $purge_s s and was still running when the measured window ended: the whole window was under purge"
+    else
+        echo "  !! the purge took $purge_s s and ended before the measured window did: the ratio understates its effect"
+    fi
+    ratio=$(calc "$busy / $alone")
+    status=$(pass_if "$ratio >= 0.8")
+    [ "$ok" = 1 ] || status=MISS
+    summary_add "  rotations/s during signet purge / alone" "$(printf '%.0f / %.0f = %sx' "$busy" "$alone" "$ratio")" ">= 0.80x" "$status"
+    summary_add "  signet purge of the expired rows" "$(awk '$1 == "purged" { print $2; exit }' "$WORK/$label-purge.log") rows in $purge_s s" "(info)" info
+}
+
+section_scale() {
+    heading "Scale: Signet on a large database (SQLite: $SCALE_TOKENS live refresh tokens; PostgreSQL: $SCALE_PG_TOKENS)"
+    echo "  Wall-clock figures (rates, start-up, seeding, purge and backup times) come from a 2-core machine"
+    echo "  shared with other engineers' builds; the server CPU per operation is the steadier figure."
+    scale_sqlite
+    if compgen -G '/usr/lib/postgresql/*/bin/initdb' >/dev/null && command -v pgbench >/dev/null; then
+        scale_postgres
+    else
+        echo "  PostgreSQL part skipped: no PostgreSQL server binaries or pgbench (Debian: postgresql)"
+    fi
+}
+
+scale_sqlite() {
+    local dir users expired
+    dir=$(mktemp -d /tmp/signet-scale.XXXXXX)   # several GB at 10 million tokens; deleted on exit
+    SCRATCH_DIRS+=("$dir")
+    users=$((SCALE_TOKENS / 10))
+    expired=$((SCALE_EXPIRED_ROWS / 2))
+    echo
+    echo "  -- SQLite (embedded default). Bulk loader: SignetBench seed opens the data folder through"
+    echo "     ServerEnvironment.open (the real migrations) and writes through SQLStores.bulkInsert (the stores'"
+    echo "     own INSERTs), token hashes with the installation's key, so the server rotates the seeded tokens."
+    echo "     Per live token one grant family; users = tokens / 10, one SSO session per user, one consumed code"
+    echo "     per 100 families, one audit event per 10; plus $expired expired families (grant + token: $SCALE_EXPIRED_ROWS rows)."
+    scale_config "$dir/config.json" '{"admin": {"listen": []}, "maintenance": {"purge_interval": 0}}'
+    # The empty database: only the families the load presents.
+    echo "  Empty database (only the $SCALE_SAMPLE seeded families one load phase presents):"
+    scale_seed sqlite-empty "$dir/config.json" "$dir/empty" "$SCALE_SAMPLE" 1000 0 "$SCALE_SAMPLE" || return 1
+    scale_serve sqlite-empty "$dir/config.json" "$dir/empty" || return 1
+    scale_load sqlite-empty "$WORK/sqlite-empty.part.00"
+    EMPTY_RATE=$LOAD_RATE EMPTY_P50=$LOAD_P50 EMPTY_P99=$LOAD_P99 EMPTY_CPU=$LOAD_CPU EMPTY_OK=$LOAD_OK
+    stop_pid "$SIGNET_PID"
+    rm -rf "$dir/empty"
+
+    echo "  Seeded database:"
+    local t0 t1 bytes
+    t0=$SECONDS
+    scale_seed sqlite-full "$dir/config.json" "$dir/full" "$SCALE_TOKENS" "$users" "$expired" $((3 * SCALE_SAMPLE)) || return 1
+    t1=$SECONDS
+    bytes=$(scale_db_bytes "$dir/full")
+    local per_token
+    per_token=$(calc "$bytes / $SCALE_TOKENS")
+    printf '  database: %s bytes (%.2f GiB) for %s live tokens: %s bytes per live token (users, sessions, codes, audit and\n' \
+        "$bytes" "$(calc "$bytes / 1073741824")" "$SCALE_TOKENS" "$per_token"
+    echo "  the expired rows included); seeding took $((t1 - t0)) s"
+    if sqlite3 "$dir/full/signet.db" "SELECT 1 FROM dbstat LIMIT 1" >/dev/null 2>&1; then
+        show_cmd "sqlite3 signet.db \"SELECT name, SUM(pgsize) FROM dbstat GROUP BY name ORDER BY 2 DESC\""
+        sqlite3 -separator ' ' "$dir/full/signet.db" \
+            "SELECT name, SUM(pgsize), COUNT(*) FROM dbstat GROUP BY name ORDER BY 2 DESC LIMIT 16" |
+            awk -v n="$SCALE_TOKENS" '{ printf "  | %-32s %14d bytes %10d pages  %6.1f B per live token\n", $1, $2, $3, $2 / n }'
+    fi
+    summary_add "SQLite: seeded live tokens; seeding time" "$SCALE_TOKENS; $((t1 - t0)) s" "(info)" info
+    summary_add "  database bytes per live token" "$per_token B" "<= 400 B" "$(pass_if "$per_token <= 400")"
+
+    show_cmd "$BENCH startup-on --signet $SIGNET --data $dir/full --config $dir/config.json --runs 3"
+    "$BENCH" startup-on --signet "$SIGNET" --data "$dir/full" --config "$dir/config.json" --runs 3 --results "$RESULTS" --key sqlite_scale |
+        sed 's/^/  /'
+    local startup
+    startup=$(result startup.sqlite_scale_ms 2>/dev/null || echo 0)
+    summary_add "  start to discovery, seeded db" "$(printf '%.1f ms' "$startup")" "<= 100 ms" "$(pass_if "$startup <= 100")"
+
+    scale_serve sqlite-full "$dir/config.json" "$dir/full" || return 1
+    scale_load sqlite-full "$WORK/sqlite-full.part.00"
+    local rss
+    rss=$(scale_rss "$SIGNET_PID")
+    echo "  server memory after the load: VmRSS ${rss% *} MiB, peak (VmHWM) ${rss#* } MiB (SQLite page cache: the default"
+    echo "  cache_size of 2 MiB per connection, at most 1 writer + 8 idle readers; no mmap)"
+    scale_compare "SQLite $SCALE_TOKENS tokens"
+    summary_add "  server RSS after the load; peak" "${rss% *} MiB; ${rss#* } MiB" "<= 150 MiB" "$(pass_if "${rss#* } <= 150")"
+    scale_purge_under_load sqlite-purge "$dir/config.json" "$dir/full" "$WORK/sqlite-full.part.01" "$WORK/sqlite-full.part.02"
+    stop_pid "$SIGNET_PID"
+
+    show_cmd "time $SIGNET backup --config $dir/config.json --data $dir/full --to $dir/backup.sqlite3"
+    t0=$(date +%s.%N)
+    "$SIGNET" backup --config "$dir/config.json" --data "$dir/full" --to "$dir/backup.sqlite3" 2>&1 | sed 's/^/  | /'
+    t1=$(date +%s.%N)
+    local backup_s backup_bytes
+    backup_s=$(calc "$t1 - $t0")
+    backup_bytes=$(stat -c %s "$dir/backup.sqlite3" 2>/dev/null || echo 0)
+    echo "  backup: $backup_s s, $backup_bytes bytes"
+    summary_add "  signet backup (full copy, checked)" "$backup_s s, $(calc "$backup_bytes / 1048576") MiB" "(info)" info
+    rm -rf "$dir"
+}
+
+# scale_pg_sql SQL: one query on the bench database, unaligned, no header.
+scale_pg_sql() { psql "$(cat "$WORK/scale-pg.conninfo")" -X -q -A -t -c "$1"; }
+
+scale_postgres() {
+    local pgdir conninfo pg_pid tokens=$SCALE_PG_TOKENS expired=$((SCALE_PG_TOKENS / 10))
+    echo
+    echo "  -- PostgreSQL: a throwaway local cluster (scripts/postgres-test-server.sh: Unix socket, fsync off,"
+    echo "     synchronous_commit off; pgbench below connects the same way with the same server settings, so"
+    echo "     both figures have the same durability), with pg_stat_statements loaded to count statements."
+    pgdir=$(mktemp -d /tmp/signet-scale-pg.XXXXXX)   # outside $WORK (0700): the server runs as postgres
+    PG_DIRS+=("$pgdir")
+    conninfo=$(scripts/postgres-test-server.sh start "$pgdir") || { echo "  !! PostgreSQL did not start"; return 1; }
+    psql "$conninfo" -X -q -c "ALTER SYSTEM SET shared_preload_libraries = 'pg_stat_statements'" >/dev/null
+    local bin owner=()
+    bin=$(ls -d /usr/lib/postgresql/*/bin | sort -V | tail -n 1)
+    [ "$(id -u)" = 0 ] && owner=(runuser -u postgres --)
+    "${owner[@]}" "$bin/pg_ctl" --pgdata="$pgdir/data" --wait --silent restart >/dev/null
+    psql "$conninfo" -X -q -c "CREATE DATABASE signet_empty" -c "CREATE DATABASE signet_scale" >/dev/null
+    pg_pid=$(head -1 "$pgdir/data/postmaster.pid")
+    openssl rand -hex 32 >"$WORK/scale-pg.master-key"
+    local db
+    for db in signet_empty signet_scale; do
+        printf '%s' "${conninfo/dbname=postgres/dbname=$db}" >"$WORK/$db.conninfo"
+        scale_config "$WORK/$db.json" "$(printf '{"master_key": "file:%s", "database": {"driver": "postgres", "url": "file:%s", "max_connections": 16}, "admin": {"listen": []}, "maintenance": {"purge_interval": 0}}' \
+            "$WORK/scale-pg.master-key" "$WORK/$db.conninfo")"
+    done
+    cp "$WORK/signet_scale.conninfo" "$WORK/scale-pg.conninfo"
+
+    echo "  Empty database (only the $SCALE_SAMPLE families one load phase presents):"
+    scale_seed pg-empty "$WORK/signet_empty.json" "$WORK/pg-empty-data" "$SCALE_SAMPLE" 1000 0 "$SCALE_SAMPLE" || return 1
+    scale_serve pg-empty "$WORK/signet_empty.json" "$WORK/pg-empty-data" || return 1
+    scale_load pg-empty "$WORK/pg-empty.part.00"
+    EMPTY_RATE=$LOAD_RATE EMPTY_P50=$LOAD_P50 EMPTY_P99=$LOAD_P99 EMPTY_CPU=$LOAD_CPU EMPTY_OK=$LOAD_OK
+    stop_pid "$SIGNET_PID"
+
+    echo "  Seeded database:"
+    local t0 t1 bytes per_token
+    t0=$SECONDS
+    scale_seed pg-full "$WORK/signet_scale.json" "$WORK/pg-full-data" "$tokens" $((tokens / 10)) "$expired" $((5 * SCALE_SAMPLE)) || return 1
+    t1=$SECONDS
+    scale_pg_sql "VACUUM ANALYZE" >/dev/null
+    bytes=$(scale_pg_sql "SELECT pg_database_size(current_database())")
+    per_token=$(calc "$bytes / $tokens")
+    echo "  database: $bytes bytes for $tokens live tokens: $per_token bytes per live token; seeding took $((t1 - t0)) s"
+    show_cmd "psql -c \"SELECT relname, pg_total_relation_size(oid) FROM pg_class WHERE relkind = 'r' ORDER BY 2 DESC LIMIT 6\""
+    scale_pg_sql "SELECT relname, pg_total_relation_size(oid) FROM pg_class WHERE relkind = 'r' ORDER BY 2 DESC LIMIT 6" |
+        awk -F'|' -v n="$tokens" '{ printf "  | %-24s %12d bytes (with indexes)  %6.1f B per live token\n", $1, $2, $2 / n }'
+    summary_add "PostgreSQL: seeded live tokens; seeding time" "$tokens; $((t1 - t0)) s" "(info)" info
+    summary_add "  database bytes per live token" "$per_token B" "<= 400 B" "$(pass_if "$per_token <= 400")"
+
+    show_cmd "$BENCH startup-on --signet $SIGNET --data $WORK/pg-full-data --config $WORK/signet_scale.json --runs 3"
+    "$BENCH" startup-on --signet "$SIGNET" --data "$WORK/pg-full-data" --config "$WORK/signet_scale.json" --runs 3 \
+        --results "$RESULTS" --key pg_scale | sed 's/^/  /'
+    local startup
+    startup=$(result startup.pg_scale_ms 2>/dev/null || echo 0)
+    summary_add "  start to discovery, seeded db" "$(printf '%.1f ms' "$startup")" "<= 100 ms" "$(pass_if "$startup <= 100")"
+
+    scale_serve pg-full "$WORK/signet_scale.json" "$WORK/pg-full-data" || return 1
+    # Statements per rotation, counted by pg_stat_statements over this load run, and PostgreSQL's CPU.
+    scale_pg_sql "CREATE EXTENSION IF NOT EXISTS pg_stat_statements" >/dev/null
+    local before_us pg_before pg_after
+    before_us=$(scale_pg_sql "SELECT (extract(epoch FROM clock_timestamp()) * 1000000)::bigint")
+    scale_pg_sql "SELECT pg_stat_statements_reset()" >/dev/null
+    pg_before=$(cpu_ticks "$pg_pid")
+    scale_load pg-full "$WORK/pg-full.part.00"
+    pg_after=$(cpu_ticks "$pg_pid")
+    local rotations statements commits rss
+    rotations=$(scale_pg_sql "SELECT count(*) FROM refresh_tokens WHERE created_at >= $before_us")
+    statements=$(scale_pg_sql "SELECT sum(calls) FROM pg_stat_statements WHERE dbid = (SELECT oid FROM pg_database WHERE datname = 'signet_scale') AND query NOT LIKE '%pg_stat_statements%'")
+    echo "  pg_stat_statements over that load run ($rotations rotations, warm-up included): statements per rotation"
+    scale_pg_sql "SELECT round(calls::numeric / $rotations, 2), left(regexp_replace(query, '\s+', ' ', 'g'), 110) FROM pg_stat_statements WHERE dbid = (SELECT oid FROM pg_database WHERE datname = 'signet_scale') AND query NOT LIKE '%pg_stat_statements%' ORDER BY calls DESC LIMIT 12" |
+        sed 's/^/  | /'
+    local per_rotation pg_cpu_us
+    per_rotation=$(calc "$statements / $rotations")
+    pg_cpu_us=$(calc "($pg_after - $pg_before) * 1000000 / $TICKS_PER_SECOND / $rotations")
+    echo "  round trips per rotation: $per_rotation (each statement is one libpq round trip: no pipelining);"
+    echo "  PostgreSQL CPU per rotation (postmaster and its backends, /proc): $pg_cpu_us us"
+    rss=$(scale_rss "$SIGNET_PID")
+    scale_compare "PostgreSQL $tokens tokens"
+    local signet_pg_rate=$LOAD_RATE signet_pg_cpu=$LOAD_CPU
+    summary_add "  statements (round trips) per rotation" "$per_rotation (pg_stat_statements)" "(info)" info
+    summary_add "  PostgreSQL CPU per rotation" "$pg_cpu_us us" "(info)" info
+    summary_add "  server RSS after the load; peak" "${rss% *} MiB; ${rss#* } MiB" "<= 150 MiB" "$(pass_if "${rss#* } <= 150")"
+    scale_purge_under_load pg-purge "$WORK/signet_scale.json" "$WORK/pg-full-data" "$WORK/pg-full.part.01" "$WORK/pg-full.part.02"
+    stop_pid "$SIGNET_PID"
+    echo "  (signet backup is SQLite's; PostgreSQL installations use pg_dump, timed here for reference)"
+    show_cmd "time pg_dump -Fc signet_scale > DUMP"
+    t0=$(date +%s.%N)
+    pg_dump -Fc "$(cat "$WORK/scale-pg.conninfo")" >"$pgdir.dump" 2>/dev/null || echo "  !! pg_dump failed"
+    t1=$(date +%s.%N)
+    summary_add "  pg_dump -Fc of the database" "$(calc "$t1 - $t0") s, $(calc "$(stat -c %s "$pgdir.dump") / 1048576") MiB" "(info)" info
+    rm -f "$pgdir.dump"
+
+    scale_pgbench "$conninfo" "$pg_pid" "$signet_pg_rate" "$per_rotation"
+    scale_two_nodes "$conninfo" "$WORK/pg-full.part.03"
+    scripts/postgres-test-server.sh stop "$pgdir"
+}
+
+# scale_pgbench CONNINFO PG_PID SIGNET_RATE ROUND_TRIPS: PostgreSQL's single-row-commit rate.
+scale_pgbench() {
+    local conninfo=$1 pg_pid=$2 signet_rate=$3 trips=$4 db
+    db=${conninfo/dbname=postgres/dbname=pgbench_ceiling}
+    psql "$conninfo" -X -q -c "CREATE DATABASE pgbench_ceiling" >/dev/null
+    psql "$db" -X -q -c "CREATE TABLE rows (id bigint PRIMARY KEY, v bigint NOT NULL)" \
+        -c "CREATE TABLE log (id bigint NOT NULL, at timestamptz NOT NULL)" \
+        -c "INSERT INTO rows SELECT g, 0 FROM generate_series(1, 100000) g" >/dev/null
+    cat >"$WORK/pgbench-update.sql" <<'EOF'
+\set id random(1, 100000)
+UPDATE rows SET v = v + 1 WHERE id = :id;
+EOF
+    cat >"$WORK/pgbench-insert.sql" <<'EOF'
+\set id random(1, 100000)
+INSERT INTO log (id, at) VALUES (:id, now());
+EOF
+    echo
+    echo "  -- PostgreSQL's ceiling: pgbench, one-row transactions (autocommit: one UPDATE or one INSERT and its"
+    echo "     commit per transaction, half each), $LOAD_CONNECTIONS clients like Signet's load, same server, same socket."
+    show_cmd "pgbench -n -M prepared -c $LOAD_CONNECTIONS -j 2 -T $LOAD_SECONDS -f pgbench-update.sql -f pgbench-insert.sql pgbench_ceiling"
+    local before after tps pg_cpu
+    before=$(cpu_ticks "$pg_pid")
+    pgbench -n -M prepared -c "$LOAD_CONNECTIONS" -j 2 -T "$LOAD_SECONDS" -f "$WORK/pgbench-update.sql" -f "$WORK/pgbench-insert.sql" \
+        "$db" >"$WORK/pgbench.txt" 2>&1 || { cat "$WORK/pgbench.txt" | sed 's/^/  | /'; return 0; }
+    after=$(cpu_ticks "$pg_pid")
+    grep -E 'latency average|^tps|transactions actually processed' "$WORK/pgbench.txt" | sed 's/^/  | /'
+    tps=$(awk '/^tps/ { print $3; exit }' "$WORK/pgbench.txt")
+    local transactions
+    transactions=$(awk '/transactions actually processed/ { print $NF; exit }' "$WORK/pgbench.txt" | cut -d/ -f1)
+    pg_cpu=$(calc "($after - $before) * 1000000 / $TICKS_PER_SECOND / ${transactions:-1}")
+    local ratio status
+    ratio=$(calc "$signet_rate / $tps")
+    status=$(pass_if "$ratio >= 0.8")
+    echo "  PostgreSQL CPU per pgbench transaction: $pg_cpu us (pgbench itself runs on the same 2 cores)"
+    echo "  Signet's rotations/s on PostgreSQL: $(printf '%.0f' "$signet_rate") with $trips statements (round trips) and one commit"
+    echo "  each, vs $tps single-statement commits/s: $ratio x (a rotation is one commit but $trips round trips, and Signet's"
+    echo "  own CPU per rotation shares the same 2 cores with PostgreSQL and the load generator)"
+    summary_add "pgbench one-row commits/s (ceiling)" "$(printf '%.0f/s, PG CPU %.0f us/tx' "$tps" "$pg_cpu")" "(reference)" info
+    summary_add "  Signet rotations/s on PG / ceiling" "$(printf '%.0f/s: %sx' "$signet_rate" "$ratio")" ">= 0.80x" "$status"
+}
+
+# scale_two_nodes CONNINFO PART: two signet serve on one PostgreSQL behind nginx; the rate, then
+# the check that no family has two live tokens.
+scale_two_nodes() {
+    local conninfo=$1 part=$2 port_a port_b pid_a pid_b nginx_port prefix=$WORK/nginx-2nodes user=""
+    echo
+    echo "  -- Two Signet nodes (two signet serve, same configuration and master key) on the seeded PostgreSQL"
+    echo "     database behind nginx (round robin, keep-alive upstream): consecutive rotations of one chain land"
+    echo "     on different nodes. This 2-core machine runs both nodes, nginx, PostgreSQL and the load generator:"
+    echo "     it cannot show scale-out, only that two nodes stay correct under load."
+    nginx_port=$(free_port)
+    port_a=$(free_port)
+    port_b=$(free_port)
+    local config=$WORK/two-nodes.json
+    scale_config "$config" "$(printf '{"issuer": "http://127.0.0.1:%s", "master_key": "file:%s", "database": {"driver": "postgres", "url": "file:%s", "max_connections": 16}, "admin": {"listen": []}, "maintenance": {"purge_interval": 0}}' \
+        "$nginx_port" "$WORK/scale-pg.master-key" "$WORK/signet_scale.conninfo")"
+    local node
+    for node in a b; do
+        local port
+        [ $node = a ] && port=$port_a || port=$port_b
+        show_cmd "$SIGNET serve --config $config --data $WORK/node-$node --listen 127.0.0.1:$port"
+        "$SIGNET" serve --config "$config" --data "$WORK/node-$node" --listen "127.0.0.1:$port" >"$WORK/node-$node.log" 2>&1 </dev/null &
+        [ $node = a ] && pid_a=$! || pid_b=$!
+        PIDS+=("$!")
+    done
+    wait_http "http://127.0.0.1:$port_a/healthz" 60 && wait_http "http://127.0.0.1:$port_b/healthz" 60 ||
+        { cat "$WORK/node-a.log" "$WORK/node-b.log" >&2; return 1; }
+    scale_wait_keys "$port_a" && scale_wait_keys "$port_b" || return 1
+    mkdir -p "$prefix/logs"
+    [ "$(id -u)" = 0 ] && user="user $(id -un) $(id -gn);"
+    cat >"$prefix/nginx.conf" <<EOF
+$user
+worker_processes 1;
+daemon off;
+pid $prefix/nginx.pid;
+error_log $prefix/error.log warn;
+events { worker_connections 1024; }
+http {
+    access_log off;
+    keepalive_requests 1000000;
+    client_body_temp_path $prefix/client_body;
+    proxy_temp_path $prefix/proxy;
+    fastcgi_temp_path $prefix/fastcgi;
+    uwsgi_temp_path $prefix/uwsgi;
+    scgi_temp_path $prefix/scgi;
+    upstream signet { server 127.0.0.1:$port_a; server 127.0.0.1:$port_b; keepalive 32; }
+    server {
+        listen 127.0.0.1:$nginx_port;
+        location / {
+            proxy_pass http://signet;
+            proxy_http_version 1.1;
+            proxy_set_header Connection "";
+            proxy_set_header Host \$host;
+        }
+    }
+}
+EOF
+    show_cmd "$NGINX -p $prefix -c $prefix/nginx.conf   # upstream 127.0.0.1:$port_a, 127.0.0.1:$port_b; keepalive 32"
+    "$NGINX" -p "$prefix" -c "$prefix/nginx.conf" -e "$prefix/error.log" </dev/null &
+    local nginx_pid=$!
+    PIDS+=("$nginx_pid")
+    wait_http "http://127.0.0.1:$nginx_port/healthz" || { cat "$prefix/error.log" >&2; return 1; }
+    scale_load two-nodes "$part" "$WRK_RUNS" "$nginx_port" "$pid_a"
+    local live_twice rotated_a rotated_b
+    show_cmd "psql -c \"SELECT count(*) FROM (SELECT grant_id FROM refresh_tokens WHERE rotated_at IS NULL GROUP BY grant_id HAVING count(*) > 1) f\""
+    live_twice=$(scale_pg_sql "SELECT count(*) FROM (SELECT grant_id FROM refresh_tokens WHERE rotated_at IS NULL GROUP BY grant_id HAVING count(*) > 1) f")
+    echo "  families with more than one live (unrotated) refresh token after the run: $live_twice (must be 0)"
+    echo "  (the server CPU per operation above is node a's only)"
+    local status
+    status=$(pass_if "$live_twice == 0")
+    [ "$LOAD_OK" = 1 ] || status=MISS
+    summary_add "two nodes + nginx, one PostgreSQL" "$(printf '%.0f/s p50 %.1f p99 %.1f ms' "$LOAD_RATE" "$LOAD_P50" "$LOAD_P99")" "(info: 2 cores, no scale-out)" info
+    summary_add "  families with two live tokens" "$live_twice" "0" "$status"
+    stop_pid "$nginx_pid"
+    stop_pid "$pid_a"
+    stop_pid "$pid_b"
+}
