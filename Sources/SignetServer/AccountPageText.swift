@@ -2,7 +2,7 @@ import SignetWire
 
 /// Every user-visible string of the account page (`/account`).
 enum AccountPageText: String, PageStrings {
-    case title, signedInAs, emailReadOnly
+    case title, signedInAs
     case profileHeading, nameLabel, saveName, nameSaved, nameTooLong
     case passwordHeading, currentPasswordLabel, newPasswordLabel, changePassword, setPasswordHint
     case passwordChanged, wrongPassword, passwordRules
@@ -20,8 +20,6 @@ enum AccountPageText: String, PageStrings {
         case .title: Localized("Your account", de: "Ihr Konto")
         // {1}: the email, in <strong>.
         case .signedInAs: Localized("Signed in as {1}", de: "Angemeldet als {1}")
-        case .emailReadOnly: Localized("Your email address cannot be changed here yet.",
-                                       de: "Ihre E-Mail-Adresse kann hier noch nicht geändert werden.")
 
         case .profileHeading: Localized("Profile", de: "Profil")
         case .nameLabel: Localized("Name", de: "Name")
