@@ -62,12 +62,18 @@ public struct EmailChallenges: Sendable {
     /// limit is reached: per address and purpose, per address over every purpose (the account's
     /// limit: one address is one account), and per client address. No limit depends on whether
     /// the address has an account, so being throttled tells nothing about it.
-    public func admit(purpose: EmailChallengePurpose, email: String, clientAddress: String) throws -> Bool {
-        let limits = [
+    ///
+    /// `accountEmail`, for a change of address, is the account's current address: its account
+    /// limit counts too, so one account cannot send codes to ever new addresses.
+    public func admit(purpose: EmailChallengePurpose, email: String, clientAddress: String, accountEmail: String? = nil) throws -> Bool {
+        var limits = [
             ThrottleLimit(key: throttleKey("address/\(purpose.rawValue)", email), limit: Self.perAddressLimit, windowSeconds: Self.throttleWindow),
             ThrottleLimit(key: throttleKey("account", email), limit: Self.perAccountLimit, windowSeconds: Self.throttleWindow),
             ThrottleLimit(key: throttleKey("client", clientAddress), limit: Self.perClientLimit, windowSeconds: Self.throttleWindow),
         ]
+        if let accountEmail, accountEmail != email {
+            limits.append(ThrottleLimit(key: throttleKey("account", accountEmail), limit: Self.perAccountLimit, windowSeconds: Self.throttleWindow))
+        }
         return try throttle.hitIfUnder(limits, now: clock.now)
     }
 

@@ -20,6 +20,18 @@ public enum AccountMail: Sendable, Equatable {
     case accountDeleted
     /// Tells the old address that the account's email was changed.
     case emailChanged(newAddressHint: String)
+    /// Confirms a new address a signed-in user asked to use instead of the old one.
+    case confirmNewEmail(code: String, link: String, minutes: Int)
+    /// Sent instead of `confirmNewEmail` when the new address already has an account, so the
+    /// account page answers the same either way and the owner of the address learns of it.
+    case emailInUse(signInLink: String)
+
+    /// An address as the notice to the old one names it: the first character of the local part
+    /// and the domain (`n…@example.com`), enough to recognise it, not to copy it.
+    public static func addressHint(_ address: String) -> String {
+        guard let at = address.lastIndex(of: "@"), let first = address.first, address.startIndex != at else { return "…" }
+        return "\(first)…\(address[at...])"
+    }
 
     /// Who the mail is from, as people read it: the same `Brand` as the pages (SignetWire), made
     /// from the `branding` settings (`SignetApplication.brand`).
@@ -79,6 +91,16 @@ public enum AccountMail: Sendable, Equatable {
                            intro: "The email address of your \(product) account was changed to \(hint).",
                            code: nil, action: nil, secondAction: nil,
                            closing: "If you did not make this change, contact the people who run \(product) at once.")
+        case .confirmNewEmail(let code, let link, let minutes):
+            return Content(subject: "Confirm your new email for \(product)",
+                           intro: "Enter this code to make this the email address of your \(product) account. It works for \(minutes) minutes.",
+                           code: code, action: ("Use this email", link), secondAction: nil,
+                           closing: "If you did not ask for this, ignore this mail; the account keeps its address without the code.")
+        case .emailInUse(let signInLink):
+            return Content(subject: "Your \(product) account already uses this email",
+                           intro: "Someone asked to move another \(product) account to this email address, but it already belongs to your account. Nothing has changed.",
+                           code: nil, action: ("Sign in", signInLink), secondAction: nil,
+                           closing: "If it was you, sign in with this address instead. Otherwise you can ignore this mail.")
         }
     }
 

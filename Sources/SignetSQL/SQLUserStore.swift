@@ -35,6 +35,9 @@ public struct SQLUserStore: UserStore {
         UPDATE users SET name = $1, given_name = $2, family_name = $3, email_verified = $4, updated_at = $5
         WHERE id = $6
         """
+    static let changeEmailSQL = """
+        UPDATE users SET email = $1, email_verified = $2, updated_at = $3 WHERE id = $4 AND email = $5
+        """
     static let insertFederatedSQL = "INSERT INTO federated_identities (\(federatedColumns)) VALUES ($1, $2, $3, $4, $5, $6)"
     static let federatedByKey = """
         SELECT \(federatedColumns) FROM federated_identities
@@ -104,6 +107,16 @@ public struct SQLUserStore: UserStore {
     public func updateProfile(userID: String, name: String?, givenName: String?, familyName: String?,
                               emailVerified: Bool, now: Date) throws {
         try updateUser(Self.updateProfileSQL, [name, givenName, familyName, emailVerified, now, userID])
+    }
+
+    /// See `UserStore.changeEmail(userID:from:to:now:notice:)`: the conditional `UPDATE` and the
+    /// mail in one transaction; the unique index on `email` refuses an address another account has.
+    public func changeEmail(userID: String, from: String, to: String, now: Date, notice: OutboxMessageRecord?) throws -> Bool {
+        try database.transaction { db in
+            guard try db.run(Self.changeEmailSQL, [to, true, now, userID, from]) == 1 else { return false }
+            if let notice { try SQLMailOutbox.enqueue(notice, on: db) }
+            return true
+        }
     }
 
     /// See `UserStore.insertFederatedIdentity(_:)`.

@@ -2,7 +2,7 @@ import SignetWire
 
 /// Every user-visible string of the account page (`/account`).
 enum AccountPageText: String, CatalogStrings {
-    case title, signedInAs, emailReadOnly
+    case title, signedInAs
     case profileHeading, nameLabel, saveName, nameSaved, nameTooLong
     case passwordHeading, currentPasswordLabel, newPasswordLabel, changePassword, setPasswordHint
     case passwordChanged, wrongPassword, passwordRules

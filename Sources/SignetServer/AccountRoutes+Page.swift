@@ -18,7 +18,6 @@ extension AccountRoutes {
                 : "<p class=\"notice\" role=\"status\">\(esc(notice.text(page)))</p>\n"
         }
         body += "<p>\(page.html(AccountPageText.signedInAs, "<strong>\(esc(user.email))</strong>"))</p>\n"
-        body += "<p class=\"muted\">\(esc(page.text(AccountPageText.emailReadOnly)))</p>\n"
 
         // Profile.
         body += "<section id=\"profile\">\n<h2>\(esc(page.text(AccountPageText.profileHeading)))</h2>\n"
@@ -26,6 +25,8 @@ extension AccountRoutes {
             + "<input id=\"name\" name=\"name\" type=\"text\" autocomplete=\"name\" maxlength=\"200\" value=\"\(esc(user.name ?? ""))\">\n",
             button: .saveName)
         body += "</section>\n"
+
+        body += emailSection(session, csrf: csrf, page: page)
 
         // Password.
         body += "<section id=\"password\">\n<h2>\(esc(page.text(AccountPageText.passwordHeading)))</h2>\n"

@@ -14,6 +14,8 @@ struct AccountRoutes: Sendable {
     let interactive: InteractiveRoutes
     let users: UserService
     let deletion: AccountDeletion
+    /// The sign-up policy, which a new address must meet too.
+    let accounts: SignetConfiguration.Accounts
     var storage: any SignetStorage { interactive.server.storage }
     var clock: any Clock { interactive.server.clock }
 
@@ -24,6 +26,7 @@ struct AccountRoutes: Sendable {
         self.interactive = interactive
         self.users = application.environment.makeUserService()
         self.deletion = AccountDeletion(environment: application.environment, federation: application.federation)
+        self.accounts = application.environment.configuration.accounts
     }
 
     // MARK: session and forms
@@ -124,6 +127,8 @@ enum AccountNotice: String, Sendable {
     case sessionEnded = "session-ended", otherSessionsEnded = "other-sessions-ended"
     case revoked, notFound = "not-found", deleteNeedsFreshSignIn = "delete-needs-fresh-sign-in"
     case invalidPassword = "invalid-password"
+    case emailInvalid = "email-invalid", emailUnchanged = "email-unchanged", emailDomainRefused = "email-domain-refused"
+    case emailNeedsFreshSignIn = "email-needs-fresh-sign-in", emailChanged = "email-changed"
 
     /// The notice in the page's language.
     func text(_ page: PageContext) -> String {
@@ -140,13 +145,19 @@ enum AccountNotice: String, Sendable {
         case .notFound: page.text(AccountPageText.notFound)
         case .deleteNeedsFreshSignIn: page.text(AccountPageText.deleteNeedsFreshSignIn)
         case .invalidPassword: page.text(AccountPageText.invalidPassword, page.text(AccountPageText.passwordRules))
+        case .emailInvalid: page.text(EmailChangeText.invalidEmail)
+        case .emailUnchanged: page.text(EmailChangeText.unchanged)
+        case .emailDomainRefused: page.text(EmailChangeText.domainRefused)
+        case .emailNeedsFreshSignIn: page.text(EmailChangeText.needsFreshSignIn)
+        case .emailChanged: page.text(EmailChangeText.changed)
         }
     }
 
     /// Whether the notice reports a refusal (shown as an alert).
     var isError: Bool {
         switch self {
-        case .nameTooLong, .wrongPassword, .cannotUnlinkLast, .notFound, .deleteNeedsFreshSignIn, .invalidPassword: true
+        case .nameTooLong, .wrongPassword, .cannotUnlinkLast, .notFound, .deleteNeedsFreshSignIn, .invalidPassword,
+             .emailInvalid, .emailUnchanged, .emailDomainRefused, .emailNeedsFreshSignIn: true
         default: false
         }
     }

@@ -58,15 +58,21 @@ struct ChallengeMailer: Sendable {
         case (.verifyEmail, false):
             let signIn = requestHandle.map { url(Routes.signIn, [("request", $0)]) } ?? issuer
             letter = .accountExists(signInLink: signIn, resetLink: url(Routes.passwordForgot, requestHandle.map { [("request", $0)] } ?? []))
+        case (.changeEmail, true): letter = .confirmNewEmail(code: issued.code, link: link, minutes: issued.minutes)
+        case (.changeEmail, false): letter = .emailInUse(signInLink: url(Routes.account))
         case (.resetPassword, false), (.signIn, false):
             letter = .noAccount(signUpLink: signUpOpen ? url(Routes.signUp, requestHandle.map { [("request", $0)] } ?? []) : nil)
         }
+        try challenges.store(issued, mail: try seal(letter, to: email))
+        queue.notifySender()
+        return issued.record.id
+    }
+
+    /// `letter` to `email`, sealed for the outbox (the caller stores it with its action).
+    func seal(_ letter: AccountMail, to email: String) throws -> OutboxMessageRecord {
         // MailQueue picks the sender at send time; the address here is only the message's shape.
         let to = try MailAddress(email)
         let message = letter.message(brand: brand, from: to, to: to)
-        let sealed = try queue.seal(to: to, subject: message.subject, text: message.text, html: message.html)
-        try challenges.store(issued, mail: sealed)
-        queue.notifySender()
-        return issued.record.id
+        return try queue.seal(to: to, subject: message.subject, text: message.text, html: message.html)
     }
 }

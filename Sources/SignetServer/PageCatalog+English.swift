@@ -5,7 +5,6 @@ extension PageCatalog {
         "AccountPageText.title": "Your account",
         // {1}: the email, in <strong>.
         "AccountPageText.signedInAs": "Signed in as {1}",
-        "AccountPageText.emailReadOnly": "Your email address cannot be changed here yet.",
         "AccountPageText.profileHeading": "Profile",
         "AccountPageText.nameLabel": "Name",
         "AccountPageText.saveName": "Save name",
@@ -269,5 +268,26 @@ extension PageCatalog {
         "SignUpText.offTitle": "Sign-up is not available",
         "SignUpText.offBody": "Accounts on this server are created by its administrators.",
         "SignUpText.verifyFirstTitle": "Confirm your email first",
+        // EmailChangeText: Every string of changing the account's email: the account page's section and notices, and the pages of the code and link mailed to the new address.
+        "EmailChangeText.heading": "Email address",
+        "EmailChangeText.newEmailLabel": "New email address",
+        "EmailChangeText.passwordLabel": "Current password",
+        "EmailChangeText.submit": "Change email",
+        // {1}: the minutes a sign-in counts as fresh.
+        "EmailChangeText.freshHint": "To change your email without a password, sign in again first (the last {1} minutes count).",
+        "EmailChangeText.invalidEmail": "That is not an email address that can be used (one @, at most 254 characters, a domain such as example.com).",
+        "EmailChangeText.unchanged": "That is already your email address.",
+        "EmailChangeText.domainRefused": "Addresses of this domain cannot be used here.",
+        "EmailChangeText.needsFreshSignIn": "Sign in again to change your email.",
+        "EmailChangeText.changed": "Your email address was changed. A notice went to the old address.",
+        "EmailChangeText.linkTitle": "Confirm your new email",
+        // {1}: the new address, in <strong>.
+        "EmailChangeText.linkBody": "Use {1} as the email address of your account.",
+        "EmailChangeText.linkButton": "Use this email",
+        "EmailChangeText.doneTitle": "Your email address was changed",
+        // {1}: the new address, in <strong>.
+        "EmailChangeText.doneBody": "Your account now uses {1}. A notice went to the old address.",
+        "EmailChangeText.takenTitle": "The email address was not changed",
+        "EmailChangeText.takenBody": "This address cannot be used for your account. Your account keeps its email address.",
     ]
 }

@@ -4,7 +4,6 @@ extension PageCatalog {
         // AccountPageText
         "AccountPageText.title": "Ihr Konto",
         "AccountPageText.signedInAs": "Angemeldet als {1}",
-        "AccountPageText.emailReadOnly": "Ihre E-Mail-Adresse kann hier noch nicht geändert werden.",
         "AccountPageText.profileHeading": "Profil",
         "AccountPageText.nameLabel": "Name",
         "AccountPageText.saveName": "Namen speichern",
@@ -245,5 +244,23 @@ extension PageCatalog {
         "SignUpText.offTitle": "Registrierung nicht verfügbar",
         "SignUpText.offBody": "Konten auf diesem Server werden von den Administratoren angelegt.",
         "SignUpText.verifyFirstTitle": "Bestätigen Sie zuerst Ihre E-Mail-Adresse",
+        // EmailChangeText
+        "EmailChangeText.heading": "E-Mail-Adresse",
+        "EmailChangeText.newEmailLabel": "Neue E-Mail-Adresse",
+        "EmailChangeText.passwordLabel": "Aktuelles Passwort",
+        "EmailChangeText.submit": "E-Mail-Adresse ändern",
+        "EmailChangeText.freshHint": "Um Ihre E-Mail-Adresse ohne Passwort zu ändern, melden Sie sich zuerst erneut an (es zählen die letzten {1} Minuten).",
+        "EmailChangeText.invalidEmail": "Diese E-Mail-Adresse kann nicht verwendet werden (ein @, höchstens 254 Zeichen, eine Domain wie example.com).",
+        "EmailChangeText.unchanged": "Das ist bereits Ihre E-Mail-Adresse.",
+        "EmailChangeText.domainRefused": "Adressen dieser Domain können hier nicht verwendet werden.",
+        "EmailChangeText.needsFreshSignIn": "Melden Sie sich erneut an, um Ihre E-Mail-Adresse zu ändern.",
+        "EmailChangeText.changed": "Ihre E-Mail-Adresse wurde geändert. Die alte Adresse hat eine Nachricht darüber erhalten.",
+        "EmailChangeText.linkTitle": "Neue E-Mail-Adresse bestätigen",
+        "EmailChangeText.linkBody": "{1} als E-Mail-Adresse Ihres Kontos verwenden.",
+        "EmailChangeText.linkButton": "Diese E-Mail-Adresse verwenden",
+        "EmailChangeText.doneTitle": "Ihre E-Mail-Adresse wurde geändert",
+        "EmailChangeText.doneBody": "Ihr Konto verwendet jetzt {1}. Die alte Adresse hat eine Nachricht darüber erhalten.",
+        "EmailChangeText.takenTitle": "Die E-Mail-Adresse wurde nicht geändert",
+        "EmailChangeText.takenBody": "Diese Adresse kann für Ihr Konto nicht verwendet werden. Ihr Konto behält seine E-Mail-Adresse.",
     ]
 }

@@ -12,6 +12,7 @@ enum PageText {
         LogoutText.self,
         FederationText.self,
         AccountPageText.self,
+        EmailChangeText.self,
         SignUpText.self,
         EmailChallengeText.self,
         RecoveryText.self,

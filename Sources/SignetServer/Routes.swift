@@ -62,6 +62,8 @@ public enum Routes {
     public static let accountSessionsEndOthers = "/account/sessions/end-others"
     public static let accountAppRevoke = "/account/apps/revoke"
     public static let accountDelete = "/account/delete"
+    /// Changing the account's email: asks for the new address, mails it a code (docs/accounts.md).
+    public static let accountEmail = "/account/email"
     /// The second-factor step of a sign-in: a TOTP or recovery code (GET form, POST).
     public static let secondFactor = "/signin/second-factor"
     /// Setting up an authenticator app during a sign-in that needs one (GET form, POST).

@@ -2,6 +2,7 @@ import Foundation
 import SignetCore
 import SignetHTTP
 import SignetJOSE
+import SignetMail
 import SignetStore
 import SignetWire
 
@@ -98,11 +99,12 @@ extension SelfServiceRoutes {
 
     func linkForm(_ context: PageContext, _ record: EmailChallengeRecord, token: String, browserValue: String, error: String?, password: String, visible: Bool,
                   status: Int) -> HTTPResponse {
-        let texts: (title: EmailChallengeText, body: EmailChallengeText?, button: EmailChallengeText)
+        let texts: (title: any PageStrings, body: (any PageStrings)?, button: any PageStrings)
         switch record.purpose {
-        case .verifyEmail: texts = (.confirmTitle, .confirmBody, .confirmButton)
-        case .resetPassword: texts = (.resetTitle, nil, .resetButton)
-        case .signIn: texts = (.signInTitle, .signInBody, .signInButton)
+        case .verifyEmail: texts = (EmailChallengeText.confirmTitle, EmailChallengeText.confirmBody, EmailChallengeText.confirmButton)
+        case .resetPassword: texts = (EmailChallengeText.resetTitle, nil, EmailChallengeText.resetButton)
+        case .signIn: texts = (EmailChallengeText.signInTitle, EmailChallengeText.signInBody, EmailChallengeText.signInButton)
+        case .changeEmail: texts = (EmailChangeText.linkTitle, EmailChangeText.linkBody, EmailChangeText.linkButton)
         }
         var body = ""
         if let lead = texts.body { body += "<p>\(context.html(lead, "<strong>\(HTMLPage.escape(record.email))</strong>"))</p>\n" }
@@ -160,11 +162,16 @@ extension SelfServiceRoutes {
     ///   confirmed, and the pending request continues.
     func complete(_ record: EmailChallengeRecord, password: String, browserValue: String?, _ errors: ErrorRenderer) throws -> HTTPResponse {
         let handle = challenges.requestHandle(of: record)
-        guard let userID = record.userID, let user = try users.storage.users.user(id: userID), user.email == record.email else {
+        // A challenge mailed to an address the account no longer has is dead (a change of email
+        // ends what was sent to the old one); a change's own challenge went to the new address.
+        guard let userID = record.userID, let user = try users.storage.users.user(id: userID),
+              record.purpose == .changeEmail || user.email == record.email else {
             return deadChallenge(errors.page, handle: handle)
         }
         let sameBrowser = challenges.isSameBrowser(record, browserValue: browserValue)
         switch record.purpose {
+        case .changeEmail:
+            return try completeEmailChange(record, user: user, sameBrowser: sameBrowser, errors)
         case .verifyEmail:
             try markVerified(user)
             server.auditor.record("email_verified", subject: user.id)
@@ -188,6 +195,28 @@ extension SelfServiceRoutes {
             server.auditor.record("sign_in", subject: user.id, detail: ["method": .string("email")])
             return try continueSignedIn(user, amr: ["otp"], handle: handle, errors)
         }
+    }
+
+    /// A proven new address becomes the account's, verified, with the notice to the old address
+    /// in the same transaction (`UserStore.changeEmail`). Sessions and grants stay: the address is
+    /// how the person is reached, not a credential, and the change needed the password (or a fresh
+    /// sign-in) and the new mailbox (docs/accounts.md, "Changing the email address"). An address
+    /// another account took in the meantime refuses the change; the race is only visible to
+    /// someone who holds both that mailbox and this account.
+    func completeEmailChange(_ record: EmailChallengeRecord, user: UserRecord, sameBrowser: Bool, _ errors: ErrorRenderer) throws -> HTTPResponse {
+        let notice = try mailer.seal(.emailChanged(newAddressHint: AccountMail.addressHint(record.email)), to: user.email)
+        let changed: Bool
+        do {
+            changed = try users.storage.users.changeEmail(userID: user.id, from: user.email, to: record.email, now: server.clock.now, notice: notice)
+        } catch StoreError.duplicate {
+            return Self.notice(errors.page, EmailChangeText.takenTitle, EmailChangeText.takenBody, status: 409)
+        }
+        guard changed else { return deadChallenge(errors.page, handle: nil) }
+        mailer.queue.notifySender()
+        server.auditor.record("email_changed", subject: user.id)
+        if sameBrowser { return AccountRoutes.back(.emailChanged) }
+        let body = "<p>\(errors.page.html(EmailChangeText.doneBody, "<strong>\(HTMLPage.escape(record.email))</strong>"))</p>\n"
+        return HTMLPage.response(errors.page, title: errors.page.text(EmailChangeText.doneTitle), body: body)
     }
 
     func markVerified(_ user: UserRecord) throws {

@@ -107,6 +107,7 @@ extension SignetApplication {
         table.add([.POST], Routes.accountSessionEnd, .page) { errors in .sync { account.endSession($0, errors) } }
         table.add([.POST], Routes.accountSessionsEndOthers, .page) { errors in .sync { account.endOtherSessions($0, errors) } }
         table.add([.POST], Routes.accountAppRevoke, .page) { errors in .sync { account.revokeApp($0, errors) } }
+        table.add([.POST], Routes.accountEmail, .page) { errors in Self.blocking("account email", errors, account.changeEmail) }
         table.add([.POST], Routes.accountDelete, .page) { errors in .async { await account.deleteSubmit($0, errors) } }
         // RFC 6750 §2.1: the token in the Authorization header; a DELETE carries no form body.
         table.add([.DELETE], Routes.account, .api(.bearer)) { errors in

@@ -8,6 +8,8 @@ public enum EmailChallengePurpose: String, Sendable, CaseIterable, Codable {
     case resetPassword = "reset_password"
     /// The user signs in without a password.
     case signIn = "sign_in"
+    /// A signed-in user's new address (the challenge's `email`) becomes the account's.
+    case changeEmail = "change_email"
 }
 
 /// One challenge mailed to an address: a 6-digit code and a link, either of which answers it

@@ -25,6 +25,12 @@ public protocol UserStore: Sendable {
     func updateProfile(userID: String, name: String?, givenName: String?, familyName: String?,
                        emailVerified: Bool, now: Date) throws
 
+    /// Changes the user's email from `from` to `to` (already normalised) and marks it verified, and
+    /// stores `notice` (the mail to the old address) in the same transaction: both or neither.
+    /// False (nothing changes) when there is no such user or its email is no longer `from`.
+    /// Throws `.duplicate` (nothing changes) when another account has `to`.
+    func changeEmail(userID: String, from: String, to: String, now: Date, notice: OutboxMessageRecord?) throws -> Bool
+
     /// Links an upstream identity to a user. Throws `.duplicate` if (connection, issuer, subject) is
     /// already linked, `.notFound` if the user does not exist.
     func insertFederatedIdentity(_ identity: FederatedIdentityRecord) throws

@@ -21,6 +21,7 @@ struct AccountMailTests {
             .verifyEmail(code: "482913", link: link, minutes: 10), .resetPassword(code: "550123", link: link, minutes: 10),
             .signInCode(code: "771204", link: link, minutes: 10), .accountExists(signInLink: link, resetLink: link + "2"),
             .accountDeleted, .emailChanged(newAddressHint: "a***@example.org"), .noAccount(signUpLink: link + "3"),
+            .confirmNewEmail(code: "093311", link: link, minutes: 10), .emailInUse(signInLink: link + "4"),
         ]
         for kind in kinds { try transport.send(kind.message(brand: Self.brand, from: from, to: to)) }
         let received = try await sink.waitForMessages(kinds.count)
@@ -34,7 +35,7 @@ struct AccountMailTests {
             #expect(!html.contains("<script>") && !html.contains("<Notes>"), "\(kind)")
             #expect(html.contains("Acme &lt;Notes&gt;"))
             switch kind {
-            case .verifyEmail(let code, _, _), .resetPassword(let code, _, _), .signInCode(let code, _, _):
+            case .verifyEmail(let code, _, _), .resetPassword(let code, _, _), .signInCode(let code, _, _), .confirmNewEmail(let code, _, _):
                 #expect(text.contains(code) && html.contains(code))
                 #expect(!parsed.subject.contains(code))
                 #expect(text.contains(link))
@@ -44,10 +45,25 @@ struct AccountMailTests {
                 #expect(text.contains(link) && text.contains(link + "2"))
             case .noAccount:
                 #expect(text.contains(link + "3") && !text.contains(link + "2"))
+            case .emailInUse:
+                #expect(text.contains(link + "4") && Self.digits(text) == nil)
             case .accountDeleted, .emailChanged:
                 #expect(!text.contains("http"))
             }
         }
+    }
+
+    /// A run of six digits in `text`, if any.
+    static func digits(_ text: String) -> String? {
+        text.split(whereSeparator: { !$0.isNumber }).first { $0.count == 6 }.map(String.init)
+    }
+
+    @Test func theOldAddressIsToldOnlyAHintOfTheNewOne() throws {
+        #expect(AccountMail.addressHint("new.alice@example.org") == "n…@example.org")
+        #expect(AccountMail.addressHint("broken") == "…")
+        let mail = AccountMail.emailChanged(newAddressHint: AccountMail.addressHint("new.alice@example.org"))
+            .message(brand: Self.brand, from: try MailAddress("a@b.test"), to: try MailAddress("c@d.test"))
+        #expect(mail.text.contains("n…@example.org") && !mail.text.contains("new.alice"))
     }
 
     @Test func aColourThatIsNotHexFallsBack() {
