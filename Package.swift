@@ -74,7 +74,7 @@ let package = Package(
         // The mock upstream provider (tests and `signet serve --demo`).
         .target(name: "SignetMockProvider", dependencies: ["SignetServer", "SignetHTTP", "SignetClientCore"]),
         .target(name: "SignetTesting", dependencies: ["SignetServer", "SignetHTTP", "SignetSQLite", "SignetClientCore", "SignetMockProvider",
-                                                     "CSignetSpawn"]),
+                                                     "CSignetSpawn", "SignetWebAuthn"]),
 
         .executableTarget(name: "SignetBench", dependencies: ["SignetCrypto", "SignetJOSE", "SignetHTTP", "SignetServer",
                                                              "SignetMockProvider", "SignetCore", "SignetStore", "SignetSQL",

@@ -82,9 +82,10 @@ public struct AuthorizationEndpoint: Sendable {
         guard !scope.isEmpty, scope.isSubset(of: client.allowedScope) else {
             throw OAuthError(.invalidScope, "The requested scope is not allowed for this client.")
         }
-        // Deleting the account is for the operator's own apps only, whatever a registration says.
-        if scope.contains(Scope.accountDelete) && !client.isFirstParty {
-            throw OAuthError(.invalidScope, "The account:delete scope is only granted to first-party apps.")
+        // Deleting the account or adding a passkey is for the operator's own apps only, whatever a
+        // registration says.
+        if !client.isFirstParty, let reserved = Scope.firstPartyOnly.first(where: scope.contains) {
+            throw OAuthError(.invalidScope, "The \(reserved) scope is only granted to first-party apps.")
         }
         if !client.grantTypes.contains(.refreshToken) {
             scope = Scope(scope.tokens.filter { $0 != Scope.offlineAccess })

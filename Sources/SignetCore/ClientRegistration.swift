@@ -104,8 +104,8 @@ public struct ClientRegistration: Sendable {
         // Scope.
         do {
             let scope = try Scope(parsing: spec.scope ?? ClientRegistration.defaultScope)
-            if scope.contains(Scope.accountDelete) && !spec.firstParty {
-                report("scope", "\(Scope.accountDelete) is only for first-party clients (set first_party)")
+            if !spec.firstParty, let reserved = Scope.firstPartyOnly.first(where: scope.contains) {
+                report("scope", "\(reserved) is only for first-party clients (set first_party)")
             }
         } catch {
             report("scope", "contains a character that is not allowed in a scope token (RFC 6749 §3.3)")

@@ -84,13 +84,7 @@ public final class SignInClient: Sendable {
         let pending = PendingSignIn(codeVerifier: pkce.verifier, state: RandomToken.make(), nonce: RandomToken.make(),
                                     redirectURI: redirect, createdAt: now,
                                     expiresAt: now.addingTimeInterval(configuration.pendingSignInLifetime))
-        var pairs: [(String, String)] = [
-            ("response_type", "code"), ("client_id", configuration.clientID), ("redirect_uri", redirect),
-            ("scope", configuration.scopes.joined(separator: " ")), ("state", pending.state), ("nonce", pending.nonce),
-            ("code_challenge", pkce.challenge), ("code_challenge_method", "S256"),
-        ] + configuration.resources.map { ("resource", $0) }
-        let reserved = Set(pairs.map(\.0))
-        pairs += extraParameters.filter { !reserved.contains($0.0) }
+        let pairs = authorizationParameters(pending, codeChallenge: pkce.challenge, extraParameters: extraParameters)
         let endpoint = provider.metadata.authorizationEndpoint.absoluteString
         let separator = endpoint.contains("?") ? "&" : "?"
         guard let url = URL(string: endpoint + separator + QueryEncoding.encode(pairs)) else {
@@ -98,6 +92,19 @@ public final class SignInClient: Sendable {
         }
         try save(pending, as: pendingKey)
         return SignInRequest(authorizationURL: url, pending: pending)
+    }
+
+    /// An authorization request's parameters (RFC 6749 §4.1.1, RFC 7636 §4.3) for `pending`;
+    /// `extraParameters` cannot override the protocol's own.
+    func authorizationParameters(_ pending: PendingSignIn, codeChallenge: String, extraParameters: [(String, String)]) -> [(String, String)] {
+        var pairs: [(String, String)] = [
+            ("response_type", "code"), ("client_id", configuration.clientID), ("redirect_uri", pending.redirectURI),
+            ("scope", configuration.scopes.joined(separator: " ")), ("state", pending.state), ("nonce", pending.nonce),
+            ("code_challenge", codeChallenge), ("code_challenge_method", "S256"),
+        ] + configuration.resources.map { ("resource", $0) }
+        let reserved = Set(pairs.map(\.0))
+        pairs += extraParameters.filter { !reserved.contains($0.0) }
+        return pairs
     }
 
     /// The sign-in waiting for its callback, if any and not expired (after a relaunch too).

@@ -32,6 +32,7 @@ public struct SignInError: Error, Sendable, Hashable, CustomStringConvertible, L
             case issuerParameterMismatch, authorizationError, missingCode, cancelled, timedOut, tokenError
             case network, invalidTokenResponse, invalidIDToken, notSignedIn, storage
             case nativeSignInUnavailable, endSessionUnavailable, accountDeletionRefused
+            case passkeyRefused, authenticatorFailed
         }
         fileprivate let rule: Rule
         fileprivate init(_ rule: Rule) { self.rule = rule }
@@ -84,6 +85,10 @@ public struct SignInError: Error, Sendable, Hashable, CustomStringConvertible, L
         public static let endSessionUnavailable = Code(.endSessionUnavailable)
         /// The server refused to delete the account (RFC 6750 §3.1: `invalid_token`, `insufficient_scope`).
         public static let accountDeletionRefused = Code(.accountDeletionRefused)
+        /// Signet refused a step of a native passkey ceremony (``SignInError/oauthError``).
+        public static let passkeyRefused = Code(.passkeyRefused)
+        /// The platform authenticator did not produce a credential (``SignInError/detail``).
+        public static let authenticatorFailed = Code(.authenticatorFailed)
 
         /// The code's name, e.g. `stateMismatch`.
         public var description: String { rule.rawValue }
@@ -115,6 +120,8 @@ public struct SignInError: Error, Sendable, Hashable, CustomStringConvertible, L
         case nativeSignInUnavailable
         case endSessionUnavailable
         case accountDeletionRefused(OAuthRefusal)
+        case passkeyRefused(OAuthRefusal)
+        case authenticatorFailed(String)
     }
 
     /// An OAuth error answer (RFC 6749 §4.1.2.1, §5.2).
@@ -186,6 +193,18 @@ public struct SignInError: Error, Sendable, Hashable, CustomStringConvertible, L
         SignInError(.accountDeletionRefused(OAuthRefusal(code: code, description: description, uri: nil)))
     }
 
+    /// Signet refused a step of a native passkey ceremony with an OAuth error: `invalid_request`
+    /// (a replayed or expired challenge, a wrong origin or RP ID, a response that fails a check),
+    /// `access_denied` (an unknown or blocked passkey, a bad signature), `invalid_token` /
+    /// `insufficient_scope` (registration without a fitting access token),
+    /// `unauthorized_client`, `temporarily_unavailable` (rate limited).
+    public static func passkeyRefused(code: String, description: String?) -> SignInError {
+        SignInError(.passkeyRefused(OAuthRefusal(code: code, description: description, uri: nil)))
+    }
+    /// The platform authenticator failed or returned something unusable (the user cancelling is
+    /// ``cancelled``).
+    public static func authenticatorFailed(_ why: String) -> SignInError { SignInError(.authenticatorFailed(why)) }
+
     /// The rule this error names.
     public var code: Code {
         switch reason {
@@ -213,12 +232,15 @@ public struct SignInError: Error, Sendable, Hashable, CustomStringConvertible, L
         case .nativeSignInUnavailable: .nativeSignInUnavailable
         case .endSessionUnavailable: .endSessionUnavailable
         case .accountDeletionRefused: .accountDeletionRefused
+        case .passkeyRefused: .passkeyRefused
+        case .authenticatorFailed: .authenticatorFailed
         }
     }
 
     private var refusal: OAuthRefusal? {
         switch reason {
-        case .authorizationError(let refusal), .tokenError(let refusal), .accountDeletionRefused(let refusal): refusal
+        case .authorizationError(let refusal), .tokenError(let refusal), .accountDeletionRefused(let refusal),
+             .passkeyRefused(let refusal): refusal
         default: nil
         }
     }
@@ -236,7 +258,7 @@ public struct SignInError: Error, Sendable, Hashable, CustomStringConvertible, L
     public var detail: String? {
         switch reason {
         case .discoveryFailed(let why), .invalidRedirectURI(let why), .unexpectedRedirect(let why), .network(let why),
-             .invalidTokenResponse(let why), .invalidIDToken(let why), .storage(let why): why
+             .invalidTokenResponse(let why), .invalidIDToken(let why), .storage(let why), .authenticatorFailed(let why): why
         default: nil
         }
     }
@@ -274,6 +296,8 @@ public struct SignInError: Error, Sendable, Hashable, CustomStringConvertible, L
         case .nativeSignInUnavailable: "the server does not offer native ID-token sign-in (no native_nonce_endpoint)"
         case .endSessionUnavailable: "the server does not offer RP-initiated logout (no end_session_endpoint)"
         case .accountDeletionRefused(let refusal): "the server refused to delete the account: \(refusal.code)" + (refusal.description.map { " (\($0))" } ?? "")
+        case .passkeyRefused(let refusal): "the server refused the passkey: \(refusal.code)" + (refusal.description.map { " (\($0))" } ?? "")
+        case .authenticatorFailed(let why): "the authenticator failed: \(why)"
         }
     }
 

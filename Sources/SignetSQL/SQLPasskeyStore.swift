@@ -25,6 +25,8 @@ public struct SQLPasskeyStore: PasskeyStore {
         INSERT INTO passkey_ceremonies (challenge_hash, kind, user_id, binding, context, created_at, expires_at)
         VALUES ($1, $2, $3, $4, $5, $6, $7)
         """
+    static let countCeremonies = "SELECT COUNT(*) FROM passkey_ceremonies"
+    static let removeSpentCeremonies = "DELETE FROM passkey_ceremonies WHERE expires_at <= $1 OR consumed_at IS NOT NULL"
     /// Single use is this one statement: of racing calls exactly one matches the row.
     static let consumeCeremony = """
         UPDATE passkey_ceremonies SET consumed_at = $1
@@ -44,6 +46,12 @@ public struct SQLPasskeyStore: PasskeyStore {
         guard let kind = PasskeyCeremonyRecord.Kind(rawValue: kindText) else { throw StoreError.corrupt("passkey_ceremonies.kind \(kindText)") }
         return PasskeyCeremonyRecord(challengeHash: try row.blob(0), kind: kind, userID: row.optionalText(2), binding: try row.blob(3),
                                      context: try row.text(4), createdAt: try row.date(5), expiresAt: try row.date(6))
+    }
+
+    /// The parameters of `insertCeremony`.
+    static func values(_ ceremony: PasskeyCeremonyRecord) -> [any SQLBindable] {
+        [ceremony.challengeHash, ceremony.kind.rawValue, ceremony.userID, ceremony.binding, ceremony.context, ceremony.createdAt,
+         ceremony.expiresAt]
     }
 
     /// See `PasskeyStore.insertPasskey(_:)`.
@@ -88,9 +96,19 @@ public struct SQLPasskeyStore: PasskeyStore {
 
     /// See `PasskeyStore.insertCeremony(_:)`.
     public func insertCeremony(_ ceremony: PasskeyCeremonyRecord) throws {
-        try database.write { db in
-            try db.run(Self.insertCeremony, [ceremony.challengeHash, ceremony.kind.rawValue, ceremony.userID, ceremony.binding,
-                                             ceremony.context, ceremony.createdAt, ceremony.expiresAt])
+        try database.write { db in try db.run(Self.insertCeremony, Self.values(ceremony)) }
+    }
+
+    /// See `PasskeyStore.insertCeremony(_:maximumRows:)`.
+    public func insertCeremony(_ ceremony: PasskeyCeremonyRecord, maximumRows: Int) throws -> Bool {
+        try database.transaction { db in
+            let count = { try db.one(Self.countCeremonies, []) { Int(try $0.int64(0)) } ?? 0 }
+            if try count() >= maximumRows {
+                try db.run(Self.removeSpentCeremonies, [ceremony.createdAt])
+                guard try count() < maximumRows else { return false }
+            }
+            try db.run(Self.insertCeremony, Self.values(ceremony))
+            return true
         }
     }
 

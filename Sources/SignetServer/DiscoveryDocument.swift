@@ -24,7 +24,7 @@ enum DiscoveryDocument {
             "revocation_endpoint": .string(issuer + Routes.revoke),
             "introspection_endpoint": .string(issuer + Routes.introspect),
             "end_session_endpoint": .string(issuer + Routes.endSession),
-            "scopes_supported": ["openid", "profile", "email", "offline_access", .string(Scope.accountDelete)],
+            "scopes_supported": ["openid", "profile", "email", "offline_access", .string(Scope.accountDelete), .string(Scope.passkeysWrite)],
             "response_types_supported": ["code"],
             "response_modes_supported": ["query"],
             "grant_types_supported": .array(grantTypes.map(JSONValue.string)),

@@ -21,6 +21,10 @@ struct PasskeyCeremonies: Sendable {
     let rpID: String
     let origins: Set<String>
     let rpName: String
+    /// The rate limit of the options per client address, and the bound of the ceremony table.
+    let throttle: any ThrottleStore
+    let optionsPerMinute: Int
+    let maximumCeremonies: Int
 
     /// W3C WebAuthn §13.4.3: a challenge of at least 16 random bytes; Signet uses 32.
     static let challengeLength = 32
@@ -39,6 +43,9 @@ struct PasskeyCeremonies: Sendable {
         rpID = configuration.passkeyRPID
         origins = configuration.passkeyOrigins
         rpName = configuration.issuerHost ?? "Signet"
+        throttle = server.storage.throttle
+        optionsPerMinute = configuration.passkeys.optionsPerMinute
+        maximumCeremonies = configuration.passkeys.maxCeremonies
     }
 
     /// The keyed hash a challenge is stored under.
@@ -50,13 +57,27 @@ struct PasskeyCeremonies: Sendable {
     /// The WebAuthn user handle of an account: its id's bytes (opaque, never the email, §14.6.1).
     static func userHandle(_ user: UserRecord) -> [UInt8] { Array(user.id.utf8) }
 
-    /// Issues and stores a challenge.
+    /// The window of `optionsPerMinute`, and the `Retry-After` of a refusal.
+    static let rateWindow = 60
+
+    /// Counts one request for options from `clientAddress` (`HTTPRequest.clientKey`, hashed
+    /// before it is a key); false when the address has asked `passkeys.options_per_minute`
+    /// times in the last minute already (then the caller answers 429, RFC 6585 §4).
+    func admit(clientAddress: String) throws -> Bool {
+        let key = "passkey_options:" + Base64URL.encode(tokens.hash("address:" + clientAddress).prefix(16))
+        return try throttle.hitIfUnder([ThrottleLimit(key: key, limit: optionsPerMinute, windowSeconds: Self.rateWindow)], now: clock.now)
+    }
+
+    /// Issues and stores a challenge, within the table's bound (`passkeys.max_ceremonies`): a
+    /// flood of options from many addresses cannot grow `passkey_ceremonies` without limit.
     private func issue(_ kind: PasskeyCeremonyRecord.Kind, userID: String?, binding: [UInt8], context: String) throws -> [UInt8] {
         let challenge = random.bytes(Self.challengeLength)
         let now = clock.now
-        try store.insertCeremony(PasskeyCeremonyRecord(challengeHash: challengeHash(challenge), kind: kind, userID: userID,
-                                                       binding: binding, context: context, createdAt: now,
-                                                       expiresAt: now.addingTimeInterval(Self.lifetime)))
+        let record = PasskeyCeremonyRecord(challengeHash: challengeHash(challenge), kind: kind, userID: userID, binding: binding,
+                                           context: context, createdAt: now, expiresAt: now.addingTimeInterval(Self.lifetime))
+        guard try store.insertCeremony(record, maximumRows: maximumCeremonies) else {
+            throw OAuthError(.temporarilyUnavailable, "Too many passkey requests are open; try again in a few minutes.")
+        }
         return challenge
     }
 

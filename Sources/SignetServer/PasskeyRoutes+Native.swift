@@ -24,7 +24,7 @@ extension PasskeyRoutes {
     }
 
     /// `POST /passkeys/native/options`.
-    func nativeOptions(_ request: HTTPRequest) throws(OAuthError) -> HTTPResponse {
+    func nativeOptions(_ request: HTTPRequest, _ errors: ErrorRenderer) throws(OAuthError) -> HTTPResponse {
         let parameters = try request.oauthParameters()
         let checked: AuthorizationRequest, client: Client
         do { (checked, client) = try interactive.endpoint.validate(parameters) } catch {
@@ -38,6 +38,7 @@ extension PasskeyRoutes {
             throw OAuthError(.unauthorizedClient, "Native passkey sign-in is for first-party public clients.")
         }
         guard let challenge = checked.codeChallenge else { throw .invalidRequest("code_challenge is required.") }
+        if let limited = try rateLimited(request, errors) { return limited }
         return try Self.mapped("native passkey options") {
             // No session is given: the request waits for the passkey as it would for the sign-in page.
             guard case .signIn(let handle) = try interactive.flow.start(checked, client: client, sessionToken: nil) else {

@@ -64,13 +64,14 @@ struct PasskeyRoutes: Sendable {
     // MARK: sign-in
 
     /// `POST /passkeys/signin/options`: a discoverable-credential challenge for a pending request.
-    func signInOptions(_ request: HTTPRequest) throws(OAuthError) -> HTTPResponse {
+    func signInOptions(_ request: HTTPRequest, _ errors: ErrorRenderer) throws(OAuthError) -> HTTPResponse {
         guard let form = InteractiveRoutes.formFields(request), let handle = try form.single("request") else {
             throw .invalidRequest("The form is malformed.")
         }
         guard interactive.csrfValid(request, field: try form.single("csrf"), purpose: handle), let binding = signInBinding(request) else {
             throw OAuthError(.accessDenied, "The form could not be verified. Make sure cookies are enabled.")
         }
+        if let limited = try rateLimited(request, errors) { return limited }
         return try Self.mapped("passkey sign-in options") {
             _ = try interactive.flow.pending(handle: handle)
             return OAuthResponses.json(try ceremonies.assertionOptions(binding: binding, context: handle))
@@ -101,15 +102,18 @@ struct PasskeyRoutes: Sendable {
     // MARK: registration
 
     /// `POST /passkeys/register/options`: a creation challenge for the signed-in user.
-    func registerOptions(_ request: HTTPRequest) throws(OAuthError) -> HTTPResponse {
-        return try Self.mapped("passkey registration options") {
-            guard let session = try session(request) else { throw OAuthError(.loginRequired, "Sign in first.") }
+    func registerOptions(_ request: HTTPRequest, _ errors: ErrorRenderer) throws(OAuthError) -> HTTPResponse {
+        let signedIn = try Self.mapped("passkey registration options") { () throws -> ActiveSession in
+            guard let session = try self.session(request) else { throw OAuthError(.loginRequired, "Sign in first.") }
             guard let form = InteractiveRoutes.formFields(request),
                   interactive.csrfValid(request, field: try form.single("csrf"), purpose: Self.purpose(session)) else {
                 throw OAuthError(.accessDenied, "The form could not be verified. Make sure cookies are enabled.")
             }
-            return OAuthResponses.json(try ceremonies.registrationOptions(user: session.user, binding: registrationBinding(session),
-                                                                          context: ""))
+            return session
+        }
+        if let limited = try rateLimited(request, errors) { return limited }
+        return try Self.mapped("passkey registration options") {
+            OAuthResponses.json(try ceremonies.registrationOptions(user: signedIn.user, binding: registrationBinding(signedIn), context: ""))
         }
     }
 
@@ -121,6 +125,14 @@ struct PasskeyRoutes: Sendable {
             let stored = try ceremonies.finishRegistration(body, binding: registrationBinding(session), name: "")
             return OAuthResponses.json(["id": .string(Base64URL.encode(stored.id)), "name": .string(stored.name)])
         }
+    }
+
+    /// 429 with `Retry-After` (RFC 6585 §4) when the client address has asked for too many
+    /// challenges in the last minute (`passkeys.options_per_minute`); nil when it may ask.
+    func rateLimited(_ request: HTTPRequest, _ errors: ErrorRenderer) throws(OAuthError) -> HTTPResponse? {
+        guard try !Self.mapped("passkey rate limit", { try ceremonies.admit(clientAddress: request.clientKey) }) else { return nil }
+        return errors.render(OAuthError(.temporarilyUnavailable, "Too many passkey requests from this network; try again in a minute."),
+                             status: 429, retryAfter: PasskeyCeremonies.rateWindow)
     }
 
     /// Runs a handler's body: its `OAuthError`s as they are, a pending request that is gone as

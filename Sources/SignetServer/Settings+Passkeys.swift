@@ -9,9 +9,17 @@ extension Settings {
     public static let passkeysAllowedOrigins = Setting(\SignetConfiguration.passkeys.allowedOrigins, "allowed_origins", [],
                                                        .strings("array of origin", problem: { SignetConfiguration.passkeyOriginProblem($0) }),
         "Origins accepted in a ceremony's client data besides the issuer's own (always accepted): other https origins under the RP ID (`https://www.example.com`), and Android apps as `android:apk-key-hash:<base64url SHA-256 of the signing certificate>` (Credential Manager sends that origin for a native app).")
+    /// Challenges one client address may ask for per minute.
+    public static let passkeysOptionsPerMinute = Setting(\SignetConfiguration.passkeys.optionsPerMinute, "options_per_minute", 30,
+                                                         .integer(1...10_000),
+        "Passkey challenges (the options of every ceremony: sign-in and registration, on the web and from native apps) one client address (an IPv6 client by its /64) may ask for in a sliding minute; more are refused with 429 and `Retry-After`.")
+    /// The most ceremony rows the store keeps.
+    public static let passkeysMaxCeremonies = Setting(\SignetConfiguration.passkeys.maxCeremonies, "max_ceremonies", 10_000,
+                                                      .integer(100...10_000_000),
+        "The most passkey challenges kept at once in `passkey_ceremonies`. When the table is full, a new challenge first removes the expired and used ones; if it is still full (a flood from many addresses), the options are refused with 503 `temporarily_unavailable` until challenges expire (5 minutes). `signet purge` and the purge job remove expired ones too.")
     /// The settings of the `passkeys` object, in reference order.
     public static let passkeys = SettingsGroup<SignetConfiguration>(key: "passkeys", title: "Passkeys (WebAuthn)", settings: [
-        passkeysRPID.entry, passkeysAllowedOrigins.entry,
+        passkeysRPID.entry, passkeysAllowedOrigins.entry, passkeysOptionsPerMinute.entry, passkeysMaxCeremonies.entry,
     ])
 
     // MARK: native apps

@@ -51,12 +51,19 @@ extension SignetApplication {
         }
 
         // Passkey ceremonies (JSON), the passkey offer, /account/passkeys and the script.
-        table.add([.POST], Routes.passkeySignInOptions, .api(.none)) { errors in errors.sync { request throws(OAuthError) in try passkeys.signInOptions(request) } }
+        table.add([.POST], Routes.passkeySignInOptions, .api(.none)) { errors in errors.sync { request throws(OAuthError) in try passkeys.signInOptions(request, errors) } }
         table.add([.POST], Routes.passkeySignInFinish, .api(.none)) { errors in errors.sync { request throws(OAuthError) in try passkeys.signInFinish(request, errors) } }
-        table.add([.POST], Routes.passkeyRegisterOptions, .api(.none)) { errors in errors.sync { request throws(OAuthError) in try passkeys.registerOptions(request) } }
+        table.add([.POST], Routes.passkeyRegisterOptions, .api(.none)) { errors in errors.sync { request throws(OAuthError) in try passkeys.registerOptions(request, errors) } }
         table.add([.POST], Routes.passkeyRegisterFinish, .api(.none)) { errors in errors.sync { request throws(OAuthError) in try passkeys.registerFinish(request) } }
-        table.add([.POST], Routes.passkeyNativeOptions, .api(.none)) { errors in errors.sync { request throws(OAuthError) in try passkeys.nativeOptions(request) } }
+        table.add([.POST], Routes.passkeyNativeOptions, .api(.none)) { errors in errors.sync { request throws(OAuthError) in try passkeys.nativeOptions(request, errors) } }
         table.add([.POST], Routes.passkeyNativeFinish, .api(.none)) { errors in errors.sync { request throws(OAuthError) in try passkeys.nativeFinish(request) } }
+        // RFC 6750 §2.1: a signed-in app's access token (`passkeys:write`) in the Authorization header.
+        table.add([.POST], Routes.passkeyNativeRegisterOptions, .api(.bearer)) { errors in
+            errors.sync { request throws(OAuthError) in try passkeys.nativeRegisterOptions(request, errors, tokens: accountTokens) }
+        }
+        table.add([.POST], Routes.passkeyNativeRegisterFinish, .api(.bearer)) { errors in
+            errors.sync { request throws(OAuthError) in try passkeys.nativeRegisterFinish(request, errors, tokens: accountTokens) }
+        }
         table.add([.GET], Routes.passkeyOffer, .page) { errors in .sync { passkeys.offerPage($0, errors) } }
         table.add([.POST], Routes.passkeyOffer, .authorization) { errors in .sync { passkeys.offerSubmit($0, errors) } }
         table.add([.GET], Routes.accountPasskeys, .page) { errors in .sync { passkeys.accountPage($0, errors) } }

@@ -7,6 +7,10 @@ extension SignetConfiguration {
         public var rpID: String? = Settings.passkeysRPID.defaultValue
         /// Extra accepted origins.
         public var allowedOrigins: [String] = Settings.passkeysAllowedOrigins.defaultValue
+        /// Challenges per client address per minute.
+        public var optionsPerMinute: Int = Settings.passkeysOptionsPerMinute.defaultValue
+        /// The most ceremony rows kept.
+        public var maxCeremonies: Int = Settings.passkeysMaxCeremonies.defaultValue
     }
 
     /// First-party apps for the association files (`native_apps`).

@@ -30,6 +30,12 @@ public protocol PasskeyStore: Sendable {
     /// Stores an issued challenge. Throws `.duplicate` if the hash exists.
     func insertCeremony(_ ceremony: PasskeyCeremonyRecord) throws
 
+    /// Stores an issued challenge while the table holds fewer than `maximumRows` rows, first
+    /// removing the expired and used ones (at `ceremony.createdAt`) when it is full; false, and
+    /// nothing stored, when it is still full. One transaction: the table never grows past the
+    /// bound by more than the writers running at once.
+    func insertCeremony(_ ceremony: PasskeyCeremonyRecord, maximumRows: Int) throws -> Bool
+
     /// Uses the challenge atomically: returns it for exactly one call if it exists, is of `kind`,
     /// unused and `now < expiresAt`; nil otherwise.
     func consumeCeremony(challengeHash: [UInt8], kind: PasskeyCeremonyRecord.Kind, now: Date) throws -> PasskeyCeremonyRecord?

@@ -68,4 +68,10 @@ public struct CBORMapEntry: Sendable, Hashable {
     public let key: CBORValue
     /// The value.
     public let value: CBORValue
+
+    /// An entry (for encoding a map, e.g. a COSE key or an attestation object).
+    public init(key: CBORValue, value: CBORValue) {
+        self.key = key
+        self.value = value
+    }
 }

@@ -14,6 +14,12 @@ public struct Scope: Sendable, Hashable, CustomStringConvertible {
     /// Lets a first-party app delete the signed-in user's account (`DELETE /account`); never
     /// granted to another client.
     public static let accountDelete = "account:delete"
+    /// Lets a first-party app add a passkey for the signed-in user through the native
+    /// registration API (`/passkeys/native/register/…`); never granted to another client.
+    public static let passkeysWrite = "passkeys:write"
+    /// The scopes only first-party apps are granted, whatever a registration says: each acts on
+    /// the account itself, which a third-party client must never do.
+    public static let firstPartyOnly = [accountDelete, passkeysWrite]
 
     /// Creates a scope from tokens, dropping repeats.
     public init<S: Sequence>(_ tokens: S) where S.Element == String {

@@ -94,6 +94,30 @@ struct PasskeyContractTests {
         #expect(throws: StoreError.duplicate) { try storage.passkeys.insertCeremony(Self.ceremony("new")) }
     }
 
+    /// The bounded insert: a full table first loses its expired and used rows; still full, the
+    /// new challenge is refused and nothing is stored.
+    @Test(arguments: Backend.allCases)
+    func aBoundedInsertRemovesSpentChallengesAndRefusesWhenStillFull(_ backend: Backend) throws {
+        let store = try backend.make().passkeys
+        func at(_ label: String, _ seconds: TimeInterval) -> PasskeyCeremonyRecord {
+            PasskeyCeremonyRecord(challengeHash: hash(label), kind: .assertion, userID: nil, binding: hash("bind"), context: "",
+                                  createdAt: t0.addingTimeInterval(seconds), expiresAt: t0.addingTimeInterval(seconds + 300))
+        }
+        for label in ["a", "b", "c"] { #expect(try store.insertCeremony(at(label, 0), maximumRows: 3)) }
+        #expect(try !store.insertCeremony(at("d", 1), maximumRows: 3))
+        #expect(try store.consumeCeremony(challengeHash: hash("d"), kind: .assertion, now: t0.addingTimeInterval(1)) == nil)
+        // A used one makes room; the others are still live, so the next one is refused again.
+        #expect(try store.consumeCeremony(challengeHash: hash("a"), kind: .assertion, now: t0.addingTimeInterval(2)) != nil)
+        #expect(try store.insertCeremony(at("e", 3), maximumRows: 3))
+        #expect(try !store.insertCeremony(at("f", 3), maximumRows: 3))
+        #expect(try store.consumeCeremony(challengeHash: hash("b"), kind: .assertion, now: t0.addingTimeInterval(4)) != nil)
+        // Expired ones make room too (b, c at 300 s; e lives until 303 s).
+        #expect(try store.insertCeremony(at("g", 301), maximumRows: 3))
+        #expect(try store.insertCeremony(at("h", 301), maximumRows: 3))
+        #expect(try !store.insertCeremony(at("i", 301), maximumRows: 3))
+        #expect(try store.consumeCeremony(challengeHash: hash("e"), kind: .assertion, now: t0.addingTimeInterval(302)) != nil)
+    }
+
     /// Racing consumers of one challenge and racing uses with one counter: one each wins.
     @Test(arguments: Backend.allCases)
     func racingConsumersAndRacingUsesHaveOneWinner(_ backend: Backend) throws {
