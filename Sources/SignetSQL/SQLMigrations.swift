@@ -35,6 +35,7 @@ public enum SQLMigrations {
         SQLMigration(version: 7, template: v7),
         SQLMigration(version: 8, template: v8),
         SQLMigration(version: 9, template: v9, backfill: auditChainFromLog),
+        SQLMigration(version: 10, template: v10),
     ]
 
     /// The highest version this build knows.
@@ -355,6 +356,15 @@ public enum SQLMigrations {
         used_at    {int},
         PRIMARY KEY (user_id, code_hash)
     );
+    """
+
+    /// Console roles (`SQLOperatorRoleStore`): one per user, gone with the user.
+    static let v10 = """
+    CREATE TABLE operator_roles (
+        user_id    TEXT PRIMARY KEY REFERENCES users (id) ON DELETE CASCADE,
+        role       TEXT NOT NULL,
+        updated_at {int} NOT NULL
+    )
     """
 
     /// The hash-chained audit trail (`SQLAuditLog`, `AuditChain`): `audit_events` numbered by the
