@@ -24,6 +24,7 @@ enum ConsoleAssets {
     code{font-family:ui-monospace,Menlo,Consolas,monospace;font-size:.88em;overflow-wrap:anywhere}
     pre{background:#f1f3f6;padding:.8rem;border-radius:.4rem;overflow-x:auto;font-size:.85rem;line-height:1.4}
     pre code{overflow-wrap:normal;font-size:inherit}
+    pre code#client-secret{white-space:pre-wrap;word-break:break-all;font-size:1rem}
     dl.facts{display:grid;grid-template-columns:max-content 1fr;gap:.35rem 1rem;margin:1rem 0}
     dl.facts dt{font-weight:600}
     dl.facts dd{margin:0;min-width:0}

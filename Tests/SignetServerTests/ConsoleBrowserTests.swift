@@ -46,7 +46,8 @@ import Testing
         #expect(result["webSecretShownAgain"] == .bool(false))
         #expect(result["consoleErrors"] == .array([]))
         #expect(try env.server.environment.storage.clients.client(id: "com.example.notes")?.isPublic == true)
-        for page in ["dashboard", "app-form", "app-native", "app-secret", "apps", "users", "user", "connections", "keys", "audit"] {
+        for page in ["dashboard", "app-form", "app-native", "app-secret", "apps", "users", "user", "connections", "keys", "audit",
+                     "dashboard-dark", "app-form-dark"] {
             for width in ["phone", "desktop"] {
                 let name = "console-\(page)-\(width).png"
                 let size = (try? FileManager.default.attributesOfItem(atPath: shots + "/" + name)[.size] as? Int) ?? 0

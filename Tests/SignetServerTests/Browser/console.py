@@ -94,6 +94,15 @@ def main():
         driver.find_element(By.CSS_SELECTOR, "table a").click()
         wait.until(expected_conditions.presence_of_element_located((By.ID, "sessions")))
         full_page_shots(driver, "user")
+        # Dark mode (prefers-color-scheme: dark), the dashboard and the app form at both widths.
+        driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": [{"name": "prefers-color-scheme", "value": "dark"}]})
+        driver.get(base + "/console")
+        wait.until(expected_conditions.presence_of_element_located((By.ID, "sign-ins-today")))
+        full_page_shots(driver, "dashboard-dark")
+        driver.get(base + "/console/apps/new")
+        wait.until(expected_conditions.presence_of_element_located((By.ID, "redirect-uris"))).send_keys("myapp:/cb")
+        wait.until(lambda d: d.find_element(By.ID, "redirect-status").text != "")
+        full_page_shots(driver, "app-form-dark")
         result["consoleErrors"] = [entry["message"] for entry in driver.get_log("browser") if entry.get("level") == "SEVERE"]
     except Exception as error:  # the test reads the error and the log
         log("console: " + traceback.format_exc())
