@@ -22,6 +22,7 @@ public enum SignetCommandLine {
       users          add EMAIL [--name NAME] [--password-stdin] | list | show USER | disable USER | enable USER | revoke USER
                      | set-password USER [--password-stdin]
                      | unlink USER --connection ID | delete USER --yes
+                     | role USER admin|viewer|none: who may use the console (data folder only)
       mail           test --to ADDRESS: put a test message into the outbox (sent by signet serve); prints its id
       connections    list: the upstream identity providers and their callback URLs
       audit          verify | list [--since TIME] [--event NAME] [--subject USER] [--client ID] [--limit N]

@@ -6,7 +6,7 @@ import SignetCore
 import SignetServer
 import SignetStore
 
-/// `signet users add|list|show|disable|enable|set-password|unlink|delete`.
+/// `signet users add|list|show|disable|enable|set-password|unlink|role|delete`.
 ///
 /// Passwords never appear on the command line: `--password-stdin` reads one line from standard
 /// input (for scripts); otherwise, on a terminal, the password is asked twice without echo.
@@ -15,9 +15,12 @@ enum UsersCommand {
         let arguments = try ParsedArguments(raw, options: CommonOptions.valued.union(RemoteAdmin.options).union(["name", "connection"]),
                                             flags: ["password-stdin", "no-password", "yes"])
         guard let action = arguments.positionals.first else {
-            throw UsageError("users needs add, list, show, disable, enable, revoke, set-password, unlink or delete")
+            throw UsageError("users needs add, list, show, disable, enable, revoke, set-password, unlink, role or delete")
         }
         // --admin-url: the same actions on a remote node, through its admin API.
+        if action == "role", arguments.value("admin-url") != nil {
+            throw UsageError("users role works on the local data folder only (a console role is not an admin API operation)")
+        }
         if let remote = try RemoteAdmin.from(arguments) {
             try await remote.users(action, arguments) { arguments.flag("no-password") ? nil : try readPassword(arguments) }
             return 0
@@ -83,6 +86,13 @@ enum UsersCommand {
             let removed = try users.unlink(userID: user.id, connectionID: connection)
             guard removed > 0 else { throw UsageError("\(user.id) has no identity linked through \"\(connection)\"") }
             Output.print("unlinked \(connection) from \(user.id)")
+        case "role":
+            // The console role (docs/operations.md, "The console"): admin, viewer or none.
+            guard arguments.positionals.count == 3 else { throw UsageError("users role needs USER and admin, viewer or none") }
+            guard let user = try users.find(arguments.positionals[1]) else { throw UsageError("no such user") }
+            let role = arguments.positionals[2]
+            do { try admin.setOperatorRole(user, role) } catch let error as AdminError { throw UsageError(error.description) }
+            Output.print(role == "none" ? "\(user.id) has no console role" : "\(user.id) has the console role \(role)")
         case "delete":
             let user = try findUser(arguments, users)
             guard arguments.flag("yes") else {
@@ -97,7 +107,7 @@ enum UsersCommand {
                 Output.print("could not revoke the \(connection) token (recorded in the audit log as upstream_revoke_failed)")
             }
         default:
-            throw UsageError("unknown users action \"\(action)\"; use add, list, show, disable, enable, revoke, set-password, unlink or delete")
+            throw UsageError("unknown users action \"\(action)\"; use add, list, show, disable, enable, revoke, set-password, unlink, role or delete")
         }
         return 0
     }

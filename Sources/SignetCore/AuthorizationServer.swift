@@ -37,10 +37,12 @@ public final class AuthorizationServer: Sendable {
     let grantParts: TokenGrantParts
 
     /// Assembles the server. `auditObserver` is told the name of every audit event (metrics);
-    /// `auditContext` gives each audit event its caller (see `Auditor`).
+    /// `auditContext` gives each audit event its caller (see `Auditor`). `builtInClients` are
+    /// answered besides the account page's client (the console's, `ConsoleClient`).
     public init(policy: ServerPolicy, storage: any SignetStorage, masterKey: MasterKey, keyRing: SigningKeyRing,
                 clock: any Clock, random: any RandomSource, auditObserver: (@Sendable (String) -> Void)? = nil,
-                auditContext: @escaping @Sendable () -> AuditContext? = { AuditContext.current }) {
+                auditContext: @escaping @Sendable () -> AuditContext? = { AuditContext.current },
+                builtInClients: [Client] = []) {
         self.policy = policy
         self.storage = storage
         self.keyRing = keyRing
@@ -48,7 +50,7 @@ public final class AuthorizationServer: Sendable {
         self.random = random
         self.tokens = OpaqueTokens(hashKey: masterKey.tokenHashKey, random: random)
         self.clients = ClientRegistry(store: storage.clients, secretKey: masterKey.tokenHashKey,
-                                      builtIn: AccountClient.client(issuer: policy.issuer).map { [$0] } ?? [])
+                                      builtIn: (AccountClient.client(issuer: policy.issuer).map { [$0] } ?? []) + builtInClients)
         self.issuer = TokenIssuer(policy: policy, keyRing: keyRing, clock: clock, random: random)
         self.auditor = Auditor(log: storage.audit, clock: clock, observer: auditObserver, context: auditContext)
         self.refreshMinter = RefreshTokenMinter(store: storage.refreshTokens, tokens: tokens,

@@ -59,6 +59,7 @@ public struct ClientRegistration: Sendable {
         func report(_ field: String, _ message: String) { issues.append(ClientSpecIssue(field: field, message: message)) }
 
         if spec.id == AccountClient.id { report("id", "\(AccountClient.id) is reserved for the account page") }
+        if spec.id == ConsoleClient.id { report("id", "\(ConsoleClient.id) is reserved for the console") }
         if spec.id.isEmpty || spec.id.utf8.count > 128
             || !spec.id.utf8.allSatisfy({ ClientRegistration.isUnreserved($0) }) {
             report("id", "must be 1 to 128 characters from A-Z a-z 0-9 - . _ ~")

@@ -78,7 +78,13 @@ public final class ClientRegistry: Sendable {
     /// The keyed hash a client secret is stored under. Secrets are generated with 256 bits of
     /// entropy, so a fast keyed hash protects them; a password hash would cost 100× per grant.
     public func hashSecret(_ secret: String) -> [UInt8] {
-        HMAC.sha256(key: secretKey, message: Array("client-secret:".utf8) + Array(secret.utf8))
+        Self.hashSecret(secret, key: secretKey)
+    }
+
+    /// The keyed hash of `secret` under `key` (`MasterKey.tokenHashKey`), for a built-in client
+    /// made before its registry.
+    public static func hashSecret(_ secret: String, key: [UInt8]) -> [UInt8] {
+        HMAC.sha256(key: key, message: Array("client-secret:".utf8) + Array(secret.utf8))
     }
 
     /// True when `secret` is the client's secret (constant-time comparison).

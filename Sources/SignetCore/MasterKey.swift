@@ -51,6 +51,12 @@ public struct MasterKey: Sendable, CustomStringConvertible {
     /// The key that signs CSRF tokens and other short-lived browser values.
     public var browserKey: [UInt8] { HMAC.sha256(key: bytes, message: Array("signet/v1/browser".utf8)) }
 
+    /// The built-in console client's secret (`ConsoleClient`): the same on every node sharing
+    /// this key, never stored or shown.
+    public var consoleClientSecret: String {
+        "sgcs_" + Base64URL.encode(HMAC.sha256(key: bytes, message: Array("signet/v1/console-client".utf8)))
+    }
+
     /// Redacted.
     public var description: String { "MasterKey(<redacted>)" }
 

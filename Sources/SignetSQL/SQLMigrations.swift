@@ -36,6 +36,7 @@ public enum SQLMigrations {
         SQLMigration(version: 8, template: v8),
         SQLMigration(version: 9, template: v9, backfill: auditChainFromLog),
         SQLMigration(version: 10, template: v10),
+        SQLMigration(version: 11, template: v11),
     ]
 
     /// The highest version this build knows.
@@ -356,6 +357,15 @@ public enum SQLMigrations {
         used_at    {int},
         PRIMARY KEY (user_id, code_hash)
     );
+    """
+
+    /// Console roles (`SQLOperatorRoleStore`): one per user, gone with the user.
+    static let v11 = """
+    CREATE TABLE operator_roles (
+        user_id    TEXT PRIMARY KEY REFERENCES users (id) ON DELETE CASCADE,
+        role       TEXT NOT NULL,
+        updated_at {int} NOT NULL
+    )
     """
 
     /// The hash-chained audit trail (`SQLAuditLog`, `AuditChain`): `audit_events` numbered by the

@@ -33,6 +33,8 @@ public struct SQLStores: Sendable {
     public let emailChallenges: any EmailChallengeStore
     /// TOTP factors and recovery codes.
     public let secondFactors: any SecondFactorStore
+    /// Console roles.
+    public let operatorRoles: any OperatorRoleStore
     let database: any SQLDatabase
 
     /// The facets over `database`.
@@ -53,6 +55,7 @@ public struct SQLStores: Sendable {
         passkeys = SQLPasskeyStore(database: database)
         emailChallenges = SQLEmailChallengeStore(database: database)
         secondFactors = SQLSecondFactorStore(database: database)
+        operatorRoles = SQLOperatorRoleStore(database: database)
     }
 
     /// What `purge(before:)` deletes, in order, each with `$1` = `before` and `$2` = the batch
@@ -149,6 +152,8 @@ extension SQLStorage {
     public var emailChallenges: any EmailChallengeStore { stores.emailChallenges }
     /// TOTP factors and recovery codes.
     public var secondFactors: any SecondFactorStore { stores.secondFactors }
+    /// Console roles.
+    public var operatorRoles: any OperatorRoleStore { stores.operatorRoles }
 
     /// Deletes expired and ended artifacts; see `SignetStorage.purge(before:)`.
     public func purge(before: Date) throws -> Int {

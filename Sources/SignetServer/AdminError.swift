@@ -49,6 +49,10 @@ public struct AdminError: Error, Sendable, Equatable, CustomStringConvertible {
         AdminError(status: 403, error: "insufficient_scope", field: nil, message: "The token lacks the scope \(scope).", scope: scope)
     }
 
+    /// 403: a console sign-in by a user who holds no operator role (`signet users role`).
+    static let noRole = AdminError(status: 403, error: "no_role", field: nil,
+                                   message: "This account has no console role; an administrator gives one with signet users role USER admin|viewer.")
+
     /// 500: the cause goes to the log only.
     static let serverError = AdminError(status: 500, error: "server_error", field: nil, message: "Something went wrong on the server.")
 }

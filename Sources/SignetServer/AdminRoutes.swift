@@ -45,11 +45,35 @@ struct AdminCall {
     }
 }
 
-/// Verifies admin access tokens: Signet's own RFC 9068 tokens for the admin audience, issued by
-/// `client_credentials` to a confidential client that still exists, holding the operation's scope.
+/// Who an admin token acts for: an admin client (client_credentials) or an operator signed in
+/// to the console, and the admin scopes it may use now.
+struct AdminPrincipal: Sendable {
+    /// The audit actor: the admin client's id, or `console:` + the operator's user id.
+    let actor: String
+    /// The admin scopes this token may use now.
+    let scopes: Set<String>
+    /// The operator, for a console token.
+    let userID: String?
+
+    /// Whether the principal may use `scope`.
+    func may(_ scope: String) -> Bool { scopes.contains(scope) }
+
+    /// Refuses a missing scope (RFC 6750 §3.1: 403 `insufficient_scope`).
+    func require(_ scope: String) throws(AdminError) {
+        guard may(scope) else { throw AdminError.insufficientScope(scope) }
+    }
+}
+
+/// Verifies admin access tokens: Signet's own RFC 9068 tokens for the admin audience, either
+/// issued by `client_credentials` to a confidential client that still exists, holding the
+/// operation's scope, or issued to the console (`ConsoleClient`) for an operator, whose scopes
+/// are those the token holds *and* the operator's role grants now (`OperatorRole`), so taking a
+/// role away ends its power at once. The admin API and the console both ask this one type.
 struct AdminAuthorizer: Sendable {
     let verifier: AccessTokenVerifier
     let clients: ClientRegistry
+    let users: any UserStore
+    let roles: any OperatorRoleStore
 
     /// The `aud` an admin token must carry: ask for it with `resource` at `/token` (RFC 8707),
     /// and list it in the admin client's resources.
@@ -63,21 +87,41 @@ struct AdminAuthorizer: Sendable {
         let parts = header.split(separator: " ", maxSplits: 1, omittingEmptySubsequences: true)
         // RFC 6750 §2.1: the scheme is case-insensitive; any other scheme is no bearer token at all.
         guard parts.count == 2, parts[0].lowercased() == "bearer" else { throw AdminError.missingToken }
-        let token = String(parts[1]).trimmingCharacters(in: .whitespaces)
+        let principal = try authenticate(String(parts[1]).trimmingCharacters(in: .whitespaces))
+        try principal.require(scope)
+        return principal.actor
+    }
+
+    /// Who `token` acts for and what it may do, or the refusal.
+    func authenticate(_ token: String) throws(AdminError) -> AdminPrincipal {
         let jwt: VerifiedJWT
         do { jwt = try verifier.verify(token) } catch {
             throw AdminError.invalidToken("The access token is invalid, expired or not for the admin API.")
         }
+        let granted = Set((jwt.claims["scope"]?.stringValue ?? "").split(separator: " ").map(String.init))
+        guard let clientID = jwt.claims["client_id"]?.stringValue else {
+            throw AdminError.invalidToken("The admin API takes only client_credentials tokens.")
+        }
+        if clientID == ConsoleClient.id, let userID = jwt.claims.sub, userID != clientID {
+            // A console sign-in: the operator must still exist, be enabled and hold a role.
+            let role: OperatorRole?
+            do {
+                guard let user = try users.user(id: userID), user.disabledAt == nil else {
+                    throw AdminError.invalidToken("The operator's account is gone or disabled.")
+                }
+                role = try roles.operatorRole(userID: user.id).flatMap { OperatorRole(rawValue: $0.role) }
+            } catch let error as AdminError { throw error } catch { throw AdminError.serverError }
+            guard let role else { throw AdminError.noRole }
+            return AdminPrincipal(actor: "console:" + userID, scopes: granted.intersection(role.scopes), userID: userID)
+        }
         // Only a client acting for itself (RFC 6749 §4.4: sub is the client) is an admin.
-        guard let clientID = jwt.claims["client_id"]?.stringValue, jwt.claims.sub == clientID else {
+        guard jwt.claims.sub == clientID else {
             throw AdminError.invalidToken("The admin API takes only client_credentials tokens.")
         }
         let client: Client?
         do { client = try clients.client(id: clientID) } catch { throw AdminError.serverError }
         guard let client, !client.isPublic else { throw AdminError.invalidToken("The token's client is unknown or not confidential.") }
-        let granted = (jwt.claims["scope"]?.stringValue ?? "").split(separator: " ").map(String.init)
-        guard granted.contains(scope) else { throw AdminError.insufficientScope(scope) }
-        return clientID
+        return AdminPrincipal(actor: clientID, scopes: granted, userID: nil)
     }
 }
 
@@ -85,9 +129,7 @@ extension SignetApplication {
     /// The admin listener's route table: the probes and every `/admin/v1` operation, each line
     /// of kind `.admin` (errors as `{error, field, message}`), counted under the `admin` listener.
     func adminRouteTable() -> [Route] {
-        let authorizer = AdminAuthorizer(verifier: AccessTokenVerifier(server: authorizationServer,
-                                                                       audience: AdminAuthorizer.audience(issuer: issuer)),
-                                         clients: authorizationServer.clients)
+        let authorizer = adminAuthorizer()
         let service = AdminService(environment: environment)
         var table = RouteTableBuilder(issuer: issuer, assets: brandAssets, metrics: metrics, listener: "admin")
         let metrics = self.metrics, environment = self.environment
@@ -105,13 +147,20 @@ extension SignetApplication {
                 }
             }
         }
+        addConsoleRoutes(&table)
         return table.routes
     }
 
-    /// Each method and path the admin listener serves, from its route table (for the test that
-    /// keeps the OpenAPI document and the table in step).
+    /// The one authorizer of the admin API and the console.
+    func adminAuthorizer() -> AdminAuthorizer {
+        AdminAuthorizer(verifier: AccessTokenVerifier(server: authorizationServer, audience: AdminAuthorizer.audience(issuer: issuer)),
+                        clients: authorizationServer.clients, users: environment.storage.users, roles: environment.storage.operatorRoles)
+    }
+
+    /// Each method and path of the admin API (the `.admin` lines of the admin listener's table,
+    /// not the console's pages), for the test that keeps the OpenAPI document and the table in step.
     public func adminRouteList() -> [(method: String, path: String)] {
-        adminRouteTable().flatMap { route in route.methods.map { (method: $0.rawValue, path: route.path) } }
+        adminRouteTable().filter { $0.kind == .admin }.flatMap { route in route.methods.map { (method: $0.rawValue, path: route.path) } }
     }
 }
 

@@ -19,6 +19,7 @@ enum PageText {
         EmailSignInText.self,
         SecondFactorText.self,
         PasskeyText.self,
+        ConsoleText.self,
     ]
 
     /// Every key without German text, as `Table.key`.

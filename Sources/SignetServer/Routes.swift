@@ -2,6 +2,8 @@
 public enum Routes {
     /// OpenID Connect Discovery 1.0 §4.
     public static let openIDConfiguration = "/.well-known/openid-configuration"
+    /// The landing page.
+    public static let landing = "/"
     /// RFC 8414 §3.
     public static let oauthAuthorizationServer = "/.well-known/oauth-authorization-server"
     /// The JWKS (RFC 7517).

@@ -1,5 +1,6 @@
 import Foundation
 import SignetCore
+import Synchronization
 import SignetHTTP
 import SignetMetrics
 import SignetStore
@@ -23,6 +24,7 @@ public final class ServerMetrics: Sendable {
     let refreshRotations: CounterFamily
     let refreshReuse: CounterFamily
     let serverErrors: CounterFamily
+    private let serverErrorTotal = Atomic<UInt64>(0)
 
     /// The route label of a request that matched no route.
     static let unmatchedRoute = "unmatched"
@@ -106,8 +108,14 @@ public final class ServerMetrics: Sendable {
         requests.labels(listener, route, request.method.rawValue, String(response.status)).increment()
         requestDuration.labels(listener, route).observe(seconds)
         if response.status == 429 { throttled.labels(route).increment() }
-        if response.status >= 500 { serverErrors.labels(route).increment() }
+        if response.status >= 500 {
+            serverErrors.labels(route).increment()
+            serverErrorTotal.add(1, ordering: .relaxed)
+        }
     }
+
+    /// Responses with status 500 or more since the process started, on every route (the console's dashboard).
+    var serverErrorCount: UInt64 { serverErrorTotal.load(ordering: .relaxed) }
 
     /// Counts one token endpoint answer: `grantType` must be a registered grant type (else `other`).
     func token(grantType: String?, knownGrantTypes: Set<String>, result: String) {

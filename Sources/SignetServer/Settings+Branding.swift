@@ -22,6 +22,10 @@ extension Settings {
     public static let brandingSupportURL = Setting(\SignetConfiguration.branding.supportURL, "support_url", nil,
                                                    .optional(.string("URL", problem: { ConfigSection.urlProblem($0) })),
         "A \"Help\" link in every page's footer (https, or http on a loopback address). Unset: no link.")
+    /// Developer documentation link.
+    public static let brandingDocsURL = Setting(\SignetConfiguration.branding.docsURL, "docs_url", nil,
+                                                .optional(.string("URL", problem: { ConfigSection.urlProblem($0) })),
+        "A \"Documentation\" link for the developers of apps, on the landing page at / next to the discovery document and the JWKS (https, or http on a loopback address). Unset: no such link.")
     /// Terms link.
     public static let brandingTermsURL = Setting(\SignetConfiguration.branding.termsURL, "terms_url", nil,
                                                  .optional(.string("URL", problem: { ConfigSection.urlProblem($0) })),
@@ -33,7 +37,7 @@ extension Settings {
     /// The settings of the `branding` object, in reference order.
     public static let branding = SettingsGroup<SignetConfiguration>(key: "branding", title: "Branding", settings: [
         brandingProductName.entry, brandingLogoURL.entry, brandingLogoFile.entry, brandingPrimaryColor.entry,
-        brandingSupportURL.entry, brandingTermsURL.entry, brandingPrivacyURL.entry,
+        brandingSupportURL.entry, brandingTermsURL.entry, brandingPrivacyURL.entry, brandingDocsURL.entry,
     ])
 
     /// Why a product name cannot stand in titles and mail headers, or nil.

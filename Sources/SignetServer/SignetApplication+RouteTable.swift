@@ -20,6 +20,10 @@ extension SignetApplication {
         let passkeys = PasskeyRoutes(application: self, interactive: interactive)
         var table = RouteTableBuilder(issuer: issuer, assets: assets, metrics: metrics, listener: "public")
 
+        // The landing page: a page, not a JSON 404.
+        let docsURL = environment.configuration.branding.docsURL
+        table.add([.GET], Routes.landing, .page) { errors in .sync { _ in LandingPage.response(errors.page, docsURL: docsURL) } }
+
         // Metadata and health: public JSON.
         table.add([.GET], Routes.openIDConfiguration, .api(.none)) { _ in .sync { _ in Self.publicJSON(discovery, maxAge: 3600) } }
         table.add([.GET], Routes.oauthAuthorizationServer, .api(.none)) { _ in .sync { _ in Self.publicJSON(discovery, maxAge: 3600) } }

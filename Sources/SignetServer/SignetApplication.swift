@@ -35,7 +35,8 @@ public final class SignetApplication: Sendable {
         authorizationServer = AuthorizationServer(policy: environment.policy, storage: environment.storage,
                                                   masterKey: environment.masterKey, keyRing: environment.keyRing,
                                                   clock: environment.clock, random: environment.random,
-                                                  auditObserver: { metrics.auditEvent($0) }, auditContext: AuditContext.ofRequest)
+                                                  auditObserver: { metrics.auditEvent($0) }, auditContext: AuditContext.ofRequest,
+                                                  builtInClients: Self.consoleClients(environment))
         federation = try Federation(configuration: environment.configuration, clock: { [clock = environment.clock] in clock.now })
         tokenEndpoint = TokenEndpoint(server: authorizationServer,
                                       nativeSignIn: NativeSignInVerifier(connections: environment.configuration.connections.map(\.connection),

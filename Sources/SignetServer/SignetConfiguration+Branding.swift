@@ -14,6 +14,8 @@ extension SignetConfiguration {
         public var primaryColor: String = Settings.brandingPrimaryColor.defaultValue
         /// The footer's help link.
         public var supportURL: String? = Settings.brandingSupportURL.defaultValue
+        /// The landing page's documentation link.
+        public var docsURL: String? = Settings.brandingDocsURL.defaultValue
         /// The footer's terms link.
         public var termsURL: String? = Settings.brandingTermsURL.defaultValue
         /// The footer's privacy link.

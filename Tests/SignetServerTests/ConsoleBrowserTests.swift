@@ -1,0 +1,58 @@
+import Foundation
+import SignetJOSE
+import SignetServer
+import SignetTesting
+import Testing
+
+/// The console in a real browser (headless Chromium over WebDriver): the sign-in through the
+/// issuer, the redirect URI checked as it is typed, a native app with its quick start, a web app's
+/// secret shown once, and screenshots of every console page at 390 px and 1280 px.
+@Suite("the console in a real browser", .serialized, .endToEndLimit) struct ConsoleBrowserTests {
+    static let script = PackagePaths.packageRoot.appendingPathComponent("Tests/SignetServerTests/Browser/console.py").path
+
+    @Test(.enabled(if: RealPart.chromium.canRun, RealPart.chromium.skipComment))
+    func signInCreateANativeAppAndSeeEveryPageInChromium() async throws {
+        try RealPart.chromium.use()
+        let env = try Interactive(adminListener: true)
+        defer { env.stop() }
+        try AdminService(environment: env.server.environment).setOperatorRole(env.user, "admin")
+        let home = try TemporaryDirectory(prefix: "console-browser")
+        defer { home.remove() }
+        let shots = ProcessInfo.processInfo.environment["SIGNET_SCREENSHOTS"] ?? home.appending("shots")
+        try FileManager.default.createDirectory(atPath: shots, withIntermediateDirectories: true)
+        let logFile = home.appending("browser.log")
+        let environment = [
+            "SIGNET_START_URL": env.server.adminURL("/console").absoluteString, "SIGNET_EMAIL": Interactive.email,
+            "SIGNET_PASSWORD": Interactive.password, "SIGNET_APP_SCHEME": "com.example.notes", "SIGNET_SCREENSHOTS": shots,
+            "SIGNET_TEST_LOG": logFile, "HOME": home.path, "DBUS_SESSION_BUS_ADDRESS": "", "DISPLAY": ""]
+        let outcome = try await Subprocess.run(PackagePaths.python, [Self.script], environment: environment, timeoutSeconds: 180)
+        let browserLog = (try? String(contentsOfFile: logFile, encoding: .utf8)) ?? "(no browser log)"
+        #expect(outcome.succeeded, "stderr: \(outcome.stderr)\nbrowser: \(browserLog)")
+        let last = outcome.stdout.split(separator: "\n").last.map(String.init) ?? ""
+        let result = try #require(try JSONValue.parse(Array(last.utf8), maximumDepth: 4).objectValue, "stdout: \(outcome.stdout)")
+        #expect(result["error"] == nil, "\(result) browser: \(browserLog)")
+        #expect(result["signInURL"]?.stringValue == env.server.url(Routes.signIn).absoluteString)
+        #expect(result["consoleURL"]?.stringValue == env.server.adminURL("/console").absoluteString)
+        #expect(result["badVerdict"]?.stringValue?.contains("redirect_uris[0]") == true)
+        #expect(result["badVerdict"]?.stringValue?.contains("RFC 8252 §7.3") == true)
+        #expect(result["badInvalid"]?.stringValue == "true")
+        #expect(result["goodVerdict"]?.stringValue == "These redirect URIs follow the rules.")
+        #expect(result["nativeClientID"]?.stringValue == "com.example.notes")
+        let quickStart = result["nativeQuickStart"]?.stringValue ?? ""
+        #expect(quickStart.contains("issuer: \"\(env.server.issuer)\""))
+        #expect(quickStart.contains("clientID: \"com.example.notes\""))
+        #expect(result["nativeSecretShown"] == .bool(false))
+        #expect(result["webSecret"]?.stringValue?.hasPrefix("sgcs_") == true)
+        #expect(result["webSecretShownAgain"] == .bool(false))
+        #expect(result["consoleErrors"] == .array([]))
+        #expect(try env.server.environment.storage.clients.client(id: "com.example.notes")?.isPublic == true)
+        for page in ["dashboard", "app-form", "app-native", "app-secret", "apps", "users", "user", "connections", "keys", "audit",
+                     "dashboard-dark", "app-form-dark"] {
+            for width in ["phone", "desktop"] {
+                let name = "console-\(page)-\(width).png"
+                let size = (try? FileManager.default.attributesOfItem(atPath: shots + "/" + name)[.size] as? Int) ?? 0
+                #expect(size > 10_000, "\(name)")
+            }
+        }
+    }
+}
