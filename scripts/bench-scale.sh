@@ -14,7 +14,8 @@ scale_db_bytes() {
     du -cb "$data"/signet.db* 2>/dev/null | awk 'END { print $1 }'
 }
 
-# scale_sqlite_setup NAME DATA TOKENS USERS EXPIRED SAMPLES: the client, then the bulk loader.
+# scale_seed NAME CONFIG DATA TOKENS USERS EXPIRED SAMPLES: `signet clients add bench-app`, then the
+# bulk loader; the sample tokens split into $WORK/NAME.part.00, .01, … of $SCALE_SAMPLE each.
 scale_seed() {
     local name=$1 config=$2 data=$3 tokens=$4 users=$5 expired=$6 samples=$7
     show_cmd "$SIGNET clients add bench-app --public --first-party --redirect-uri http://127.0.0.1/callback --scope 'openid profile email offline_access' --config $config --data $data"
