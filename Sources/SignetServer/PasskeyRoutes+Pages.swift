@@ -32,6 +32,13 @@ extension InteractiveRoutes {
 }
 
 extension PasskeyRoutes {
+    /// For the form that ends a sign-up (the email code or link): the script only marks the form
+    /// `passkey_capable` when the browser has a user-verifying platform authenticator, so the
+    /// offer follows as after a password sign-in. The page must `PasskeyScript.allow` it.
+    static func capabilityBox(form: String) -> String {
+        "<div id=\"passkeys\" data-mode=\"capable\" data-form=\"\(HTMLPage.escape(form))\" hidden></div>\n" + PasskeyScript.tag + "\n"
+    }
+
     /// The element the script reads: its mode, endpoints, CSRF token, request and strings.
     static func box(mode: String, options: String, finish: String, csrf: String, request: String?, button: PasskeyText,
                     next: String? = nil, page: PageContext) -> String {

@@ -65,14 +65,16 @@ enum PasskeyScript {
         button.hidden = false;
         button.addEventListener("click", function () { (data.mode === "register" ? register() : signIn(false)).catch(failed); });
       }
-      // Tells the password form that this browser could add a passkey (the offer after sign-in).
+      // Tells the password form (or, after a sign-up, the code form) that this browser could add
+      // a passkey (the offer after sign-in or sign-up).
       var email = document.getElementById("email");
-      if (data.mode === "signin" && email && email.form && PublicKeyCredential.isUserVerifyingPlatformAuthenticatorAvailable) {
+      var target = data.mode === "signin" ? (email && email.form) : (data.mode === "capable" && document.getElementById(data.form));
+      if (target && PublicKeyCredential.isUserVerifyingPlatformAuthenticatorAvailable) {
         PublicKeyCredential.isUserVerifyingPlatformAuthenticatorAvailable().then(function (available) {
           if (!available) return;
           var flag = document.createElement("input");
           flag.type = "hidden"; flag.name = "passkey_capable"; flag.value = "1";
-          email.form.appendChild(flag);
+          target.appendChild(flag);
         });
       }
       if (data.mode === "signin" && PublicKeyCredential.isConditionalMediationAvailable) {

@@ -29,7 +29,8 @@ extension SelfServiceRoutes {
         let minutes = Int(record.expiresAt.timeIntervalSince(record.createdAt)) / 60
         body += "<p class=\"muted\">\(context.html(EmailChallengeText.onItsWay, String(minutes)))</p>\n"
         if let error { body += Self.errorParagraph(error) }
-        body += "<form method=\"post\" action=\"\(Routes.emailCode)\">\n"
+        let offersPasskey = record.purpose == .verifyEmail && challenges.requestHandle(of: record) != nil
+        body += "<form id=\"email-code-form\" method=\"post\" action=\"\(Routes.emailCode)\">\n"
         body += HTMLPage.hidden("challenge", record.id) + "\n"
         body += HTMLPage.hidden("csrf", interactive.csrf.token(browserValue: browserValue, purpose: record.id)) + "\n"
         body += "<label for=\"code\">\(context.html(EmailChallengeText.code))</label>\n"
@@ -39,7 +40,10 @@ extension SelfServiceRoutes {
                                        hint: context.text(SignUpText.passwordHint), page: context)
         }
         body += "<button type=\"submit\" name=\"action\" value=\"submit\">\(context.html(EmailChallengeText.submit))</button>\n</form>\n"
-        return HTMLPage.response(context, title: context.text(EmailChallengeText.codeTitle), body: body, status: status, formLeadsToClient: true)
+        if offersPasskey { body += PasskeyRoutes.capabilityBox(form: "email-code-form") }
+        var response = HTMLPage.response(context, title: context.text(EmailChallengeText.codeTitle), body: body, status: status, formLeadsToClient: true)
+        if offersPasskey { PasskeyScript.allow(&response) }
+        return response
     }
 
     /// `POST /email/code`: the code (and for a reset the new password). A wrong code counts one
@@ -72,7 +76,7 @@ extension SelfServiceRoutes {
                 return left > 0 ? again(errors.page.text(EmailChallengeText.codeWrong, String(left))) : deadChallenge(errors.page, handle: handle)
             case .dead?: return deadChallenge(errors.page, handle: handle)
             case .accepted(let used)?:
-                return try complete(used, password: password, browserValue: browserValue, errors)
+                return try complete(used, password: password, browserValue: browserValue, request: request, form: form, errors)
             }
         } catch {
             return errors.internalError("email code", error)
@@ -109,7 +113,8 @@ extension SelfServiceRoutes {
         var body = ""
         if let lead = texts.body { body += "<p>\(context.html(lead, "<strong>\(HTMLPage.escape(record.email))</strong>"))</p>\n" }
         if let error { body += Self.errorParagraph(error) }
-        body += "<form method=\"post\" action=\"\(Routes.emailLink)\">\n"
+        let offersPasskey = record.purpose == .verifyEmail && challenges.requestHandle(of: record) != nil
+        body += "<form id=\"email-link-form\" method=\"post\" action=\"\(Routes.emailLink)\">\n"
         body += HTMLPage.hidden("token", token) + "\n"
         body += HTMLPage.hidden("csrf", interactive.csrf.token(browserValue: browserValue, purpose: "link:" + record.id)) + "\n"
         if record.purpose == .resetPassword {
@@ -118,7 +123,10 @@ extension SelfServiceRoutes {
                                        hint: context.text(SignUpText.passwordHint), page: context)
         }
         body += "<button type=\"submit\" name=\"action\" value=\"submit\">\(context.html(texts.button))</button>\n</form>\n"
-        return HTMLPage.response(context, title: context.text(texts.title), body: body, status: status, formLeadsToClient: true)
+        if offersPasskey { body += PasskeyRoutes.capabilityBox(form: "email-link-form") }
+        var response = HTMLPage.response(context, title: context.text(texts.title), body: body, status: status, formLeadsToClient: true)
+        if offersPasskey { PasskeyScript.allow(&response) }
+        return response
     }
 
     /// `POST /email/link`: uses the link's challenge (once) and does what it is for.
@@ -145,7 +153,7 @@ extension SelfServiceRoutes {
             guard let used = try challenges.answer(linkToken: token, purpose: record.purpose) else {
                 return deadChallenge(errors.page, handle: challenges.requestHandle(of: record))
             }
-            return try complete(used, password: password, browserValue: browserValue, errors)
+            return try complete(used, password: password, browserValue: browserValue, request: request, form: form, errors)
         } catch {
             return errors.internalError("email link", error)
         }
@@ -160,7 +168,12 @@ extension SelfServiceRoutes {
     ///   (`UserService.setPassword`), and the address counts as confirmed (the code came to it).
     /// - sign in: a session with `amr` ["otp"] (RFC 8176 §2: a one-time password), the address
     ///   confirmed, and the pending request continues.
-    func complete(_ record: EmailChallengeRecord, password: String, browserValue: String?, _ errors: ErrorRenderer) throws -> HTTPResponse {
+    ///
+    /// After a sign-up in a browser that can make passkeys (the form's `passkey_capable`, set by
+    /// the passkey script), the offer to add one comes before the request continues, as after a
+    /// password sign-in (`InteractiveRoutes.passkeyOfferWanted`).
+    func complete(_ record: EmailChallengeRecord, password: String, browserValue: String?, request: HTTPRequest, form: RequestParameters,
+                  _ errors: ErrorRenderer) throws -> HTTPResponse {
         let handle = challenges.requestHandle(of: record)
         // A challenge mailed to an address the account no longer has is dead (a change of email
         // ends what was sent to the old one); a change's own challenge went to the new address.
@@ -178,7 +191,8 @@ extension SelfServiceRoutes {
             guard sameBrowser, user.disabledAt == nil, let handle else {
                 return Self.notice(errors.page, EmailChallengeText.verifiedTitle, EmailChallengeText.verifiedBody)
             }
-            return try continueSignedIn(user, amr: ["pwd"], handle: handle, errors)
+            return try continueSignedIn(user, amr: ["pwd"], handle: handle, offeringPasskey: interactive.passkeyOfferWanted(request, form, user: user),
+                                        errors)
         case .resetPassword:
             try users.setPassword(userID: user.id, password: password)
             try markVerified(user)
@@ -226,14 +240,16 @@ extension SelfServiceRoutes {
     }
 
     /// A new session for `user` (the browser's previous one ends) and the pending request's next step.
-    func continueSignedIn(_ user: UserRecord, amr: [String], handle: String, _ errors: ErrorRenderer) throws -> HTTPResponse {
+    func continueSignedIn(_ user: UserRecord, amr: [String], handle: String, offeringPasskey: Bool = false,
+                          _ errors: ErrorRenderer) throws -> HTTPResponse {
         let pending: PendingRequest
         do { pending = try interactive.flow.pending(handle: handle) } catch is FlowError {
             return Self.notice(errors.page, EmailChallengeText.verifiedTitle, EmailChallengeText.verifiedBody)
         }
         let verified = try users.storage.users.user(id: user.id) ?? user
         let started = try interactive.flow.sessions.start(user: verified, amr: amr)
-        var response = interactive.respond(try interactive.flow.afterSignIn(pending, session: started.session), errors)
+        let step = offeringPasskey ? FlowStep.passkeyOffer(requestHandle: pending.handle) : try interactive.flow.afterSignIn(pending, session: started.session)
+        var response = interactive.respond(step, errors)
         response.setCookie(interactive.sessionCookie(started.token))
         return response
     }

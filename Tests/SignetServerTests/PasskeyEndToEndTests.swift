@@ -320,4 +320,27 @@ import Testing
                                                                                    "passkey_capable": "1"])
         #expect(try next.requireRedirect().location.hasPrefix(Interactive.callback + "?code="))
     }
+
+    @Test func theOfferFollowsASignUpInACapableBrowserAndNeverOneWithoutTheScript() async throws {
+        let accounts = try await Accounts.start()
+        defer { Task { await accounts.stop() } }
+        // The code page loads the script, which marks its form when the browser can make passkeys.
+        let capable = FormBrowser()
+        let codePage = try await accounts.signUp(capable, pkce: PKCEPair.generate(), email: "bea@example.com")
+        #expect(codePage.url.path == Routes.emailCode)
+        #expect(codePage.response.text.contains("<script src=\"/assets/passkeys-") && codePage.response.text.contains("data-mode=\"capable\" data-form=\"email-code-form\""))
+        #expect(codePage.response.header("Content-Security-Policy")?.contains("script-src 'self'; connect-src 'self'") == true)
+        let code = try Accounts.code(in: try await accounts.mail(1))
+        let offer = try await capable.submit(formWithAction: Routes.emailCode, fields: ["code": code, "passkey_capable": "1"])
+        #expect(offer.response.status == 200 && offer.response.url.path == Routes.passkeyOffer, "\(offer.response)")
+        #expect(offer.response.text.contains("Add a passkey?"))
+        let skipped = try await capable.submit(formWithAction: Routes.passkeyOffer, pressing: "skip")
+        #expect(try skipped.requireRedirect().location.hasPrefix(Interactive.callback + "?code="))
+        // Without the flag (no script, no platform authenticator): straight on to the client.
+        let plain = FormBrowser()
+        _ = try await accounts.signUp(plain, pkce: PKCEPair.generate(), email: "cy@example.com")
+        let plainCode = try Accounts.code(in: try await accounts.mail(2))
+        let done = try await plain.submit(formWithAction: Routes.emailCode, fields: ["code": plainCode])
+        #expect(try done.requireRedirect().location.hasPrefix(Interactive.callback + "?code="))
+    }
 }

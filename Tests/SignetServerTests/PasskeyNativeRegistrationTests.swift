@@ -88,11 +88,17 @@ import Testing
         let scoped = try await options(fixture, token: withoutScope)
         expectPasskeyError(scoped, status: 403, "insufficient_scope", Scope.passkeysWrite)
         #expect(scoped.header("WWW-Authenticate")?.contains(#"error="insufficient_scope""#) == true)
-        // A third-party client is never granted the scope.
-        let thirdParty = try await FormBrowser().open(fixture.env.authorizeURL(client: "app", redirectURI: "com.example.other:/cb",
+        // A third-party client is never granted the scope, even when its registration lists it.
+        let now = fixture.server.clock.now
+        try fixture.server.environment.storage.clients.upsertClient(ClientRecord(
+            id: "partner-app", name: "Partner", isPublic: true, redirectURIs: ["com.example.partner:/cb"],
+            allowedScopes: ["openid", Scope.passkeysWrite], grantTypes: ["authorization_code"], tokenEndpointAuthMethod: "none",
+            createdAt: now, updatedAt: now))
+        let thirdParty = try await FormBrowser().open(fixture.env.authorizeURL(client: "partner-app", redirectURI: "com.example.partner:/cb",
                                                                               pkce: PKCEPair.generate(),
                                                                               extra: [("scope", "openid \(Scope.passkeysWrite)")]))
         #expect(thirdParty.redirect?["error"] == "invalid_scope", "\(thirdParty.response)")
+        #expect(thirdParty.redirect?["error_description"] == "The passkeys:write scope is only granted to first-party apps.")
         // A registration response posted with the unscoped token: refused before it is read.
         let granted = try await Self.accessToken(fixture, scope: "openid \(Scope.passkeysWrite)")
         let publicKey = try #require(try await options(fixture, token: granted).json()["publicKey"])
