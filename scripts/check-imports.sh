@@ -30,7 +30,7 @@ status=0
 for target in "${!allowed[@]}"; do
   dir="Sources/$target"; [ -d "$dir" ] || continue
   while IFS=: read -r file _ line; do
-    mod=$(echo "$line" | sed -E 's/^[[:space:]]*(@[A-Za-z_]+(\([^)]*\))?[[:space:]]+)*import[[:space:]]+(class |struct |enum |func |protocol )?([A-Za-z_]+).*/\4/')
+    mod=$(echo "$line" | sed -E 's/^[[:space:]]*(@[A-Za-z_]+(\([^)]*\))?[[:space:]]+)*import[[:space:]]+(class |struct |enum |func |protocol )?([A-Za-z_][A-Za-z0-9_]*).*/\4/')
     case " $toolchain ${allowed[$target]} " in *" $mod "*) ;; *) echo "$file: $target may not import $mod"; status=1;; esac
   done < <(grep -HnE '^[[:space:]]*(@[A-Za-z_]+(\([^)]*\))?[[:space:]]+)*import[[:space:]]' -r "$dir" --include='*.swift' || true)
 done
