@@ -18,6 +18,8 @@ let package = Package(
         .systemLibrary(name: "CMicroHTTPD", pkgConfig: "libmicrohttpd", providers: [.apt(["libmicrohttpd-dev"])]),
         .systemLibrary(name: "CLibSecret", pkgConfig: "libsecret-1", providers: [.apt(["libsecret-1-dev"])]),
         .systemLibrary(name: "CLibQREncode", pkgConfig: "libqrencode", providers: [.apt(["libqrencode-dev"])]),
+        // IDNA2008 / UTS #46: an email's international domain to its A-label form.
+        .systemLibrary(name: "CLibIDN2", pkgConfig: "libidn2", providers: [.apt(["libidn2-dev"])]),
         .systemLibrary(name: "CLibCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
         .systemLibrary(name: "CLibCbor", pkgConfig: "libcbor", providers: [.apt(["libcbor-dev"])]),
         // Fixed-argument wrappers for variadic C functions and macros.
@@ -45,7 +47,7 @@ let package = Package(
         .target(name: "SignetSQL", dependencies: ["SignetStore"]),
         .target(name: "SignetSQLite", dependencies: ["SignetSQL", "CSQLite", "CSignetShims"]),
         .target(name: "SignetPostgres", dependencies: ["SignetSQL", "CLibPQ"]),
-        .target(name: "SignetCore", dependencies: ["SignetWire", "SignetJOSE", "SignetStore", "CSignetData"]),
+        .target(name: "SignetCore", dependencies: ["SignetWire", "SignetJOSE", "SignetStore", "CSignetData", "CLibIDN2"]),
         .target(name: "SignetFormEncoding"),
         .target(name: "SignetHTTP", dependencies: ["SignetFormEncoding", "CMicroHTTPD", "CSignetShims"]),
         // Counters and histograms in the Prometheus text format.

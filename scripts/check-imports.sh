@@ -11,7 +11,7 @@ declare -A allowed=(
   [SignetSQL]="SignetStore SignetWire SignetCrypto"
   [SignetSQLite]="SignetSQL SignetStore SignetWire SignetCrypto CSQLite CSignetShims"
   [SignetPostgres]="SignetSQL SignetStore SignetWire SignetCrypto CLibPQ"
-  [SignetCore]="SignetWire SignetJOSE SignetStore SignetCrypto CSignetData"
+  [SignetCore]="SignetWire SignetJOSE SignetStore SignetCrypto CSignetData CLibIDN2"
   [SignetFormEncoding]=""
   [SignetHTTP]="SignetFormEncoding CMicroHTTPD CSignetShims"
   [SignetWebAuthn]="SignetCrypto SignetJOSE CLibCbor CSignetAttestation"
@@ -30,7 +30,7 @@ status=0
 for target in "${!allowed[@]}"; do
   dir="Sources/$target"; [ -d "$dir" ] || continue
   while IFS=: read -r file _ line; do
-    mod=$(echo "$line" | sed -E 's/^[[:space:]]*(@[A-Za-z_]+(\([^)]*\))?[[:space:]]+)*import[[:space:]]+(class |struct |enum |func |protocol )?([A-Za-z_]+).*/\4/')
+    mod=$(echo "$line" | sed -E 's/^[[:space:]]*(@[A-Za-z_]+(\([^)]*\))?[[:space:]]+)*import[[:space:]]+(class |struct |enum |func |protocol )?([A-Za-z_][A-Za-z0-9_]*).*/\4/')
     case " $toolchain ${allowed[$target]} " in *" $mod "*) ;; *) echo "$file: $target may not import $mod"; status=1;; esac
   done < <(grep -HnE '^[[:space:]]*(@[A-Za-z_]+(\([^)]*\))?[[:space:]]+)*import[[:space:]]' -r "$dir" --include='*.swift' || true)
 done

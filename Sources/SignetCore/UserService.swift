@@ -41,12 +41,12 @@ public final class UserService: Sendable {
     /// bytes, no NUL, not on the common-password list; no composition rules.
     public static func checkNewPassword(_ password: String) throws(UserServiceError) {
         guard password.count >= minimumPasswordLength else {
-            throw UserServiceError("the password must have at least \(minimumPasswordLength) characters")
+            throw UserServiceError("the password must have at least \(minimumPasswordLength) characters", reason: .passwordTooShort)
         }
-        guard password.utf8.count <= maximumPasswordBytes else { throw UserServiceError("the password is too long") }
-        guard !password.utf8.contains(0) else { throw UserServiceError("the password must not contain NUL") }
+        guard password.utf8.count <= maximumPasswordBytes else { throw UserServiceError("the password is too long", reason: .passwordTooLong) }
+        guard !password.utf8.contains(0) else { throw UserServiceError("the password must not contain NUL", reason: .passwordNUL) }
         guard !CommonPasswords.contains(password) else {
-            throw UserServiceError("this password is one of the most commonly used; choose another")
+            throw UserServiceError("this password is one of the most commonly used; choose another", reason: .passwordCommon)
         }
     }
 

@@ -13,6 +13,7 @@ enum PageText {
         FederationText.self,
         AccountPageText.self,
         EmailChangeText.self,
+        ValidationText.self,
         SignUpText.self,
         EmailChallengeText.self,
         RecoveryText.self,

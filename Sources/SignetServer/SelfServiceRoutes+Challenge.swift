@@ -64,7 +64,7 @@ extension SelfServiceRoutes {
             }
             if record.purpose == .resetPassword {
                 if let visible = Self.toggle(form) { return again(nil, visible: visible, status: 200) }
-                do { try UserService.checkNewPassword(password) } catch { return again(Self.sentence(error.message)) }
+                do { try UserService.checkNewPassword(password) } catch { return again(ValidationText.message(error, errors.page)) }
             }
             if record.purpose == .signIn, !challenges.isSameBrowser(record, browserValue: browserValue) {
                 return Self.notice(errors.page, EmailChallengeText.otherBrowserTitle, EmailChallengeText.otherBrowserBody, status: 403)
@@ -148,7 +148,7 @@ extension SelfServiceRoutes {
                              password: password.utf8.count <= UserService.maximumPasswordBytes ? password : "", visible: visible, status: status)
                 }
                 if let visible = Self.toggle(form) { return again(nil, visible: visible, status: 200) }
-                do { try UserService.checkNewPassword(password) } catch { return again(Self.sentence(error.message), visible: false, status: 400) }
+                do { try UserService.checkNewPassword(password) } catch { return again(ValidationText.message(error, errors.page), visible: false, status: 400) }
             }
             guard let used = try challenges.answer(linkToken: token, purpose: record.purpose) else {
                 return deadChallenge(errors.page, handle: challenges.requestHandle(of: record))

@@ -64,7 +64,7 @@ extension SelfServiceRoutes {
         let email: String
         do { email = try EmailAddress.normalize(rawEmail) } catch {
             return addressForm(errors.page, page, handle: handle, browserValue: browserValue, email: String(rawEmail.prefix(EmailAddress.maximumBytes)),
-                               error: Self.sentence(error.message), status: 400)
+                               error: ValidationText.message(error, errors.page), status: 400)
         }
         do {
             guard try challenges.admit(purpose: page.purpose, email: email, clientAddress: request.clientKey) else { return Self.throttled(errors.page) }

@@ -66,7 +66,7 @@ extension SelfServiceRoutes {
         }
         if let visible = Self.toggle(form) { return again(nil, visible: visible, status: 200) }
         let email: String
-        do { email = try EmailAddress.normalize(rawEmail) } catch { return again(Self.sentence(error.message)) }
+        do { email = try EmailAddress.normalize(rawEmail) } catch { return again(ValidationText.message(error, errors.page)) }
         guard accounts.allowsSignUp(email: email) else {
             return again(errors.page.text(SignUpText.domainRefused, accounts.signUpDomains.joined(separator: ", ")))
         }
@@ -74,7 +74,7 @@ extension SelfServiceRoutes {
         guard name.count <= Self.maximumNameLength, !name.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
             return again(errors.page.text(SignUpText.nameTooLong))
         }
-        do { try UserService.checkNewPassword(password) } catch { return again(Self.sentence(error.message)) }
+        do { try UserService.checkNewPassword(password) } catch { return again(ValidationText.message(error, errors.page)) }
         do {
             guard try challenges.admit(purpose: .verifyEmail, email: email, clientAddress: request.clientKey) else { return Self.throttled(errors.page) }
             // One Argon2id hash on both paths (UserService.create hashes; the other path hashes and discards).

@@ -26,12 +26,15 @@ public final class FormBrowser: Sendable {
     public let cookies: CookieJar
     /// The most redirects one navigation follows before failing.
     public let maxRedirects: Int
+    /// Header fields sent with every request, as a browser's settings would (`Accept-Language`).
+    public let preferences: HTTPHeaders
     private let client: HTTPTestClient
     private let state = Mutex(State())
 
-    /// Creates a browser with an empty (or given) cookie jar.
-    public init(cookies: CookieJar = CookieJar(), maxRedirects: Int = 10, timeoutSeconds: TimeInterval = 10) {
+    /// Creates a browser with an empty (or given) cookie jar; `preferences` go with every request.
+    public init(cookies: CookieJar = CookieJar(), maxRedirects: Int = 10, timeoutSeconds: TimeInterval = 10, preferences: HTTPHeaders = [:]) {
         self.cookies = cookies
+        self.preferences = preferences
         self.maxRedirects = maxRedirects
         self.client = HTTPTestClient(cookies: cookies, timeoutSeconds: timeoutSeconds)
     }
@@ -106,7 +109,9 @@ public final class FormBrowser: Sendable {
         var history: [URL] = []
         for _ in 0...maxRedirects {
             history.append(url)
-            let response = try await client.send(method: method, url: url, body: body, headers: headers)
+            var sent = headers
+            for (name, value) in preferences where sent[name] == nil { sent.set(name, value) }
+            let response = try await client.send(method: method, url: url, body: body, headers: sent)
             guard (300...399).contains(response.status), response.status != 304, let location = response.location else {
                 state.withLock { $0.page = response }
                 return BrowserOutcome(response: response, history: history, redirect: nil)

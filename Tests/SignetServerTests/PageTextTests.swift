@@ -1,4 +1,5 @@
 import Foundation
+import SignetCore
 @testable import SignetServer
 import SignetTesting
 import SignetWire
@@ -7,6 +8,13 @@ import Testing
 /// Every page string has its German text, and every table of page strings is in `PageText.tables`.
 @Suite(.endToEndLimit) struct PageTextTests {
     /// The keys without German text (they fall back to English): this list must stay empty.
+    /// Every reason SignetCore gives for refusing a typed address or password has its page string,
+    /// so no refusal falls back to SignetCore's English sentence.
+    @Test func everyValidationReasonHasItsPageString() {
+        let missing = UserServiceError.Reason.allCases.filter { ValidationText(rawValue: $0.rawValue) == nil }
+        #expect(missing == [], "no ValidationText for \(missing)")
+    }
+
     @Test func everyPageStringHasItsGermanText() {
         #expect(PageText.untranslated == [], "missing German: \(PageText.untranslated.joined(separator: ", "))")
     }

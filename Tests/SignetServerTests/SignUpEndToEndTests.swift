@@ -1,6 +1,7 @@
 import Foundation
 import SignetClientCore
 import SignetCore
+import SignetHTTP
 import SignetServer
 import SignetStore
 import SignetTesting
@@ -57,15 +58,7 @@ import Testing
         #expect(knownPage.status == 200 && unknownPage.status == 200)
         #expect(knownPage.history.map(\.path) == unknownPage.history.map(\.path))
         // Byte for byte, once the address typed, the challenge id and the CSRF field are blanked.
-        func blanked(_ outcome: BrowserOutcome, _ email: String) throws -> String {
-            let id = try Accounts.challengeID(outcome)
-            var text = outcome.response.text.replacingOccurrences(of: email, with: "EMAIL").replacingOccurrences(of: id, with: "ID")
-            if let csrf = outcome.forms.first?.controls.first(where: { $0.name == "csrf" })?.value {
-                text = text.replacingOccurrences(of: csrf, with: "CSRF")
-            }
-            return text
-        }
-        #expect(try blanked(knownPage, Interactive.email) == blanked(unknownPage, "zed@example.com"))
+        #expect(try blankedCodePage(knownPage, Interactive.email) == blankedCodePage(unknownPage, "zed@example.com"))
         expectSameHeaders(knownPage.response, unknownPage.response)
         let mails = try await accounts.sink.waitForMessages(2).map { try $0.parsed() }
         let toKnown = try #require(mails.first { $0.to.contains(Interactive.email) })
@@ -147,8 +140,9 @@ import Testing
             (String(repeating: "a", count: 250) + "@example.com", "a fine new passphrase", "The email address is too long."),
             ("not-an-address", "a fine new passphrase", "Not a valid email address."),
             ("a@b@example.com", "a fine new passphrase", "Not a valid email address."),
-            ("jürgen@münchen.de", "a fine new passphrase", "must be ASCII"),
-            ("ok@münchen.de", "a fine new passphrase", "xn--"),
+            ("jürgen@münchen.de", "a fine new passphrase", "The part before the @ must be ASCII"),
+            ("ok@xn--zz.de", "a fine new passphrase", "The part after the @ is not a valid domain."),
+            ("ok@☃.com", "a fine new passphrase", "The part after the @ is not a valid domain."),
             ("short@example.com", "short", "at least 8 characters"),
             ("common@example.com", "password123", "most commonly used"),
         ]
@@ -162,6 +156,52 @@ import Testing
         let idn = try await accounts.signUp(FormBrowser(), pkce: PKCEPair.generate(), email: "ok@xn--mnchen-3ya.de")
         #expect(idn.status == 200)
         #expect(try accounts.server.environment.storage.users.allUsers().map(\.email).sorted() == [Interactive.email, "ok@xn--mnchen-3ya.de"])
+    }
+
+    @Test func anInternationalDomainIsOneAccountWithItsALabel() async throws {
+        let accounts = try await Accounts.start()
+        defer { Task { await accounts.stop() } }
+        let first = try await accounts.signUp(FormBrowser(), pkce: PKCEPair.generate(), email: "User@BÜCHER.example")
+        #expect(first.status == 200 && first.response.text.contains("<strong>user@xn--bcher-kva.example</strong>"))
+        let mail = try await accounts.mail(1)
+        #expect(mail.to.contains("user@xn--bcher-kva.example") && Accounts.codeIfAny(in: mail) != nil)
+        // The same address in its A-label form is the same account: the "already" mail.
+        let again = try await accounts.signUp(FormBrowser(), pkce: PKCEPair.generate(), email: "user@xn--bcher-kva.example")
+        #expect(again.status == 200)
+        let second = try await accounts.mail(2)
+        #expect(second.to.contains("user@xn--bcher-kva.example") && second.subject == "You already have a Example ID account")
+        #expect(try accounts.server.environment.storage.users.allUsers().map(\.email).sorted() == [Interactive.email, "user@xn--bcher-kva.example"])
+        // Either spelling signs in.
+        for spelling in ["user@bücher.example", "USER@xn--BCHER-KVA.example"] {
+            let browser = FormBrowser()
+            _ = try await browser.open(accounts.app.authorizeURL(pkce: PKCEPair.generate()))
+            #expect(try await accounts.app.submitCredentials(browser, email: spelling, password: "a fine new passphrase").redirect != nil, "\(spelling)")
+        }
+    }
+
+    @Test func validationMessagesFollowAcceptLanguage() async throws {
+        let accounts = try await Accounts.start()
+        defer { Task { await accounts.stop() } }
+        let german: HTTPHeaders = ["Accept-Language": "de-DE,de;q=0.9,en;q=0.5"]
+        // Sign-up.
+        let browser = FormBrowser(preferences: german)
+        let handle = try await accounts.signInPage(browser, pkce: PKCEPair.generate())
+        _ = try await browser.open(accounts.server.url(Routes.signUp, query: [("request", handle)]))
+        let signUp = try await browser.submit(formWithAction: Routes.signUp, fields: ["email": "ok@☃.com", "password": "a fine new passphrase"])
+        #expect(signUp.status == 400 && signUp.response.text.contains("Der Teil nach dem @ ist keine gültige Domain."))
+        let weak = try await browser.submit(formWithAction: Routes.signUp, fields: ["email": "ok@example.com", "password": "short"])
+        #expect(weak.status == 400 && weak.response.text.contains("Das Passwort muss mindestens 8 Zeichen haben."))
+        // Forgot password.
+        let forgot = FormBrowser(preferences: german)
+        _ = try await forgot.open(accounts.server.url(Routes.passwordForgot))
+        let address = try await forgot.submit(formWithAction: Routes.passwordForgot, fields: ["email": "not-an-address"])
+        #expect(address.status == 400 && address.response.text.contains("Keine gültige E-Mail-Adresse."))
+        // The reset's new password.
+        _ = try await forgot.submit(formWithAction: Routes.passwordForgot, fields: ["email": Interactive.email])
+        let code = try Accounts.code(in: try await accounts.mail(1))
+        let common = try await forgot.submit(formWithAction: Routes.emailCode, fields: ["code": code, "password": "password123"])
+        #expect(common.status == 400 && common.response.text.contains("Dieses Passwort gehört zu den am häufigsten verwendeten"))
+        #expect(!common.response.text.contains("most commonly used"))
     }
 
     @Test func theShowPasswordButtonWorksWithoutScriptAndCreatesNothing() async throws {

@@ -56,4 +56,29 @@ struct AccountContractTests {
         #expect(try users.deleteUser(id: "user-1"))
         #expect(try users.upstreamTokens(userID: "user-1").isEmpty)
     }
+
+    @Test(arguments: Backend.allCases)
+    func anEmailChangeIsConditionalUniqueAndStoredWithItsNotice(_ backend: Backend) throws {
+        let storage = try backend.make()
+        let users = storage.users
+        try users.insertUser(Fixture.user("user-1", email: "ada@example.com"))
+        try users.insertUser(Fixture.user("user-2", email: "bob@example.com"))
+        let notice = OutboxMessageRecord(id: "notice-1", sealedMessage: [1], createdAt: t0)
+        // Another account's address: refused, and the notice is not stored (one transaction).
+        #expect(throws: StoreError.duplicate) {
+            try users.changeEmail(userID: "user-1", from: "ada@example.com", to: "bob@example.com", now: t0, notice: notice)
+        }
+        #expect(try storage.mailOutbox.message(id: "notice-1") == nil)
+        // An old address that is no longer the account's: nothing changes.
+        #expect(try !users.changeEmail(userID: "user-1", from: "old@example.com", to: "new@example.com", now: t0, notice: notice))
+        #expect(try !users.changeEmail(userID: "nobody", from: "ada@example.com", to: "new@example.com", now: t0, notice: notice))
+        #expect(try storage.mailOutbox.message(id: "notice-1") == nil)
+        #expect(try users.changeEmail(userID: "user-1", from: "ada@example.com", to: "new@example.com", now: t0, notice: notice))
+        let changed = try #require(try users.user(id: "user-1"))
+        #expect(changed.email == "new@example.com" && changed.emailVerified)
+        #expect(try users.user(email: "ada@example.com") == nil)
+        #expect(try storage.mailOutbox.message(id: "notice-1") == notice)
+        // Done once: the same change again finds the old address gone.
+        #expect(try !users.changeEmail(userID: "user-1", from: "ada@example.com", to: "new@example.com", now: t0, notice: nil))
+    }
 }
