@@ -416,5 +416,15 @@ extension PageCatalog {
         "ConsoleText.landingDiscovery": "OpenID Connect discovery",
         "ConsoleText.landingJWKS": "Signing keys (JWKS)",
         "ConsoleText.landingDocs": "Documentation",
+        // ValidationText: What a form says when SignetCore refuses what was typed (`UserServiceError.Reason`): the sign-up, reset and email forms show these in the page's language, the CLI keeps SignetCore's English message.
+        "ValidationText.emailTooLong": "The email address is too long.",
+        "ValidationText.emailLocalNotASCII": "The part before the @ must be ASCII: addresses with non-ASCII names cannot be used.",
+        "ValidationText.emailInvalid": "Not a valid email address.",
+        "ValidationText.emailDomainInvalid": "The part after the @ is not a valid domain.",
+        // {1}: the minimum length.
+        "ValidationText.passwordTooShort": "The password must have at least {1} characters.",
+        "ValidationText.passwordTooLong": "The password is too long.",
+        "ValidationText.passwordNUL": "The password must not contain NUL.",
+        "ValidationText.passwordCommon": "This password is one of the most commonly used; choose another.",
     ]
 }

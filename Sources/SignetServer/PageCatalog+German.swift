@@ -389,5 +389,14 @@ extension PageCatalog {
         "ConsoleText.landingDiscovery": "OpenID-Connect-Discovery",
         "ConsoleText.landingJWKS": "Signaturschlüssel (JWKS)",
         "ConsoleText.landingDocs": "Dokumentation",
+        // ValidationText
+        "ValidationText.emailTooLong": "Die E-Mail-Adresse ist zu lang.",
+        "ValidationText.emailLocalNotASCII": "Der Teil vor dem @ muss aus ASCII-Zeichen bestehen: Adressen mit Nicht-ASCII-Namen können nicht verwendet werden.",
+        "ValidationText.emailInvalid": "Keine gültige E-Mail-Adresse.",
+        "ValidationText.emailDomainInvalid": "Der Teil nach dem @ ist keine gültige Domain.",
+        "ValidationText.passwordTooShort": "Das Passwort muss mindestens {1} Zeichen haben.",
+        "ValidationText.passwordTooLong": "Das Passwort ist zu lang.",
+        "ValidationText.passwordNUL": "Das Passwort darf kein NUL-Zeichen enthalten.",
+        "ValidationText.passwordCommon": "Dieses Passwort gehört zu den am häufigsten verwendeten; wählen Sie ein anderes.",
     ]
 }

@@ -40,13 +40,20 @@ enum PasskeyScript {
         if (pending) pending.abort();
         var controller = new AbortController();
         pending = controller;
+        var picked = false;
         return post(data.options, fields(), "application/x-www-form-urlencoded").then(function (options) {
           var request = { publicKey: PublicKeyCredential.parseRequestOptionsFromJSON(options), signal: controller.signal };
           if (conditional) request.mediation = "conditional"; else show(data.working);
           return navigator.credentials.get(request);
         }).then(function (credential) {
+          picked = true;
           return post(data.finish, JSON.stringify(credential.toJSON()), "application/json");
-        }).then(function (done) { window.location.assign(done.location); });
+        }).then(function (done) { window.location.assign(done.location); }).catch(function (error) {
+          // Autofill is an offer the person has not taken up: until they pick a passkey from it, a
+          // failure (options refused, no authenticator) stays silent and the button still works.
+          if (conditional && !picked) return;
+          throw error;
+        });
       }
       function register() {
         return post(data.options, fields(), "application/x-www-form-urlencoded").then(function (options) {

@@ -45,6 +45,7 @@ import Testing
         #expect(result["deletedTitle"]?.stringValue?.hasPrefix("Account deleted") == true)
         #expect(result["signInAfter"]?.stringValue == "The email or password is incorrect.")
         #expect(result["signInAfterPath"]?.stringValue?.hasSuffix(Routes.signIn) == true)
+        #expect(result["passkeyStatusShown"] == .bool(false), "the passkey autofill's failure showed a message")
         // Nothing of the account is left: no user by either address.
         let users = accounts.server.environment.storage.users
         #expect(try users.user(email: "journey@example.com") == nil)

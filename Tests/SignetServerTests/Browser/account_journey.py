@@ -144,6 +144,9 @@ def main():
         wait.until(lambda d: d.find_elements(By.CSS_SELECTOR, "[role=alert], .error"))
         result["signInAfter"] = driver.find_element(By.CSS_SELECTOR, "[role=alert], .error").text
         result["signInAfterPath"] = driver.current_url.split("?")[0]
+        # No passkey was tried: the autofill request the page started must not have put up a message.
+        status = driver.find_elements(By.ID, "passkey-status")
+        result["passkeyStatusShown"] = bool(status) and status[0].is_displayed()
         shoot(driver, "journey-6-sign-in-fails")
     except Exception:
         log("failed at " + driver.current_url + " (" + driver.title + ")\n" + traceback.format_exc())
