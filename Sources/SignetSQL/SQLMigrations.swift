@@ -35,6 +35,7 @@ public enum SQLMigrations {
         SQLMigration(version: 7, template: v7),
         SQLMigration(version: 8, template: v8),
         SQLMigration(version: 9, template: v9, backfill: auditChainFromLog),
+        SQLMigration(version: 10, template: v10),
     ]
 
     /// The highest version this build knows.
@@ -387,6 +388,49 @@ public enum SQLMigrations {
         base_sequence {int} NOT NULL,
         base_hash     {bytes} NOT NULL
     );
+    """
+
+    /// Organizations (`SQLOrganizationStore`, docs/organizations.md): the organization (slug
+    /// unique), its custom role names (`owner`, `admin`, `member` are built in and have no row),
+    /// its members with their roles (JSON text; a membership goes with its user), and its
+    /// invitations, the link's token only as a keyed hash. All go with the organization.
+    static let v10 = """
+    CREATE TABLE organizations (
+        id         TEXT PRIMARY KEY,
+        slug       TEXT NOT NULL UNIQUE,
+        name       TEXT NOT NULL,
+        logo_url   TEXT,
+        created_at {int} NOT NULL,
+        updated_at {int} NOT NULL
+    );
+    CREATE TABLE organization_roles (
+        organization_id TEXT NOT NULL REFERENCES organizations (id) ON DELETE CASCADE,
+        name            TEXT NOT NULL,
+        created_at      {int} NOT NULL,
+        PRIMARY KEY (organization_id, name)
+    );
+    CREATE TABLE organization_members (
+        organization_id TEXT NOT NULL REFERENCES organizations (id) ON DELETE CASCADE,
+        user_id         TEXT NOT NULL REFERENCES users (id) ON DELETE CASCADE,
+        roles           TEXT NOT NULL,
+        created_at      {int} NOT NULL,
+        PRIMARY KEY (organization_id, user_id)
+    );
+    CREATE INDEX organization_members_user ON organization_members (user_id);
+    CREATE TABLE organization_invitations (
+        id              TEXT PRIMARY KEY,
+        organization_id TEXT NOT NULL REFERENCES organizations (id) ON DELETE CASCADE,
+        email           TEXT NOT NULL,
+        role            TEXT NOT NULL,
+        token_hash      {bytes} NOT NULL UNIQUE,
+        created_at      {int} NOT NULL,
+        expires_at      {int} NOT NULL,
+        accepted_at     {int},
+        revoked_at      {int},
+        invited_by      TEXT,
+        accepted_by     TEXT
+    );
+    CREATE INDEX organization_invitations_org ON organization_invitations (organization_id);
     """
 
     /// Migration 9's backfill: the chain row from the genesis value, then every `audit_log` row,

@@ -33,6 +33,8 @@ public struct SQLStores: Sendable {
     public let emailChallenges: any EmailChallengeStore
     /// TOTP factors and recovery codes.
     public let secondFactors: any SecondFactorStore
+    /// Organizations, their roles, members and invitations.
+    public let organizations: any OrganizationStore
     let database: any SQLDatabase
 
     /// The facets over `database`.
@@ -53,6 +55,7 @@ public struct SQLStores: Sendable {
         passkeys = SQLPasskeyStore(database: database)
         emailChallenges = SQLEmailChallengeStore(database: database)
         secondFactors = SQLSecondFactorStore(database: database)
+        organizations = SQLOrganizationStore(database: database)
     }
 
     /// What `purge(before:)` deletes, in order, each with `$1` = `before`. Tokens go with their
@@ -71,6 +74,7 @@ public struct SQLStores: Sendable {
         ("DELETE FROM mail_outbox WHERE finished_at < $1", false),
         ("DELETE FROM passkey_ceremonies WHERE expires_at < $1", false),
         ("DELETE FROM email_challenges WHERE expires_at < $1", false),
+        ("DELETE FROM organization_invitations WHERE expires_at < $1", false),
     ]
 
     /// Runs `body` in one write transaction on this store's database, for an action whose writes
@@ -131,6 +135,8 @@ extension SQLStorage {
     public var emailChallenges: any EmailChallengeStore { stores.emailChallenges }
     /// TOTP factors and recovery codes.
     public var secondFactors: any SecondFactorStore { stores.secondFactors }
+    /// Organizations, their roles, members and invitations.
+    public var organizations: any OrganizationStore { stores.organizations }
 
     /// Deletes expired and ended artifacts; see `SignetStorage.purge(before:)`.
     public func purge(before: Date) throws -> Int {
