@@ -32,6 +32,8 @@ public enum AccountMail: Sendable, Equatable {
         guard let at = address.lastIndex(of: "@"), let first = address.first, address.startIndex != at else { return "…" }
         return "\(first)…\(address[at...])"
     }
+    /// Invites the address into an organization: a single-use link that works for `days` days.
+    case organizationInvitation(organization: String, role: String, link: String, days: Int)
 
     /// Who the mail is from, as people read it: the same `Brand` as the pages (SignetWire), made
     /// from the `branding` settings (`SignetApplication.brand`).
@@ -101,6 +103,11 @@ public enum AccountMail: Sendable, Equatable {
                            intro: "Someone asked to move another \(product) account to this email address, but it already belongs to your account. Nothing has changed.",
                            code: nil, action: ("Sign in", signInLink), secondAction: nil,
                            closing: "If it was you, sign in with this address instead. Otherwise you can ignore this mail.")
+        case .organizationInvitation(let organization, let role, let link, let days):
+            return Content(subject: "You are invited to \(organization) on \(product)",
+                           intro: "You are invited to join \(organization) on \(product) as \(role). The link works once, for \(days) days, and only for this email address.",
+                           code: nil, action: ("Accept the invitation", link), secondAction: nil,
+                           closing: "If you do not know \(organization), you can ignore this mail; nothing happens unless you accept.")
         }
     }
 

@@ -37,6 +37,7 @@ public enum SQLMigrations {
         SQLMigration(version: 9, template: v9, backfill: auditChainFromLog),
         SQLMigration(version: 10, template: v10),
         SQLMigration(version: 11, template: v11),
+        SQLMigration(version: 12, template: v12),
     ]
 
     /// The highest version this build knows.
@@ -410,6 +411,49 @@ public enum SQLMigrations {
     CREATE INDEX grants_revoked ON grants (revoked_at) WHERE revoked_at IS NOT NULL;
     CREATE INDEX sessions_idle_expires ON sessions (idle_expires_at);
     CREATE INDEX sessions_ended ON sessions (ended_at) WHERE ended_at IS NOT NULL;
+    """
+
+    /// Organizations (`SQLOrganizationStore`, docs/organizations.md): the organization (slug
+    /// unique), its custom role names (`owner`, `admin`, `member` are built in and have no row),
+    /// its members with their roles (JSON text; a membership goes with its user), and its
+    /// invitations, the link's token only as a keyed hash. All go with the organization.
+    static let v12 = """
+    CREATE TABLE organizations (
+        id         TEXT PRIMARY KEY,
+        slug       TEXT NOT NULL UNIQUE,
+        name       TEXT NOT NULL,
+        logo_url   TEXT,
+        created_at {int} NOT NULL,
+        updated_at {int} NOT NULL
+    );
+    CREATE TABLE organization_roles (
+        organization_id TEXT NOT NULL REFERENCES organizations (id) ON DELETE CASCADE,
+        name            TEXT NOT NULL,
+        created_at      {int} NOT NULL,
+        PRIMARY KEY (organization_id, name)
+    );
+    CREATE TABLE organization_members (
+        organization_id TEXT NOT NULL REFERENCES organizations (id) ON DELETE CASCADE,
+        user_id         TEXT NOT NULL REFERENCES users (id) ON DELETE CASCADE,
+        roles           TEXT NOT NULL,
+        created_at      {int} NOT NULL,
+        PRIMARY KEY (organization_id, user_id)
+    );
+    CREATE INDEX organization_members_user ON organization_members (user_id);
+    CREATE TABLE organization_invitations (
+        id              TEXT PRIMARY KEY,
+        organization_id TEXT NOT NULL REFERENCES organizations (id) ON DELETE CASCADE,
+        email           TEXT NOT NULL,
+        role            TEXT NOT NULL,
+        token_hash      {bytes} NOT NULL UNIQUE,
+        created_at      {int} NOT NULL,
+        expires_at      {int} NOT NULL,
+        accepted_at     {int},
+        revoked_at      {int},
+        invited_by      TEXT,
+        accepted_by     TEXT
+    );
+    CREATE INDEX organization_invitations_org ON organization_invitations (organization_id);
     """
 
     /// Migration 9's backfill: the chain row from the genesis value, then every `audit_log` row,

@@ -35,6 +35,8 @@ public struct SQLStores: Sendable {
     public let secondFactors: any SecondFactorStore
     /// Console roles.
     public let operatorRoles: any OperatorRoleStore
+    /// Organizations, their roles, members and invitations.
+    public let organizations: any OrganizationStore
     let database: any SQLDatabase
 
     /// The facets over `database`.
@@ -56,6 +58,7 @@ public struct SQLStores: Sendable {
         emailChallenges = SQLEmailChallengeStore(database: database)
         secondFactors = SQLSecondFactorStore(database: database)
         operatorRoles = SQLOperatorRoleStore(database: database)
+        organizations = SQLOrganizationStore(database: database)
     }
 
     /// What `purge(before:)` deletes, in order, each with `$1` = `before` and `$2` = the batch
@@ -71,6 +74,7 @@ public struct SQLStores: Sendable {
         ("mail_outbox", "id", "finished_at < $1", false),
         ("passkey_ceremonies", "challenge_hash", "expires_at < $1", false),
         ("email_challenges", "id", "expires_at < $1", false),
+        ("organization_invitations", "id", "expires_at < $1", false),
     ]
     static let purgeThrottle = "DELETE FROM throttle_hits WHERE at < $1"
 
@@ -154,6 +158,8 @@ extension SQLStorage {
     public var secondFactors: any SecondFactorStore { stores.secondFactors }
     /// Console roles.
     public var operatorRoles: any OperatorRoleStore { stores.operatorRoles }
+    /// Organizations, their roles, members and invitations.
+    public var organizations: any OrganizationStore { stores.organizations }
 
     /// Deletes expired and ended artifacts; see `SignetStorage.purge(before:)`.
     public func purge(before: Date) throws -> Int {

@@ -39,10 +39,12 @@ public protocol SignetStorage: Sendable {
     var secondFactors: any SecondFactorStore { get }
     /// Console roles of users (`OperatorRoleStore`).
     var operatorRoles: any OperatorRoleStore { get }
+    /// Organizations, their roles, members and invitations.
+    var organizations: any OrganizationStore { get }
 
     /// Deletes what can no longer be used: pending requests, codes, nonces, sessions and grant
     /// families (with their tokens) that expired or ended before `before`, throttle hits older
-    /// than `before`, outbox messages sent or given up before `before`, passkey challenges and email challenges that expired before `before`. Returns the number of
+    /// than `before`, outbox messages sent or given up before `before`, passkey challenges, email challenges and organization invitations that expired before `before`. Returns the number of
     /// rows deleted. Keep `before` well in the past of now
     /// (e.g. a day), so replays of recently expired codes and tokens are still recognised.
     @discardableResult

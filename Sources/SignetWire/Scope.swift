@@ -20,6 +20,11 @@ public struct Scope: Sendable, Hashable, CustomStringConvertible {
     /// The scopes only first-party apps are granted, whatever a registration says: each acts on
     /// the account itself, which a third-party client must never do.
     public static let firstPartyOnly = [accountDelete, passkeysWrite]
+    /// Claims `org_id`, `org_slug` and `org_roles` of the organization the sign-in chose.
+    public static let organization = "organization"
+    /// Lets the signed-in user manage the organizations it is an owner or admin of, through
+    /// `/org/v1/{org}/…` (docs/organizations.md).
+    public static let organizationAdmin = "organization:admin"
 
     /// Creates a scope from tokens, dropping repeats.
     public init<S: Sequence>(_ tokens: S) where S.Element == String {
