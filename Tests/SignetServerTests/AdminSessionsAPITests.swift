@@ -315,4 +315,24 @@ import Testing
         expectAdminError(try await fixture.call("GET", "/admin/v1/audit?event=", token: token), 400, "invalid_request", field: "event")
         expectAdminError(try await fixture.call("GET", "/admin/v1/audit?actor=ops", token: token), 400, "invalid_request", field: "actor")
     }
+
+    /// Every store statement is timed on /metrics by its operation (verb and table): a closed set.
+    @Test func storeLatencyIsOnMetrics() async throws {
+        let fixture = try AdminFixture()
+        defer { fixture.stop() }
+        let token = try await fixture.token()
+        #expect(try await fixture.call("GET", "/admin/v1/users", token: token).status == 200)
+        let text = try await fixture.call("GET", "/metrics", token: nil).text
+        #expect(text.contains("# TYPE signet_store_operation_duration_seconds histogram"))
+        #expect(text.contains("signet_store_operation_duration_seconds_count{operation=\"select:users\"}"), "\(text)")
+        #expect(text.contains("signet_store_operation_duration_seconds_bucket{operation=\"select:clients\",le=\"+Inf\"}"))
+        let operations = Set(text.split(separator: "\n").filter { $0.hasPrefix("signet_store_operation_duration_seconds_count{") }
+            .compactMap { line -> String? in
+                guard let start = line.range(of: "operation=\""), let end = line[start.upperBound...].firstIndex(of: "\"") else { return nil }
+                return String(line[start.upperBound..<end])
+            })
+        #expect(operations.count > 3)
+        #expect(operations.allSatisfy { $0.allSatisfy { $0.isLowercase || $0 == "_" || $0 == ":" || $0.isNumber } }, "\(operations)")
+        #expect(!text.contains(token))
+    }
 }
