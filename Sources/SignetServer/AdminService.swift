@@ -132,13 +132,13 @@ public struct AdminService: Sendable {
 
     // MARK: users
 
-    /// A page of users ordered by id, after `cursor`, whose email or name contains `filter`.
+    /// A page of users ordered by id, after `cursor`, whose email or name contains `filter`: one
+    /// page read from the store (`LIMIT limit + 1`), however many users there are.
     func users(limit: Int, cursor: String?, filter: String?) throws -> (items: [JSONValue], next: String?) {
-        let matching = try users.all().filter { user in
-            guard let filter, !filter.isEmpty else { return true }
-            return user.email.localizedCaseInsensitiveContains(filter) || (user.name ?? "").localizedCaseInsensitiveContains(filter)
-        }.sorted { $0.id < $1.id }
-        return Self.page(matching, id: \.id, limit: limit, cursor: cursor, json: Self.json)
+        let window = try environment.storage.users.users(after: cursor, matching: filter.flatMap { $0.isEmpty ? nil : $0 }, limit: limit + 1)
+        let items = Array(window.prefix(limit))
+        let next = window.count > limit ? items.last?.id : nil
+        return (items.map(Self.json), next)
     }
 
     /// The user, or 404.
