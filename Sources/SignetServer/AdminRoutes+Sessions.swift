@@ -15,12 +15,10 @@ extension AdminRoutes {
                      scope: "admin:sessions:read", schema: "SessionList") { service, user, page in
                 try service.sessions(user, limit: page.limit, cursor: page.cursor)
             },
-            AdminOperation(method: .DELETE, path: userSession, operationID: "endUserSession",
-                           summary: "Ends one session of the user and revokes the grants signed in through it (their refresh tokens fail at /token with invalid_grant).",
-                           scope: "admin:sessions:write", requestSchema: nil, success: (200, "RevokeResult"), query: [], needsMatch: false) { call in
-                try AdminRequest.noQuery(call.request)
-                let user = try call.service.user(try AdminRequest.id(call.request))
-                let ended = try call.service.endSession(user, sessionID: try AdminRequest.parameter(call.request, "session"))
+            userItem(userSession, "endUserSession",
+                     "Ends one session of the user and revokes the grants signed in through it (their refresh tokens fail at /token with invalid_grant).",
+                     scope: "admin:sessions:write", parameter: "session", success: (200, "RevokeResult")) { service, user, session in
+                let ended = try service.endSession(user, sessionID: session)
                 return HTTPResponse.admin(["sessions": .int(Int64(ended.sessions)), "grants": .int(Int64(ended.grants))])
             },
             userList(userGrants, "listUserGrants",
@@ -28,12 +26,10 @@ extension AdminRoutes {
                      scope: "admin:sessions:read", schema: "GrantList") { service, user, page in
                 try service.grants(user, limit: page.limit, cursor: page.cursor)
             },
-            AdminOperation(method: .DELETE, path: userGrant, operationID: "revokeUserGrant",
-                           summary: "Revokes one grant of the user: its refresh tokens fail at /token with invalid_grant, its access tokens wherever the grant is checked.",
-                           scope: "admin:sessions:write", requestSchema: nil, success: (204, nil), query: [], needsMatch: false) { call in
-                try AdminRequest.noQuery(call.request)
-                let user = try call.service.user(try AdminRequest.id(call.request))
-                try call.service.revokeGrant(user, grantID: try AdminRequest.parameter(call.request, "grant"))
+            userItem(userGrant, "revokeUserGrant",
+                     "Revokes one grant of the user: its refresh tokens fail at /token with invalid_grant, its access tokens wherever the grant is checked.",
+                     scope: "admin:sessions:write", parameter: "grant") { service, user, grant in
+                try service.revokeGrant(user, grantID: grant)
                 return HTTPResponse.empty(status: 204)
             },
             AdminOperation(method: .GET, path: userSecondFactors, operationID: "getUserSecondFactors",
@@ -57,12 +53,10 @@ extension AdminRoutes {
                      scope: "admin:consents:read", schema: "ConsentList") { service, user, page in
                 try service.consents(user, limit: page.limit, cursor: page.cursor)
             },
-            AdminOperation(method: .DELETE, path: userConsent, operationID: "revokeUserConsent",
-                           summary: "Forgets the user's consent to one client: its next authorization asks again (grants already made stay until revoked).",
-                           scope: "admin:consents:write", requestSchema: nil, success: (204, nil), query: [], needsMatch: false) { call in
-                try AdminRequest.noQuery(call.request)
-                let user = try call.service.user(try AdminRequest.id(call.request))
-                try call.service.revokeConsent(user, clientID: try AdminRequest.parameter(call.request, "client"))
+            userItem(userConsent, "revokeUserConsent",
+                     "Forgets the user's consent to one client: its next authorization asks again (grants already made stay until revoked).",
+                     scope: "admin:consents:write", parameter: "client") { service, user, client in
+                try service.revokeConsent(user, clientID: client)
                 return HTTPResponse.empty(status: 204)
             },
         ]
@@ -82,6 +76,18 @@ extension AdminRoutes {
                 return HTTPResponse.admin(try call.service.connection(try AdminRequest.id(call.request)))
             },
         ]
+    }
+
+    /// `DELETE` of one item under one user (`/admin/v1/users/{id}/…/{parameter}`): 404 for an unknown user.
+    static func userItem(_ path: String, _ id: String, _ summary: String, scope: String, parameter: String,
+                         success: (status: Int, schema: String?) = (204, nil),
+                         _ body: @escaping @Sendable (AdminService, UserRecord, String) throws -> HTTPResponse) -> AdminOperation {
+        AdminOperation(method: .DELETE, path: path, operationID: id, summary: summary, scope: scope, requestSchema: nil,
+                       success: success, query: [], needsMatch: false) { call in
+            try AdminRequest.noQuery(call.request)
+            let user = try call.service.user(try AdminRequest.id(call.request))
+            return try body(call.service, user, try AdminRequest.parameter(call.request, parameter))
+        }
     }
 
     /// A paged list under one user (`/admin/v1/users/{id}/…`): 404 for an unknown user.
