@@ -29,6 +29,12 @@ public struct SQLUserStore: UserStore {
     static let byID = "SELECT \(userColumns) FROM users WHERE id = $1"
     static let byEmail = "SELECT \(userColumns) FROM users WHERE email = $1"
     static let all = "SELECT \(userColumns) FROM users ORDER BY email"
+    static let page = """
+        SELECT \(userColumns) FROM users
+        WHERE (CAST($1 AS TEXT) IS NULL OR id > $1)
+          AND (CAST($2 AS TEXT) IS NULL OR lower(email) LIKE $2 ESCAPE '\\' OR lower(COALESCE(name, '')) LIKE $2 ESCAPE '\\')
+        ORDER BY id LIMIT $3
+        """
     static let setPasswordSQL = "UPDATE users SET password_hash = $1, updated_at = $2 WHERE id = $3"
     static let setDisabledSQL = "UPDATE users SET disabled_at = $1, updated_at = $2 WHERE id = $3"
     static let updateProfileSQL = """
@@ -91,6 +97,19 @@ public struct SQLUserStore: UserStore {
     /// See `UserStore.allUsers()`.
     public func allUsers() throws -> [UserRecord] {
         try database.read { db in try db.query(Self.all, [], Self.decodeUser) }
+    }
+
+    /// See `UserStore.users(after:matching:limit:)`: `LIKE` with `%`, `_` and `\` escaped.
+    public func users(after afterID: String?, matching: String?, limit: Int) throws -> [UserRecord] {
+        let pattern = matching.map { text -> String in
+            var escaped = ""
+            for character in text.lowercased() {
+                if character == "\\" || character == "%" || character == "_" { escaped.append("\\") }
+                escaped.append(character)
+            }
+            return "%" + escaped + "%"
+        }
+        return try database.read { db in try db.query(Self.page, [afterID, pattern, max(0, limit)], Self.decodeUser) }
     }
 
     /// See `UserStore.setPassword(userID:passwordHash:now:)`.

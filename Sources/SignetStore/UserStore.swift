@@ -14,6 +14,11 @@ public protocol UserStore: Sendable {
     /// Every user, ordered by email.
     func allUsers() throws -> [UserRecord]
 
+    /// One page of users ordered by id: at most `limit`, after `afterID` (nil: from the first),
+    /// whose email or name contains `matching` (ASCII letters compared case-insensitively; nil:
+    /// every user). Read from the store a page at a time, however many users there are.
+    func users(after afterID: String?, matching: String?, limit: Int) throws -> [UserRecord]
+
     /// Replaces the password hash (nil removes the password). Throws `.notFound` for an unknown id.
     func setPassword(userID: String, passwordHash: String?, now: Date) throws
 

@@ -23,7 +23,7 @@ import Testing
         let logFile = home.appending("browser.log")
         var environment = [
             "SIGNET_START_URL": accounts.server.url(Routes.account).absoluteString, "SIGNET_MAIL_DIR": accounts.sink.folder,
-            "SIGNET_EMAIL": "journey@example.com", "SIGNET_NEW_EMAIL": "journey@bücher.example", "SIGNET_PASSWORD": "a journey passphrase",
+            "SIGNET_EMAIL": "journey@example.com", "SIGNET_NEW_EMAIL": "journey@bücher.example", "SIGNET_PASSWORD": "a journey passphrase", "SIGNET_NEW_PASSWORD": "a journey passphrase, reset",
             "SIGNET_NAME": "Jo Journey", "SIGNET_TEST_LOG": logFile, "HOME": home.path, "DBUS_SESSION_BUS_ADDRESS": "", "DISPLAY": ""]
         if let shots = ProcessInfo.processInfo.environment["SIGNET_SCREENSHOTS"] { environment["SIGNET_SCREENSHOTS"] = shots }
         let outcome = try await Subprocess.run(PackagePaths.python, [Self.script], environment: environment, timeoutSeconds: 180)
@@ -34,14 +34,17 @@ import Testing
         #expect(result["error"] == nil, "browser: \(browserLog)")
         #expect(result["afterVerify"]?.stringValue?.hasSuffix(Routes.account) == true)
         #expect(result["signedIn"]?.stringValue?.hasSuffix(Routes.account) == true)
+        #expect(result["signedInAfterReset"]?.stringValue?.hasSuffix(Routes.account) == true)
         #expect(result["nameNotice"]?.stringValue == AccountPageTextForTests.nameSaved)
         #expect(result["emailNotice"]?.stringValue == "Your email address was changed. A notice went to the old address.")
         // The international domain typed in the browser is stored and shown as its A-label.
         #expect(result["shownAddress"]?.stringValue == "journey@xn--bcher-kva.example")
         let mails = result["mails"]?.arrayValue ?? []
         #expect(mails.map { $0["subject"]?.stringValue ?? "" } == [
-            "Confirm your email for Example ID", "Confirm your new email for Example ID", "The email of your Example ID account changed"])
-        #expect(mails.map { $0["to"]?.stringValue ?? "" } == ["journey@example.com", "journey@xn--bcher-kva.example", "journey@example.com"])
+            "Confirm your email for Example ID", "Reset your Example ID password", "Confirm your new email for Example ID",
+            "The email of your Example ID account changed"])
+        #expect(mails.map { $0["to"]?.stringValue ?? "" } == [
+            "journey@example.com", "journey@example.com", "journey@xn--bcher-kva.example", "journey@example.com"])
         #expect(result["deletedTitle"]?.stringValue?.hasPrefix("Account deleted") == true)
         #expect(result["signInAfter"]?.stringValue == "The email or password is incorrect.")
         #expect(result["signInAfterPath"]?.stringValue?.hasSuffix(Routes.signIn) == true)

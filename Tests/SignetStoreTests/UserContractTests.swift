@@ -22,6 +22,24 @@ struct UserContractTests {
         #expect(try store.user(id: "u1") == Fixture.user("u1", email: "ada@example.com"))
     }
 
+    /// A page in the store: ordered by id, after a cursor, filtered by email or name with LIKE's
+    /// wildcards taken literally.
+    @Test(arguments: Backend.allCases)
+    func pagesAndFilters(_ backend: Backend) throws {
+        let store = try backend.make().users
+        for (id, email) in [("u3", "c_d@example.com"), ("u1", "ada@example.com"), ("u2", "bob@example.org"), ("u4", "cxd@example.com")] {
+            try store.insertUser(Fixture.user(id, email: email))
+        }
+        #expect(try store.users(after: nil, matching: nil, limit: 2).map(\.id) == ["u1", "u2"])
+        #expect(try store.users(after: "u2", matching: nil, limit: 2).map(\.id) == ["u3", "u4"])
+        #expect(try store.users(after: "u4", matching: nil, limit: 2).isEmpty)
+        #expect(try store.users(after: nil, matching: "EXAMPLE.ORG", limit: 10).map(\.id) == ["u2"])
+        #expect(try store.users(after: nil, matching: "c_d", limit: 10).map(\.id) == ["u3"])
+        #expect(try store.users(after: nil, matching: "%", limit: 10).isEmpty)
+        #expect(try store.users(after: "u1", matching: "example.com", limit: 10).map(\.id) == ["u3", "u4"])
+        #expect(try store.users(after: nil, matching: nil, limit: 0).isEmpty)
+    }
+
     @Test(arguments: Backend.allCases)
     func updates(_ backend: Backend) throws {
         let store = try backend.make().users

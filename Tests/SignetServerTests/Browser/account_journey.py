@@ -3,11 +3,12 @@
 
 From SIGNET_START_URL (Signet's /account) to the sign-in page it leads to, "Create account"
 (SIGNET_EMAIL, SIGNET_PASSWORD), the mailed code (which signs in and returns to /account), then
-with the cookies cleared a password sign-in, the name changed to SIGNET_NAME, the email changed to
+with the cookies cleared a password sign-in, "Forgot password?" with the mailed link and a new
+password SIGNET_NEW_PASSWORD (then a sign-in with it), the name changed to SIGNET_NAME, the email changed to
 SIGNET_NEW_EMAIL with the code mailed there, the account deleted with the password, and last a
 sign-in with the new address that must fail. Mail is read from the sink folder SIGNET_MAIL_DIR
-(`<n>.eml`). With SIGNET_SCREENSHOTS (a folder) each step is saved at 390 px (the account page
-at its whole height). Prints one JSON line: what each step saw, or {"error": …}.
+(`<n>.eml`). With SIGNET_SCREENSHOTS (a folder) each step is saved at 390 px and at 1280 px,
+each at the page's whole height. Prints one JSON line: what each step saw, or {"error": …}.
 """
 import email
 import email.policy
@@ -27,14 +28,16 @@ from federated_signin import log  # the same SIGNET_TEST_LOG diagnostics
 
 
 def shoot(driver, name):
-    """NAME-phone.png at 390 px, the page's whole height, into $SIGNET_SCREENSHOTS."""
+    """NAME-phone.png at 390 px and NAME-desktop.png at 1280 px, each the page's whole height,
+    into $SIGNET_SCREENSHOTS."""
     folder = os.environ.get("SIGNET_SCREENSHOTS")
     if not folder:
         return
-    driver.set_window_size(390, 844)
-    height = driver.execute_cdp_cmd("Page.getLayoutMetrics", {})["cssContentSize"]["height"]
-    driver.set_window_size(390, max(844, int(height) + 40))
-    driver.save_screenshot(os.path.join(folder, name + "-phone.png"))
+    for suffix, width, least in (("phone", 390, 844), ("desktop", 1280, 900)):
+        driver.set_window_size(width, least)
+        height = driver.execute_cdp_cmd("Page.getLayoutMetrics", {})["cssContentSize"]["height"]
+        driver.set_window_size(width, max(least, int(height) + 40))
+        driver.save_screenshot(os.path.join(folder, "%s-%s.png" % (name, suffix)))
     driver.set_window_size(1280, 900)
 
 
@@ -112,6 +115,30 @@ def main():
         wait.until(expected_conditions.presence_of_element_located((By.ID, "delete")))
         result["signedIn"] = driver.current_url
 
+        # 3b. Forgot password (a new visit): the mailed link, a new password, then a sign-in with it.
+        driver.delete_all_cookies()
+        driver.get(start)
+        wait.until(lambda d: d.find_elements(By.LINK_TEXT, "Forgot password?"))
+        driver.find_element(By.LINK_TEXT, "Forgot password?").click()
+        wait.until(lambda d: d.find_elements(By.NAME, "email"))
+        driver.find_element(By.NAME, "email").send_keys(address)
+        driver.find_element(By.CSS_SELECTOR, "form button[type=submit]").click()
+        wait.until(lambda d: d.find_elements(By.NAME, "code"))
+        to, subject, text = mail(2)
+        result["mails"].append({"to": to, "subject": subject})
+        driver.get(re.search(r"^Choose a new password: (\S+)$", text, re.M).group(1))
+        wait.until(lambda d: d.find_elements(By.NAME, "password"))
+        shoot(driver, "journey-2b-reset")
+        password = os.environ["SIGNET_NEW_PASSWORD"]
+        driver.find_element(By.NAME, "password").send_keys(password)
+        driver.find_element(By.XPATH, "//button[@value='submit']").click()
+        wait.until(lambda d: "Your password is changed" in d.page_source)
+        driver.delete_all_cookies()
+        driver.get(start)
+        sign_in(driver, wait, address, password)
+        wait.until(expected_conditions.presence_of_element_located((By.ID, "delete")))
+        result["signedInAfterReset"] = driver.current_url
+
         # 4. The name.
         submit(driver, "/account/name", {"name": os.environ["SIGNET_NAME"]})
         wait.until(lambda d: "notice=name-saved" in d.current_url)
@@ -121,7 +148,7 @@ def main():
         submit(driver, "/account/email", {"email": new_address, "password": password})
         wait.until(expected_conditions.presence_of_element_located((By.NAME, "code")))
         shoot(driver, "journey-3-email-code")
-        to, subject, text = mail(2)
+        to, subject, text = mail(3)
         result["mails"].append({"to": to, "subject": subject})
         driver.find_element(By.NAME, "code").send_keys(code_of(text))
         driver.find_element(By.XPATH, "//button[@value='submit']").click()
@@ -129,7 +156,7 @@ def main():
         result["emailNotice"] = notice(driver)
         result["shownAddress"] = driver.find_element(By.XPATH, "//p[starts-with(normalize-space(.), 'Signed in as')]/strong").text
         shoot(driver, "journey-4-account")
-        to, subject, _ = mail(3)
+        to, subject, _ = mail(4)
         result["mails"].append({"to": to, "subject": subject})
 
         # 6. Delete the account with the password.
