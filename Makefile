@@ -10,6 +10,8 @@ DEB_PACKAGES := pkg-config gdb libssl-dev libsqlite3-dev libpq-dev libmicrohttpd
                 postgresql nginx-light wrk openssl ca-certificates chromium chromium-driver \
                 libsecret-1-dev gnome-keyring dbus-x11 libcurl4-openssl-dev \
                 libqrencode-dev zbar-tools prometheus libcbor-dev libidn2-dev
+# Profilers for `make bench`'s findings (bench/README.md, "Profiling"): perf record, heaptrack.
+BENCH_DEB_PACKAGES := linux-perf heaptrack
 PY_TOOLS := jwcrypto==1.5.6 selenium==4.51.0 oidc-provider-mock==0.3.4 aiosmtpd==1.4.6 pyotp==2.12.1 schemathesis==4.32.5
 VENV := .build/pytools
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
@@ -56,6 +58,14 @@ demo: release
 bench: deps
 	@command -v curl >/dev/null || { $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get update -qq && \
 	  $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends curl >/dev/null; }
+	@missing=""; for p in $(BENCH_DEB_PACKAGES); do \
+	  dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "install ok installed" || missing="$$missing $$p"; \
+	done; \
+	if [ -n "$$missing" ]; then \
+	  echo "==> installing profilers:$$missing"; \
+	  $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get update -qq && \
+	  $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $$missing >/dev/null; \
+	fi
 	$(SWIFT) build -c release --product signet
 	$(SWIFT) build -c release --product SignetBench
 	scripts/bench.sh $(BENCH_ARGS)

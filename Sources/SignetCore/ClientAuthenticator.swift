@@ -1,4 +1,5 @@
 import Foundation
+import SignetCrypto
 import SignetWire
 
 /// Client authentication at the token, revocation and introspection endpoints (RFC 6749 §2.3).
@@ -66,7 +67,16 @@ public struct ClientAuthenticator: Sendable {
     }
 
     /// RFC 6749 §2.3.1: `Basic base64(urlencode(id) ":" urlencode(secret))`.
+    ///
+    /// The usual header (ASCII, canonical padded base64, no `%` or `+` in either part) is decoded
+    /// on its bytes; anything else takes Foundation's path, which gives the same answer for the
+    /// usual header at about ten times the cost (a tenth of a client_credentials grant's CPU).
     static func decodeBasic(_ header: String) -> (String, String)? {
+        decodeUsualBasic(header) ?? decodeAnyBasic(header)
+    }
+
+    /// `decodeBasic` through Foundation: any header.
+    static func decodeAnyBasic(_ header: String) -> (String, String)? {
         let encoded = header.dropFirst("basic ".count).trimmingCharacters(in: .whitespaces)
         guard let data = Data(base64Encoded: encoded), let text = String(data: data, encoding: .utf8),
               let colon = text.firstIndex(of: ":") else { return nil }
@@ -75,5 +85,34 @@ public struct ClientAuthenticator: Sendable {
         }
         guard let id = decode(text[..<colon]), let secret = decode(text[text.index(after: colon)...]), !id.isEmpty else { return nil }
         return (id, secret)
+    }
+
+    /// `decodeBasic` for the usual header, or nil for anything else (then Foundation decides).
+    static func decodeUsualBasic(_ header: String) -> (String, String)? {
+        var bytes = Array(header.utf8.dropFirst("basic ".count))
+        guard bytes.allSatisfy({ $0 < 0x80 }) else { return nil }
+        while let last = bytes.last, last == 0x20 || last == 0x09 { bytes.removeLast() }
+        let start = bytes.firstIndex { $0 != 0x20 && $0 != 0x09 } ?? bytes.endIndex
+        var encoded = Array(bytes[start...])
+        guard !encoded.isEmpty, encoded.count % 4 == 0 else { return nil }
+        var padding = 0
+        while padding < 2, encoded.last == UInt8(ascii: "=") {
+            encoded.removeLast()
+            padding += 1
+        }
+        for index in encoded.indices {
+            switch encoded[index] {
+            case UInt8(ascii: "+"): encoded[index] = UInt8(ascii: "-")
+            case UInt8(ascii: "/"): encoded[index] = UInt8(ascii: "_")
+            case UInt8(ascii: "-"), UInt8(ascii: "_"), UInt8(ascii: "="): return nil
+            default: break
+            }
+        }
+        guard let decoded = Base64URL.decode(bytes: encoded), let colon = decoded.firstIndex(of: UInt8(ascii: ":")) else { return nil }
+        let id = decoded[..<colon], secret = decoded[(colon + 1)...]
+        let plain = { (part: ArraySlice<UInt8>) in !part.contains(UInt8(ascii: "%")) && !part.contains(UInt8(ascii: "+")) }
+        guard !id.isEmpty, plain(id), plain(secret), let idText = String(validating: id, as: UTF8.self),
+              let secretText = String(validating: secret, as: UTF8.self) else { return nil }
+        return (idText, secretText)
     }
 }

@@ -39,7 +39,7 @@ public final class ClientRegistry: Sendable {
 
     /// The store the registry reads (registration writes through it).
     public let store: any ClientStore
-    private let secretKey: [UInt8]
+    private let secretKey: HMACKey
     private let recheckNanoseconds: UInt64
     private let missingLimit: Int
     private let cache = Mutex(Cache())
@@ -54,7 +54,7 @@ public final class ClientRegistry: Sendable {
                 builtIn: [Client] = []) {
         self.store = store
         self.builtIn = Dictionary(builtIn.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
-        self.secretKey = secretKey
+        self.secretKey = HMACKey(sha256: secretKey)
         self.recheckNanoseconds = UInt64(max(0, recheckInterval) * 1_000_000_000)
         self.missingLimit = max(0, missingLimit)
     }
@@ -78,11 +78,11 @@ public final class ClientRegistry: Sendable {
     /// The keyed hash a client secret is stored under. Secrets are generated with 256 bits of
     /// entropy, so a fast keyed hash protects them; a password hash would cost 100× per grant.
     public func hashSecret(_ secret: String) -> [UInt8] {
-        Self.hashSecret(secret, key: secretKey)
+        secretKey.mac("client-secret:" + secret)
     }
 
     /// The keyed hash of `secret` under `key` (`MasterKey.tokenHashKey`), for a built-in client
-    /// made before its registry.
+    /// made before its registry: the same hash as `hashSecret(_:)`.
     public static func hashSecret(_ secret: String, key: [UInt8]) -> [UInt8] {
         HMAC.sha256(key: key, message: Array("client-secret:".utf8) + Array(secret.utf8))
     }

@@ -6,7 +6,7 @@ import SignetJOSE
 /// A token is `prefix_` + base64url of 32 random bytes, so secret scanners can recognise it.
 /// Only `HMAC-SHA-256(tokenHashKey, token)` is ever stored.
 public struct OpaqueTokens: Sendable {
-    private let hashKey: [UInt8]
+    private let hashKey: HMACKey
     private let random: any RandomSource
 
     /// Prefixes of the token kinds.
@@ -25,7 +25,7 @@ public struct OpaqueTokens: Sendable {
 
     /// Creates the factory from the token hash key and a random source.
     public init(hashKey: [UInt8], random: any RandomSource) {
-        self.hashKey = hashKey
+        self.hashKey = HMACKey(sha256: hashKey)
         self.random = random
     }
 
@@ -36,7 +36,7 @@ public struct OpaqueTokens: Sendable {
 
     /// The keyed hash a token is stored under.
     public func hash(_ token: String) -> [UInt8] {
-        HMAC.sha256(key: hashKey, message: Array(token.utf8))
+        hashKey.mac(token)
     }
 
     /// True when `token` has the shape of a token of `kind` (cheap pre-check before any lookup).

@@ -12,13 +12,13 @@ public struct RefreshTokenMinter: Sendable {
     public let tokens: OpaqueTokens
     /// The refresh token lifetime of clients that set none, seconds.
     public let defaultLifetime: Int
-    private let derivationKey: [UInt8]
+    private let derivationKey: HMACKey
 
     /// Creates the minter; `derivationKey` is `MasterKey.refreshDerivationKey`.
     public init(store: any RefreshTokenStore, tokens: OpaqueTokens, derivationKey: [UInt8], defaultLifetime: Int) {
         self.store = store
         self.tokens = tokens
-        self.derivationKey = derivationKey
+        self.derivationKey = HMACKey(sha256: derivationKey)
         self.defaultLifetime = defaultLifetime
     }
 
@@ -28,7 +28,7 @@ public struct RefreshTokenMinter: Sendable {
     /// The successor of a refresh token: derived from the presented token, so a retry inside the
     /// grace window yields the same string while only hashes are stored.
     func successor(of presented: String) -> String {
-        OpaqueTokens.Kind.refresh.rawValue + "_" + Base64URL.encode(HMAC.sha256(key: derivationKey, message: Array(presented.utf8)))
+        OpaqueTokens.Kind.refresh.rawValue + "_" + Base64URL.encode(derivationKey.mac(presented))
     }
 
     /// The first refresh token of a new grant family (code redemption, token exchange): only for

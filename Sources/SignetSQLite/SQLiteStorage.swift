@@ -53,7 +53,7 @@ public final class SQLiteStorage: SQLStorage, Sendable {
         try checkpointer.withLock { current in
             guard current == nil else { return }
             try database.writer.withLock { try $0.execute("PRAGMA wal_autocheckpoint = 0") }
-            current = try SQLiteCheckpointer(path: path, interval: interval)
+            current = try SQLiteCheckpointer(database: database, interval: interval)
         }
     }
 

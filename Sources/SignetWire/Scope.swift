@@ -28,20 +28,40 @@ public struct Scope: Sendable, Hashable, CustomStringConvertible {
 
     /// Creates a scope from tokens, dropping repeats.
     public init<S: Sequence>(_ tokens: S) where S.Element == String {
-        var seen = Set<String>()
-        self.tokens = tokens.filter { seen.insert($0).inserted }
+        let given = Array(tokens)
+        // A handful of tokens (every real scope) is checked against the kept ones, without hashing;
+        // a long list (an attacker's request) goes through a set, so the cost stays linear.
+        if given.count <= 16 {
+            var kept: [String] = []
+            kept.reserveCapacity(given.count)
+            for token in given where !kept.contains(token) { kept.append(token) }
+            self.tokens = kept
+        } else {
+            var seen = Set<String>()
+            self.tokens = given.filter { seen.insert($0).inserted }
+        }
     }
 
     /// Parses a space-delimited scope string. Each token must be `1*NQCHAR`
     /// (RFC 6749 §3.3: %x21 / %x23-5B / %x5D-7E); runs of spaces are tolerated.
     public init(parsing text: String) throws(OAuthError) {
+        // One pass over the bytes (the generic `split` was 3 to 6 % of a refresh or userinfo call):
+        // every byte is a space or an NQCHAR, so each token ends on a character boundary.
         var tokens: [String] = []
-        for part in text.split(separator: " ", omittingEmptySubsequences: true) {
-            guard part.utf8.allSatisfy(Scope.isNQChar) else {
+        let bytes = text.utf8
+        var start = bytes.startIndex
+        var index = start
+        while index != bytes.endIndex {
+            let byte = bytes[index]
+            if byte == 0x20 {
+                if start != index { tokens.append(String(Substring(bytes[start..<index]))) }
+                start = bytes.index(after: index)
+            } else if !Scope.isNQChar(byte) {
                 throw OAuthError(.invalidScope, "The scope contains a character that is not allowed.")
             }
-            tokens.append(String(part))
+            index = bytes.index(after: index)
         }
+        if start != index { tokens.append(String(Substring(bytes[start..<index]))) }
         self.init(tokens)
     }
 

@@ -307,3 +307,36 @@ import SignetWire
         #expect(fixture.errorCode { _ = try fixture.token(refresh + [("client_id", "poster"), ("client_secret", postSecret)]) } == .invalidGrant)
     }
 }
+
+/// The byte-level Basic decoder answers only what Foundation's would answer, and leaves
+/// everything unusual (percent escapes, `+`, non-ASCII, bad padding) to Foundation.
+@Suite struct BasicCredentialsDecodingTests {
+    static func basic(_ text: String, padding: Bool = true) -> String {
+        var encoded = Data(text.utf8).base64EncodedString()
+        if !padding { encoded = encoded.replacingOccurrences(of: "=", with: "") }
+        return "Basic " + encoded
+    }
+
+    static let headers: [String] = [
+        basic("app:s3cret"), basic("app:s3cr"), basic("a:b"), basic("bench-service:Zm9v_-bar"),
+        basic("app:" + String(repeating: "x", count: 43)), "Basic  " + Data("app:pw".utf8).base64EncodedString() + " \t",
+        basic("my%20app:pa%2Bss"), basic("my+app:pa+ss"), basic("app:p%zz"), basic(":secret"), basic("app"),
+        basic("app:s3cret", padding: false), basic("äpp:sécret"), "Basic YXBwOnB3=", "Basic YXBw-nB3", "Basic YX=wOnB3",
+        "Basic ", "Basic !!!", "basic YXBwOnB3", "Basic\u{00A0}YXBwOnB3",
+    ]
+
+    @Test(arguments: headers)
+    func usualPathAgreesWithFoundation(_ header: String) {
+        let foundation = ClientAuthenticator.decodeAnyBasic(header)
+        let usual = ClientAuthenticator.decodeUsualBasic(header)
+        if let usual {
+            #expect([usual.0, usual.1] == foundation.map { [$0.0, $0.1] }, "\(header)")
+        }
+        #expect(ClientAuthenticator.decodeBasic(header).map { [$0.0, $0.1] } == foundation.map { [$0.0, $0.1] }, "\(header)")
+    }
+
+    @Test func usualHeadersTakeTheBytePath() {
+        #expect(ClientAuthenticator.decodeUsualBasic(Self.basic("app:s3cret")).map { [$0.0, $0.1] } == ["app", "s3cret"])
+        #expect(ClientAuthenticator.decodeUsualBasic(Self.basic("my%20app:x")) == nil)
+    }
+}

@@ -51,3 +51,25 @@ import Testing
         #expect(toHex(HMAC.sha256(key: [], message: [])) == "b613679a0814d9ec772f95d778c35fc5ff1697c493715653c6c712144292c5ad")
     }
 }
+
+/// A prepared key gives exactly the one-shot HMAC-SHA-256, for every key length (short, exactly a
+/// block, longer than a block and hashed first) and for bytes and strings.
+@Suite struct HMACKeyTests {
+    @Test(arguments: HMACTests.vectors.indices)
+    func rfc4231(_ index: Int) {
+        let v = HMACTests.vectors[index]
+        let key = HMACKey(sha256: v.key)
+        #expect(toHex(key.mac(v.data)) == v.sha256, "\(v.name)")
+        #expect(key.mac(v.data) == key.mac(v.data), "\(v.name): the templates are not used up")
+    }
+
+    @Test(arguments: [0, 1, 32, 63, 64, 65, 131])
+    func sameAsOneShot(_ keyLength: Int) {
+        let keyBytes = (0..<keyLength).map { UInt8(truncatingIfNeeded: $0 &* 37 &+ 11) }
+        let key = HMACKey(sha256: keyBytes)
+        for message in ["", "sgr_abc", "client-secret:" + String(repeating: "é", count: 70)] {
+            #expect(key.mac(message) == HMAC.sha256(key: keyBytes, message: Array(message.utf8)))
+            #expect(key.mac(Array(message.utf8)) == HMAC.sha256(key: keyBytes, message: Array(message.utf8)))
+        }
+    }
+}

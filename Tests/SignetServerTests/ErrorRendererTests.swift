@@ -108,7 +108,7 @@ import Testing
         #expect(String(decoding: page.body, as: UTF8.self).contains("Something went wrong on our side."))
     }
 
-    /// `TokenResponse` is written by its own `Codable` conformance: integer `expires_in`, no nulls, no escaped slashes.
+    /// `TokenResponse` is written with exactly its `Codable` members: integer `expires_in`, no nulls, no escaped slashes.
     @Test func theTokenResponseIsItsCodableFields() throws {
         let minimal = OAuthResponses.token(TokenResponse(accessToken: "at", expiresIn: 300))
         #expect(try Self.json(minimal) == ["access_token": "at", "token_type": "Bearer", "expires_in": .int(300)])
@@ -125,6 +125,8 @@ import Testing
         // The same bytes decode back with the type's own Codable conformance.
         let decoded = try JSONDecoder().decode(TokenResponse.self, from: Data(OAuthResponses.token(full).body))
         #expect(decoded == full)
+        let odd = TokenResponse(accessToken: "a\"b\\c\n\u{1}é/", expiresIn: -1, scope: "")
+        #expect(try JSONDecoder().decode(TokenResponse.self, from: Data(OAuthResponses.token(odd).body)) == odd)
     }
 
     /// One line per method and path, each with its kind; the OAuth endpoints have the kinds their RFCs need.

@@ -48,6 +48,25 @@ struct SQLiteStorageTests {
         }
     }
 
+    /// Commits that land while the background checkpoint copies the WAL must not keep the WAL from
+    /// starting over: the pass finishes under the write lock, so the next write begins the WAL
+    /// again instead of appending to it (under steady load it grew without bound).
+    @Test func checkpointPassLetsTheWALStartOverDespiteConcurrentCommits() throws {
+        let store = try SQLiteStorage.temporary()
+        try store.database.writer.withLock { try $0.execute("PRAGMA wal_autocheckpoint = 0") }
+        for index in 0..<40 { try store.users.insertUser(Fixture.user("u\(index)", email: "u\(index)@example.com")) }
+        let checkpointer = try SQLiteConnection.open(path: store.path)
+        SQLiteCheckpointer.pass(checkpointer, database: store.database) {
+            for index in 40..<50 { try? store.users.insertUser(Fixture.user("u\(index)", email: "u\(index)@example.com")) }
+        }
+        try store.users.insertUser(Fixture.user("last", email: "last@example.com"))
+        // Frames in the WAL now (column 1 of wal_checkpoint): one insert's worth after a restart,
+        // every insert's (at least one frame per commit, so 51 or more) without one.
+        let frames = try checkpointer.one("PRAGMA wal_checkpoint(PASSIVE)", []) { try $0.int64(1) } ?? -1
+        #expect(frames > 0 && frames < 20, "WAL frames after the pass and one insert: \(frames)")
+        #expect(try store.users.user(id: "u45") != nil)
+    }
+
     @Test func reopeningKeepsData() throws {
         try withDirectory { directory in
             let path = directory + "/db.sqlite3"

@@ -103,6 +103,17 @@ import Testing
         #expect(!(try Scope(parsing: "openid admin")).isSubset(of: scope))
     }
 
+    @Test func leadingTrailingAndRepeatedSpacesAndLongLists() throws {
+        #expect(try Scope(parsing: "  openid   email ").tokens == ["openid", "email"])
+        #expect(try Scope(parsing: "").tokens == [])
+        #expect(try Scope(parsing: "   ").tokens == [])
+        #expect(try Scope(parsing: "a").tokens == ["a"])
+        // More than 16 tokens take the set path; order and first occurrence are kept the same way.
+        let many = (0..<40).map { "s\($0 % 25)" }
+        #expect(try Scope(parsing: many.joined(separator: " ")).tokens == (0..<25).map { "s\($0)" })
+        #expect(Scope(many).tokens == (0..<25).map { "s\($0)" })
+    }
+
     @Test func refusesBadCharacters() {
         for bad in ["open\"id", "a\\b", "caf\u{e9}", "a\tb"] {
             #expect(throws: OAuthError.self) { try Scope(parsing: bad) }
