@@ -6,9 +6,11 @@ import SignetStore
 
 extension SQLiteConnection {
     /// Opens (creating if needed) the database at `path` and applies the per-connection settings:
-    /// `busy_timeout`, `foreign_keys=ON`, `synchronous=NORMAL`. WAL is set once by the caller.
+    /// `busy_timeout`, `foreign_keys=ON`, `synchronous` (FULL unless told otherwise). WAL is set
+    /// once by the caller.
     /// A `readOnly` connection refuses writes, so a read path can never change data by mistake.
-    static func open(path: String, readOnly: Bool = false, busyTimeoutMilliseconds: Int32 = 5000) throws -> SQLiteConnection {
+    static func open(path: String, readOnly: Bool = false, busyTimeoutMilliseconds: Int32 = 5000,
+                     synchronous: SQLiteSynchronous = .full) throws -> SQLiteConnection {
         var db: OpaquePointer?
         let access = readOnly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE
         let flags = access | SQLITE_OPEN_NOMUTEX
@@ -19,7 +21,7 @@ extension SQLiteConnection {
         sqlite3_extended_result_codes(handle, 1)
         sqlite3_busy_timeout(handle, busyTimeoutMilliseconds)
         try connection.execute("PRAGMA foreign_keys = ON")
-        try connection.execute("PRAGMA synchronous = NORMAL")
+        try connection.execute("PRAGMA synchronous = \(synchronous.pragma)")
         return connection
     }
 

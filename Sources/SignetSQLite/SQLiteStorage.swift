@@ -20,16 +20,25 @@ public final class SQLiteStorage: SQLStorage, Sendable {
     public let stores: SQLStores
     private let checkpointer = Mutex<SQLiteCheckpointer?>(nil)
 
-    /// Opens the database at `path`, creating it (mode 0600) and its directory (mode 0700) if needed,
-    /// and applies pending migrations unless `migrate` is false.
-    /// Throws `.backend` if the file cannot be opened or its schema is newer than this build.
-    public convenience init(path: String, migrate: Bool = true, maxIdleReaders: Int = 8) throws {
-        try self.init(path: path, migrate: migrate, maxIdleReaders: maxIdleReaders, ownedDirectory: nil)
+    /// The writer's `PRAGMA synchronous`, as SQLite reports it (2 = FULL, 1 = NORMAL).
+    public func synchronousLevel() throws -> Int {
+        try database.writer.withLock { db in Int(try db.one("PRAGMA synchronous", []) { try $0.int64(0) } ?? -1) }
     }
 
-    private init(path: String, migrate: Bool, maxIdleReaders: Int, ownedDirectory: String?) throws {
+    /// Opens the database at `path`, creating it (mode 0600) and its directory (mode 0700) if needed,
+    /// and applies pending migrations unless `migrate` is false. `synchronous` is the writer's
+    /// durability (`SQLiteSynchronous`; FULL by default).
+    /// Throws `.backend` if the file cannot be opened or its schema is newer than this build.
+    public convenience init(path: String, migrate: Bool = true, maxIdleReaders: Int = 8,
+                            synchronous: SQLiteSynchronous = .full) throws {
+        try self.init(path: path, migrate: migrate, maxIdleReaders: maxIdleReaders, ownedDirectory: nil,
+                      synchronous: synchronous)
+    }
+
+    private init(path: String, migrate: Bool, maxIdleReaders: Int, ownedDirectory: String?,
+                 synchronous: SQLiteSynchronous = .full) throws {
         try Self.createFileIfMissing(path)
-        let connection = try SQLiteConnection.open(path: path)
+        let connection = try SQLiteConnection.open(path: path, synchronous: synchronous)
         _ = try connection.one("PRAGMA journal_mode = WAL", []) { try $0.text(0) }
         self.path = path
         self.database = SQLiteDatabase(path: path, writer: connection, maxIdleReaders: maxIdleReaders,

@@ -20,7 +20,8 @@ public enum ConfiguredStorage {
                                                  maxConnections: configuration.database.maxConnections,
                                                  statementTimeout: TimeInterval(configuration.database.statementTimeoutSeconds)))
         }
-        return .sqlite(try SQLiteStorage(path: configuration.databaseFilePath, migrate: migrate))
+        return .sqlite(try SQLiteStorage(path: configuration.databaseFilePath, migrate: migrate,
+                                         synchronous: configuration.database.synchronous))
     }
 
     /// The connection string from `database.url`; it may hold a password, so it is never printed.

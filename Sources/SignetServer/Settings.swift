@@ -2,6 +2,7 @@ import SignetCore
 import SignetCrypto
 import SignetHTTP
 import SignetMail
+import SignetSQLite
 
 /// Every setting of `signet.json`: key, kind of value (with its range or allowed values), default,
 /// meaning and the property it is stored in. This file is the configuration reference: the
@@ -48,10 +49,13 @@ public enum Settings {
     /// PostgreSQL statement and lock timeout.
     public static let databaseStatementTimeout = Setting(\SignetConfiguration.database.statementTimeoutSeconds, "statement_timeout", 10, .seconds(1...600),
         "PostgreSQL only: the longest one SQL statement may run or wait for a lock (statement_timeout and lock_timeout on every connection); past it the statement is cancelled, its transaction rolled back, and the request fails with a server error. A transaction left idle six times this long is ended by the server.")
+    /// SQLite durability.
+    public static let databaseSynchronous = Setting(\SignetConfiguration.database.synchronous, "synchronous", SQLiteSynchronous.full, .oneOf,
+        "SQLite only: \"full\" syncs the write-ahead log at every commit, so a committed rotation, revocation or sign-out survives a power loss or OS crash. \"normal\" syncs only at checkpoints: commits are cheaper, the database is never corrupted and a process crash loses nothing, but the last commits before a power loss or OS crash can roll back, so a revoked token or ended session can come back and a rotation can be lost (docs/operations.md, \"Durability\"). PostgreSQL's equivalent is its own synchronous_commit.")
     /// The settings of the `database` object, in reference order.
     public static let database = SettingsGroup<SignetConfiguration>(key: "database", title: "Storage", settings: [
         databaseDriver.entry, databasePath.entry, databaseURL.entry, databaseMaxConnections.entry,
-        databaseStatementTimeout.entry,
+        databaseStatementTimeout.entry, databaseSynchronous.entry,
     ])
 
     // MARK: http

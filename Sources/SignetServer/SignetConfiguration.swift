@@ -1,6 +1,7 @@
 import Foundation
 import SignetCore
 import SignetCrypto
+import SignetSQLite
 
 /// Everything `signet serve` needs to run, read from `signet.json` or taken from the defaults.
 public struct SignetConfiguration: Sendable {
@@ -65,6 +66,8 @@ public struct SignetConfiguration: Sendable {
         public var maxConnections: Int = Settings.databaseMaxConnections.defaultValue
         /// PostgreSQL: the statement and lock timeout of every connection, in seconds.
         public var statementTimeoutSeconds: Int = Settings.databaseStatementTimeout.defaultValue
+        /// SQLite: how the writer syncs its log.
+        public var synchronous: SQLiteSynchronous = Settings.databaseSynchronous.defaultValue
     }
 
     /// HTTP limits and TLS.

@@ -165,6 +165,26 @@ import Testing
         #expect(SignetConfiguration.defaults.database.url == nil)
     }
 
+    /// `database.synchronous` reaches the SQLite writer the server opens: FULL unless the operator
+    /// chose NORMAL; a value that is neither is refused with the setting named.
+    @Test func theSynchronousSettingReachesTheSQLiteWriter() throws {
+        let folder = try TemporaryDirectory(prefix: "sync")
+        defer { folder.remove() }
+        func level(_ database: String) throws -> Int {
+            let json = #"{"data_dir": "\#(folder.path)", "database": {"path": "\#(UUID().uuidString).db"\#(database)}}"#
+            guard case .sqlite(let store) = try ConfiguredStorage.open(try SignetConfiguration(parsing: Data(json.utf8)), migrate: true) else {
+                Issue.record("driver sqlite did not open a SQLiteStorage")
+                return -1
+            }
+            return try store.synchronousLevel()
+        }
+        #expect(SignetConfiguration.defaults.database.synchronous == .full)
+        #expect(try level("") == 2)
+        #expect(try level(#", "synchronous": "normal""#) == 1)
+        #expect(try level(#", "synchronous": "full""#) == 2)
+        #expect(throws: (any Error).self) { try SignetConfiguration(parsing: Data(#"{"database": {"synchronous": "off"}}"#.utf8)) }
+    }
+
     /// `database.statement_timeout` reaches the store the server opens.
     @Test(.enabled(if: RealPart.postgres.canRun, RealPart.postgres.skipComment))
     func theStatementTimeoutReachesThePostgresStore() throws {
