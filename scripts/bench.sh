@@ -25,7 +25,7 @@ SIGNET=$ROOT/.build/release/signet
 BENCH=$ROOT/.build/release/SignetBench
 NGINX=${NGINX:-/usr/sbin/nginx}
 
-SECTIONS=(footprint startup http jwks crypto refresh slowfed postgres client_credentials userinfo signin password)
+SECTIONS=(footprint startup http jwks crypto refresh durability slowfed postgres client_credentials userinfo signin password)
 # Opt-in sections: run only when named in --only.
 OPTIN_SECTIONS=(scale)
 # scale: live refresh tokens seeded on SQLite and on PostgreSQL (--scale-tokens, --scale-pg-tokens),
@@ -534,6 +534,30 @@ section_refresh() {
     printf '  VmHWM (peak resident memory) %s MiB\n' "$(calc "$hwm_kb / 1024")"
     summary_add "RSS under the refresh load (VmHWM)" "$(calc "$hwm_kb / 1024") MiB" "<= 150 MiB" "$(pass_if "$hwm_kb / 1024 <= 150")"
     stop_pid "$SIGNET_PID"
+}
+
+section_durability() {
+    heading "Durability: refresh rotations with database.synchronous \"full\" (the default) and \"normal\""
+    echo "  The same rotation load (scope=offline_access, no ID token) on two fresh servers: the default"
+    echo "  syncs SQLite's log at every commit; \"normal\" only at checkpoints (a power loss can roll back"
+    echo "  the last commits; docs/operations.md, \"Durability\"). The difference is the disk's fsync."
+    show_cmd "dd if=/dev/zero of=$WORK/fsync.test bs=4k count=200 oflag=dsync   # this disk's synced write"
+    dd if=/dev/zero of="$WORK/fsync.test" bs=4k count=200 oflag=dsync 2>&1 | tail -1 | sed 's/^/  /'
+    rm -f "$WORK/fsync.test"
+    local config=$WORK/durability-normal.json full_rate full_cpu
+    echo "  synchronous = full (default):"
+    start_oauth_server durability-full
+    load_run durability-full refresh-noid "$LOAD_CONNECTIONS" 1
+    full_rate=$LOAD_RATE full_cpu=$LOAD_CPU
+    stop_pid "$SIGNET_PID"
+    summary_add "refresh, synchronous full (default)" "$(printf '%.0f/s, %.0f us CPU/op' "$full_rate" "$full_cpu")" "(info)" info
+    printf '{"database": {"synchronous": "normal"}}\n' >"$config"
+    show_cmd "cat $config   # $(cat "$config")"
+    echo "  synchronous = normal:"
+    start_oauth_server durability-normal "$config"
+    load_run durability-normal refresh-noid "$LOAD_CONNECTIONS" 1
+    stop_pid "$SIGNET_PID"
+    summary_add "refresh, synchronous normal (option)" "$(printf '%.0f/s, %.0f us CPU/op' "$LOAD_RATE" "$LOAD_CPU")" "(info)" info
 }
 
 section_slowfed() {
