@@ -103,7 +103,9 @@ extension ConsoleRoutes {
                     body += Self.form(Self.path(Self.userAction, user.id, action: "enable"), op, "", button: page.text(ConsoleText.enableUser), secondary: true)
                 }
                 body += Self.form(Self.path(Self.userAction, user.id, action: "revoke"), op, "", button: page.text(ConsoleText.revokeUser), secondary: true)
-                body += Self.form(Self.path(Self.userAction, user.id, action: "delete"), op, "", button: page.text(ConsoleText.deleteUser), danger: true)
+                body += Self.form(Self.path(Self.userAction, user.id, action: "delete"), op,
+                                  "<label class=\"choice\"><input type=\"checkbox\" name=\"confirm\" value=\"yes\" required> \(esc(page.text(ConsoleText.confirmDelete)))</label>\n",
+                                  button: page.text(ConsoleText.deleteUser), danger: true)
                 body += "</div>\n</section>\n"
             }
             return render(op, page, section: .users, title: user.email, body: body)
@@ -118,14 +120,18 @@ extension ConsoleRoutes {
             return errors.render(OAuthError(.invalidRequest, "No such action."), status: 404,
                                  title: errors.page.text(ConsoleText.notFoundTitle), message: errors.page.text(ConsoleText.notFound))
         }
-        return submit(request, errors, operation: operation) { op, _ in
+        return submit(request, errors, operation: operation) { op, form in
             let user = try op.service.user(try AdminRequest.id(request))
             let back = Self.path(Self.user, user.id)
             switch action {
             case "disable": _ = try op.service.setDisabled(user, true); return Self.back(back, ConsoleNotice.userDisabled.rawValue)
             case "enable": _ = try op.service.setDisabled(user, false); return Self.back(back, ConsoleNotice.userEnabled.rawValue)
             case "revoke": _ = try op.service.revokeSessionsAndTokens(user); return Self.back(back, ConsoleNotice.userRevoked.rawValue)
-            default: try op.service.deleteUser(user); return Self.back(Self.users, ConsoleNotice.userDeleted.rawValue)
+            default:
+                // Deleting is for good: the form's box must be ticked (checked here too, not only by the browser).
+                guard (try? form.single("confirm")) == "yes" else { return Self.back(back, ConsoleNotice.deleteNotConfirmed.rawValue) }
+                try op.service.deleteUser(user)
+                return Self.back(Self.users, ConsoleNotice.userDeleted.rawValue)
             }
         }
     }

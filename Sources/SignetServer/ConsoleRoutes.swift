@@ -346,6 +346,7 @@ struct ConsoleRoutes: Sendable {
 enum ConsoleNotice: String {
     case appSaved = "app-saved", appDeleted = "app-deleted", userDisabled = "user-disabled", userEnabled = "user-enabled"
     case userDeleted = "user-deleted", userRevoked = "user-revoked", keysRotated = "keys-rotated"
+    case deleteNotConfirmed = "delete-not-confirmed"
 
     var text: ConsoleText {
         switch self {
@@ -356,6 +357,7 @@ enum ConsoleNotice: String {
         case .userDeleted: .noticeUserDeleted
         case .userRevoked: .noticeUserRevoked
         case .keysRotated: .noticeKeysRotated
+        case .deleteNotConfirmed: .noticeDeleteNotConfirmed
         }
     }
 }

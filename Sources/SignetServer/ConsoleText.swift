@@ -17,7 +17,7 @@ enum ConsoleText: String, PageStrings {
     case lastSuccess, none, keyID, algorithm, rotateKeysHeading, rotateKeysHint, rotateKeys, eventFilter
     case actorFilter, filter, noEvents, time, event, actor, subject, reason
     case older, noticeAppSaved, noticeAppDeleted, noticeUserDisabled, noticeUserEnabled, noticeUserDeleted, noticeUserRevoked, noticeKeysRotated
-    case landingTitle, landingIntro, landingAccount, landingDiscovery, landingJWKS, landingDocs
+    case confirmDelete, noticeDeleteNotConfirmed, landingTitle, landingIntro, landingAccount, landingDiscovery, landingJWKS, landingDocs
 
     var localized: Localized {
         switch self {
@@ -141,6 +141,8 @@ enum ConsoleText: String, PageStrings {
         case .noticeUserDeleted: Localized("The user was deleted.", de: "Der Benutzer wurde gelöscht.")
         case .noticeUserRevoked: Localized("The user's sessions ended and their tokens were revoked.", de: "Die Sitzungen des Benutzers sind beendet und seine Tokens widerrufen.")
         case .noticeKeysRotated: Localized("New signing keys were published.", de: "Neue Signaturschlüssel wurden veröffentlicht.")
+        case .confirmDelete: Localized("Yes, delete this user and everything linked to it", de: "Ja, diesen Benutzer und alles mit ihm Verknüpfte löschen")
+        case .noticeDeleteNotConfirmed: Localized("Nothing was deleted: tick the box to confirm.", de: "Nichts wurde gelöscht: Setzen Sie zur Bestätigung das Häkchen.")
         case .landingTitle: Localized("Welcome", de: "Willkommen")
         case .landingIntro: Localized("{1} is the sign-in service of this site. Apps send you here to sign in; there is nothing to do on this page.", de: "{1} ist der Anmeldedienst dieser Website. Apps schicken Sie zum Anmelden hierher; auf dieser Seite ist nichts zu tun.")
         case .landingAccount: Localized("Your account", de: "Ihr Konto")

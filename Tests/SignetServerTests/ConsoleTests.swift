@@ -308,7 +308,11 @@ import Testing
         #expect(try env.server.environment.storage.users.user(id: bob.id)?.disabledAt == nil)
         let revoked = try await browser.submit(formWithAction: "/console/users/\(bob.id)/revoke")
         #expect(revoked.url.query == "notice=user-revoked")
-        let deleted = try await browser.submit(formWithAction: "/console/users/\(bob.id)/delete")
+        // Without the box ticked nothing is deleted.
+        let unconfirmed = try await browser.submit(formWithAction: "/console/users/\(bob.id)/delete", removing: ["confirm"])
+        #expect(unconfirmed.url.query == "notice=delete-not-confirmed")
+        #expect(try env.server.environment.storage.users.user(id: bob.id) != nil)
+        let deleted = try await browser.submit(formWithAction: "/console/users/\(bob.id)/delete", fields: ["confirm": "yes"])
         #expect(deleted.url.path == "/console/users")
         #expect(try env.server.environment.storage.users.user(id: bob.id) == nil)
         #expect(try await browser.open(env.server.adminURL("/console/users/\(bob.id)")).status == 404)
