@@ -9,17 +9,19 @@ enum AuditCommand {
     static let usage = """
     usage: signet audit verify
            signet audit list [--since TIME] [--event NAME] [--subject USER] [--client ID] [--limit N]
+                             [--admin-url URL --token TOKEN]
 
       verify   walk the hash chain from its checkpoint to its head; prints "audit chain OK" and the
                head, or the first broken sequence number and what is wrong there (exit status 1)
       list     the most recent events (default 100) matching every filter given, one JSON object
                per line, oldest first. TIME is RFC 3339 (2026-12-01T00:00:00Z) or an age: 90s, 30m,
-               24h, 7d
+               24h, 7d. With --admin-url (or SIGNET_ADMIN_URL) and an admin:audit:read token, from a
+               remote node's admin API instead of the local data folder (verify is local only)
     """
 
-    static func run(_ raw: [String]) throws -> Int32 {
-        let arguments = try ParsedArguments(raw, options: CommonOptions.valued.union(["since", "event", "subject", "client", "limit"]),
-                                            flags: ["help"])
+    static func run(_ raw: [String]) async throws -> Int32 {
+        let arguments = try ParsedArguments(raw, options: CommonOptions.valued.union(RemoteAdmin.options)
+                                                .union(["since", "event", "subject", "client", "limit"]), flags: ["help"])
         if arguments.flag("help") {
             Output.print(usage)
             return 0
@@ -28,6 +30,7 @@ enum AuditCommand {
         guard arguments.positionals.count == 1 else { throw UsageError("unexpected argument \(arguments.positionals[1])") }
         switch action {
         case "verify":
+            if try RemoteAdmin.from(arguments) != nil { throw UsageError("audit verify reads the chain itself: run it on the data folder or the database, without --admin-url") }
             let storage = try ConfiguredStorage.open(try CommonOptions.configuration(arguments), migrate: true).storage
             switch try storage.audit.verifyAudit() {
             case .intact(let events, let sequence, let hash):
@@ -42,6 +45,12 @@ enum AuditCommand {
             let since = try arguments.value("since").map { try parseSince($0, now: now) }
             let limit = try arguments.integer("limit") ?? 100
             guard limit > 0 else { throw UsageError("--limit must be at least 1") }
+            if let remote = try RemoteAdmin.from(arguments) {
+                let events = try await remote.audit(since: since, event: arguments.value("event"), subject: arguments.value("subject"),
+                                                    client: arguments.value("client"), limit: limit)
+                for event in events.reversed() { Output.print(event.serializedString()) }
+                return 0
+            }
             let storage = try ConfiguredStorage.open(try CommonOptions.configuration(arguments), migrate: true).storage
             let events = try storage.audit.listAudit(AuditQuery(since: since, event: arguments.value("event"),
                                                                 subjectID: arguments.value("subject"),

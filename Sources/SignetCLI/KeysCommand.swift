@@ -4,11 +4,16 @@ import SignetCrypto
 import SignetServer
 import SignetStore
 
-/// `signet keys list|rotate|retire`.
+/// `signet keys list|rotate|retire`, on the local data folder or, with `--admin-url`, a remote node.
 enum KeysCommand {
-    static func run(_ raw: [String]) throws -> Int32 {
-        let arguments = try ParsedArguments(raw, options: CommonOptions.valued.union(["algorithm", "prepublish"]), flags: [])
+    static func run(_ raw: [String]) async throws -> Int32 {
+        let arguments = try ParsedArguments(raw, options: CommonOptions.valued.union(RemoteAdmin.options).union(["algorithm", "prepublish"]),
+                                            flags: [])
         guard let action = arguments.positionals.first else { throw UsageError("keys needs list, rotate or retire") }
+        if let remote = try RemoteAdmin.from(arguments) {
+            try await remote.keys(action, arguments)
+            return 0
+        }
         let environment = try ServerEnvironment.open(try CommonOptions.configuration(arguments))
         let ring = environment.keyRing
         let auditor = Auditor(log: environment.storage.audit, clock: environment.clock)

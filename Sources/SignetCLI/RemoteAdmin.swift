@@ -157,6 +157,63 @@ struct RemoteAdmin {
         }
     }
 
+    // MARK: keys
+
+    func keys(_ action: String, _ arguments: ParsedArguments) async throws {
+        switch action {
+        case "list":
+            guard arguments.positionals.count == 1 else { throw UsageError("keys list takes no argument") }
+            Output.print("KID                                          ALG    STATUS     SIGNS FROM            UNPUBLISHED AFTER")
+            for key in try await call("GET", "/admin/v1/keys").body?["items"]?.arrayValue ?? [] {
+                let kid = (key["id"]?.stringValue ?? "").padding(toLength: 44, withPad: " ", startingAt: 0)
+                let algorithm = (key["algorithm"]?.stringValue ?? "").padding(toLength: 6, withPad: " ", startingAt: 0)
+                let status = (key["status"]?.stringValue ?? "").padding(toLength: 10, withPad: " ", startingAt: 0)
+                Output.print("\(kid) \(algorithm) \(status) \(key["activates_at"]?.stringValue ?? "")  \(key["remove_after"]?.stringValue ?? "-")")
+            }
+        case "rotate":
+            guard arguments.positionals.count == 1 else { throw UsageError("keys rotate takes no argument; use --algorithm") }
+            var body: [String: JSONValue] = [:]
+            if let algorithm = arguments.value("algorithm") { body["algorithm"] = .string(algorithm) }
+            if let prepublish = try arguments.integer("prepublish") { body["prepublish_seconds"] = .int(Int64(prepublish)) }
+            for key in try await call("POST", "/admin/v1/keys/rotate", json: .object(body)).body?["items"]?.arrayValue ?? [] {
+                Output.print("rotated \(key["algorithm"]?.stringValue ?? ""): new key \(key["id"]?.stringValue ?? "") is published now and signs from \(key["activates_at"]?.stringValue ?? "")")
+            }
+        case "retire":
+            guard arguments.positionals.count == 2 else { throw UsageError("keys retire needs the key id (see signet keys list)") }
+            let keyID = arguments.positionals[1]
+            let retired = try await call("POST", "/admin/v1/keys/\(Self.segment(keyID))/retire")
+            Output.print("retired \(keyID): it no longer signs and stays published while tokens it signed may live")
+            if let replacement = retired.body?["replacement"], !replacement.isNull {
+                Output.print("created \(replacement["id"]?.stringValue ?? "") (\(replacement["algorithm"]?.stringValue ?? "")), which signs from now on")
+            }
+        default:
+            throw UsageError("unknown keys action \"\(action)\"; use list, rotate or retire")
+        }
+    }
+
+    // MARK: audit
+
+    /// The newest `limit` events matching the filters, newest first, over as many pages as it takes.
+    func audit(since: Date?, event: String?, subject: String?, client: String?, limit: Int) async throws -> [JSONValue] {
+        var query: [(String, String)] = []
+        if let since {
+            let formatter = ISO8601DateFormatter()
+            query.append(("since", formatter.string(from: since)))
+        }
+        if let event { query.append(("event", event)) }
+        if let subject { query.append(("subject", subject)) }
+        if let client { query.append(("client", client)) }
+        var events: [JSONValue] = [], cursor: String?
+        repeat {
+            var pairs = query + [("limit", String(min(200, limit - events.count)))]
+            if let cursor { pairs.append(("cursor", cursor)) }
+            let page = try await call("GET", "/admin/v1/audit?" + pairs.map { "\($0.0)=\(Self.segment($0.1))" }.joined(separator: "&"))
+            events += page.body?["items"]?.arrayValue ?? []
+            cursor = page.body?["next_cursor"]?.stringValue
+        } while cursor != nil && events.count < limit
+        return events
+    }
+
     /// The user named by id or email (an email is looked up with the list's filter, matched exactly).
     private func find(_ arguments: ParsedArguments) async throws -> (id: String, body: JSONValue, etag: String?) {
         guard arguments.positionals.count == 2 else { throw UsageError("\(arguments.positionals[0]) needs one user id or email") }

@@ -39,7 +39,7 @@ public enum SignetCommandLine {
       --issuer URL   the issuer (overrides issuer)
       --listen HOST:PORT   listen address (repeatable; overrides listen)
       --admin-listen HOST:PORT   serve only: admin listener address (repeatable; overrides admin.listen; "off": none)
-      --admin-url URL --token T  clients and users: act on a remote node through its admin API
+      --admin-url URL --token T  clients, users, keys and audit list: act on a remote node through its admin API
                      (or SIGNET_ADMIN_URL and SIGNET_ADMIN_TOKEN) instead of the local data folder
     """
 
@@ -66,12 +66,12 @@ public enum SignetCommandLine {
             case "serve": return try await ServeCommand.run(rest)
             case "migrate": return try MigrateCommand.run(rest)
             case "purge": return try PurgeCommand.run(rest)
-            case "keys": return try KeysCommand.run(rest)
+            case "keys": return try await KeysCommand.run(rest)
             case "clients": return try await ClientsCommand.run(rest)
             case "users": return try await UsersCommand.run(rest)
             case "mail": return try MailCommand.run(rest)
             case "connections": return try ConnectionsCommand.run(rest)
-            case "audit": return try AuditCommand.run(rest)
+            case "audit": return try await AuditCommand.run(rest)
             case "backup": return try BackupCommand.run(rest)
             case "check-config": return try CheckConfigCommand.run(rest)
             case "login": return try await LoginCommand.run(rest)

@@ -26,6 +26,7 @@ public final class UpstreamProvider: Sendable {
     let metadataLifetime: TimeInterval
     let appleSecret: AppleClientSecret?
     private let cache = Mutex<Cache>(Cache())
+    private let observed = Mutex<UpstreamStatus>(UpstreamStatus())
 
     private struct Cache {
         var metadata: ProviderMetadata?
@@ -56,6 +57,30 @@ public final class UpstreamProvider: Sendable {
             appleSecret = try AppleClientSecret(teamID: team, keyID: key, clientID: connection.clientID, privateKeyPEM: pem, clock: clock)
         } else {
             appleSecret = nil
+        }
+    }
+
+    /// What this node saw of the provider's last steps (`UpstreamStatus`).
+    public var status: UpstreamStatus { observed.withLock { $0 } }
+
+    /// `body`, with its outcome kept as the provider's status.
+    func tracked<T>(_ body: () async throws(FederationError) -> T) async throws(FederationError) -> T {
+        do throws(FederationError) {
+            let value = try await body()
+            let now = clock()
+            observed.withLock { status in
+                status.lastSuccessAt = now
+                status.isFailing = false
+            }
+            return value
+        } catch {
+            let now = clock()
+            observed.withLock { status in
+                status.lastFailureAt = now
+                status.lastError = error
+                status.isFailing = true
+            }
+            throw error
         }
     }
 
@@ -97,8 +122,10 @@ public final class UpstreamProvider: Sendable {
     /// `response_mode=form_post`, Google's `hd`, and an optional `login_hint`.
     public func authorizationURL(state: String, nonce: String, codeChallenge: String, loginHint: String? = nil)
         async throws(FederationError) -> String {
-        try await Deadline.run(seconds: overallLimit) { () async throws(FederationError) -> String in
-            try await self.buildAuthorizationURL(state: state, nonce: nonce, codeChallenge: codeChallenge, loginHint: loginHint)
+        try await tracked { () async throws(FederationError) -> String in
+            try await Deadline.run(seconds: overallLimit) { () async throws(FederationError) -> String in
+                try await self.buildAuthorizationURL(state: state, nonce: nonce, codeChallenge: codeChallenge, loginHint: loginHint)
+            }
         }
     }
 
@@ -152,8 +179,10 @@ public final class UpstreamProvider: Sendable {
     /// email always comes from the signed ID token).
     public func complete(code: String, nonce: String, codeVerifier: String, appleUser: String? = nil)
         async throws(FederationError) -> UpstreamIdentity {
-        try await Deadline.run(seconds: overallLimit) { () async throws(FederationError) -> UpstreamIdentity in
-            try await self.completeNow(code: code, nonce: nonce, codeVerifier: codeVerifier, appleUser: appleUser)
+        try await tracked { () async throws(FederationError) -> UpstreamIdentity in
+            try await Deadline.run(seconds: overallLimit) { () async throws(FederationError) -> UpstreamIdentity in
+                try await self.completeNow(code: code, nonce: nonce, codeVerifier: codeVerifier, appleUser: appleUser)
+            }
         }
     }
 
@@ -287,6 +316,10 @@ public final class UpstreamProvider: Sendable {
     /// ES256 client-secret JWT, `token`, `token_type_hint`), as App Store Review Guideline
     /// 5.1.1(v) asks when an account is deleted. Apple answers 200 with an empty body.
     public func revoke(_ token: RevocableToken) async throws(FederationError) {
+        try await tracked { () async throws(FederationError) in try await revokeNow(token) }
+    }
+
+    func revokeNow(_ token: RevocableToken) async throws(FederationError) {
         guard let url = revocationURL, let appleSecret else { throw .misconfigured("only an Apple connection revokes tokens") }
         let secret = try appleSecret.current()
         let response: OutboundResponse

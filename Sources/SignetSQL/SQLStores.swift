@@ -36,9 +36,14 @@ public struct SQLStores: Sendable {
     /// Console roles.
     public let operatorRoles: any OperatorRoleStore
     let database: any SQLDatabase
+    /// The statements' durations, for an observer the server installs (`SQLTimings`).
+    public let timings: SQLTimings
 
     /// The facets over `database`.
-    public init(_ database: any SQLDatabase) {
+    public init(_ backend: any SQLDatabase) {
+        let timings = SQLTimings()
+        self.timings = timings
+        let database = TimedSQLDatabase(base: backend, timings: timings)
         self.database = database
         keys = SQLSigningKeyStore(database: database)
         clients = SQLClientStore(database: database)

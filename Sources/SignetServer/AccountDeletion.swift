@@ -39,10 +39,10 @@ public struct AccountDeletion: Sendable {
         self.auditor = Auditor(log: environment.storage.audit, clock: environment.clock, context: AuditContext.ofRequest)
     }
 
-    /// Deletes the user `userID`; `via` (`page`, `api`, `cli`) goes into the audit event. Throws
-    /// `UserServiceError` for an unknown user.
+    /// Deletes the user `userID`; `via` (`page`, `api`, `cli`, `admin`) goes into the audit event,
+    /// `actor` (an admin client) into its actor when given. Throws `UserServiceError` for an unknown user.
     @discardableResult
-    public func delete(userID: String, via: String) async throws -> Outcome {
+    public func delete(userID: String, via: String, actor: String? = nil) async throws -> Outcome {
         // Read before the rows go: the tokens live on the links the transaction deletes.
         let kept = try storage.users.upstreamTokens(userID: userID).compactMap { entry -> (String, RevocableToken)? in
             guard let token = vault.open(entry.sealed, for: entry.identity) else { return nil }
@@ -55,23 +55,23 @@ public struct AccountDeletion: Sendable {
             deleted = try storage.users.deleteUser(id: userID)
         }
         guard deleted else { throw UserServiceError("no such user") }
-        auditor.record("account_deleted", subject: userID, detail: ["via": .string(via)])
+        auditor.record("account_deleted", actor: actor, subject: userID, detail: ["via": .string(via)])
         var outcome = Outcome(revoked: [], revocationFailed: [])
         for (connectionID, token) in kept {
             guard let provider = federation.enabledProvider(connectionID), provider.revocationURL != nil else {
                 Log.error("account deletion: connection \(connectionID) is not enabled; its Apple token was not revoked")
-                auditor.record("upstream_revoke_failed", subject: userID, detail: ["connection": .string(connectionID),
+                auditor.record("upstream_revoke_failed", actor: actor, subject: userID, detail: ["connection": .string(connectionID),
                                                                                  "reason": .string("connection_unavailable")])
                 outcome.revocationFailed.append(connectionID)
                 continue
             }
             do throws(FederationError) {
                 try await provider.revoke(token)
-                auditor.record("upstream_token_revoked", subject: userID, detail: ["connection": .string(connectionID)])
+                auditor.record("upstream_token_revoked", actor: actor, subject: userID, detail: ["connection": .string(connectionID)])
                 outcome.revoked.append(connectionID)
             } catch {
                 Log.error("account deletion: revoking the token at \(connectionID) failed: \(error)")
-                auditor.record("upstream_revoke_failed", subject: userID, detail: ["connection": .string(connectionID),
+                auditor.record("upstream_revoke_failed", actor: actor, subject: userID, detail: ["connection": .string(connectionID),
                                                                                  "reason": .string(FederationRoutes.reason(error))])
                 outcome.revocationFailed.append(connectionID)
             }

@@ -88,14 +88,17 @@ extension AdminOpenAPI {
     private static func operation(_ operation: AdminOperation) -> JSONValue {
         var object: [String: JSONValue] = ["operationId": .string(operation.operationID), "summary": .string(operation.summary)]
         var parameters: [JSONValue] = []
-        if operation.path.contains("{id}") {
-            parameters.append(.object(["name": "id", "in": "path", "required": true,
+        for name in pathParameters(operation.path) {
+            parameters.append(.object(["name": .string(name), "in": "path", "required": true,
                                        "schema": .object(["type": "string", "minLength": 1, "maxLength": 256])]))
         }
         for name in operation.query {
-            let schema: JSONValue = name == "limit"
-                ? .object(["type": "integer", "minimum": 1, "maximum": .int(Int64(AdminService.maximumPageSize))])
-                : .object(["type": "string", "minLength": name == "cursor" ? 1 : 0, "maxLength": 256])
+            let schema: JSONValue = switch name {
+            case "limit": .object(["type": "integer", "minimum": 1, "maximum": .int(Int64(AdminService.maximumPageSize))])
+            case "since": .object(["type": "string", "format": "date-time"])
+            case "filter": .object(["type": "string", "minLength": 0, "maxLength": 256])
+            default: .object(["type": "string", "minLength": 1, "maxLength": 256])
+            }
             parameters.append(.object(["name": .string(name), "in": "query", "required": false, "schema": schema]))
         }
         if operation.needsMatch {
@@ -130,7 +133,7 @@ extension AdminOpenAPI {
             error(401, "No token, or one that is invalid, expired, for another audience or not from client_credentials.")
             error(403, "The token lacks the scope \(scope).")
             error(500, "A server error.")
-            if operation.path.contains("{id}") { error(404, "No such resource.") }
+            if !pathParameters(operation.path).isEmpty { error(404, "No such resource.") }
             if operation.requestSchema != nil {
                 error(413, "The body is larger than \(AdminBody.maximumBytes) bytes.")
                 error(415, "The body is not application/json.")
@@ -143,6 +146,13 @@ extension AdminOpenAPI {
         }
         object["responses"] = .object(responses)
         return .object(object)
+    }
+
+    /// The `{name}` segments of a path, in order.
+    static func pathParameters(_ path: String) -> [String] {
+        path.split(separator: "/").compactMap { part in
+            part.hasPrefix("{") && part.hasSuffix("}") ? String(part.dropFirst().dropLast()) : nil
+        }
     }
 
     private static func string(_ description: String? = nil, nullable: Bool = false) -> JSONValue {
@@ -193,6 +203,22 @@ extension AdminOpenAPI {
             "id": string(), "algorithm": string(), "status": .object(["type": "string", "enum": ["active", "next", "retired", "removed"]]),
             "created_at": string(), "activates_at": string(), "retired_at": string(nullable: true), "remove_after": string(nullable: true),
         ]
+        let session: [String: JSONValue] = [
+            "id": string(), "created_at": string(), "last_seen_at": string(), "idle_expires_at": string(), "expires_at": string(),
+            "auth_time": string(), "amr": strings,
+        ]
+        let grant: [String: JSONValue] = [
+            "id": string(), "client": string(), "scope": string(), "created_at": string(), "expires_at": string(), "auth_time": string(),
+            "amr": strings, "resources": strings, "session": string("The public id of the session it was signed in through.", nullable: true),
+        ]
+        let connection: [String: JSONValue] = [
+            "id": string(), "type": string(), "display_name": string(), "enabled": boolean, "issuer": string(), "client_id": string(),
+            "callback_url": string("The redirect URI to register at the provider."),
+            "status": .object(["type": "string", "enum": ["ok", "failing", "unused", "disabled", "native_only"]]),
+            "last_success_at": string(nullable: true),
+            "last_error": .object(["oneOf": [object(["at": string(), "reason": string(), "message": string()], required: ["at", "reason", "message"]),
+                                             .object(["type": "null"])]]),
+        ]
         return [
             "Error": object(["error": string(), "field": string(), "message": string()], required: ["error", "message"]),
             "Health": object(["status": string()], required: ["status"]),
@@ -224,6 +250,16 @@ extension AdminOpenAPI {
                                  required: ["sequence", "event", "at", "actor", "subject", "client", "address", "user_agent",
                                             "method", "reason", "detail"]),
             "AuditList": list("AuditEvent"),
+            "Session": object(session, required: Array(session.keys).sorted()),
+            "SessionList": list("Session"),
+            "Grant": object(grant, required: Array(grant.keys).sorted()),
+            "GrantList": list("Grant"),
+            "SecondFactors": object(["totp": .object(["type": "string", "enum": ["none", "pending", "confirmed"]]), "recovery_codes": integer],
+                                    required: ["totp", "recovery_codes"]),
+            "Consent": object(["client": string(), "scopes": strings, "granted_at": string()], required: ["client", "scopes", "granted_at"]),
+            "ConsentList": list("Consent"),
+            "Connection": object(connection, required: Array(connection.keys).sorted()),
+            "ConnectionList": list("Connection"),
         ]
     }
 }

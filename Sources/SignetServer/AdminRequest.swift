@@ -87,7 +87,11 @@ enum AdminRequest {
 
     /// `limit` (1 to 200, default 50), `cursor` and `filter` of a list operation.
     static func page(_ request: HTTPRequest, filter: Bool = true) throws(AdminError) -> (limit: Int, cursor: String?, filter: String?) {
-        let query = try query(request, allowed: filter ? ["limit", "cursor", "filter"] : ["limit", "cursor"])
+        try page(try query(request, allowed: filter ? ["limit", "cursor", "filter"] : ["limit", "cursor"]))
+    }
+
+    /// `limit`, `cursor` and `filter` of an already parsed query.
+    static func page(_ query: [String: String]) throws(AdminError) -> (limit: Int, cursor: String?, filter: String?) {
         var limit = AdminService.defaultPageSize
         if let text = query["limit"] {
             guard let value = Int(text), (1...AdminService.maximumPageSize).contains(value) else {
@@ -117,9 +121,20 @@ enum AdminRequest {
     }
 
     /// The `{id}` path parameter.
-    static func id(_ request: HTTPRequest) throws(AdminError) -> String {
-        guard let id = request.pathParameters["id"], !id.isEmpty, id.utf8.count <= 256 else { throw AdminError.invalid("id", "is missing") }
-        return id
+    static func id(_ request: HTTPRequest) throws(AdminError) -> String { try parameter(request, "id") }
+
+    /// The path parameter `name` (`{session}`, `{grant}`, …): 1 to 256 bytes.
+    static func parameter(_ request: HTTPRequest, _ name: String) throws(AdminError) -> String {
+        guard let value = request.pathParameters[name], !value.isEmpty, value.utf8.count <= 256 else { throw AdminError.invalid(name, "is missing") }
+        return value
+    }
+
+    /// An RFC 3339 time (`2026-12-01T00:00:00Z`, fractional seconds allowed), or nil.
+    static func date(_ text: String) -> Date? {
+        let formatter = ISO8601DateFormatter()
+        if let date = formatter.date(from: text) { return date }
+        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        return formatter.date(from: text)
     }
 }
 

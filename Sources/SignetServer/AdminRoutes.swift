@@ -26,11 +26,50 @@ struct AdminOperation: Sendable {
     let query: [String]
     /// Whether the write needs `If-Match`.
     let needsMatch: Bool
-    let handle: @Sendable (AdminCall) throws -> HTTPResponse
+    let handler: AdminHandler
+
+    /// An operation whose handler runs on the `BlockingWork` pool (store work, password hashing).
+    init(method: HTTPMethod, path: String, operationID: String, summary: String, scope: String?, requestSchema: String?,
+         success: (status: Int, schema: String?), query: [String], needsMatch: Bool,
+         handle: @escaping @Sendable (AdminCall) throws -> HTTPResponse) {
+        self.init(method: method, path: path, operationID: operationID, summary: summary, scope: scope, requestSchema: requestSchema,
+                  success: success, query: query, needsMatch: needsMatch, handler: .blocking(handle))
+    }
+
+    private init(method: HTTPMethod, path: String, operationID: String, summary: String, scope: String?, requestSchema: String?,
+                 success: (status: Int, schema: String?), query: [String], needsMatch: Bool, handler: AdminHandler) {
+        self.method = method
+        self.path = path
+        self.operationID = operationID
+        self.summary = summary
+        self.scope = scope
+        self.requestSchema = requestSchema
+        self.success = success
+        self.query = query
+        self.needsMatch = needsMatch
+        self.handler = handler
+    }
+
+    /// An operation that awaits (an upstream call, such as Apple's token revocation when a user is
+    /// deleted); it runs its own store work on `BlockingWork` (`AdminCall.blocking`).
+    static func awaiting(method: HTTPMethod, path: String, operationID: String, summary: String, scope: String, requestSchema: String?,
+                         success: (status: Int, schema: String?), query: [String], needsMatch: Bool,
+                         handle: @escaping @Sendable (AdminCall) async throws -> HTTPResponse) -> AdminOperation {
+        AdminOperation(method: method, path: path, operationID: operationID, summary: summary, scope: scope, requestSchema: requestSchema,
+                       success: success, query: query, needsMatch: needsMatch, handler: .awaiting(handle))
+    }
+}
+
+/// How an operation's handler runs.
+enum AdminHandler: Sendable {
+    /// Synchronous, on the `BlockingWork` pool (the probes inline on the HTTP thread).
+    case blocking(@Sendable (AdminCall) throws -> HTTPResponse)
+    /// Asynchronous, as a task; its store work goes through `AdminCall.blocking`.
+    case awaiting(@Sendable (AdminCall) async throws -> HTTPResponse)
 }
 
 /// What a handler gets: the request, the service acting as the token's client.
-struct AdminCall {
+struct AdminCall: Sendable {
     let request: HTTPRequest
     let service: AdminService
     let environment: ServerEnvironment
@@ -42,6 +81,11 @@ struct AdminCall {
         let resource = try load(service, try AdminRequest.id(request))
         try AdminRequest.requireMatch(request, etag: etag(resource))
         return resource
+    }
+
+    /// `work` on the `BlockingWork` pool, for an awaiting handler's store work.
+    func blocking<T: Sendable>(_ work: @escaping @Sendable (AdminCall) throws -> T) async throws -> T {
+        try await BlockingWork.run { try work(self) }
     }
 }
 
@@ -130,20 +174,31 @@ extension SignetApplication {
     /// of kind `.admin` (errors as `{error, field, message}`), counted under the `admin` listener.
     func adminRouteTable() -> [Route] {
         let authorizer = adminAuthorizer()
-        let service = AdminService(environment: environment)
+        let service = AdminService(environment: environment, federation: federation)
         var table = RouteTableBuilder(issuer: issuer, assets: brandAssets, metrics: metrics, listener: "admin")
         let metrics = self.metrics, environment = self.environment
         for operation in AdminRoutes.operations {
             table.add([operation.method], operation.path, .admin) { errors in
-                let run: @Sendable (HTTPRequest) -> HTTPResponse = errors.admin { request in
-                    var acting = service
-                    if let scope = operation.scope { acting.actor = try authorizer.authorize(request, scope: scope) }
-                    return try operation.handle(AdminCall(request: request, service: acting, environment: environment, metrics: metrics))
-                }
-                guard operation.scope != nil else { return .sync(run) }
-                // Store work and password hashing stay off the HTTP threads.
-                return .async { request in
-                    do { return try await BlockingWork.run { run(request) } } catch { return ErrorRenderer.admin(.serverError) }
+                switch operation.handler {
+                case .blocking(let handle):
+                    let run: @Sendable (HTTPRequest) -> HTTPResponse = errors.admin { request in
+                        var acting = service
+                        if let scope = operation.scope { acting.actor = try authorizer.authorize(request, scope: scope) }
+                        return try handle(AdminCall(request: request, service: acting, environment: environment, metrics: metrics))
+                    }
+                    guard operation.scope != nil else { return .sync(run) }
+                    // Store work and password hashing stay off the HTTP threads.
+                    return .async { request in
+                        do { return try await BlockingWork.run { run(request) } } catch { return ErrorRenderer.admin(.serverError) }
+                    }
+                case .awaiting(let handle):
+                    return .async(errors.adminAwaiting { request in
+                        var acting = service
+                        if let scope = operation.scope {
+                            acting.actor = try await BlockingWork.run { try authorizer.authorize(request, scope: scope) }
+                        }
+                        return try await handle(AdminCall(request: request, service: acting, environment: environment, metrics: metrics))
+                    })
                 }
             }
         }
@@ -183,10 +238,19 @@ enum AdminRoutes {
     static let keysRotate = "/admin/v1/keys/rotate"
     static let keyRetire = "/admin/v1/keys/{id}/retire"
     static let audit = "/admin/v1/audit"
+    static let userSessions = "/admin/v1/users/{id}/sessions"
+    static let userSession = "/admin/v1/users/{id}/sessions/{session}"
+    static let userGrants = "/admin/v1/users/{id}/grants"
+    static let userGrant = "/admin/v1/users/{id}/grants/{grant}"
+    static let userSecondFactors = "/admin/v1/users/{id}/second-factors"
+    static let userConsents = "/admin/v1/users/{id}/consents"
+    static let userConsent = "/admin/v1/users/{id}/consents/{client}"
+    static let connections = "/admin/v1/connections"
+    static let connection = "/admin/v1/connections/{id}"
 
     /// Every operation of the admin listener, in document order.
-    static let operations: [AdminOperation] = probeOperations() + clientOperations() + userOperations() + keyOperations()
-        + auditOperations() + [openAPIOperation]
+    static let operations: [AdminOperation] = probeOperations() + clientOperations() + userOperations() + sessionOperations()
+        + consentOperations() + connectionOperations() + keyOperations() + auditOperations() + [openAPIOperation]
 
     private static func probeOperations() -> [AdminOperation] {
         [
@@ -220,7 +284,8 @@ enum AdminRoutes {
 
     /// The admin scopes, least privilege per resource and direction.
     static let scopes = ["admin:clients:read", "admin:clients:write", "admin:users:read", "admin:users:write",
-                         "admin:keys:read", "admin:keys:write", "admin:audit:read"]
+                         "admin:sessions:read", "admin:sessions:write", "admin:consents:read", "admin:consents:write",
+                         "admin:connections:read", "admin:keys:read", "admin:keys:write", "admin:audit:read"]
 
     // MARK: probes
 
@@ -381,9 +446,12 @@ enum AdminRoutes {
                 let result = try call.service.revokeSessionsAndTokens(user)
                 return HTTPResponse.admin(["sessions": .int(Int64(result.sessions)), "grants": .int(Int64(result.grants))])
             },
-            userAction(.DELETE, user, "deleteUser", "Deletes the user, its links, sessions, consents and tokens.", needsMatch: true,
-                       schema: nil, status: 204) { call, user in
-                try call.service.deleteUser(user)
+            AdminOperation.awaiting(
+                method: .DELETE, path: user, operationID: "deleteUser",
+                summary: "Deletes the account as the account page does (AccountDeletion): its links, sessions, consents and tokens, and revokes a linked Apple identity's token at Apple.",
+                scope: "admin:users:write", requestSchema: nil, success: (204, nil), query: [], needsMatch: true) { call in
+                let user = try await call.blocking { try $0.matched({ try $0.user($1) }, etag: AdminService.etag) }
+                try await call.service.deleteUser(user)
                 return HTTPResponse.empty(status: 204)
             },
         ]
@@ -433,9 +501,22 @@ enum AdminRoutes {
 
     static func auditOperations() -> [AdminOperation] {
         [
-            listOperation(audit, "listAudit", "Audit events, newest first; `cursor` is the previous page's next_cursor.",
-                          scope: "admin:audit:read", schema: "AuditList", filter: false) { service, page in
-                try service.auditEvents(limit: page.limit, cursor: page.cursor)
+            AdminOperation(method: .GET, path: audit, operationID: "listAudit",
+                           summary: "Audit events, newest first, read one page at a time from the store; `cursor` is the previous page's next_cursor; `event`, `subject` (a user id), `client` and `since` (RFC 3339) filter.",
+                           scope: "admin:audit:read", requestSchema: nil, success: (200, "AuditList"),
+                           query: ["limit", "cursor", "event", "subject", "client", "since"], needsMatch: false) { call in
+                let query = try AdminRequest.query(call.request, allowed: ["limit", "cursor", "event", "subject", "client", "since"])
+                let page = try AdminRequest.page(query)
+                var filter = AuditQuery(event: query["event"], subjectID: query["subject"], clientID: query["client"])
+                for name in ["event", "subject", "client"] where query[name].map({ $0.isEmpty || $0.utf8.count > 256 }) == true {
+                    throw AdminError.invalid(name, "must be 1 to 256 bytes")
+                }
+                if let since = query["since"] {
+                    guard let date = AdminRequest.date(since) else { throw AdminError.invalid("since", "must be an RFC 3339 time such as 2026-12-01T00:00:00Z") }
+                    filter.since = date
+                }
+                let result = try call.service.auditEvents(limit: page.limit, cursor: page.cursor, filter: filter)
+                return HTTPResponse.admin(["items": .array(result.items), "next_cursor": result.next.map(JSONValue.string) ?? .null])
             },
         ]
     }

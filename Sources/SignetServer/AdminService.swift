@@ -13,12 +13,16 @@ public struct AdminService: Sendable {
     let environment: ServerEnvironment
     let registration: ClientRegistration
     let users: UserService
+    /// The configured connections of the running server; nil on the CLI, which makes them from
+    /// the configuration when an operation needs them (`configuredFederation()`).
+    let federation: Federation?
     /// Who makes the changes: the admin client's id (API), or nil (the CLI on the data folder).
     var actor: String?
 
-    /// The service over an environment's store, keys and clock.
-    public init(environment: ServerEnvironment) {
+    /// The service over an environment's store, keys and clock, and the server's connections.
+    public init(environment: ServerEnvironment, federation: Federation? = nil) {
         self.environment = environment
+        self.federation = federation
         let registry = ClientRegistry(store: environment.storage.clients, secretKey: environment.masterKey.tokenHashKey)
         registration = ClientRegistration(policy: environment.policy, registry: registry, random: environment.random, clock: environment.clock)
         users = environment.makeUserService()
@@ -184,12 +188,16 @@ public struct AdminService: Sendable {
         return result
     }
 
-    /// Deletes the user and everything that names it, in the one transaction `AccountDeletion`
-    /// also runs (`UserStore.deleteUser`). The upstream revocation at Apple that the account page,
-    /// `DELETE /account` and `signet users delete` do after it is not done here yet.
-    public func deleteUser(_ user: UserRecord) throws {
-        _ = try environment.storage.users.deleteUser(id: user.id)
-        audit("user_deleted", subject: user.id)
+    /// Deletes the account through the one `AccountDeletion` the account page, `DELETE /account`
+    /// and `signet users delete` use: everything that names the user in one transaction, then the
+    /// revocation of a linked Apple identity's token at Apple. Audited `account_deleted` (via
+    /// `admin`, with the acting client as actor).
+    @discardableResult
+    public func deleteUser(_ user: UserRecord) async throws -> AccountDeletion.Outcome {
+        let deletion = AccountDeletion(environment: environment, federation: try configuredFederation())
+        do { return try await deletion.delete(userID: user.id, via: "admin", actor: actor ?? "cli") } catch is UserServiceError {
+            throw AdminError.notFound("user")
+        }
     }
 
     /// A user as the API shows it: never the password hash, only whether one is set.
@@ -269,15 +277,16 @@ public struct AdminService: Sendable {
 
     // MARK: audit
 
-    /// The newest audit events, newest first, older than `cursor` (a sequence number).
-    func auditEvents(limit: Int, cursor: String?) throws -> (items: [JSONValue], next: String?) {
-        var before = Int64.max
+    /// A page of audit events, newest first, older than `cursor` (a sequence number), matching
+    /// every filter given. The store reads one page (`LIMIT limit + 1`, by sequence), never more.
+    func auditEvents(limit: Int, cursor: String?, filter: AuditQuery = AuditQuery()) throws -> (items: [JSONValue], next: String?) {
+        var query = filter
         if let cursor {
             guard let value = Int64(cursor), value > 0 else { throw AdminError.invalid("cursor", "is not a cursor this API returned") }
-            before = value
+            query.beforeSequence = value
         }
-        // The log is read newest first; a deep cursor reads at most this many rows.
-        let window = try environment.storage.audit.recentAudit(limit: 10_000).filter { $0.sequence < before }
+        query.limit = limit + 1
+        let window = try environment.storage.audit.listAudit(query)
         let items = Array(window.prefix(limit))
         let next = window.count > limit ? items.last.map { String($0.sequence) } : nil
         return (items.map(Self.json), next)

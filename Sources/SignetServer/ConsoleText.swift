@@ -17,7 +17,9 @@ enum ConsoleText: String, PageStrings {
     case lastSuccess, none, keyID, algorithm, rotateKeysHeading, rotateKeysHint, rotateKeys, eventFilter
     case actorFilter, filter, noEvents, time, event, actor, subject, reason
     case older, noticeAppSaved, noticeAppDeleted, noticeUserDisabled, noticeUserEnabled, noticeUserDeleted, noticeUserRevoked, noticeKeysRotated
-    case confirmDelete, noticeDeleteNotConfirmed, landingTitle, landingIntro, landingAccount, landingDiscovery, landingJWKS, landingDocs
+    case confirmDelete, noticeDeleteNotConfirmed, grantsHeading, noGrants, revokeGrant, consentsHeading, noConsents, revokeConsent
+    case endSession, mfaHeading, mfaState, mfaReset, noticeMFAReset, noticeItemEnded, landingTitle, landingIntro
+    case landingAccount, landingDiscovery, landingJWKS, landingDocs
 
     var localized: Localized {
         switch self {
@@ -143,6 +145,18 @@ enum ConsoleText: String, PageStrings {
         case .noticeKeysRotated: Localized("New signing keys were published.", de: "Neue Signaturschlüssel wurden veröffentlicht.")
         case .confirmDelete: Localized("Yes, delete this user and everything linked to it", de: "Ja, diesen Benutzer und alles mit ihm Verknüpfte löschen")
         case .noticeDeleteNotConfirmed: Localized("Nothing was deleted: tick the box to confirm.", de: "Nichts wurde gelöscht: Setzen Sie zur Bestätigung das Häkchen.")
+        case .grantsHeading: Localized("Apps with access (refresh tokens)", de: "Apps mit Zugriff (Refresh-Tokens)")
+        case .noGrants: Localized("No app holds a refresh token.", de: "Keine App hat ein Refresh-Token.")
+        case .revokeGrant: Localized("Revoke", de: "Widerrufen")
+        case .consentsHeading: Localized("Consents", de: "Einwilligungen")
+        case .noConsents: Localized("No remembered consent.", de: "Keine gespeicherte Einwilligung.")
+        case .revokeConsent: Localized("Forget", de: "Vergessen")
+        case .endSession: Localized("End session", de: "Sitzung beenden")
+        case .mfaHeading: Localized("Second factors", de: "Zweite Faktoren")
+        case .mfaState: Localized("Authenticator app: {1}; unused recovery codes: {2}", de: "Authenticator-App: {1}; unbenutzte Wiederherstellungscodes: {2}")
+        case .mfaReset: Localized("Reset second factors", de: "Zweite Faktoren zurücksetzen")
+        case .noticeMFAReset: Localized("The user's second factors were removed; the next sign-in asks for none.", de: "Die zweiten Faktoren des Benutzers wurden entfernt; die nächste Anmeldung verlangt keinen.")
+        case .noticeItemEnded: Localized("Done: it no longer works.", de: "Erledigt: Es funktioniert nicht mehr.")
         case .landingTitle: Localized("Welcome", de: "Willkommen")
         case .landingIntro: Localized("{1} is the sign-in service of this site. Apps send you here to sign in; there is nothing to do on this page.", de: "{1} ist der Anmeldedienst dieser Website. Apps schicken Sie zum Anmelden hierher; auf dieser Seite ist nichts zu tun.")
         case .landingAccount: Localized("Your account", de: "Ihr Konto")

@@ -154,6 +154,19 @@ struct ErrorRenderer: Sendable {
         }
     }
 
+    /// `admin(_:)` for a handler that awaits.
+    func adminAwaiting(_ body: @escaping @Sendable (HTTPRequest) async throws -> HTTPResponse) -> @Sendable (HTTPRequest) async -> HTTPResponse {
+        { [route] request in
+            do { return try await body(request) } catch let error as AdminError {
+                if error.status >= 500 { Log.error("\(route): \(error)") }
+                return Self.admin(error)
+            } catch {
+                Log.error("\(route): \(error)")
+                return Self.admin(.serverError)
+            }
+        }
+    }
+
     // MARK: redirect
 
     /// RFC 6749 §4.1.2.1: `error` and `error_description`; `state` and `iss` are added by the redirect.

@@ -11,11 +11,14 @@ public final class Federation: Sendable {
     /// Home-realm discovery over the enabled connections.
     public let homeRealm: HomeRealmDirectory
     let providers: [String: UpstreamProvider]
+    /// `{issuer}/oauth2/callback/`: the start of every connection's redirect URI at its provider.
+    let callbackPrefix: String
 
     /// Builds the providers: resolves each connection's secrets and loads Apple keys. Throws
     /// `ConfigurationIssue` when a secret is missing or a key unreadable.
     public init(configuration: SignetConfiguration, clock: @escaping @Sendable () -> Date) throws {
         var providers: [String: UpstreamProvider] = [:]
+        let callbackPrefix = configuration.issuer + Routes.federationCallbackPrefix
         for configured in configuration.connections {
             let connection = configured.connection
             // A disabled connection is never used: its secrets need not be present. An Apple
@@ -26,12 +29,13 @@ public final class Federation: Sendable {
             do {
                 providers[connection.id] = try UpstreamProvider(
                     connection: connection, credentials: credentials,
-                    callbackURL: configuration.issuer + Routes.federationCallbackPrefix + connection.id, http: http, clock: clock)
+                    callbackURL: callbackPrefix + connection.id, http: http, clock: clock)
             } catch {
                 throw ConfigurationIssue(path: "connections.\(connection.id)", message: error.description)
             }
         }
         self.connections = configuration.connections.map(\.connection)
+        self.callbackPrefix = callbackPrefix
         self.providers = providers
         self.homeRealm = HomeRealmDirectory(connections: connections.filter { providers[$0.id] != nil })
     }
@@ -62,4 +66,7 @@ public final class Federation: Sendable {
 
     /// Whether `id` names a configured but disabled connection.
     func isDisabled(_ id: String) -> Bool { connections.contains { $0.id == id && !$0.enabled } }
+
+    /// Signet's redirect URI to register at the provider of connection `id` (also for a disabled one).
+    func callbackURL(_ id: String) -> String { callbackPrefix + id }
 }

@@ -3,6 +3,7 @@ import SignetCore
 import Synchronization
 import SignetHTTP
 import SignetMetrics
+import SignetSQL
 import SignetStore
 
 /// The server's metrics, served by the admin listener at `/metrics` (Prometheus text format).
@@ -25,6 +26,8 @@ public final class ServerMetrics: Sendable {
     let refreshReuse: CounterFamily
     let serverErrors: CounterFamily
     private let serverErrorTotal = Atomic<UInt64>(0)
+    let storeDuration: HistogramFamily
+    let storeErrors: CounterFamily
 
     /// The route label of a request that matched no route.
     static let unmatchedRoute = "unmatched"
@@ -46,14 +49,26 @@ public final class ServerMetrics: Sendable {
                                         help: "Reuse of a rotated refresh token detected (its whole family revoked).")
         serverErrors = registry.counter("signet_server_errors_total", help: "Responses with status 500 or more, by route pattern (store failures among them).",
                                         labels: ["route"])
+        storeDuration = registry.histogram("signet_store_operation_duration_seconds",
+                                           help: "Time of each store statement, by operation (its verb and table, such as select:users).",
+                                           labels: ["operation"])
+        storeErrors = registry.counter("signet_store_errors_total", help: "Store statements that failed, by operation.", labels: ["operation"])
         // Unlabelled counters exist from the start, so a scrape sees 0 before the first event.
         _ = refreshRotations.labels()
         _ = refreshReuse.labels()
     }
 
-    /// Adds the scrape-time gauges that read the store and the key ring.
+    /// Adds the scrape-time gauges that read the store and the key ring, and times the store's
+    /// statements (a SQL store: `SQLTimings`; the operation names are a closed set of its templates).
     func addGauges(environment: ServerEnvironment) {
         let storage = environment.storage, keyRing = environment.keyRing, clock = environment.clock
+        if let sql = storage as? any SQLStorage {
+            let duration = storeDuration, errors = storeErrors
+            sql.stores.timings.observe { operation, seconds, failed in
+                duration.labels(operation).observe(seconds)
+                if failed { errors.labels(operation).increment() }
+            }
+        }
         registry.gauge("signet_mail_outbox_pending", help: "Messages waiting in the mail outbox (-1 when the store cannot be read).") {
             (try? storage.mailOutbox.pendingCount()).map(Double.init) ?? -1
         }

@@ -25,7 +25,7 @@ struct Federated {
     /// connection (linking, domains, ...), `configure` the rest of the configuration.
     init(_ flavor: MockProviderFlavor, id: String? = nil, user: MockUser = MockUser(),
          adjust: (inout Connection) -> Void = { _ in }, extra: [ConfiguredConnection] = [], twin: String? = nil,
-         tlsHost: String? = nil, configure: (inout SignetConfiguration) -> Void = { _ in }) throws {
+         tlsHost: String? = nil, adminListener: Bool = false, configure: (inout SignetConfiguration) -> Void = { _ in }) throws {
         let clock = TestServer.makeClock()
         let secrets = try TemporaryDirectory(prefix: "fed-secrets")
         let appleKey = try PrivateKey.generate(.p256)
@@ -67,7 +67,7 @@ struct Federated {
             copy.connection.id = twin
             twins.append(copy)
         }
-        interactive = try Interactive(tlsHost: tlsHost) { configuration in
+        interactive = try Interactive(tlsHost: tlsHost, adminListener: adminListener) { configuration in
             configuration.connections = [configured] + twins + extra
             configure(&configuration)
         }

@@ -14,12 +14,19 @@ struct AdminFixture {
     let viewerSecret: String
     let client = HTTPTestClient()
     static let allScopes = ["admin:clients:read", "admin:clients:write", "admin:users:read", "admin:users:write",
-                            "admin:keys:read", "admin:keys:write", "admin:audit:read"]
+                            "admin:sessions:read", "admin:sessions:write", "admin:consents:read", "admin:consents:write",
+                            "admin:connections:read", "admin:keys:read", "admin:keys:write", "admin:audit:read"]
 
     init(configure: (inout SignetConfiguration) throws -> Void = { _ in }) throws {
-        server = try TestServer(adminListener: true, configure: configure)
+        let server = try TestServer(adminListener: true, configure: configure)
         // Keys made "now" can activate a rounded microsecond after the frozen clock.
         server.clock.advance(by: 1)
+        try self.init(server: server)
+    }
+
+    /// The admin clients on a server that runs its admin listener (`Interactive(adminListener: true)`).
+    init(server: TestServer) throws {
+        self.server = server
         let registration = ClientRegistration(server: server.application.authorizationServer)
         let audience = server.issuer + "/admin/v1"
         secret = try registration.register(ClientSpec(id: "ops", isPublic: false, scope: Self.allScopes.joined(separator: " "),

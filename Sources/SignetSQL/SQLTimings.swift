@@ -1,0 +1,106 @@
+import Foundation
+import Synchronization
+
+/// The durations of a store's statements, for the server's metrics: an observer (installed by
+/// `signet serve`, none by default) is told each statement's operation, how long it took and
+/// whether it failed.
+///
+/// The operation is a name made from the statement's template, its verb and first table
+/// (`select:users`, `update:refresh_tokens`, `begin`, `commit`): statements are a fixed set of
+/// static templates, so the names are a small closed set, and no value a statement binds can
+/// reach them.
+public final class SQLTimings: Sendable {
+    /// Told `(operation, seconds, failed)` after each statement.
+    public typealias Observer = @Sendable (_ operation: String, _ seconds: Double, _ failed: Bool) -> Void
+
+    private let installed = Mutex<Observer?>(nil)
+    private let names = Mutex<[String: String]>([:])
+
+    init() {}
+
+    /// Sends every later statement's timing to `observer` (replacing any earlier one).
+    public func observe(_ observer: @escaping Observer) { installed.withLock { $0 = observer } }
+
+    var observer: Observer? { installed.withLock { $0 } }
+
+    /// The operation name of `template`, computed once per template.
+    func operation(_ template: String) -> String {
+        if let known = names.withLock({ $0[template] }) { return known }
+        let name = Self.operation(of: template)
+        names.withLock { $0[template] = name }
+        return name
+    }
+
+    /// `verb:table` of a statement template: the first word, and the table after `INTO`,
+    /// `UPDATE` or the first `FROM` (none for `BEGIN`, `COMMIT`, …).
+    static func operation(of template: String) -> String {
+        let words = template.split(whereSeparator: { $0 == " " || $0 == "\n" || $0 == "\t" || $0 == "(" || $0 == "," || $0 == ";" })
+            .map { $0.lowercased() }
+        guard let verb = words.first?.filter({ $0.isLetter }), !verb.isEmpty else { return "other" }
+        let marker: String? = switch verb {
+        case "insert": "into"
+        case "update": "update"
+        case "select", "delete", "with": "from"
+        default: nil
+        }
+        guard let marker, let index = words.firstIndex(of: marker), index + 1 < words.count else { return verb }
+        let table = words[index + 1].filter { $0.isLetter || $0.isNumber || $0 == "_" }
+        return table.isEmpty ? verb : "\(verb):\(table)"
+    }
+}
+
+/// A database whose connections time each statement for `SQLTimings` while an observer is
+/// installed; without one, the backend's connection is used as it is.
+struct TimedSQLDatabase: SQLDatabase {
+    let base: any SQLDatabase
+    let timings: SQLTimings
+
+    func read<T>(_ body: (any SQLConnection) throws -> T) throws -> T {
+        guard let observer = timings.observer else { return try base.read(body) }
+        return try base.read { db in try body(TimedSQLConnection(base: db, timings: timings, observer: observer)) }
+    }
+
+    func write<T: Sendable>(_ body: (any SQLConnection) throws -> T) throws -> T {
+        guard let observer = timings.observer else { return try base.write(body) }
+        return try base.write { db in try body(TimedSQLConnection(base: db, timings: timings, observer: observer)) }
+    }
+}
+
+/// One connection of `TimedSQLDatabase`: the backend's, each statement timed.
+final class TimedSQLConnection: SQLConnection {
+    let base: any SQLConnection
+    let timings: SQLTimings
+    let observer: SQLTimings.Observer
+
+    init(base: any SQLConnection, timings: SQLTimings, observer: @escaping SQLTimings.Observer) {
+        self.base = base
+        self.timings = timings
+        self.observer = observer
+    }
+
+    var dialect: SQLDialect { base.dialect }
+    var isInTransaction: Bool { base.isInTransaction }
+
+    func run(_ sql: String, _ binds: [any SQLBindable]) throws -> Int {
+        try timed(sql) { try base.run(sql, binds) }
+    }
+
+    func query<T>(_ sql: String, _ binds: [any SQLBindable], _ decode: (any SQLRow) throws -> T) throws -> [T] {
+        try timed(sql) { try base.query(sql, binds, decode) }
+    }
+
+    /// DDL (migrations): not timed.
+    func execute(_ sql: String) throws { try base.execute(sql) }
+
+    private func timed<T>(_ sql: String, _ body: () throws -> T) throws -> T {
+        let started = DispatchTime.now().uptimeNanoseconds
+        do {
+            let result = try body()
+            observer(timings.operation(sql), Double(DispatchTime.now().uptimeNanoseconds &- started) / 1e9, false)
+            return result
+        } catch {
+            observer(timings.operation(sql), Double(DispatchTime.now().uptimeNanoseconds &- started) / 1e9, true)
+            throw error
+        }
+    }
+}
