@@ -1,6 +1,7 @@
 import Foundation
 import SignetCore
 import SignetHTTP
+import SignetJOSE
 import SignetStore
 import SignetWire
 
@@ -91,43 +92,34 @@ extension ConsoleRoutes {
             let item = { (kind: String, id: String) in Self.path(Self.userItem, user.id).replacingOccurrences(of: "{kind}", with: kind)
                 .replacingOccurrences(of: "{item}", with: FormEncoding.encodeComponent(id)) }
             // Sessions, grants, consents and second factors: the admin API's operations (AdminService+Sessions).
-            if op.may("listUserSessions") {
-                let sessions = try op.service.sessions(user, limit: 100, cursor: nil).items
-                body += "<section id=\"sessions\">\n<h2>\(esc(page.text(ConsoleText.sessionsHeading)))</h2>\n"
-                if sessions.isEmpty { body += "<p class=\"muted\">\(esc(page.text(ConsoleText.noSessions)))</p>\n" }
-                for session in sessions {
-                    let id = session["id"]?.stringValue ?? ""
-                    body += "<div class=\"item\"><p>\(esc(page.text(ConsoleText.sessionDetail, session["auth_time"]?.stringValue ?? "", session["last_seen_at"]?.stringValue ?? "")))"
-                        + " <span class=\"muted\">\(esc((session["amr"]?.arrayValue ?? []).compactMap(\.stringValue).joined(separator: " ")))</span></p>\n"
-                    if op.may("endUserSession") { body += Self.form(item("sessions", id), op, "", button: page.text(ConsoleText.endSession), secondary: true) }
+            /// One section per kind: each item's line and, with the write scope, its form.
+            func section(_ id: String, _ list: String, _ write: String, heading: ConsoleText, empty: ConsoleText, button: ConsoleText,
+                         items: () throws -> [JSONValue], key: String, line: (JSONValue) -> String) throws {
+                guard op.may(list) else { return }
+                let found = try items()
+                body += "<section id=\"\(id)\">\n<h2>\(esc(page.text(heading)))</h2>\n"
+                if found.isEmpty { body += "<p class=\"muted\">\(esc(page.text(empty)))</p>\n" }
+                for entry in found {
+                    body += "<div class=\"item\"><p>\(line(entry))</p>\n"
+                    if op.may(write) { body += Self.form(item(id, entry[key]?.stringValue ?? ""), op, "", button: page.text(button), secondary: true) }
                     body += "</div>\n"
                 }
                 body += "</section>\n"
             }
-            if op.may("listUserGrants") {
-                let grants = try op.service.grants(user, limit: 100, cursor: nil).items
-                body += "<section id=\"grants\">\n<h2>\(esc(page.text(ConsoleText.grantsHeading)))</h2>\n"
-                if grants.isEmpty { body += "<p class=\"muted\">\(esc(page.text(ConsoleText.noGrants)))</p>\n" }
-                for grant in grants {
-                    let id = grant["id"]?.stringValue ?? ""
-                    body += "<div class=\"item\"><p><code>\(esc(grant["client"]?.stringValue ?? ""))</code> · \(esc(grant["scope"]?.stringValue ?? ""))"
-                        + "<br><span class=\"muted\">\(esc(grant["created_at"]?.stringValue ?? ""))</span></p>\n"
-                    if op.may("revokeUserGrant") { body += Self.form(item("grants", id), op, "", button: page.text(ConsoleText.revokeGrant), secondary: true) }
-                    body += "</div>\n"
-                }
-                body += "</section>\n"
+            func words(_ value: JSONValue?) -> String { esc((value?.arrayValue ?? []).compactMap(\.stringValue).joined(separator: " ")) }
+            try section("sessions", "listUserSessions", "endUserSession", heading: .sessionsHeading, empty: .noSessions, button: .endSession,
+                        items: { try op.service.sessions(user, limit: 100, cursor: nil).items }, key: "id") { session in
+                esc(page.text(ConsoleText.sessionDetail, session["auth_time"]?.stringValue ?? "", session["last_seen_at"]?.stringValue ?? ""))
+                    + " <span class=\"muted\">\(words(session["amr"]))</span>"
             }
-            if op.may("listUserConsents") {
-                let consents = try op.service.consents(user, limit: 100, cursor: nil).items
-                body += "<section id=\"consents\">\n<h2>\(esc(page.text(ConsoleText.consentsHeading)))</h2>\n"
-                if consents.isEmpty { body += "<p class=\"muted\">\(esc(page.text(ConsoleText.noConsents)))</p>\n" }
-                for consent in consents {
-                    let client = consent["client"]?.stringValue ?? ""
-                    body += "<div class=\"item\"><p><code>\(esc(client))</code> · \(esc((consent["scopes"]?.arrayValue ?? []).compactMap(\.stringValue).joined(separator: " ")))</p>\n"
-                    if op.may("revokeUserConsent") { body += Self.form(item("consents", client), op, "", button: page.text(ConsoleText.revokeConsent), secondary: true) }
-                    body += "</div>\n"
-                }
-                body += "</section>\n"
+            try section("grants", "listUserGrants", "revokeUserGrant", heading: .grantsHeading, empty: .noGrants, button: .revokeGrant,
+                        items: { try op.service.grants(user, limit: 100, cursor: nil).items }, key: "id") { grant in
+                "<code>\(esc(grant["client"]?.stringValue ?? ""))</code> · \(esc(grant["scope"]?.stringValue ?? ""))"
+                    + "<br><span class=\"muted\">\(esc(grant["created_at"]?.stringValue ?? ""))</span>"
+            }
+            try section("consents", "listUserConsents", "revokeUserConsent", heading: .consentsHeading, empty: .noConsents, button: .revokeConsent,
+                        items: { try op.service.consents(user, limit: 100, cursor: nil).items }, key: "client") { consent in
+                "<code>\(esc(consent["client"]?.stringValue ?? ""))</code> · \(words(consent["scopes"]))"
             }
             if op.may("getUserSecondFactors") {
                 let factors = try op.service.secondFactors(user)
