@@ -59,8 +59,8 @@ struct BrandAssets: Sendable {
     }
 
     /// A static asset: its type, nosniff, and a year's cache (RFC 8246 `immutable`: the path
-    /// changes with the content).
-    private static func asset(_ bytes: [UInt8], type: String) -> HTTPResponse {
+    /// changes with the content). The console's assets (`ConsoleAssets`) are served the same way.
+    static func asset(_ bytes: [UInt8], type: String) -> HTTPResponse {
         var response = HTTPResponse(status: 200, body: bytes)
         response.headers.set("Content-Type", type)
         response.headers.set("Cache-Control", "public, max-age=31536000, immutable")

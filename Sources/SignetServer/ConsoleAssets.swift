@@ -158,16 +158,8 @@ enum ConsoleAssets {
 
     static var scriptTag: String { "<script src=\"\(scriptPath)\" defer></script>" }
 
-    static func stylesheetResponse() -> HTTPResponse { asset(stylesheetBytes, type: "text/css; charset=utf-8") }
-    static func scriptResponse() -> HTTPResponse { asset(scriptBytes, type: "text/javascript; charset=utf-8") }
-
-    private static func asset(_ bytes: [UInt8], type: String) -> HTTPResponse {
-        var response = HTTPResponse(status: 200, body: bytes)
-        response.headers.set("Content-Type", type)
-        response.headers.set("Cache-Control", "public, max-age=31536000, immutable")
-        response.headers.set("X-Content-Type-Options", "nosniff")
-        return response
-    }
+    static func stylesheetResponse() -> HTTPResponse { BrandAssets.asset(stylesheetBytes, type: "text/css; charset=utf-8") }
+    static func scriptResponse() -> HTTPResponse { BrandAssets.asset(scriptBytes, type: "text/javascript; charset=utf-8") }
 
     /// Lets a page run the console script: `script-src 'self'` added to its CSP, nothing else.
     static func allowScript(_ response: inout HTTPResponse) {

@@ -1,6 +1,7 @@
 import Foundation
 import SignetCore
 import SignetHTTP
+import SignetJOSE
 import SignetStore
 import SignetWire
 
@@ -88,13 +89,48 @@ extension ConsoleRoutes {
                 + "<dt>\(esc(page.text(ConsoleText.status)))</dt><dd>\(esc(page.text(user.disabledAt == nil ? ConsoleText.active : ConsoleText.disabled)))</dd>\n"
                 + "<dt>\(esc(page.text(ConsoleText.consoleRole)))</dt><dd>\(esc(try op.service.operatorRole(user)?.rawValue ?? "–"))</dd>\n"
                 + "<dt>\(esc(page.text(ConsoleText.created)))</dt><dd>\(esc(AccountRoutes.date(user.createdAt)))</dd>\n</dl>\n"
-            let sessions = try environment.storage.sessions.activeSessions(userID: user.id, now: environment.clock.now)
-            body += "<section id=\"sessions\">\n<h2>\(esc(page.text(ConsoleText.sessionsHeading)))</h2>\n"
-            if sessions.isEmpty { body += "<p class=\"muted\">\(esc(page.text(ConsoleText.noSessions)))</p>\n" }
-            else {
-                body += "<ul>\n" + sessions.map { "<li>\(esc(page.text(ConsoleText.sessionDetail, AccountRoutes.date($0.authTime), AccountRoutes.date($0.lastSeenAt))))</li>" }.joined(separator: "\n") + "\n</ul>\n"
+            let item = { (kind: String, id: String) in Self.path(Self.userItem, user.id).replacingOccurrences(of: "{kind}", with: kind)
+                .replacingOccurrences(of: "{item}", with: FormEncoding.encodeComponent(id)) }
+            // Sessions, grants, consents and second factors: the admin API's operations (AdminService+Sessions).
+            /// One section per kind: each item's line and, with the write scope, its form.
+            func section(_ id: String, _ list: String, _ write: String, heading: ConsoleText, empty: ConsoleText, button: ConsoleText,
+                         items: () throws -> [JSONValue], key: String, line: (JSONValue) -> String) throws {
+                guard op.may(list) else { return }
+                let found = try items()
+                body += "<section id=\"\(id)\">\n<h2>\(esc(page.text(heading)))</h2>\n"
+                if found.isEmpty { body += "<p class=\"muted\">\(esc(page.text(empty)))</p>\n" }
+                for entry in found {
+                    body += "<div class=\"item\"><p>\(line(entry))</p>\n"
+                    if op.may(write) { body += Self.form(item(id, entry[key]?.stringValue ?? ""), op, "", button: page.text(button), secondary: true) }
+                    body += "</div>\n"
+                }
+                body += "</section>\n"
             }
-            body += "</section>\n"
+            func words(_ value: JSONValue?) -> String { esc((value?.arrayValue ?? []).compactMap(\.stringValue).joined(separator: " ")) }
+            try section("sessions", "listUserSessions", "endUserSession", heading: .sessionsHeading, empty: .noSessions, button: .endSession,
+                        items: { try op.service.sessions(user, limit: 100, cursor: nil).items }, key: "id") { session in
+                esc(page.text(ConsoleText.sessionDetail, session["auth_time"]?.stringValue ?? "", session["last_seen_at"]?.stringValue ?? ""))
+                    + " <span class=\"muted\">\(words(session["amr"]))</span>"
+            }
+            try section("grants", "listUserGrants", "revokeUserGrant", heading: .grantsHeading, empty: .noGrants, button: .revokeGrant,
+                        items: { try op.service.grants(user, limit: 100, cursor: nil).items }, key: "id") { grant in
+                "<code>\(esc(grant["client"]?.stringValue ?? ""))</code> · \(esc(grant["scope"]?.stringValue ?? ""))"
+                    + "<br><span class=\"muted\">\(esc(grant["created_at"]?.stringValue ?? ""))</span>"
+            }
+            try section("consents", "listUserConsents", "revokeUserConsent", heading: .consentsHeading, empty: .noConsents, button: .revokeConsent,
+                        items: { try op.service.consents(user, limit: 100, cursor: nil).items }, key: "client") { consent in
+                "<code>\(esc(consent["client"]?.stringValue ?? ""))</code> · \(words(consent["scopes"]))"
+            }
+            if op.may("getUserSecondFactors") {
+                let factors = try op.service.secondFactors(user)
+                let totp = factors["totp"]?.stringValue ?? "none"
+                body += "<section id=\"mfa\">\n<h2>\(esc(page.text(ConsoleText.mfaHeading)))</h2>\n<p>"
+                    + esc(page.text(ConsoleText.mfaState, totp, String(factors["recovery_codes"]?.intValue ?? 0))) + "</p>\n"
+                if totp != "none", op.may("resetUserSecondFactors") {
+                    body += Self.form(Self.path(Self.userAction, user.id, action: "mfa-reset"), op, "", button: page.text(ConsoleText.mfaReset), secondary: true)
+                }
+                body += "</section>\n"
+            }
             if op.may("disableUser") {
                 body += "<section id=\"actions\">\n<h2>\(esc(page.text(ConsoleText.actionsHeading)))</h2>\n<div class=\"actions\">\n"
                 if user.disabledAt == nil {
@@ -103,30 +139,62 @@ extension ConsoleRoutes {
                     body += Self.form(Self.path(Self.userAction, user.id, action: "enable"), op, "", button: page.text(ConsoleText.enableUser), secondary: true)
                 }
                 body += Self.form(Self.path(Self.userAction, user.id, action: "revoke"), op, "", button: page.text(ConsoleText.revokeUser), secondary: true)
-                body += Self.form(Self.path(Self.userAction, user.id, action: "delete"), op, "", button: page.text(ConsoleText.deleteUser), danger: true)
+                body += Self.form(Self.path(Self.userAction, user.id, action: "delete"), op,
+                                  "<label class=\"choice\"><input type=\"checkbox\" name=\"confirm\" value=\"yes\" required> \(esc(page.text(ConsoleText.confirmDelete)))</label>\n",
+                                  button: page.text(ConsoleText.deleteUser), danger: true)
                 body += "</div>\n</section>\n"
             }
             return render(op, page, section: .users, title: user.email, body: body)
         }
     }
 
-    /// `POST /console/users/{id}/{action}`: disable, enable, revoke or delete, through
-    /// `AdminService` under the admin operation's scope.
-    func userActionSubmit(_ request: HTTPRequest, _ errors: ErrorRenderer) -> HTTPResponse {
-        let operations = ["disable": "disableUser", "enable": "enableUser", "revoke": "revokeUserSessions", "delete": "deleteUser"]
+    /// `POST /console/users/{id}/{action}`: disable, enable, revoke, mfa-reset or delete, through
+    /// `AdminService` under the admin operation's scope. Deleting awaits `AccountDeletion` (which
+    /// may revoke a token at Apple), so this handler is async.
+    func userActionSubmit(_ request: HTTPRequest, _ errors: ErrorRenderer) async -> HTTPResponse {
+        let operations = ["disable": "disableUser", "enable": "enableUser", "revoke": "revokeUserSessions",
+                          "mfa-reset": "resetUserSecondFactors", "delete": "deleteUser"]
         guard let action = request.pathParameters["action"], let operation = operations[action] else {
             return errors.render(OAuthError(.invalidRequest, "No such action."), status: 404,
                                  title: errors.page.text(ConsoleText.notFoundTitle), message: errors.page.text(ConsoleText.notFound))
         }
-        return submit(request, errors, operation: operation) { op, _ in
+        var deleting: (AdminService, UserRecord)?
+        let answer = submit(request, errors, operation: operation) { op, form in
             let user = try op.service.user(try AdminRequest.id(request))
             let back = Self.path(Self.user, user.id)
             switch action {
             case "disable": _ = try op.service.setDisabled(user, true); return Self.back(back, ConsoleNotice.userDisabled.rawValue)
             case "enable": _ = try op.service.setDisabled(user, false); return Self.back(back, ConsoleNotice.userEnabled.rawValue)
             case "revoke": _ = try op.service.revokeSessionsAndTokens(user); return Self.back(back, ConsoleNotice.userRevoked.rawValue)
-            default: try op.service.deleteUser(user); return Self.back(Self.users, ConsoleNotice.userDeleted.rawValue)
+            case "mfa-reset": _ = try op.service.resetSecondFactors(user); return Self.back(back, ConsoleNotice.mfaReset.rawValue)
+            default:
+                // Deleting is for good: the form's box must be ticked (checked here too, not only by the browser).
+                guard (try? form.single("confirm")) == "yes" else { return Self.back(back, ConsoleNotice.deleteNotConfirmed.rawValue) }
+                deleting = (op.service, user)
+                return Self.back(Self.users, ConsoleNotice.userDeleted.rawValue)
             }
+        }
+        guard let (service, user) = deleting else { return answer }
+        do { try await service.deleteUser(user) } catch { return errors.internalError("console delete", error) }
+        return answer
+    }
+
+    /// `POST /console/users/{id}/{kind}/{item}`: ends a session, revokes a grant or forgets a
+    /// consent, through the admin API's operation for it.
+    func userItemSubmit(_ request: HTTPRequest, _ errors: ErrorRenderer) -> HTTPResponse {
+        let operations = ["sessions": "endUserSession", "grants": "revokeUserGrant", "consents": "revokeUserConsent"]
+        guard let kind = request.pathParameters["kind"], let operation = operations[kind], let item = request.pathParameters["item"], !item.isEmpty else {
+            return errors.render(OAuthError(.invalidRequest, "No such action."), status: 404,
+                                 title: errors.page.text(ConsoleText.notFoundTitle), message: errors.page.text(ConsoleText.notFound))
+        }
+        return submit(request, errors, operation: operation) { op, _ in
+            let user = try op.service.user(try AdminRequest.id(request))
+            switch kind {
+            case "sessions": _ = try op.service.endSession(user, sessionID: item)
+            case "grants": try op.service.revokeGrant(user, grantID: item)
+            default: try op.service.revokeConsent(user, clientID: item)
+            }
+            return Self.back(Self.path(Self.user, user.id), ConsoleNotice.itemEnded.rawValue)
         }
     }
 
@@ -141,20 +209,16 @@ extension ConsoleRoutes {
             guard op.may(Self.connectionsOperation) else { return notPermitted(op, page, section: .connections, operation: Self.connectionsOperation) }
             var body = ""
             if connections.isEmpty { body += "<p class=\"muted\">\(esc(page.text(ConsoleText.noConnections)))</p>\n" }
-            let failures = try environment.storage.audit.listAudit(AuditQuery(event: "federation_failed", limit: 1000))
-            let successes = try environment.storage.audit.listAudit(AuditQuery(event: "federated_sign_in", limit: 1000))
-            let root = issuer.hasSuffix("/") ? String(issuer.dropLast()) : issuer
-            for connection in connections {
-                let method = "fed:" + connection.id
-                let failure = failures.first { $0.method == method }
-                let success = successes.first { $0.method == method }
-                body += "<section class=\"item connection\" id=\"connection-\(esc(connection.id))\">\n<h2>\(esc(connection.displayName)) <span class=\"muted\">\(esc(connection.id))</span></h2>\n<dl class=\"facts\">\n"
-                    + "<dt>\(esc(page.text(ConsoleText.status)))</dt><dd>\(esc(page.text(connection.enabled ? ConsoleText.enabled : ConsoleText.disabled)))</dd>\n"
-                    + "<dt>\(esc(page.text(ConsoleText.callbackURL)))</dt><dd><code>\(esc(root + Routes.federationCallbackPrefix + connection.id))</code></dd>\n"
+            for connection in try op.service.connections(limit: 200, cursor: nil, filter: nil).items {
+                let id = connection["id"]?.stringValue ?? ""
+                let status = connection["status"]?.stringValue ?? ""
+                let lastError = connection["last_error"]?.objectValue
+                body += "<section class=\"item connection\" id=\"connection-\(esc(id))\">\n<h2>\(esc(connection["display_name"]?.stringValue ?? id)) <span class=\"muted\">\(esc(id))</span></h2>\n<dl class=\"facts\">\n"
+                    + "<dt>\(esc(page.text(ConsoleText.status)))</dt><dd><span class=\"status-\(esc(status))\">\(esc(status))</span></dd>\n"
+                    + "<dt>\(esc(page.text(ConsoleText.callbackURL)))</dt><dd><code>\(esc(connection["callback_url"]?.stringValue ?? ""))</code></dd>\n"
                     + "<dt>\(esc(page.text(ConsoleText.lastError)))</dt><dd>"
-                    + (failure.map { "<code>\(esc($0.reason ?? "-"))</code> · \(esc(AccountRoutes.date($0.at)))" } ?? esc(page.text(ConsoleText.none))) + "</dd>\n"
-                    + "<dt>\(esc(page.text(ConsoleText.lastSuccess)))</dt><dd>"
-                    + (success.map { esc(AccountRoutes.date($0.at)) } ?? esc(page.text(ConsoleText.none))) + "</dd>\n</dl>\n</section>\n"
+                    + (lastError.map { "<code>\(esc($0["reason"]?.stringValue ?? ""))</code> \(esc($0["message"]?.stringValue ?? "")) · \(esc($0["at"]?.stringValue ?? ""))" } ?? esc(page.text(ConsoleText.none))) + "</dd>\n"
+                    + "<dt>\(esc(page.text(ConsoleText.lastSuccess)))</dt><dd>\(esc(connection["last_success_at"]?.stringValue ?? page.text(ConsoleText.none)))</dd>\n</dl>\n</section>\n"
             }
             return render(op, page, section: .connections, title: page.text(ConsoleText.connectionsTitle), body: body)
         }

@@ -39,6 +39,7 @@ struct ConsoleRoutes: Sendable {
     static let users = "/console/users"
     static let user = "/console/users/{id}"
     static let userAction = "/console/users/{id}/{action}"
+    static let userItem = "/console/users/{id}/{kind}/{item}"
     static let connectionsPage = "/console/connections"
     static let keys = "/console/keys"
     static let keysRotate = "/console/keys/rotate"
@@ -46,7 +47,7 @@ struct ConsoleRoutes: Sendable {
 
     init(application: SignetApplication, base: String) {
         authorizer = application.adminAuthorizer()
-        service = AdminService(environment: application.environment)
+        service = AdminService(environment: application.environment, federation: application.federation)
         environment = application.environment
         tokenEndpoint = application.tokenEndpoint
         metrics = application.metrics
@@ -346,6 +347,7 @@ struct ConsoleRoutes: Sendable {
 enum ConsoleNotice: String {
     case appSaved = "app-saved", appDeleted = "app-deleted", userDisabled = "user-disabled", userEnabled = "user-enabled"
     case userDeleted = "user-deleted", userRevoked = "user-revoked", keysRotated = "keys-rotated"
+    case deleteNotConfirmed = "delete-not-confirmed", mfaReset = "mfa-reset", itemEnded = "ended"
 
     var text: ConsoleText {
         switch self {
@@ -356,6 +358,9 @@ enum ConsoleNotice: String {
         case .userDeleted: .noticeUserDeleted
         case .userRevoked: .noticeUserRevoked
         case .keysRotated: .noticeKeysRotated
+        case .deleteNotConfirmed: .noticeDeleteNotConfirmed
+        case .mfaReset: .noticeMFAReset
+        case .itemEnded: .noticeItemEnded
         }
     }
 }

@@ -17,5 +17,7 @@ enum ConsoleText: String, CatalogStrings {
     case lastSuccess, none, keyID, algorithm, rotateKeysHeading, rotateKeysHint, rotateKeys, eventFilter
     case actorFilter, filter, noEvents, time, event, actor, subject, reason
     case older, noticeAppSaved, noticeAppDeleted, noticeUserDisabled, noticeUserEnabled, noticeUserDeleted, noticeUserRevoked, noticeKeysRotated
-    case landingTitle, landingIntro, landingAccount, landingDiscovery, landingJWKS, landingDocs
+    case confirmDelete, noticeDeleteNotConfirmed, grantsHeading, noGrants, revokeGrant, consentsHeading, noConsents, revokeConsent
+    case endSession, mfaHeading, mfaState, mfaReset, noticeMFAReset, noticeItemEnded, landingTitle, landingIntro
+    case landingAccount, landingDiscovery, landingJWKS, landingDocs
 }

@@ -40,7 +40,7 @@ extension SignetApplication {
             (.POST, ConsoleRoutes.appSecret, { $0.rotateAppSecret($1, $2) }),
             (.GET, ConsoleRoutes.users, { $0.usersPage($1, $2) }),
             (.GET, ConsoleRoutes.user, { $0.userPage($1, $2) }),
-            (.POST, ConsoleRoutes.userAction, { $0.userActionSubmit($1, $2) }),
+            (.POST, ConsoleRoutes.userItem, { $0.userItemSubmit($1, $2) }),
             (.GET, ConsoleRoutes.connectionsPage, { $0.connectionsPage($1, $2) }),
             (.GET, ConsoleRoutes.keys, { $0.keysPage($1, $2) }),
             (.POST, ConsoleRoutes.keysRotate, { $0.rotateKeysSubmit($1, $2) }),
@@ -49,5 +49,7 @@ extension SignetApplication {
         for (method, path, handler) in pages {
             table.add([method], path, .page) { errors in Self.blocking("console", errors) { handler(console, $0, $1) } }
         }
+        // Deleting a user awaits AccountDeletion (a revocation at Apple), so it is async.
+        table.add([.POST], ConsoleRoutes.userAction, .page) { errors in .async { await console.userActionSubmit($0, errors) } }
     }
 }

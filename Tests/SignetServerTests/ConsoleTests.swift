@@ -308,7 +308,11 @@ import Testing
         #expect(try env.server.environment.storage.users.user(id: bob.id)?.disabledAt == nil)
         let revoked = try await browser.submit(formWithAction: "/console/users/\(bob.id)/revoke")
         #expect(revoked.url.query == "notice=user-revoked")
-        let deleted = try await browser.submit(formWithAction: "/console/users/\(bob.id)/delete")
+        // Without the box ticked nothing is deleted.
+        let unconfirmed = try await browser.submit(formWithAction: "/console/users/\(bob.id)/delete", removing: ["confirm"])
+        #expect(unconfirmed.url.query == "notice=delete-not-confirmed")
+        #expect(try env.server.environment.storage.users.user(id: bob.id) != nil)
+        let deleted = try await browser.submit(formWithAction: "/console/users/\(bob.id)/delete", fields: ["confirm": "yes"])
         #expect(deleted.url.path == "/console/users")
         #expect(try env.server.environment.storage.users.user(id: bob.id) == nil)
         #expect(try await browser.open(env.server.adminURL("/console/users/\(bob.id)")).status == 404)
@@ -316,6 +320,47 @@ import Testing
         let unknown = try await HTTPTestClient(cookies: browser.cookies).post(env.server.adminURL("/console/users/\(env.user.id)/promote"),
                                                                               form: [("csrf", field)])
         #expect(unknown.status == 404)
+    }
+
+    @Test func aUsersSessionsGrantsConsentsAndSecondFactorsAreShownAndEnded() async throws {
+        let env = try environment()
+        defer { env.stop() }
+        let storage = env.server.environment.storage
+        let bob = try env.server.environment.makeUserService().create(email: "bob@example.com", name: "Bob", password: Interactive.password)
+        // Bob signs in to the native app: a session and a refresh grant.
+        let bobBrowser = FormBrowser()
+        let pkce = PKCEPair.generate()
+        _ = try await bobBrowser.open(env.authorizeURL(pkce: pkce))
+        let code = try #require(try await env.submitCredentials(bobBrowser, email: "bob@example.com").requireRedirect()["code"])
+        let tokens = try await env.redeem(code: code, pkce: pkce)
+        #expect(tokens.status == 200)
+        try storage.consents.putConsent(ConsentRecord(userID: bob.id, clientID: "web", scopes: ["openid"], grantedAt: env.server.clock.now))
+        #expect(try storage.secondFactors.putUnconfirmedTOTP(TOTPFactorRecord(userID: bob.id, sealedSecret: [1], createdAt: env.server.clock.now)))
+        #expect(try storage.secondFactors.confirmTOTP(userID: bob.id, sealedSecret: [1], step: 1, at: env.server.clock.now, recoveryCodeHashes: [[1], [2]]))
+
+        let (browser, _) = try await signedIn(env)
+        let page = try await browser.open(env.server.adminURL("/console/users/\(bob.id)"))
+        #expect(page.status == 200)
+        for section in ["sessions", "grants", "consents", "mfa"] { #expect(page.response.text.contains("id=\"\(section)\""), "\(section)") }
+        #expect(page.response.text.contains("<code>native</code>"))
+        let grantForm = try #require(browser.forms.first { $0.action.path.contains("/grants/") })
+        let revoked = try await browser.submit(grantForm)
+        #expect(revoked.url.query == "notice=ended")
+        #expect(try storage.refreshTokens.activeRefreshGrants(userID: bob.id, now: env.server.clock.now).isEmpty)
+        let consentForm = try #require(browser.forms.first { $0.action.path.contains("/consents/") })
+        _ = try await browser.submit(consentForm)
+        #expect(try storage.consents.consent(userID: bob.id, clientID: "web") == nil)
+        let sessionForm = try #require(browser.forms.first { $0.action.path.contains("/sessions/") })
+        _ = try await browser.submit(sessionForm)
+        #expect(try storage.sessions.activeSessions(userID: bob.id, now: env.server.clock.now).isEmpty)
+        let reset = try await browser.submit(formWithAction: "/console/users/\(bob.id)/mfa-reset")
+        #expect(reset.url.query == "notice=mfa-reset")
+        #expect(try storage.secondFactors.totpFactor(userID: bob.id) == nil)
+        // Another user's grant id through this user's path is 404, and changes nothing.
+        let field = try #require(browser.forms.first { $0.action.path == "/console/signout" }?.value("csrf"))
+        let other = try await HTTPTestClient(cookies: browser.cookies).post(env.server.adminURL("/console/users/\(env.user.id)/grants/nope"),
+                                                                            form: [("csrf", field)])
+        #expect(other.status == 404)
     }
 
     @Test func keysRotateAndTheAuditViewerFiltersAndPages() async throws {

@@ -1,6 +1,7 @@
 import Foundation
 import SignetCore
 import SignetServer
+import SignetStore
 import SignetTesting
 import Testing
 
@@ -8,6 +9,30 @@ import Testing
 @Suite(.endToEndLimit) struct InteractiveUsersCommandTests {
     func users(_ env: Interactive, _ arguments: [String], stdin: String? = nil) async throws -> SubprocessResult {
         try await SignetBinary.run(["users"] + arguments + ["--data", env.server.dataDirectory], stdin: stdin.map { Array($0.utf8) })
+    }
+
+    @Test func roleGivesChangesAndTakesTheConsoleRoleAndRefusesOthers() async throws {
+        let env = try Interactive()
+        defer { env.stop() }
+        let roles = env.server.environment.storage.operatorRoles
+        let admin = try await users(env, ["role", Interactive.email, "admin"])
+        #expect(admin.succeeded, "\(admin)")
+        #expect(admin.stdout.contains("console role admin"))
+        #expect(try roles.operatorRole(userID: env.user.id)?.role == "admin")
+        #expect(try await users(env, ["role", env.user.id, "viewer"]).succeeded)
+        #expect(try roles.operatorRole(userID: env.user.id)?.role == "viewer")
+        let bad = try await users(env, ["role", Interactive.email, "root"])
+        #expect(bad.status == 64)
+        #expect(bad.stderr.contains("role: must be admin, viewer or none"))
+        #expect(try roles.operatorRole(userID: env.user.id)?.role == "viewer")
+        #expect(try await users(env, ["role", "nobody@example.com", "admin"]).status == 64)
+        #expect(try await users(env, ["role", Interactive.email]).status == 64)
+        let none = try await users(env, ["role", Interactive.email, "none"])
+        #expect(none.succeeded && none.stdout.contains("no console role"))
+        #expect(try roles.operatorRole(userID: env.user.id) == nil)
+        let changes = try env.server.environment.storage.audit.listAudit(AuditQuery(event: "operator_role_changed", limit: 10))
+        #expect(changes.count == 3)
+        #expect(changes.first?.actor == "cli")
     }
 
     @Test func addWithPasswordStdinPrintsTheSubjectAndTheUserCanSignIn() async throws {
