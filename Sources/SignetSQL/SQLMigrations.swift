@@ -35,6 +35,7 @@ public enum SQLMigrations {
         SQLMigration(version: 7, template: v7),
         SQLMigration(version: 8, template: v8),
         SQLMigration(version: 9, template: v9, backfill: auditChainFromLog),
+        SQLMigration(version: 10, template: organizationDomainsTable),
     ]
 
     /// The highest version this build knows.
@@ -387,6 +388,23 @@ public enum SQLMigrations {
         base_sequence {int} NOT NULL,
         base_hash     {bytes} NOT NULL
     );
+    """
+
+    /// Organizations' email-domain claims (`SQLOrganizationDomainStore`): the normalized domain
+    /// is the key, so a domain is claimed once; the TXT token (public, it is published in DNS),
+    /// how and when it was proven, and the connection and policy it is bound to.
+    static let organizationDomainsTable = """
+    CREATE TABLE organization_domains (
+        domain             TEXT PRIMARY KEY,
+        organization_id    TEXT NOT NULL,
+        verification_token TEXT NOT NULL,
+        verified_at        {int},
+        verified_by        TEXT,
+        connection_id      TEXT,
+        policy             TEXT NOT NULL,
+        created_at         {int} NOT NULL
+    );
+    CREATE INDEX organization_domains_organization ON organization_domains (organization_id);
     """
 
     /// Migration 9's backfill: the chain row from the genesis value, then every `audit_log` row,

@@ -33,6 +33,8 @@ public struct SQLStores: Sendable {
     public let emailChallenges: any EmailChallengeStore
     /// TOTP factors and recovery codes.
     public let secondFactors: any SecondFactorStore
+    /// Organizations' email-domain claims.
+    public let organizationDomains: any OrganizationDomainStore
     let database: any SQLDatabase
 
     /// The facets over `database`.
@@ -53,6 +55,7 @@ public struct SQLStores: Sendable {
         passkeys = SQLPasskeyStore(database: database)
         emailChallenges = SQLEmailChallengeStore(database: database)
         secondFactors = SQLSecondFactorStore(database: database)
+        organizationDomains = SQLOrganizationDomainStore(database: database)
     }
 
     /// What `purge(before:)` deletes, in order, each with `$1` = `before`. Tokens go with their
@@ -131,6 +134,8 @@ extension SQLStorage {
     public var emailChallenges: any EmailChallengeStore { stores.emailChallenges }
     /// TOTP factors and recovery codes.
     public var secondFactors: any SecondFactorStore { stores.secondFactors }
+    /// See `SignetStorage.organizationDomains`.
+    public var organizationDomains: any OrganizationDomainStore { stores.organizationDomains }
 
     /// Deletes expired and ended artifacts; see `SignetStorage.purge(before:)`.
     public func purge(before: Date) throws -> Int {

@@ -18,6 +18,7 @@ enum PageText {
         EmailSignInText.self,
         SecondFactorText.self,
         PasskeyText.self,
+        DomainText.self,
     ]
 
     /// Every key without German text, as `Table.key`.

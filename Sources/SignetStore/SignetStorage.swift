@@ -37,6 +37,8 @@ public protocol SignetStorage: Sendable {
     var emailChallenges: any EmailChallengeStore { get }
     /// TOTP factors and recovery codes.
     var secondFactors: any SecondFactorStore { get }
+    /// Organizations' email-domain claims.
+    var organizationDomains: any OrganizationDomainStore { get }
 
     /// Deletes what can no longer be used: pending requests, codes, nonces, sessions and grant
     /// families (with their tokens) that expired or ended before `before`, throttle hits older
