@@ -16,14 +16,19 @@ enum DomainsCommand {
         signet orgs domains remove ORG DOMAIN              drop the claim
         """
 
-    static func run(_ raw: [String], organizationID resolve: (String, ServerEnvironment) throws -> String = { id, _ in id }) throws -> Int32 {
+    static func run(_ raw: [String]) throws -> Int32 {
         let arguments = try ParsedArguments(raw, options: CommonOptions.valued.union(["connection", "policy"]), flags: ["operator"])
         let positionals = arguments.positionals
         guard let action = positionals.first, positionals.count >= 2 else { throw UsageError("orgs domains needs add, verify, bind, list or remove, then ORG\n\(usage)") }
         let configuration = try CommonOptions.configuration(arguments)
         let environment = try ServerEnvironment.open(configuration)
         let claims = environment.makeDomainClaims()
-        let organizationID = try resolve(positionals[1], environment)
+        // ORG: the organization's id or its slug.
+        let organizations = environment.storage.organizations
+        guard let organization = try organizations.organization(id: positionals[1]) ?? organizations.organization(slug: positionals[1]) else {
+            throw UsageError("no organization \"\(positionals[1])\"")
+        }
+        let organizationID = organization.id
         func domain() throws(UsageError) -> String {
             guard positionals.count == 3 else { throw UsageError("orgs domains \(action) needs ORG and DOMAIN") }
             return positionals[2]

@@ -24,6 +24,8 @@ public enum SignetCommandLine {
                      | unlink USER --connection ID | delete USER --yes
       mail           test --to ADDRESS: put a test message into the outbox (sent by signet serve); prints its id
       connections    list: the upstream identity providers and their callback URLs
+      orgs           domains add ORG DOMAIN | verify ORG DOMAIN [--operator]
+                       | bind ORG DOMAIN --connection ID [--policy sso_required|optional] | list ORG | remove ORG DOMAIN
       audit          verify | list [--since TIME] [--event NAME] [--subject USER] [--client ID] [--limit N]
       backup         --to FILE: a consistent copy of the SQLite database while the server runs
       check-config   FILE: report every mistake in a configuration file
@@ -74,6 +76,7 @@ public enum SignetCommandLine {
             case "backup": return try BackupCommand.run(rest)
             case "check-config": return try CheckConfigCommand.run(rest)
             case "login": return try await LoginCommand.run(rest)
+            case "orgs" where rest.first == "domains": return try DomainsCommand.run(Array(rest.dropFirst()))
             case "openapi":
                 FileHandle.standardOutput.write(Data(SignetApplication.adminOpenAPIDocument()))
                 return 0

@@ -35,7 +35,8 @@ public enum SQLMigrations {
         SQLMigration(version: 7, template: v7),
         SQLMigration(version: 8, template: v8),
         SQLMigration(version: 9, template: v9, backfill: auditChainFromLog),
-        SQLMigration(version: 10, template: organizationDomainsTable),
+        SQLMigration(version: 10, template: v10),
+        SQLMigration(version: 11, template: organizationDomainsTable),
     ]
 
     /// The highest version this build knows.
@@ -390,13 +391,56 @@ public enum SQLMigrations {
     );
     """
 
+    /// Organizations (`SQLOrganizationStore`, docs/organizations.md): the organization (slug
+    /// unique), its custom role names (`owner`, `admin`, `member` are built in and have no row),
+    /// its members with their roles (JSON text; a membership goes with its user), and its
+    /// invitations, the link's token only as a keyed hash. All go with the organization.
+    static let v10 = """
+    CREATE TABLE organizations (
+        id         TEXT PRIMARY KEY,
+        slug       TEXT NOT NULL UNIQUE,
+        name       TEXT NOT NULL,
+        logo_url   TEXT,
+        created_at {int} NOT NULL,
+        updated_at {int} NOT NULL
+    );
+    CREATE TABLE organization_roles (
+        organization_id TEXT NOT NULL REFERENCES organizations (id) ON DELETE CASCADE,
+        name            TEXT NOT NULL,
+        created_at      {int} NOT NULL,
+        PRIMARY KEY (organization_id, name)
+    );
+    CREATE TABLE organization_members (
+        organization_id TEXT NOT NULL REFERENCES organizations (id) ON DELETE CASCADE,
+        user_id         TEXT NOT NULL REFERENCES users (id) ON DELETE CASCADE,
+        roles           TEXT NOT NULL,
+        created_at      {int} NOT NULL,
+        PRIMARY KEY (organization_id, user_id)
+    );
+    CREATE INDEX organization_members_user ON organization_members (user_id);
+    CREATE TABLE organization_invitations (
+        id              TEXT PRIMARY KEY,
+        organization_id TEXT NOT NULL REFERENCES organizations (id) ON DELETE CASCADE,
+        email           TEXT NOT NULL,
+        role            TEXT NOT NULL,
+        token_hash      {bytes} NOT NULL UNIQUE,
+        created_at      {int} NOT NULL,
+        expires_at      {int} NOT NULL,
+        accepted_at     {int},
+        revoked_at      {int},
+        invited_by      TEXT,
+        accepted_by     TEXT
+    );
+    CREATE INDEX organization_invitations_org ON organization_invitations (organization_id);
+    """
+
     /// Organizations' email-domain claims (`SQLOrganizationDomainStore`): the normalized domain
     /// is the key, so a domain is claimed once; the TXT token (public, it is published in DNS),
     /// how and when it was proven, and the connection and policy it is bound to.
     static let organizationDomainsTable = """
     CREATE TABLE organization_domains (
         domain             TEXT PRIMARY KEY,
-        organization_id    TEXT NOT NULL,
+        organization_id    TEXT NOT NULL REFERENCES organizations (id) ON DELETE CASCADE,
         verification_token TEXT NOT NULL,
         verified_at        {int},
         verified_by        TEXT,

@@ -33,6 +33,8 @@ public struct SQLStores: Sendable {
     public let emailChallenges: any EmailChallengeStore
     /// TOTP factors and recovery codes.
     public let secondFactors: any SecondFactorStore
+    /// Organizations, their roles, members and invitations.
+    public let organizations: any OrganizationStore
     /// Organizations' email-domain claims.
     public let organizationDomains: any OrganizationDomainStore
     let database: any SQLDatabase
@@ -55,6 +57,7 @@ public struct SQLStores: Sendable {
         passkeys = SQLPasskeyStore(database: database)
         emailChallenges = SQLEmailChallengeStore(database: database)
         secondFactors = SQLSecondFactorStore(database: database)
+        organizations = SQLOrganizationStore(database: database)
         organizationDomains = SQLOrganizationDomainStore(database: database)
     }
 
@@ -74,6 +77,7 @@ public struct SQLStores: Sendable {
         ("DELETE FROM mail_outbox WHERE finished_at < $1", false),
         ("DELETE FROM passkey_ceremonies WHERE expires_at < $1", false),
         ("DELETE FROM email_challenges WHERE expires_at < $1", false),
+        ("DELETE FROM organization_invitations WHERE expires_at < $1", false),
     ]
 
     /// Runs `body` in one write transaction on this store's database, for an action whose writes
@@ -134,6 +138,8 @@ extension SQLStorage {
     public var emailChallenges: any EmailChallengeStore { stores.emailChallenges }
     /// TOTP factors and recovery codes.
     public var secondFactors: any SecondFactorStore { stores.secondFactors }
+    /// Organizations, their roles, members and invitations.
+    public var organizations: any OrganizationStore { stores.organizations }
     /// See `SignetStorage.organizationDomains`.
     public var organizationDomains: any OrganizationDomainStore { stores.organizationDomains }
 

@@ -14,8 +14,8 @@ struct DomainGovernance: Sendable {
     let users: any UserStore
     let auditor: Auditor
     let clock: any Clock
-    /// Adds a member idempotently (`OrganizationStore.addMember`), nil while no organization store is wired.
-    let addMember: (@Sendable (_ organizationID: String, _ userID: String, _ roles: [String]) throws -> Void)?
+    /// Adds a member idempotently (`OrganizationStore.addMember`); true when this call added it.
+    let addMember: @Sendable (_ organizationID: String, _ userID: String, _ roles: [String]) throws -> Bool
 
     /// The role a just-in-time member gets.
     static let defaultRole = "member"
@@ -53,8 +53,7 @@ struct DomainGovernance: Sendable {
             auditor.record("password_disabled", subject: userID, method: "fed:\(connectionID)", reason: "sso_required",
                            detail: ["organization": .string(organizationID)])
         }
-        if let addMember {
-            try addMember(organizationID, userID, [Self.defaultRole])
+        if try addMember(organizationID, userID, [Self.defaultRole]) {
             auditor.record("organization_member_jit", subject: userID, method: "fed:\(connectionID)",
                            detail: ["organization": .string(organizationID), "role": .string(Self.defaultRole)])
         }

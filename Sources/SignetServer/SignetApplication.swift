@@ -45,7 +45,9 @@ public final class SignetApplication: Sendable {
         domainGovernance = DomainGovernance(claims: environment.makeDomainClaims(auditor: authorizationServer.auditor),
                                             federation: federation, users: environment.storage.users,
                                             auditor: authorizationServer.auditor, clock: environment.clock,
-                                            addMember: nil)
+                                            addMember: { [organizations = environment.storage.organizations, clock = environment.clock] organization, user, roles in
+                                                try organizations.addMember(organizationID: organization, userID: user, roles: roles, at: clock.now)
+                                            })
         try Self.registerConfiguredClients(environment, server: authorizationServer)
         discovery = DiscoveryDocument.build(issuer: issuer,
                                             signingAlgorithms: environment.requiredAlgorithms.map(\.rawValue),

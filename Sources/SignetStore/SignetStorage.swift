@@ -37,12 +37,14 @@ public protocol SignetStorage: Sendable {
     var emailChallenges: any EmailChallengeStore { get }
     /// TOTP factors and recovery codes.
     var secondFactors: any SecondFactorStore { get }
+    /// Organizations, their roles, members and invitations.
+    var organizations: any OrganizationStore { get }
     /// Organizations' email-domain claims.
     var organizationDomains: any OrganizationDomainStore { get }
 
     /// Deletes what can no longer be used: pending requests, codes, nonces, sessions and grant
     /// families (with their tokens) that expired or ended before `before`, throttle hits older
-    /// than `before`, outbox messages sent or given up before `before`, passkey challenges and email challenges that expired before `before`. Returns the number of
+    /// than `before`, outbox messages sent or given up before `before`, passkey challenges, email challenges and organization invitations that expired before `before`. Returns the number of
     /// rows deleted. Keep `before` well in the past of now
     /// (e.g. a day), so replays of recently expired codes and tokens are still recognised.
     @discardableResult

@@ -30,7 +30,8 @@ public struct LocalDNSServer: Sendable {
                              "--port=\(port)", "--bind-interfaces", "--pid-file=", "--log-facility=-"]
             if getuid() == 0 { arguments.append("--user=root") }
             arguments += zones.map { "--local=/\($0)/" }
-            arguments += records.map { "--txt-record=\($0.name),\"\($0.value)\"" }
+            // No shell: the value goes as it is (a comma would split it into two strings).
+            arguments += records.map { "--txt-record=\($0.name),\($0.value)" }
             let process = try BackgroundProcess(executable, arguments)
             _ = await Polling.wait(seconds: 20) { process.stderr.contains("started, version") || !process.isRunning }
             if process.isRunning && process.stderr.contains("started, version") {

@@ -1,6 +1,7 @@
 import Foundation
 import SignetCore
 import SignetHTTP
+import SignetJOSE
 import SignetServer
 import SignetStore
 import SignetTesting
@@ -135,7 +136,9 @@ struct DomainGovernanceEndToEndTests {
         let browser = fed.browser()
         _ = try await browser.open(fed.interactive.authorizeURL(pkce: PKCEPair.generate()))
         let outcome = try await browser.submit(formWithAction: Routes.signIn, fields: ["email": "gina@acme.test"])
-        #expect(try outcome.requireRedirect().query()["code"] == nil)   // access_denied at the app
+        // Not linked automatically: the user is asked to prove the account first (docs/federation.md).
+        #expect(outcome.redirect == nil)
+        #expect(outcome.url.path == Routes.federationLink)
         #expect(try fed.server.environment.storage.users.federatedIdentities(userID: gina.id).isEmpty)
         #expect(try fed.server.environment.storage.users.user(id: gina.id)?.passwordHash != nil)
     }
@@ -252,12 +255,15 @@ struct DomainClaimEndToEndTests {
 enum DomainTestSupport {
     /// Creates an organization and returns its id.
     static func makeOrganization(_ environment: ServerEnvironment, slug: String) throws -> String {
-        "org_\(slug)"
+        let now = environment.clock.now
+        let id = "org_" + environment.random.identifier()
+        try environment.storage.organizations.insertOrganization(OrganizationRecord(id: id, slug: slug, name: slug.capitalized,
+                                                                                   createdAt: now, updatedAt: now))
+        return id
     }
 
     /// The user's roles in the organization (empty when not a member).
     static func roles(_ environment: ServerEnvironment, organizationID: String, userID: String) throws -> [String] {
-        try environment.storage.audit.recentAudit(limit: 1000)
-            .filter { $0.event == "organization_member_jit" && $0.subjectID == userID }.isEmpty ? [] : ["member"]
+        try environment.storage.organizations.membership(organizationID: organizationID, userID: userID)?.roles ?? []
     }
 }
