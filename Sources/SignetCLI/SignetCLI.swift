@@ -22,10 +22,11 @@ public enum SignetCommandLine {
       users          add EMAIL [--name NAME] [--password-stdin] | list | show USER | disable USER | enable USER | revoke USER
                      | set-password USER [--password-stdin]
                      | unlink USER --connection ID | delete USER --yes
+      orgs           create SLUG --name NAME | list | show ORG | rename ORG | delete ORG --yes | members … | roles …
+                     | invite ORG EMAIL [--role R] | invitations ORG [resend|revoke ID]
+                     | domains add|verify|bind|list|remove ORG [DOMAIN]  (signet orgs --help)
       mail           test --to ADDRESS: put a test message into the outbox (sent by signet serve); prints its id
       connections    list: the upstream identity providers and their callback URLs
-      orgs           domains add ORG DOMAIN | verify ORG DOMAIN [--operator]
-                       | bind ORG DOMAIN --connection ID [--policy sso_required|optional] | list ORG | remove ORG DOMAIN
       audit          verify | list [--since TIME] [--event NAME] [--subject USER] [--client ID] [--limit N]
       backup         --to FILE: a consistent copy of the SQLite database while the server runs
       check-config   FILE: report every mistake in a configuration file
@@ -70,13 +71,14 @@ public enum SignetCommandLine {
             case "keys": return try KeysCommand.run(rest)
             case "clients": return try await ClientsCommand.run(rest)
             case "users": return try await UsersCommand.run(rest)
+            case "orgs" where rest.first == "domains": return try DomainsCommand.run(Array(rest.dropFirst()))
+            case "orgs": return try OrgsCommand.run(rest)
             case "mail": return try MailCommand.run(rest)
             case "connections": return try ConnectionsCommand.run(rest)
             case "audit": return try AuditCommand.run(rest)
             case "backup": return try BackupCommand.run(rest)
             case "check-config": return try CheckConfigCommand.run(rest)
             case "login": return try await LoginCommand.run(rest)
-            case "orgs" where rest.first == "domains": return try DomainsCommand.run(Array(rest.dropFirst()))
             case "openapi":
                 FileHandle.standardOutput.write(Data(SignetApplication.adminOpenAPIDocument()))
                 return 0
@@ -116,6 +118,7 @@ extension SignetCommandLine {
         case "audit": return AuditCommand.usage
         case "backup": return BackupCommand.usage
         case "login": return LoginCommand.usage
+        case "orgs": return OrgsCommand.usage + "\n" + DomainsCommand.usage
         case "help": return usage
         default: break
         }

@@ -20,6 +20,8 @@ public enum AccountMail: Sendable, Equatable {
     case accountDeleted
     /// Tells the old address that the account's email was changed.
     case emailChanged(newAddressHint: String)
+    /// Invites the address into an organization: a single-use link that works for `days` days.
+    case organizationInvitation(organization: String, role: String, link: String, days: Int)
 
     /// Who the mail is from, as people read it: the same `Brand` as the pages (SignetWire), made
     /// from the `branding` settings (`SignetApplication.brand`).
@@ -79,6 +81,11 @@ public enum AccountMail: Sendable, Equatable {
                            intro: "The email address of your \(product) account was changed to \(hint).",
                            code: nil, action: nil, secondAction: nil,
                            closing: "If you did not make this change, contact the people who run \(product) at once.")
+        case .organizationInvitation(let organization, let role, let link, let days):
+            return Content(subject: "You are invited to \(organization) on \(product)",
+                           intro: "You are invited to join \(organization) on \(product) as \(role). The link works once, for \(days) days, and only for this email address.",
+                           code: nil, action: ("Accept the invitation", link), secondAction: nil,
+                           closing: "If you do not know \(organization), you can ignore this mail; nothing happens unless you accept.")
         }
     }
 

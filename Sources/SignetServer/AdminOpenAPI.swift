@@ -79,6 +79,11 @@ extension AdminOpenAPI {
         ])
     }
 
+    /// The `{name}` parameters of a path, in order.
+    private static func pathParameters(_ path: String) -> [String] {
+        path.split(separator: "/").filter { $0.hasPrefix("{") && $0.hasSuffix("}") }.map { String($0.dropFirst().dropLast()) }
+    }
+
     private static func ref(_ name: String) -> JSONValue { .object(["$ref": .string("#/components/schemas/\(name)")]) }
 
     private static func jsonContent(_ schema: String) -> JSONValue {
@@ -88,8 +93,8 @@ extension AdminOpenAPI {
     private static func operation(_ operation: AdminOperation) -> JSONValue {
         var object: [String: JSONValue] = ["operationId": .string(operation.operationID), "summary": .string(operation.summary)]
         var parameters: [JSONValue] = []
-        if operation.path.contains("{id}") {
-            parameters.append(.object(["name": "id", "in": "path", "required": true,
+        for name in pathParameters(operation.path) {
+            parameters.append(.object(["name": .string(name), "in": "path", "required": true,
                                        "schema": .object(["type": "string", "minLength": 1, "maxLength": 256])]))
         }
         for name in operation.query {
@@ -136,6 +141,9 @@ extension AdminOpenAPI {
                 error(415, "The body is not application/json.")
             }
             if operation.operationID == "createClient" || operation.operationID == "createUser" { error(409, "The id or email is taken.") }
+            if operation.path.hasPrefix(AdminRoutes.organizations), operation.method == .POST || operation.method == .PATCH {
+                error(409, "Taken (a slug or role name), or the invitation is no longer pending.")
+            }
             if operation.needsMatch {
                 error(412, "If-Match does not name the current ETag.")
                 error(428, "If-Match is missing.")
@@ -224,6 +232,36 @@ extension AdminOpenAPI {
                                  required: ["sequence", "event", "at", "actor", "subject", "client", "address", "user_agent",
                                             "method", "reason", "detail"]),
             "AuditList": list("AuditEvent"),
+        ].merging(organizationSchemas) { first, _ in first }
+    }
+
+    private static var organizationSchemas: [String: JSONValue] {
+        let organization: [String: JSONValue] = [
+            "id": string(), "slug": string(), "name": string(), "logo_url": string(nullable: true),
+            "created_at": string(), "updated_at": string(),
+        ]
+        let member: [String: JSONValue] = ["user_id": string(), "roles": strings, "created_at": string()]
+        let invitation: [String: JSONValue] = [
+            "id": string(), "organization_id": string(), "email": string(), "role": string(),
+            "status": .object(["type": "string", "enum": ["pending", "accepted", "revoked", "expired"]]),
+            "created_at": string(), "expires_at": string(), "accepted_at": string(nullable: true),
+            "revoked_at": string(nullable: true), "invited_by": string(nullable: true),
+        ]
+        return [
+            "Organization": object(organization, required: Array(organization.keys).sorted()),
+            "OrganizationList": list("Organization"),
+            "OrganizationCreate": object(["slug": string(), "name": string(), "logo_url": string(), "owner": string("A user id or email.")],
+                                         required: ["slug", "name"]),
+            "OrganizationUpdate": object(["slug": string(), "name": string(), "logo_url": string("Empty removes the logo.")], required: []),
+            "Member": object(member, required: Array(member.keys).sorted()),
+            "MemberList": list("Member"),
+            "MemberAdd": object(["user_id": string("A user id or email."), "roles": strings], required: ["user_id"]),
+            "MemberRoles": object(["roles": strings], required: ["roles"]),
+            "RoleList": object(["items": strings], required: ["items"]),
+            "RoleAdd": object(["name": string()], required: ["name"]),
+            "Invitation": object(invitation, required: Array(invitation.keys).sorted()),
+            "InvitationList": object(["items": .object(["type": "array", "items": ref("Invitation")])], required: ["items"]),
+            "InvitationCreate": object(["email": string(), "role": string()], required: ["email"]),
         ]
     }
 }

@@ -137,7 +137,7 @@ enum AdminRoutes {
 
     /// Every operation of the admin listener, in document order.
     static let operations: [AdminOperation] = probeOperations() + clientOperations() + userOperations() + keyOperations()
-        + auditOperations() + [openAPIOperation]
+        + auditOperations() + organizationOperations() + [openAPIOperation]
 
     private static func probeOperations() -> [AdminOperation] {
         [
@@ -171,7 +171,8 @@ enum AdminRoutes {
 
     /// The admin scopes, least privilege per resource and direction.
     static let scopes = ["admin:clients:read", "admin:clients:write", "admin:users:read", "admin:users:write",
-                         "admin:keys:read", "admin:keys:write", "admin:audit:read"]
+                         "admin:keys:read", "admin:keys:write", "admin:audit:read",
+                         "admin:orgs:read", "admin:orgs:write"]
 
     // MARK: probes
 

@@ -45,6 +45,8 @@ extension SignetApplication {
         table.add([.POST], Routes.introspect, .api(.client)) { self.introspectionHandler($0) }
         table.add([.POST], Routes.nativeNonce, .api(.client)) { self.nativeNonceHandler($0) }
         table.add([.GET, .POST], Routes.userinfo, .api(.bearer)) { self.userinfoHandler($0) }
+        // Organizations managed by their own admins (OrganizationAdminRoutes).
+        addOrganizationAdminRoutes(to: &table, tokens: accountTokens)
         table.add([.POST], Routes.headlessStart, .api(.none)) { errors in .async { await federation.headlessStart($0, errors) } }
         table.add([.POST], Routes.headlessProviderStart, .api(.none)) { errors in
             .async { await federation.headlessProviderStart($0, errors) }

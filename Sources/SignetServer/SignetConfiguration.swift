@@ -36,6 +36,8 @@ public struct SignetConfiguration: Sendable {
     public var accounts: Accounts
     /// Second factors.
     public var mfa: MFA
+    /// Organizations (`SignetConfiguration+Organizations.swift`).
+    public var organizations: Organizations
     /// What `signet serve` logs.
     public var log: LogSettings
     /// How the pages and the mail present the product.
@@ -193,6 +195,7 @@ public struct SignetConfiguration: Sendable {
         nativeApps = NativeApps()
         accounts = Accounts()
         mfa = MFA()
+        organizations = Organizations()
         log = LogSettings()
         branding = Branding()
         admin = Admin()

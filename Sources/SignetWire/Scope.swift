@@ -14,6 +14,11 @@ public struct Scope: Sendable, Hashable, CustomStringConvertible {
     /// Lets a first-party app delete the signed-in user's account (`DELETE /account`); never
     /// granted to another client.
     public static let accountDelete = "account:delete"
+    /// Claims `org_id`, `org_slug` and `org_roles` of the organization the sign-in chose.
+    public static let organization = "organization"
+    /// Lets the signed-in user manage the organizations it is an owner or admin of, through
+    /// `/org/v1/{org}/…` (docs/organizations.md).
+    public static let organizationAdmin = "organization:admin"
 
     /// Creates a scope from tokens, dropping repeats.
     public init<S: Sequence>(_ tokens: S) where S.Element == String {

@@ -21,6 +21,7 @@ struct AccountMailTests {
             .verifyEmail(code: "482913", link: link, minutes: 10), .resetPassword(code: "550123", link: link, minutes: 10),
             .signInCode(code: "771204", link: link, minutes: 10), .accountExists(signInLink: link, resetLink: link + "2"),
             .accountDeleted, .emailChanged(newAddressHint: "a***@example.org"), .noAccount(signUpLink: link + "3"),
+            .organizationInvitation(organization: "Beta <Ltd>", role: "admin", link: link + "4", days: 7),
         ]
         for kind in kinds { try transport.send(kind.message(brand: Self.brand, from: from, to: to)) }
         let received = try await sink.waitForMessages(kinds.count)
@@ -46,6 +47,9 @@ struct AccountMailTests {
                 #expect(text.contains(link + "3") && !text.contains(link + "2"))
             case .accountDeleted, .emailChanged:
                 #expect(!text.contains("http"))
+            case .organizationInvitation:
+                #expect(text.contains(link + "4") && text.contains("Beta <Ltd>") && text.contains("7 days"))
+                #expect(html.contains("Beta &lt;Ltd&gt;") && !html.contains("<Ltd>"))
             }
         }
     }
