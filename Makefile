@@ -9,7 +9,7 @@ SWIFT ?= swift
 DEB_PACKAGES := pkg-config gdb libssl-dev libsqlite3-dev libpq-dev libmicrohttpd-dev libsodium-dev \
                 postgresql nginx-light wrk openssl ca-certificates chromium chromium-driver \
                 libsecret-1-dev gnome-keyring dbus-x11 libcurl4-openssl-dev \
-                libqrencode-dev zbar-tools prometheus libcbor-dev libidn2-dev
+                libqrencode-dev zbar-tools prometheus libcbor-dev libidn2-dev dnsmasq-base
 # Profilers for `make bench`'s findings (bench/README.md, "Profiling"): perf record, heaptrack.
 BENCH_DEB_PACKAGES := linux-perf heaptrack
 PY_TOOLS := jwcrypto==1.5.6 selenium==4.51.0 oidc-provider-mock==0.3.4 aiosmtpd==1.4.6 pyotp==2.12.1 schemathesis==4.32.5

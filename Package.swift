@@ -38,6 +38,9 @@ let package = Package(
         .target(name: "CSignetMail", dependencies: ["CLibCurl"]),
         // The X.509 checks of a WebAuthn attestation certificate (W3C WebAuthn §8.2.1) with libcrypto.
         .target(name: "CSignetAttestation", linkerSettings: [.linkedLibrary("crypto")]),
+        // DNS TXT lookups (domain claims) through glibc's res_nquery with a chosen server.
+        // glibc's libresolv (libc6-dev) has no pkg-config file: linked by name.
+        .target(name: "CSignetResolver", linkerSettings: [.linkedLibrary("resolv")]),
 
         .target(name: "SignetCrypto", dependencies: ["CLibCrypto", "CSodium", "CSignetShims"]),
         .target(name: "SignetJOSE", dependencies: ["SignetCrypto"]),
@@ -69,7 +72,8 @@ let package = Package(
         // Apple-only glue (ASWebAuthenticationSession, Keychain); an empty module elsewhere.
         .target(name: "SignetKitApple", dependencies: ["SignetKit"]),
         .target(name: "SignetServer", dependencies: ["SignetCore", "SignetHTTP", "SignetStore", "SignetSQL", "SignetSQLite", "SignetPostgres",
-                                                     "SignetFederation", "SignetMail", "SignetWebAuthn", "SignetQR", "SignetMetrics"]),
+                                                     "SignetFederation", "SignetMail", "SignetWebAuthn", "SignetQR", "SignetMetrics",
+                                                     "CSignetResolver"]),
         .target(name: "SignetCLI", dependencies: ["SignetServer", "SignetSQLite", "SignetCore", "SignetKit", "SignetKitSecretService",
                                                   "SignetMockProvider", "SignetMail"]),
         .executableTarget(name: "signet", dependencies: ["SignetCLI"]),

@@ -24,7 +24,7 @@ declare -A allowed=(
   [SignetKit]="SignetClientCore SignetWire SignetJOSE SignetCrypto"
   [SignetKitSecretService]="SignetKit CLibSecret CSecretShims"
   [SignetKitApple]="SignetKit AuthenticationServices Security"
-  [SignetServer]="SignetCore SignetHTTP SignetStore SignetSQL SignetSQLite SignetPostgres SignetWire SignetJOSE SignetCrypto SignetFederation SignetClientCore SignetMail SignetWebAuthn SignetQR SignetMetrics"
+  [SignetServer]="SignetCore SignetHTTP SignetStore SignetSQL SignetSQLite SignetPostgres SignetWire SignetJOSE SignetCrypto SignetFederation SignetClientCore SignetMail SignetWebAuthn SignetQR SignetMetrics CSignetResolver"
 )
 status=0
 for target in "${!allowed[@]}"; do

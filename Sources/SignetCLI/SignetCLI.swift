@@ -24,7 +24,8 @@ public enum SignetCommandLine {
                      | unlink USER --connection ID | delete USER --yes
                      | role USER admin|viewer|none: who may use the console (data folder only)
       orgs           create SLUG --name NAME | list | show ORG | rename ORG | delete ORG --yes | members … | roles …
-                     | invite ORG EMAIL [--role R] | invitations ORG [resend|revoke ID]  (signet orgs --help)
+                     | invite ORG EMAIL [--role R] | invitations ORG [resend|revoke ID]
+                     | domains add|verify|bind|list|remove ORG [DOMAIN]  (signet orgs --help)
       mail           test --to ADDRESS: put a test message into the outbox (sent by signet serve); prints its id
       connections    list: the upstream identity providers and their callback URLs
       audit          verify | list [--since TIME] [--event NAME] [--subject USER] [--client ID] [--limit N]
@@ -71,6 +72,7 @@ public enum SignetCommandLine {
             case "keys": return try await KeysCommand.run(rest)
             case "clients": return try await ClientsCommand.run(rest)
             case "users": return try await UsersCommand.run(rest)
+            case "orgs" where rest.first == "domains": return try DomainsCommand.run(Array(rest.dropFirst()))
             case "orgs": return try OrgsCommand.run(rest)
             case "mail": return try MailCommand.run(rest)
             case "connections": return try ConnectionsCommand.run(rest)
@@ -117,7 +119,7 @@ extension SignetCommandLine {
         case "audit": return AuditCommand.usage
         case "backup": return BackupCommand.usage
         case "login": return LoginCommand.usage
-        case "orgs": return OrgsCommand.usage
+        case "orgs": return OrgsCommand.usage + "\n" + DomainsCommand.usage
         case "help": return usage
         default: break
         }

@@ -38,6 +38,7 @@ public enum SQLMigrations {
         SQLMigration(version: 10, template: v10),
         SQLMigration(version: 11, template: v11),
         SQLMigration(version: 12, template: v12),
+        SQLMigration(version: 13, template: organizationDomainsTable),
     ]
 
     /// The highest version this build knows.
@@ -454,6 +455,23 @@ public enum SQLMigrations {
         accepted_by     TEXT
     );
     CREATE INDEX organization_invitations_org ON organization_invitations (organization_id);
+    """
+
+    /// Organizations' email-domain claims (`SQLOrganizationDomainStore`): the normalized domain
+    /// is the key, so a domain is claimed once; the TXT token (public, it is published in DNS),
+    /// how and when it was proven, and the connection and policy it is bound to.
+    static let organizationDomainsTable = """
+    CREATE TABLE organization_domains (
+        domain             TEXT PRIMARY KEY,
+        organization_id    TEXT NOT NULL REFERENCES organizations (id) ON DELETE CASCADE,
+        verification_token TEXT NOT NULL,
+        verified_at        {int},
+        verified_by        TEXT,
+        connection_id      TEXT,
+        policy             TEXT NOT NULL,
+        created_at         {int} NOT NULL
+    );
+    CREATE INDEX organization_domains_organization ON organization_domains (organization_id);
     """
 
     /// Migration 9's backfill: the chain row from the genesis value, then every `audit_log` row,

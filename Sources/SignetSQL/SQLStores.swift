@@ -37,6 +37,8 @@ public struct SQLStores: Sendable {
     public let operatorRoles: any OperatorRoleStore
     /// Organizations, their roles, members and invitations.
     public let organizations: any OrganizationStore
+    /// Organizations' email-domain claims.
+    public let organizationDomains: any OrganizationDomainStore
     let database: any SQLDatabase
     /// The statements' durations, for an observer the server installs (`SQLTimings`).
     public let timings: SQLTimings
@@ -64,6 +66,7 @@ public struct SQLStores: Sendable {
         secondFactors = SQLSecondFactorStore(database: database)
         operatorRoles = SQLOperatorRoleStore(database: database)
         organizations = SQLOrganizationStore(database: database)
+        organizationDomains = SQLOrganizationDomainStore(database: database)
     }
 
     /// What `purge(before:)` deletes, in order, each with `$1` = `before` and `$2` = the batch
@@ -165,6 +168,8 @@ extension SQLStorage {
     public var operatorRoles: any OperatorRoleStore { stores.operatorRoles }
     /// Organizations, their roles, members and invitations.
     public var organizations: any OrganizationStore { stores.organizations }
+    /// See `SignetStorage.organizationDomains`.
+    public var organizationDomains: any OrganizationDomainStore { stores.organizationDomains }
 
     /// Deletes expired and ended artifacts; see `SignetStorage.purge(before:)`.
     public func purge(before: Date) throws -> Int {

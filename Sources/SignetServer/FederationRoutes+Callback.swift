@@ -109,7 +109,25 @@ extension FederationRoutes {
     func finish(_ request: HTTPRequest, pending: PendingRequest, identity: UpstreamIdentity, connection: Connection,
                 _ errors: ErrorRenderer) async -> HTTPResponse {
         do {
-            let outcome = try resolver.resolve(identity, connectionID: connection.id, allowLinking: connection.allowLinking)
+            // An `sso_required` domain signs in only through its own connection (checked for the
+            // upstream email before anything is created or linked, and for the account's own below).
+            let realm = try interactive.domains.decision(forEmail: identity.email ?? "")
+            if !realm.allowsProvider(connection.id) {
+                return ssoRequiredRefusal(realm, email: identity.email ?? "", pending: pending, connection: connection, errors)
+            }
+            // The governing connection of a verified domain links the existing local account
+            // with that (provider-verified) email, whatever the connection's own linking rule.
+            let governs = realm.connectionID == connection.id && realm != .configured(connectionID: connection.id)
+            let outcome = try resolver.resolve(identity, connectionID: connection.id,
+                                               allowLinking: connection.allowLinking || (governs && identity.emailVerified))
+            if let user = outcome.user {
+                let own = try interactive.domains.decision(forEmail: user.email)
+                if !own.allowsProvider(connection.id) {
+                    return ssoRequiredRefusal(own, email: user.email, pending: pending, connection: connection, errors)
+                }
+                try interactive.domains.afterSignIn(userID: user.id, connectionID: connection.id, email: identity.email,
+                                                    emailVerified: identity.emailVerified)
+            }
             guard let user = outcome.user else {
                 switch outcome {
                 case .linkRequired(let existingUserID):
@@ -133,6 +151,19 @@ extension FederationRoutes {
         } catch {
             return errors.internalError("federation sign-in", error)
         }
+    }
+
+    /// The 403 page for a provider sign-in refused by an `sso_required` domain: nothing is signed
+    /// in; the pending request stays, so the user can go back to the sign-in page and take the
+    /// domain's connection.
+    func ssoRequiredRefusal(_ realm: HomeRealmDecision, email: String, pending: PendingRequest, connection: Connection,
+                            _ errors: ErrorRenderer) -> HTTPResponse {
+        let governing = realm.owningConnectionID ?? ""
+        server.audit("federation_failed", client: pending.client.id, method: "fed:\(connection.id)", reason: "sso_required")
+        return errors.ssoRequired(.providerRefused, domain: DomainGovernance.domain(email),
+                                  connection: interactive.domains.connectionName(governing), provider: connection.displayName,
+                                  continueHref: nil,
+                                  backHref: Routes.signIn + "?" + FormEncoding.encode([("request", pending.handle)]))
     }
 
     /// Ends the pending request and sends the error to the app's redirect URI (with state, iss).

@@ -40,8 +40,12 @@ extension FederationRoutes {
     /// `POST /headless/start`: the parameters of an authorization request, checked exactly like
     /// `/authorize`; errors are JSON (400), never redirects. Only public, first-party clients with
     /// `allow_headless` may use it (`unauthorized_client` otherwise). Returns the request id (the
-    /// pending request's handle, valid 10 minutes) and the enabled providers.
-    func headlessStart(_ request: HTTPRequest, _ errors: ErrorRenderer) -> HTTPResponse {
+    /// pending request's handle, valid 10 minutes) and the enabled providers (`"type": "view"`).
+    /// With an `email` whose domain has a connection (home-realm discovery: an organization's
+    /// governed domain, or `home_realm_domains`), it answers `"type": "redirect"` and the
+    /// `redirectUrl` that starts that connection in the system browser (the seed's shape), before
+    /// any local choice; an `sso_required` domain whose connection is off is refused (403).
+    func headlessStart(_ request: HTTPRequest, _ errors: ErrorRenderer) async -> HTTPResponse {
         guard let parameters = Self.parameters(request) else {
             return errors.render(.invalidRequest("The body must be a JSON object or form encoding."))
         }
@@ -54,9 +58,35 @@ extension FederationRoutes {
         guard client.allowsHeadless, client.isPublic, client.isFirstParty else {
             return errors.render(OAuthError(.unauthorizedClient, "This client may not use the headless sign-in API."))
         }
+        guard parameters.repeatedNames.isEmpty || !parameters.repeatedNames.contains("email") else {
+            return errors.render(.invalidRequest("email must not repeat."))
+        }
+        let email = (try? parameters.single("email"))?.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
+        let realm: HomeRealmDecision
+        do { realm = try interactive.domains.decision(forEmail: email) } catch {
+            return errors.render(OAuthError(.serverError, "The server could not complete the request.", detail: "\(error)"))
+        }
+        if realm.ssoRequired && realm.connectionID == nil {
+            server.audit("sign_in_refused", client: client.id, method: "headless", reason: "sso_required")
+            return errors.render(OAuthError(.accessDenied, "Accounts at this domain sign in through their organization's connection, which is not available."),
+                                 status: 403)
+        }
         do {
             switch try interactive.flow.start(checked, client: client, sessionToken: nil) {
             case .signIn(let handle), .consent(let handle):
+                if let connectionID = realm.connectionID, let provider = federation.enabledProvider(connectionID) {
+                    let pending = try interactive.flow.pending(handle: handle)
+                    let url: String
+                    do { url = try await begin(provider: provider, pending: pending, browserValue: nil, loginHint: checked.loginHint ?? email) } catch let error as FederationError {
+                        Log.error("headless start (\(connectionID)): \(error)")
+                        return errors.render(OAuthError(.temporarilyUnavailable, error.publicMessage))
+                    }
+                    server.audit("headless_started", client: client.id, method: "fed:\(connectionID)", reason: "home_realm")
+                    return OAuthResponses.json(.object([
+                        "type": .string("redirect"), "redirectUrl": .string(url), "requestId": .string(handle),
+                        "connection": .string(connectionID), "expiresIn": .int(Int64(server.policy.authorizationRequestLifetime)),
+                    ]))
+                }
                 let providers: [JSONValue] = federation.enabled.map { connection in
                     var object: [String: JSONValue] = ["id": .string(connection.id), "type": .string(connection.type.rawValue),
                                                        "displayName": .string(connection.displayName)]
@@ -65,7 +95,7 @@ extension FederationRoutes {
                 }
                 server.audit("headless_started", client: client.id)
                 return OAuthResponses.json(.object([
-                    "requestId": .string(handle), "providers": .array(providers),
+                    "type": .string("view"), "requestId": .string(handle), "providers": .array(providers),
                     "expiresIn": .int(Int64(server.policy.authorizationRequestLifetime)),
                 ]))
             case .error(let error, _, _):

@@ -1,3 +1,4 @@
+import SignetCore
 import SignetFederation
 import SignetHTTP
 
@@ -22,12 +23,32 @@ extension InteractiveRoutes {
         return html
     }
 
-    /// Home-realm discovery: when the typed email's domain belongs to an enabled connection, the
-    /// 303 that starts that provider (the password is ignored); nil for every other domain.
-    func homeRealmRedirect(handle: String, email: String, csrfField: String?) -> HTTPResponse? {
-        guard let connectionID = federation.homeRealm.connectionID(forEmail: email), let csrfField else { return nil }
+    /// Home-realm discovery: the 303 that starts `connectionID` (the connection the typed email's
+    /// domain belongs to, `DomainGovernance.decision`) with the email as login hint; nil without a CSRF field.
+    func homeRealmRedirect(handle: String, email: String, csrfField: String?, connectionID: String) -> HTTPResponse? {
+        guard let csrfField else { return nil }
         return Self.local(Routes.federationStart, [("request", handle), ("connection", connectionID), ("csrf", csrfField),
                                                    ("login_hint", email.trimmingCharacters(in: .whitespacesAndNewlines))])
+    }
+
+    /// The 403 page of an `sso_required` domain for a local way (`way`: `pwd`, `signup`), with a
+    /// link on to the domain's connection when it is available; nothing is created or checked.
+    func ssoRequiredRefusal(_ realm: HomeRealmDecision, email: String, handle: String?, browserValue: String?, way: String,
+                            _ errors: ErrorRenderer) -> HTTPResponse {
+        let governing = realm.owningConnectionID ?? ""
+        server.auditor.record("sign_in_refused", method: way, reason: "sso_required",
+                              detail: ["connection": .string(governing), "domain": .string(DomainGovernance.domain(email))])
+        var continueHref: String?
+        if let connectionID = realm.connectionID, let handle, let browserValue {
+            let csrfField = csrf.token(browserValue: browserValue, purpose: handle)
+            continueHref = Routes.federationStart + "?" + FormEncoding.encode([
+                ("request", handle), ("connection", connectionID), ("csrf", csrfField),
+                ("login_hint", email.trimmingCharacters(in: .whitespacesAndNewlines))])
+        }
+        let reason: DomainText = realm.connectionID == nil ? .connectionUnavailable : (way == "signup" ? .signUpRefused : .passwordRefused)
+        return errors.ssoRequired(reason, domain: DomainGovernance.domain(email), connection: domains.connectionName(governing),
+                                  continueHref: continueHref,
+                                  backHref: handle.map { Routes.signIn + "?" + FormEncoding.encode([("request", $0)]) })
     }
 
     /// The CSP `img-src` sources of the configured provider logos (their origins).

@@ -28,7 +28,7 @@ extension InteractiveRoutes {
         body += "<label for=\"email\">\(page.html(SignInText.email))</label>\n"
         body += "<input id=\"email\" name=\"email\" type=\"email\" autocomplete=\"username webauthn\" required\(email.isEmpty ? " autofocus" : "") value=\"\(HTMLPage.escape(email))\">\n"
         body += "<label for=\"password\">\(page.html(SignInText.password))</label>\n"
-        body += "<input id=\"password\" name=\"password\" type=\"password\" autocomplete=\"current-password\"\(federation.homeRealm.isEmpty ? " required" : "")\(email.isEmpty ? "" : " autofocus")>\n"
+        body += "<input id=\"password\" name=\"password\" type=\"password\" autocomplete=\"current-password\"\(federation.enabled.isEmpty ? " required" : "")\(email.isEmpty ? "" : " autofocus")>\n"
         body += "<button type=\"submit\">\(page.html(SignInText.submit))</button>\n</form>\n"
         body += SelfServiceRoutes.signInLinks(handle: handle, accounts: accounts, mail: mailer.isMailConfigured, page: page)
         var response = HTMLPage.response(page, title: page.text(SignInText.title), body: body, formLeadsToClient: true,
@@ -51,7 +51,16 @@ extension InteractiveRoutes {
             let pending = try flow.pending(handle: handle)
             let email = (try? form.single("email")) ?? ""
             let password = (try? form.single("password")) ?? ""
-            if let redirect = homeRealmRedirect(handle: handle, email: email, csrfField: try? form.single("csrf")) { return redirect }
+            // Home-realm discovery before any local choice: a governed or configured domain goes
+            // to its connection; an `sso_required` one never reaches the password check.
+            let realm = try domains.decision(forEmail: email)
+            if realm.ssoRequired && (!password.isEmpty || realm.connectionID == nil) {
+                return ssoRequiredRefusal(realm, email: email, handle: handle, browserValue: request.cookies[csrfCookieName], way: "pwd", errors)
+            }
+            if let connectionID = realm.connectionID,
+               let redirect = homeRealmRedirect(handle: handle, email: email, csrfField: try? form.single("csrf"), connectionID: connectionID) {
+                return redirect
+            }
             guard let user = try signIn.signIn(email: email, password: password, clientAddress: request.clientKey) else {
                 var again = Self.local(Routes.signIn, [("request", handle), ("error", "1")])
                 if let cookie = typedEmail.cookie(keeping: email, handle: handle) { again.setCookie(cookie) }

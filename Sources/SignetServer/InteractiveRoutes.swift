@@ -24,6 +24,8 @@ struct InteractiveRoutes: Sendable {
     let mailer: ChallengeMailer
     /// The email typed into a failed sign-in, kept for the form shown again.
     let typedEmail: SignInEmail
+    /// Home-realm discovery and `sso_required` (organizations' governed domains).
+    let domains: DomainGovernance
 
     init(application: SignetApplication) {
         let server = application.authorizationServer
@@ -44,6 +46,7 @@ struct InteractiveRoutes: Sendable {
         self.accounts = environment.configuration.accounts
         self.mailer = ChallengeMailer(environment: environment, issuer: application.issuer)
         self.typedEmail = SignInEmail(browserKey: environment.masterKey.browserKey, secure: secure)
+        self.domains = application.domainGovernance
     }
 
     // MARK: cookies

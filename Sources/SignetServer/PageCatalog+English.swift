@@ -440,5 +440,15 @@ extension PageCatalog {
         "ValidationText.passwordTooLong": "The password is too long.",
         "ValidationText.passwordNUL": "The password must not contain NUL.",
         "ValidationText.passwordCommon": "This password is one of the most commonly used; choose another.",
+        // DomainText: The words of the pages an organization's governed domain shows (`sso_required`).
+        "DomainText.ssoRequiredTitle": "Sign in through your organization",
+        // {1}: the domain; {2}: the connection's name (both escaped).
+        "DomainText.passwordRefused": "Accounts at {1} sign in through {2}, not with a password.",
+        "DomainText.signUpRefused": "Accounts at {1} are not created here: they are made when you first sign in through {2}.",
+        // {3}: the provider that was used.
+        "DomainText.providerRefused": "Accounts at {1} sign in through {2}, not through {3}.",
+        "DomainText.connectionUnavailable": "Accounts at {1} sign in through {2}, which is not available right now. Ask your organization's administrator.",
+        "DomainText.continueWith": "Continue with {1}",
+        "DomainText.backToSignIn": "Back to sign-in",
     ]
 }

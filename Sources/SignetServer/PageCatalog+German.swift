@@ -412,5 +412,13 @@ extension PageCatalog {
         "ValidationText.passwordTooLong": "Das Passwort ist zu lang.",
         "ValidationText.passwordNUL": "Das Passwort darf kein NUL-Zeichen enthalten.",
         "ValidationText.passwordCommon": "Dieses Passwort gehört zu den am häufigsten verwendeten; wählen Sie ein anderes.",
+        // DomainText
+        "DomainText.ssoRequiredTitle": "Anmeldung über Ihre Organisation",
+        "DomainText.passwordRefused": "Konten bei {1} melden sich über {2} an, nicht mit einem Passwort.",
+        "DomainText.signUpRefused": "Konten bei {1} werden hier nicht angelegt: Sie entstehen bei der ersten Anmeldung über {2}.",
+        "DomainText.providerRefused": "Konten bei {1} melden sich über {2} an, nicht über {3}.",
+        "DomainText.connectionUnavailable": "Konten bei {1} melden sich über {2} an, das gerade nicht verfügbar ist. Wenden Sie sich an die Verwaltung Ihrer Organisation.",
+        "DomainText.continueWith": "Weiter mit {1}",
+        "DomainText.backToSignIn": "Zurück zur Anmeldung",
     ]
 }

@@ -21,6 +21,7 @@ enum PageText {
         SecondFactorText.self,
         PasskeyText.self,
         ConsoleText.self,
+        DomainText.self,
     ]
 
     /// Every key without German text, as `Table.key`.

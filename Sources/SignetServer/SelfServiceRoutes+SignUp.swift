@@ -67,6 +67,16 @@ extension SelfServiceRoutes {
         if let visible = Self.toggle(form) { return again(nil, visible: visible, status: 200) }
         let email: String
         do { email = try EmailAddress.normalize(rawEmail) } catch { return again(ValidationText.message(error, errors.page)) }
+        // An `sso_required` domain's accounts are made by their first SSO sign-in, never here.
+        do {
+            let realm = try interactive.domains.decision(forEmail: email)
+            if realm.ssoRequired {
+                return interactive.ssoRequiredRefusal(realm, email: email, handle: handle, browserValue: request.cookies[interactive.csrfCookieName],
+                                                      way: "signup", errors)
+            }
+        } catch {
+            return errors.internalError("sign-up", error)
+        }
         guard accounts.allowsSignUp(email: email) else {
             return again(errors.page.text(SignUpText.domainRefused, accounts.signUpDomains.joined(separator: ", ")))
         }

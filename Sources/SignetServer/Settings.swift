@@ -11,7 +11,7 @@ import SignetSQLite
 /// property it writes to.
 public enum Settings {
     /// The groups of `signet.json` outside `clients` and `connections`, in reference order.
-    public static let sections = [topLevel, database, http, lifetimes, keys, passwords, maintenance, mail, passkeys, nativeApps, accounts, mfa, organizations, log, branding, admin, logging, audit]
+    public static let sections = [topLevel, database, http, lifetimes, keys, passwords, maintenance, mail, passkeys, nativeApps, accounts, mfa, organizations, log, branding, admin, logging, audit, domains]
 
     // MARK: top level
     /// The issuer identifier.

@@ -51,7 +51,7 @@ extension SignetApplication {
         table.add([.GET, .POST], Routes.userinfo, .api(.bearer)) { self.userinfoHandler($0) }
         // Organizations managed by their own admins (OrganizationAdminRoutes).
         addOrganizationAdminRoutes(to: &table, tokens: accountTokens)
-        table.add([.POST], Routes.headlessStart, .api(.none)) { errors in .sync { federation.headlessStart($0, errors) } }
+        table.add([.POST], Routes.headlessStart, .api(.none)) { errors in .async { await federation.headlessStart($0, errors) } }
         table.add([.POST], Routes.headlessProviderStart, .api(.none)) { errors in
             .async { await federation.headlessProviderStart($0, errors) }
         }

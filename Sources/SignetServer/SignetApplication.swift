@@ -22,6 +22,8 @@ public final class SignetApplication: Sendable {
     let discovery: [UInt8]
     /// The metrics served at the admin listener's `/metrics`.
     public let metrics: ServerMetrics
+    /// Home-realm discovery over the organizations' domain claims and the configuration.
+    let domainGovernance: DomainGovernance
 
     /// Builds the application; makes sure signing keys exist. Everything that can refuse the
     /// configuration runs first: key generation (a background thread) starts only once nothing
@@ -41,6 +43,12 @@ public final class SignetApplication: Sendable {
         tokenEndpoint = TokenEndpoint(server: authorizationServer,
                                       nativeSignIn: NativeSignInVerifier(connections: environment.configuration.connections.map(\.connection),
                                                                          clock: environment.clock))
+        domainGovernance = DomainGovernance(claims: environment.makeDomainClaims(auditor: authorizationServer.auditor),
+                                            federation: federation, users: environment.storage.users,
+                                            auditor: authorizationServer.auditor, clock: environment.clock,
+                                            addMember: { [organizations = environment.storage.organizations, clock = environment.clock] organization, user, roles in
+                                                try organizations.addMember(organizationID: organization, userID: user, roles: roles, at: clock.now)
+                                            })
         try Self.registerConfiguredClients(environment, server: authorizationServer)
         discovery = DiscoveryDocument.build(issuer: issuer,
                                             signingAlgorithms: environment.requiredAlgorithms.map(\.rawValue),

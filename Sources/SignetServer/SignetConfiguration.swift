@@ -49,6 +49,8 @@ public struct SignetConfiguration: Sendable {
     public var logging: LoggingSettings
     /// `audit`: the audit trail's retention.
     public var audit: AuditSettings
+    /// `domains`: how domain claims are proven (`Settings+Domains.swift`).
+    public var domains: Domains
     /// Clients declared in the file (`clients`); upserted into the store at start-up.
     public var clients: [ConfiguredClient] = []
     /// Upstream identity providers (`connections`).
@@ -202,6 +204,7 @@ public struct SignetConfiguration: Sendable {
         admin = Admin()
         logging = LoggingSettings()
         audit = AuditSettings()
+        domains = Domains()
     }
 
     /// The absolute path of the SQLite database.

@@ -41,6 +41,8 @@ public protocol SignetStorage: Sendable {
     var operatorRoles: any OperatorRoleStore { get }
     /// Organizations, their roles, members and invitations.
     var organizations: any OrganizationStore { get }
+    /// Organizations' email-domain claims.
+    var organizationDomains: any OrganizationDomainStore { get }
 
     /// Deletes what can no longer be used: pending requests, codes, nonces, sessions and grant
     /// families (with their tokens) that expired or ended before `before`, throttle hits older

@@ -5,7 +5,7 @@ import Glibc
 #endif
 
 /// The real parts a green run stands on: a PostgreSQL server, Chromium with its WebDriver, a
-/// Secret Service keyring, an SMTP server (aiosmtpd), a QR decoder (zbarimg), a Prometheus server, and independently
+/// Secret Service keyring, an SMTP server (aiosmtpd), a QR decoder (zbarimg), a Prometheus server, a DNS server (dnsmasq), and independently
 /// written implementations (jwcrypto, oidc-provider-mock, pyotp). A test that needs one calls `use()` first.
 ///
 /// Outside CI a missing part skips the tests that need it (through `canRun` in `.enabled(if:)`).
@@ -24,6 +24,7 @@ public enum RealPart: String, CaseIterable, Sendable {
     case zbar = "zbarimg"
     case prometheus = "Prometheus"
     case schemathesis = "schemathesis"
+    case dnsmasq = "dnsmasq"
 
     /// True when every real part must be present: `CI` (set by CI) or `SIGNET_REQUIRE_ALL` is set
     /// to anything but empty, `0` or `false`.
@@ -54,6 +55,7 @@ public enum RealPart: String, CaseIterable, Sendable {
         case .zbar: return Self.zbarUnavailable
         case .prometheus: return Self.prometheusUnavailable
         case .schemathesis: return Self.schemathesisUnavailable
+        case .dnsmasq: return Self.dnsmasqUnavailable
         }
     }
 
@@ -110,6 +112,8 @@ public enum RealPart: String, CaseIterable, Sendable {
     }
     private static let schemathesisUnavailable: String? = FileManager.default.isExecutableFile(atPath: schemathesisExecutable)
         ? nil : "\(schemathesisExecutable) is missing (PyPI schemathesis; `make pydeps` installs it)"
+    private static let dnsmasqUnavailable: String? = FileManager.default.isExecutableFile(atPath: LocalDNSServer.executable)
+        ? nil : "\(LocalDNSServer.executable) is missing (Debian package dnsmasq-base; `make deps` installs it)"
     private static let zbarUnavailable: String? = FileManager.default.isExecutableFile(atPath: "/usr/bin/zbarimg")
         ? nil : "/usr/bin/zbarimg is missing (Debian package zbar-tools; `make deps` installs it)"
 
