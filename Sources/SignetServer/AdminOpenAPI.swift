@@ -156,13 +156,6 @@ extension AdminOpenAPI {
         return .object(object)
     }
 
-    /// The `{name}` segments of a path, in order.
-    static func pathParameters(_ path: String) -> [String] {
-        path.split(separator: "/").compactMap { part in
-            part.hasPrefix("{") && part.hasSuffix("}") ? String(part.dropFirst().dropLast()) : nil
-        }
-    }
-
     private static func string(_ description: String? = nil, nullable: Bool = false) -> JSONValue {
         var object: [String: JSONValue] = ["type": nullable ? ["string", "null"] : "string"]
         if let description { object["description"] = .string(description) }

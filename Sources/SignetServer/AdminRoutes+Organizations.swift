@@ -20,14 +20,6 @@ extension AdminRoutes {
     static let orgRead = "admin:orgs:read"
     static let orgWrite = "admin:orgs:write"
 
-    /// A path parameter other than `{id}`, checked like it.
-    static func parameter(_ request: HTTPRequest, _ name: String) throws(AdminError) -> String {
-        guard let value = request.pathParameters[name], !value.isEmpty, value.utf8.count <= 256 else {
-            throw AdminError.invalid(name, "is missing")
-        }
-        return value
-    }
-
     /// The `{id}` organization of a call that takes no query.
     static func organization(_ call: AdminCall) throws -> OrganizationRecord {
         try AdminRequest.noQuery(call.request)
@@ -104,14 +96,14 @@ extension AdminRoutes {
             AdminOperation(method: .GET, path: organizationMember, operationID: "getOrganizationMember", summary: "One membership.",
                            scope: orgRead, requestSchema: nil, success: (200, "Member"), query: [], needsMatch: false) { call in
                 let org = try organization(call)
-                let user = try call.service.userForMembership(try parameter(call.request, "user"), field: "user")
+                let user = try call.service.userForMembership(try AdminRequest.parameter(call.request, "user"), field: "user")
                 return HTTPResponse.admin(AdminService.json(try call.service.mapped { try call.service.organizations.member(org, userID: user.id) }))
             },
             AdminOperation(method: .PATCH, path: organizationMember, operationID: "setOrganizationMemberRoles",
                            summary: "Replaces the member's roles.",
                            scope: orgWrite, requestSchema: "MemberRoles", success: (200, "Member"), query: [], needsMatch: false) { call in
                 let org = try organization(call)
-                let user = try call.service.userForMembership(try parameter(call.request, "user"), field: "user")
+                let user = try call.service.userForMembership(try AdminRequest.parameter(call.request, "user"), field: "user")
                 let body = try AdminBody(call.request, allowed: ["roles"])
                 guard let roles = try body.strings("roles"), !roles.isEmpty else { throw AdminError.invalid("roles", "must be a non-empty array of role names") }
                 let member = try call.service.mapped {
@@ -122,7 +114,7 @@ extension AdminRoutes {
             AdminOperation(method: .DELETE, path: organizationMember, operationID: "removeOrganizationMember", summary: "Ends the membership.",
                            scope: orgWrite, requestSchema: nil, success: (204, nil), query: [], needsMatch: false) { call in
                 let org = try organization(call)
-                let user = try call.service.userForMembership(try parameter(call.request, "user"), field: "user")
+                let user = try call.service.userForMembership(try AdminRequest.parameter(call.request, "user"), field: "user")
                 try call.service.mapped { try call.service.organizations.removeMember(org, userID: user.id, actor: call.service.actor) }
                 return HTTPResponse.empty(status: 204)
             },
@@ -149,7 +141,7 @@ extension AdminRoutes {
                            summary: "Removes a custom role and takes it from every member holding it.",
                            scope: orgWrite, requestSchema: nil, success: (204, nil), query: [], needsMatch: false) { call in
                 let org = try organization(call)
-                let name = try parameter(call.request, "role")
+                let name = try AdminRequest.parameter(call.request, "role")
                 try call.service.mapped { try call.service.organizations.removeRole(org, name, actor: call.service.actor) }
                 return HTTPResponse.empty(status: 204)
             },
@@ -185,7 +177,7 @@ extension AdminRoutes {
                 let orgs = call.service.organizations
                 let mailer = InvitationMailer(environment: call.environment)
                 let renewed = try call.service.mapped {
-                    try orgs.resend(try orgs.invitation(org, id: try parameter(call.request, "invitation")), actor: call.service.actor,
+                    try orgs.resend(try orgs.invitation(org, id: try AdminRequest.parameter(call.request, "invitation")), actor: call.service.actor,
                                     mail: mailer.mail(for: org))
                 }
                 mailer.notify()
@@ -197,7 +189,7 @@ extension AdminRoutes {
                 let org = try organization(call)
                 let orgs = call.service.organizations
                 try call.service.mapped {
-                    try orgs.revoke(try orgs.invitation(org, id: try parameter(call.request, "invitation")), actor: call.service.actor)
+                    try orgs.revoke(try orgs.invitation(org, id: try AdminRequest.parameter(call.request, "invitation")), actor: call.service.actor)
                 }
                 return HTTPResponse.empty(status: 204)
             },
