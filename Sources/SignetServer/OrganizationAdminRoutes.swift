@@ -80,7 +80,7 @@ struct OrganizationAdminRoutes: Sendable {
 
     func setRoles(_ call: Call) throws -> HTTPResponse {
         try AdminRequest.noQuery(call.request)
-        let userID = try AdminRoutes.parameter(call.request, "user")
+        let userID = try AdminRequest.parameter(call.request, "user")
         let target = try call.orgs.member(call.organization, userID: userID)
         try OrganizationAdminPolicy.checkChange(of: target, by: call.actor)
         let body = try AdminBody(call.request, allowed: ["roles"])
@@ -92,7 +92,7 @@ struct OrganizationAdminRoutes: Sendable {
 
     func removeMember(_ call: Call) throws -> HTTPResponse {
         try AdminRequest.noQuery(call.request)
-        let userID = try AdminRoutes.parameter(call.request, "user")
+        let userID = try AdminRequest.parameter(call.request, "user")
         let target = try call.orgs.member(call.organization, userID: userID)
         try OrganizationAdminPolicy.checkChange(of: target, by: call.actor)
         try call.orgs.removeMember(call.organization, userID: userID, actor: call.actor.userID)
@@ -119,7 +119,7 @@ struct OrganizationAdminRoutes: Sendable {
 
     func resend(_ call: Call) throws -> HTTPResponse {
         try AdminRequest.noQuery(call.request)
-        let invitation = try call.orgs.invitation(call.organization, id: try AdminRoutes.parameter(call.request, "invitation"))
+        let invitation = try call.orgs.invitation(call.organization, id: try AdminRequest.parameter(call.request, "invitation"))
         try OrganizationAdminPolicy.checkGrant([invitation.role], by: call.actor)
         let mailer = InvitationMailer(environment: environment)
         let renewed = try call.orgs.resend(invitation, actor: call.actor.userID, mail: mailer.mail(for: call.organization))
@@ -129,7 +129,7 @@ struct OrganizationAdminRoutes: Sendable {
 
     func revoke(_ call: Call) throws -> HTTPResponse {
         try AdminRequest.noQuery(call.request)
-        let invitation = try call.orgs.invitation(call.organization, id: try AdminRoutes.parameter(call.request, "invitation"))
+        let invitation = try call.orgs.invitation(call.organization, id: try AdminRequest.parameter(call.request, "invitation"))
         try call.orgs.revoke(invitation, actor: call.actor.userID)
         return HTTPResponse.empty(status: 204)
     }
