@@ -27,6 +27,15 @@ public final class UpstreamProvider: Sendable {
     let appleSecret: AppleClientSecret?
     private let cache = Mutex<Cache>(Cache())
     private let observed = Mutex<UpstreamStatus>(UpstreamStatus())
+    private let stepObserver = Mutex<StepObserver?>(nil)
+
+    /// Told `(step, seconds, failed)` after each provider step: `authorize` (the authorization
+    /// URL, with discovery when not cached), `callback` (the code exchange and the identity's
+    /// checks) or `revoke`. The step names are this fixed set, so they can label metrics.
+    public typealias StepObserver = @Sendable (_ step: String, _ seconds: Double, _ failed: Bool) -> Void
+
+    /// Sends every later step's duration and outcome to `observer` (replacing any earlier one).
+    public func observeSteps(_ observer: @escaping StepObserver) { stepObserver.withLock { $0 = observer } }
 
     private struct Cache {
         var metadata: ProviderMetadata?
@@ -63,10 +72,14 @@ public final class UpstreamProvider: Sendable {
     /// What this node saw of the provider's last steps (`UpstreamStatus`).
     public var status: UpstreamStatus { observed.withLock { $0 } }
 
-    /// `body`, with its outcome kept as the provider's status.
-    func tracked<T>(_ body: () async throws(FederationError) -> T) async throws(FederationError) -> T {
+    /// `body`, with its outcome kept as the provider's status and told to the step observer.
+    func tracked<T>(_ step: String, _ body: () async throws(FederationError) -> T) async throws(FederationError) -> T {
+        let started = DispatchTime.now()
+        let report = stepObserver.withLock { $0 }
+        func seconds() -> Double { Double(DispatchTime.now().uptimeNanoseconds - started.uptimeNanoseconds) / 1e9 }
         do throws(FederationError) {
             let value = try await body()
+            report?(step, seconds(), false)
             let now = clock()
             observed.withLock { status in
                 status.lastSuccessAt = now
@@ -74,6 +87,7 @@ public final class UpstreamProvider: Sendable {
             }
             return value
         } catch {
+            report?(step, seconds(), true)
             let now = clock()
             observed.withLock { status in
                 status.lastFailureAt = now
@@ -122,7 +136,7 @@ public final class UpstreamProvider: Sendable {
     /// `response_mode=form_post`, Google's `hd`, and an optional `login_hint`.
     public func authorizationURL(state: String, nonce: String, codeChallenge: String, loginHint: String? = nil)
         async throws(FederationError) -> String {
-        try await tracked { () async throws(FederationError) -> String in
+        try await tracked("authorize") { () async throws(FederationError) -> String in
             try await Deadline.run(seconds: overallLimit) { () async throws(FederationError) -> String in
                 try await self.buildAuthorizationURL(state: state, nonce: nonce, codeChallenge: codeChallenge, loginHint: loginHint)
             }
@@ -179,7 +193,7 @@ public final class UpstreamProvider: Sendable {
     /// email always comes from the signed ID token).
     public func complete(code: String, nonce: String, codeVerifier: String, appleUser: String? = nil)
         async throws(FederationError) -> UpstreamIdentity {
-        try await tracked { () async throws(FederationError) -> UpstreamIdentity in
+        try await tracked("callback") { () async throws(FederationError) -> UpstreamIdentity in
             try await Deadline.run(seconds: overallLimit) { () async throws(FederationError) -> UpstreamIdentity in
                 try await self.completeNow(code: code, nonce: nonce, codeVerifier: codeVerifier, appleUser: appleUser)
             }
@@ -316,7 +330,7 @@ public final class UpstreamProvider: Sendable {
     /// ES256 client-secret JWT, `token`, `token_type_hint`), as App Store Review Guideline
     /// 5.1.1(v) asks when an account is deleted. Apple answers 200 with an empty body.
     public func revoke(_ token: RevocableToken) async throws(FederationError) {
-        try await tracked { () async throws(FederationError) in try await revokeNow(token) }
+        try await tracked("revoke") { () async throws(FederationError) in try await revokeNow(token) }
     }
 
     func revokeNow(_ token: RevocableToken) async throws(FederationError) {

@@ -28,6 +28,8 @@ public final class ServerMetrics: Sendable {
     private let serverErrorTotal = Atomic<UInt64>(0)
     let storeDuration: HistogramFamily
     let storeErrors: CounterFamily
+    let upstreamDuration: HistogramFamily
+    let upstreamErrors: CounterFamily
 
     /// The route label of a request that matched no route.
     static let unmatchedRoute = "unmatched"
@@ -53,6 +55,11 @@ public final class ServerMetrics: Sendable {
                                            help: "Time of each store statement, by operation (its verb and table, such as select:users).",
                                            labels: ["operation"])
         storeErrors = registry.counter("signet_store_errors_total", help: "Store statements that failed, by operation.", labels: ["operation"])
+        upstreamDuration = registry.histogram("signet_upstream_step_duration_seconds",
+                                              help: "Time of each step with an upstream provider (authorize, callback, revoke), by connection.",
+                                              labels: ["connection", "step"])
+        upstreamErrors = registry.counter("signet_upstream_errors_total", help: "Upstream provider steps that failed, by connection and step.",
+                                          labels: ["connection", "step"])
         // Unlabelled counters exist from the start, so a scrape sees 0 before the first event.
         _ = refreshRotations.labels()
         _ = refreshReuse.labels()
@@ -82,6 +89,18 @@ public final class ServerMetrics: Sendable {
                 newest[record.algorithm] = record.activatesAt
             }
             return newest.map { ([$0.key], now.timeIntervalSince($0.value)) }
+        }
+    }
+
+    /// Times every provider step of `federation` by connection (the configured ids, a closed set)
+    /// and step (`UpstreamProvider.StepObserver`'s fixed names).
+    func observeUpstreams(_ federation: Federation) {
+        let duration = upstreamDuration, errors = upstreamErrors
+        for (id, provider) in federation.providers {
+            provider.observeSteps { step, seconds, failed in
+                duration.labels(id, step).observe(seconds)
+                if failed { errors.labels(id, step).increment() }
+            }
         }
     }
 

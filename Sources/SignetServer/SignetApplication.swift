@@ -54,6 +54,7 @@ public final class SignetApplication: Sendable {
                                             signingAlgorithms: environment.requiredAlgorithms.map(\.rawValue),
                                             grantTypes: tokenEndpoint.grantTypes.map(\.rawValue))
         metrics.addGauges(environment: environment)
+        metrics.observeUpstreams(federation)
         try environment.keyRing.prepare(environment.requiredAlgorithms)
     }
 

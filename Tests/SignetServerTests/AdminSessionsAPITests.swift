@@ -241,6 +241,16 @@ import Testing
         #expect(healthy["last_success_at"]?.stringValue != nil)
         #expect(healthy["last_error"]?["reason"]?.stringValue == "invalid_id_token")
 
+        // The same steps are on /metrics by connection and step: two authorizations, two
+        // callbacks of which one failed, nothing else.
+        let metrics = try await fixture.call("GET", "/metrics", token: nil).text
+        let upstream = metrics.split(separator: "\n").filter { $0.hasPrefix("signet_upstream_") && !$0.contains("_bucket{") && !$0.contains("_sum{") }
+        #expect(upstream.sorted() == [
+            #"signet_upstream_errors_total{connection="google",step="callback"} 1"#,
+            #"signet_upstream_step_duration_seconds_count{connection="google",step="authorize"} 2"#,
+            #"signet_upstream_step_duration_seconds_count{connection="google",step="callback"} 2"#,
+        ], "\(metrics)")
+
         expectAdminError(try await fixture.call("GET", path, token: nil), 401, "missing_token")
         expectAdminError(try await fixture.call("GET", path, token: try await fixture.token(["admin:users:read"])), 403, "insufficient_scope")
         expectAdminError(try await fixture.call("GET", "/admin/v1/connections/nope", token: token), 404, "not_found")
