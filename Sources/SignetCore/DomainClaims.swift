@@ -18,7 +18,7 @@ public struct DomainClaims: Sendable {
     }
 
     /// A domain as claims are keyed: `EmailAddress.normalizeDomain` (lowercase LDH labels; an
-    /// international domain only in its A-label `xn--` form), or nil.
+    /// international domain as its A-label `xn--` form), or nil.
     public static func normalize(_ raw: String) -> String? {
         try? EmailAddress.normalizeDomain(raw.trimmingCharacters(in: .whitespacesAndNewlines))
     }
@@ -159,7 +159,7 @@ public enum DomainClaimError: Error, Equatable, Sendable, CustomStringConvertibl
     /// The operator-facing text.
     public var message: String {
         switch self {
-        case .invalidDomain: "not a valid domain (write an international domain in its xn-- form)"
+        case .invalidDomain: "not a valid domain"
         case .alreadyClaimed: "this domain is already claimed"
         case .organizationNotFound: "no such organization"
         case .notClaimed: "this organization has not claimed this domain"
