@@ -39,9 +39,17 @@ public struct Client: Sendable {
     public let allowedResources: [String]
     /// Sign-ins for this client need a second factor (`mfa_required`, kept in the record's `extra`).
     public let requiresMFA: Bool
+    /// Email codes and magic links as a sign-in method for this client (`email_sign_in`, kept in
+    /// the record's `extra`); nil: as `accounts.email_sign_in` says.
+    public let emailSignIn: Bool?
 
     /// The record's `extra` object for the settings kept there.
-    public static func extra(mfaRequired: Bool) -> String { mfaRequired ? #"{"mfa_required":true}"# : "{}" }
+    public static func extra(mfaRequired: Bool, emailSignIn: Bool? = nil) -> String {
+        var fields: [String] = []
+        if mfaRequired { fields.append(#""mfa_required":true"#) }
+        if let emailSignIn { fields.append(#""email_sign_in":\#(emailSignIn)"#) }
+        return "{" + fields.joined(separator: ",") + "}"
+    }
 
     /// Parses a stored record. A record that no longer passes the rules is refused, not trusted.
     public init(record: ClientRecord) throws(ClientValidationError) {
@@ -93,6 +101,7 @@ public struct Client: Sendable {
         allowedResources = record.allowedResources
         let extra = try? JSONValue.parse(Array(record.extra.utf8)).objectValue
         requiresMFA = extra?["mfa_required"] == .bool(true)
+        emailSignIn = extra?["email_sign_in"].flatMap { if case .bool(let on) = $0 { on } else { nil } }
     }
 
     /// The registered redirect URI that `requested` matches (RFC 8252 §7.3 for loopback), if any.

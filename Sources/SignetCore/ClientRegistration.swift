@@ -186,7 +186,7 @@ public struct ClientRegistration: Sendable {
             accessTokenLifetime: spec.accessTokenLifetime, refreshTokenLifetime: spec.refreshTokenLifetime,
             idTokenLifetime: spec.idTokenLifetime, allowHeadless: spec.allowHeadless,
             allowedResources: spec.allowedResources, createdAt: now, updatedAt: now,
-            extra: Client.extra(mfaRequired: spec.mfaRequired))
+            extra: Client.extra(mfaRequired: spec.mfaRequired, emailSignIn: spec.emailSignIn))
         // The record must also pass the rules the registry applies when it loads clients.
         do { _ = try Client(record: record) } catch {
             throw ClientRegistrationError(issues: [ClientSpecIssue(field: "client", message: error.message)])

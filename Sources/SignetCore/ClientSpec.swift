@@ -33,6 +33,8 @@ public struct ClientSpec: Sendable, Equatable {
     public var allowedResources: [String]
     /// Sign-ins for this client need a second factor (`mfa_required`).
     public var mfaRequired = false
+    /// Email codes and magic links for this client's sign-ins (`email_sign_in`); nil: the global setting.
+    public var emailSignIn: Bool?
 
     /// Creates a spec.
     public init(id: String, name: String? = nil, isPublic: Bool, redirectURIs: [String] = [],

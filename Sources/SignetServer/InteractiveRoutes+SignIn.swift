@@ -30,7 +30,7 @@ extension InteractiveRoutes {
         body += "<label for=\"password\">\(page.html(SignInText.password))</label>\n"
         body += "<input id=\"password\" name=\"password\" type=\"password\" autocomplete=\"current-password\"\(federation.enabled.isEmpty ? " required" : "")\(email.isEmpty ? "" : " autofocus")>\n"
         body += "<button type=\"submit\">\(page.html(SignInText.submit))</button>\n</form>\n"
-        body += SelfServiceRoutes.signInLinks(handle: handle, accounts: accounts, mail: mailer.isMailConfigured, page: page)
+        body += SelfServiceRoutes.signInLinks(handle: handle, client: pending.client, accounts: accounts, mail: mailer.isMailConfigured, page: page)
         var response = HTMLPage.response(page, title: page.text(SignInText.title), body: body, formLeadsToClient: true,
                                          imageSources: providerLogoSources())
         PasskeyScript.allow(&response)

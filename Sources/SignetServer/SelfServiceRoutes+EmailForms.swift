@@ -25,15 +25,25 @@ extension SelfServiceRoutes {
                                              intro: EmailSignInText.intro, label: EmailSignInText.email, submit: EmailSignInText.submit,
                                              back: EmailSignInText.back)
 
-    /// Whether the page is offered at all: only with mail, and email sign-in only when switched on.
-    func isOffered(_ page: AddressForm) -> Bool { mailer.isMailConfigured && (page.purpose != .signIn || accounts.emailSignIn) }
+    /// Whether the page is offered at all: only with mail, and email sign-in only when switched on
+    /// for the client of the sign-in (`accounts.email_sign_in`, or the client's own `email_sign_in`).
+    func isOffered(_ page: AddressForm, for pending: PendingRequest?) -> Bool {
+        guard mailer.isMailConfigured else { return false }
+        guard page.purpose == .signIn else { return true }
+        return pending.map { accounts.emailSignIn(for: $0.client) } ?? false
+    }
 
     /// `GET /password/forgot` and `GET /email/signin` (`?request=…`, required for sign-in).
     func addressPage(_ page: AddressForm, _ request: HTTPRequest, _ errors: ErrorRenderer) -> HTTPResponse {
-        guard isOffered(page) else { return Self.notice(errors.page, SignUpText.offTitle, SignUpText.offBody, status: 404) }
+        guard mailer.isMailConfigured else { return Self.notice(errors.page, SignUpText.offTitle, SignUpText.offBody, status: 404) }
         let handle = request.query.first("request")
         if page.purpose == .signIn, handle == nil { return errors.requestGone() }
-        if case .failure(let error) = pendingOrError(handle, errors) { return error.response }
+        let pending: PendingRequest?
+        switch pendingOrError(handle, errors) {
+        case .failure(let error): return error.response
+        case .success(let found): pending = found
+        }
+        guard isOffered(page, for: pending) else { return Self.notice(errors.page, SignUpText.offTitle, SignUpText.offBody, status: 404) }
         let browser = interactive.browserValue(request)
         return Self.withCookie(addressForm(errors.page, page, handle: handle, browserValue: browser.value, email: "", error: nil, status: 200),
                                browser.cookie)
@@ -51,14 +61,19 @@ extension SelfServiceRoutes {
 
     /// `POST /password/forgot` and `POST /email/signin`.
     func addressSubmit(_ page: AddressForm, _ request: HTTPRequest, _ errors: ErrorRenderer) -> HTTPResponse {
-        guard isOffered(page) else { return Self.notice(errors.page, SignUpText.offTitle, SignUpText.offBody, status: 404) }
+        guard mailer.isMailConfigured else { return Self.notice(errors.page, SignUpText.offTitle, SignUpText.offBody, status: 404) }
         guard let form = InteractiveRoutes.formFields(request) else { return errors.malformedForm() }
         let handle = (try? form.single("request")).flatMap { $0.isEmpty ? nil : $0 }
         if page.purpose == .signIn, handle == nil { return errors.requestGone() }
         guard interactive.csrfValid(request, field: try? form.single("csrf"), purpose: page.path + ":" + (handle ?? "")) else {
             return errors.csrfFailure()
         }
-        if case .failure(let error) = pendingOrError(handle, errors) { return error.response }
+        let pending: PendingRequest?
+        switch pendingOrError(handle, errors) {
+        case .failure(let error): return error.response
+        case .success(let found): pending = found
+        }
+        guard isOffered(page, for: pending) else { return Self.notice(errors.page, SignUpText.offTitle, SignUpText.offBody, status: 404) }
         let browserValue = request.cookies[interactive.csrfCookieName] ?? ""
         let rawEmail = (try? form.single("email")) ?? ""
         let email: String

@@ -32,13 +32,13 @@ struct SelfServiceRoutes: Sendable {
 
     /// The links the sign-in page shows under its form, per the `accounts` settings; recovery and
     /// email sign-in only when mail is configured.
-    static func signInLinks(handle: String, accounts: SignetConfiguration.Accounts, mail: Bool, page: PageContext) -> String {
+    static func signInLinks(handle: String, client: Client, accounts: SignetConfiguration.Accounts, mail: Bool, page: PageContext) -> String {
         let query = "?" + FormEncoding.encode([("request", handle)])
         var links = ""
         if mail {
             links += "<p class=\"muted\"><a href=\"\(Routes.passwordForgot)\(HTMLPage.escape(query))\">\(page.html(RecoveryText.signInLink))</a></p>\n"
         }
-        if mail && accounts.emailSignIn {
+        if mail && accounts.emailSignIn(for: client) {
             links += "<p class=\"muted\"><a href=\"\(Routes.emailSignIn)\(HTMLPage.escape(query))\">\(page.html(EmailSignInText.signInLink))</a></p>\n"
         }
         if accounts.signUp != .off {

@@ -14,6 +14,9 @@ extension Settings {
                                                              false, .boolean,
         "Refuse password sign-in to accounts whose address is not confirmed: the right password then sends a new code and asks for it instead. Accounts made by `signet users add` start unconfirmed, so with this on their owners confirm the address at their first sign-in (mail must be configured).")
     /// Email codes and magic links as a sign-in method.
+    /// Per client: email codes and magic links for this client's sign-ins.
+    static let clientEmailSignIn = Setting(\ClientEntry.spec.emailSignIn, "email_sign_in", nil, .optional(.boolean),
+        "Email codes and magic links as a sign-in method for this client: true or false overrides accounts.email_sign_in for its sign-in page; unset follows it.")
     public static let accountsEmailSignIn = Setting(\SignetConfiguration.accounts.emailSignIn, "email_sign_in", false, .boolean,
         "Offer \"Email me a sign-in code\" on the sign-in page for every client: a 6-digit code and a link, valid 10 minutes, that sign in an existing account without its password (`amr` \"otp\", RFC 8176). The link signs in only the browser that asked for it.")
     /// The settings of the `accounts` object, in reference order.

@@ -260,7 +260,7 @@ public enum Settings {
         clientPostLogoutRedirectURIs.entry, clientScope.entry, clientGrantTypes.entry, clientFirstParty.entry,
         clientAuthMethod.entry, clientIDTokenAlgorithm.entry, clientAccessTokenLifetime.entry,
         clientRefreshTokenLifetime.entry, clientIDTokenLifetime.entry, clientAllowHeadless.entry, clientResources.entry,
-        clientMFARequired.entry,
+        clientMFARequired.entry, clientEmailSignIn.entry,
     ])
 
     /// Why a `mail.smtp_url` is unusable (SMTPEndpoint's own reason), or nil.

@@ -1,3 +1,5 @@
+import SignetCore
+
 extension SignetConfiguration {
     /// Self-service accounts: sign-up, confirmation, recovery and email sign-in (docs/accounts.md).
     public struct Accounts: Sendable {
@@ -9,6 +11,10 @@ extension SignetConfiguration {
         public var requireVerifiedEmail: Bool = Settings.accountsRequireVerifiedEmail.defaultValue
         /// Email codes and magic links sign in.
         public var emailSignIn: Bool = Settings.accountsEmailSignIn.defaultValue
+
+        /// Whether `client`'s sign-in offers email codes and links: its own `email_sign_in` when
+        /// set, else `accounts.email_sign_in`.
+        public func emailSignIn(for client: Client) -> Bool { client.emailSignIn ?? emailSignIn }
 
         /// Whether `email` (normalised) may sign up.
         public func allowsSignUp(email: String) -> Bool {

@@ -78,6 +78,31 @@ import Testing
         #expect(try await HTTPTestClient().get(accounts.server.url(Routes.emailSignIn, query: [("request", handle)])).status == 404)
     }
 
+    /// A client's own `email_sign_in` (in `signet.json`) wins over `accounts.email_sign_in`, either
+    /// way: the link is on that client's sign-in page and the form works only where it is on.
+    @Test(arguments: [false, true]) func aClientsOwnSettingWinsOverTheGlobalOne(global: Bool) async throws {
+        let json = #"{"clients": [{"id": "own", "type": "public", "first_party": true, "redirect_uris": ["\#(Interactive.callback)"], "scope": "openid email", "email_sign_in": \#(!global)}]}"#
+        let clients = try SignetConfiguration(parsing: Data(json.utf8)).clients
+        #expect(clients.map(\.spec.emailSignIn) == [!global])
+        let accounts = try await Accounts.start { $0.accounts.emailSignIn = global; $0.clients = clients }
+        defer { Task { await accounts.stop() } }
+        for (client, offered) in [("own", !global), ("native", global)] {
+            let browser = FormBrowser()
+            let page = try await browser.open(accounts.app.authorizeURL(client: client, pkce: PKCEPair.generate(), extra: [("scope", "openid email")]))
+            #expect(page.status == 200, "\(client)")
+            let handle = try #require(URLComponents(url: page.url, resolvingAgainstBaseURL: false)?.queryItems?.first { $0.name == "request" }?.value)
+            #expect(page.response.text.contains("/email/signin") == offered, "\(client)")
+            let form = try await browser.open(accounts.server.url(Routes.emailSignIn, query: [("request", handle)]))
+            #expect(form.status == (offered ? 200 : 404), "\(client)")
+            if offered {
+                let sent = try await browser.submit(formWithAction: Routes.emailSignIn, fields: ["email": Interactive.email])
+                #expect(sent.status == 200 && sent.url.path == Routes.emailCode, "\(client): \(sent)")
+            }
+        }
+        // The one client it was on for sent the one mail.
+        #expect(try await accounts.sink.waitForMessages(1).count == 1)
+    }
+
     @Test func withoutMailNeitherRecoveryNorEmailSignInIsOffered() async throws {
         let app = try Interactive { $0.accounts.emailSignIn = true }
         defer { app.stop() }
