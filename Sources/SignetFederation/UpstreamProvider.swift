@@ -27,7 +27,13 @@ public final class UpstreamProvider: Sendable {
     let appleSecret: AppleClientSecret?
     private let cache = Mutex<Cache>(Cache())
     private let observed = Mutex<UpstreamStatus>(UpstreamStatus())
-    private let stepObserver = Mutex<StepObserver?>(nil)
+    /// Boxed, as `SQLTimings` keeps its observer: a closure read out of the generic `Mutex`
+    /// storage would be re-wrapped in a reabstraction thunk each time.
+    private final class StepObserverBox: Sendable {
+        let call: StepObserver
+        init(_ call: @escaping StepObserver) { self.call = call }
+    }
+    private let stepObserver = Mutex<StepObserverBox?>(nil)
 
     /// Told `(step, seconds, failed)` after each provider step: `authorize` (the authorization
     /// URL, with discovery when not cached), `callback` (the code exchange and the identity's
@@ -35,7 +41,10 @@ public final class UpstreamProvider: Sendable {
     public typealias StepObserver = @Sendable (_ step: String, _ seconds: Double, _ failed: Bool) -> Void
 
     /// Sends every later step's duration and outcome to `observer` (replacing any earlier one).
-    public func observeSteps(_ observer: @escaping StepObserver) { stepObserver.withLock { $0 = observer } }
+    public func observeSteps(_ observer: @escaping StepObserver) {
+        let box = StepObserverBox(observer)
+        stepObserver.withLock { $0 = box }
+    }
 
     private struct Cache {
         var metadata: ProviderMetadata?
@@ -79,7 +88,7 @@ public final class UpstreamProvider: Sendable {
         func seconds() -> Double { Double(DispatchTime.now().uptimeNanoseconds - started.uptimeNanoseconds) / 1e9 }
         do throws(FederationError) {
             let value = try await body()
-            report?(step, seconds(), false)
+            report?.call(step, seconds(), false)
             let now = clock()
             observed.withLock { status in
                 status.lastSuccessAt = now
@@ -87,7 +96,7 @@ public final class UpstreamProvider: Sendable {
             }
             return value
         } catch {
-            report?(step, seconds(), true)
+            report?.call(step, seconds(), true)
             let now = clock()
             observed.withLock { status in
                 status.lastFailureAt = now

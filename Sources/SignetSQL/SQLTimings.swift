@@ -13,15 +13,24 @@ public final class SQLTimings: Sendable {
     /// Told `(operation, seconds, failed)` after each statement.
     public typealias Observer = @Sendable (_ operation: String, _ seconds: Double, _ failed: Bool) -> Void
 
-    private let installed = Mutex<Observer?>(nil)
+    /// The observer in a box: a closure kept in the generic `Mutex` storage would be re-wrapped
+    /// in a reabstraction thunk at every read, and a call would pay for the whole chain.
+    final class Installed: Sendable {
+        let call: Observer
+        init(_ call: @escaping Observer) { self.call = call }
+    }
+    private let installed = Mutex<Installed?>(nil)
     private let names = Mutex<[String: String]>([:])
 
     init() {}
 
     /// Sends every later statement's timing to `observer` (replacing any earlier one).
-    public func observe(_ observer: @escaping Observer) { installed.withLock { $0 = observer } }
+    public func observe(_ observer: @escaping Observer) {
+        let box = Installed(observer)
+        installed.withLock { $0 = box }
+    }
 
-    var observer: Observer? { installed.withLock { $0 } }
+    var observer: Installed? { installed.withLock { $0 } }
 
     /// The operation name of `template`, computed once per template.
     func operation(_ template: String) -> String {
@@ -70,9 +79,9 @@ struct TimedSQLDatabase: SQLDatabase {
 final class TimedSQLConnection: SQLConnection {
     let base: any SQLConnection
     let timings: SQLTimings
-    let observer: SQLTimings.Observer
+    let observer: SQLTimings.Installed
 
-    init(base: any SQLConnection, timings: SQLTimings, observer: @escaping SQLTimings.Observer) {
+    init(base: any SQLConnection, timings: SQLTimings, observer: SQLTimings.Installed) {
         self.base = base
         self.timings = timings
         self.observer = observer
@@ -96,10 +105,10 @@ final class TimedSQLConnection: SQLConnection {
         let started = DispatchTime.now().uptimeNanoseconds
         do {
             let result = try body()
-            observer(timings.operation(sql), Double(DispatchTime.now().uptimeNanoseconds &- started) / 1e9, false)
+            observer.call(timings.operation(sql), Double(DispatchTime.now().uptimeNanoseconds &- started) / 1e9, false)
             return result
         } catch {
-            observer(timings.operation(sql), Double(DispatchTime.now().uptimeNanoseconds &- started) / 1e9, true)
+            observer.call(timings.operation(sql), Double(DispatchTime.now().uptimeNanoseconds &- started) / 1e9, true)
             throw error
         }
     }
