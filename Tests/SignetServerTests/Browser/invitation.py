@@ -18,8 +18,24 @@ from selenium.webdriver.support.ui import WebDriverWait
 
 import chromium_driver  # the shared Chromium set-up (chromium_driver.py)
 
-from account_journey import mail, shoot  # the sink reader and the whole-height screenshots
+from account_journey import mail  # the sink reader
 from federated_signin import log  # the same SIGNET_TEST_LOG diagnostics
+
+
+def shoot(driver, name):
+    """NAME-phone.png at 390 px and NAME-desktop.png at 1280 px into $SIGNET_SCREENSHOTS, each
+    tall enough for the whole page (its scroll height, which includes the form's last button)."""
+    folder = os.environ.get("SIGNET_SCREENSHOTS")
+    if not folder:
+        return
+    for suffix, width, least in (("phone", 390, 844), ("desktop", 1280, 900)):
+        driver.set_window_size(width, least)
+        height = driver.execute_script("return document.documentElement.scrollHeight")
+        # The window's own frame takes part of its height: add it back.
+        frame = driver.execute_script("return window.outerHeight - window.innerHeight")
+        driver.set_window_size(width, max(least, int(height) + int(frame) + 24))
+        driver.save_screenshot(os.path.join(folder, "%s-%s.png" % (name, suffix)))
+    driver.set_window_size(1280, 900)
 
 
 def main():
