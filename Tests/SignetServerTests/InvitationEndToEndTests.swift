@@ -201,6 +201,35 @@ struct InvitationEndToEndTests {
         #expect(browser.cookies["signet_invitation"]?.value.isEmpty ?? true)
     }
 
+    @Test func aSocialSignInWithTheInvitedVerifiedAddressMayAcceptButTheEmailBoundWayIsThePagesOwn() async throws {
+        let fed = try Federated(.generic, id: "social", user: MockUser(subject: "fay-social", email: "fay@example.com", emailVerified: true))
+        defer { fed.stop() }
+        let organizations = fed.server.environment.makeOrganizations()
+        let org = try organizations.create(slug: "acme", name: "Acme")
+        var token = ""
+        _ = try organizations.invite(org, email: "fay@example.com", role: "member", actor: "test") { made, _ in
+            token = made
+            return nil
+        }
+        let browser = fed.browser()
+        let page = try await browser.open(fed.server.url(Routes.invitation, query: [("token", token)]))
+        #expect(page.status == 200)
+        // The page's own action is the email-bound one: no provider button on it.
+        #expect(!page.response.text.contains(Routes.federationStart))
+        #expect(try Self.form(browser, "signup").action.path == Routes.invitation)
+        // "Sign in" leads to the ordinary sign-in page, where the provider is one way among others.
+        let signIn = try await Self.press(browser, "signin")
+        #expect(signIn.url.path == Routes.signIn)
+        let back = try await browser.open(fed.server.url(try Federated.providerLink(browser, connection: "social")))
+        #expect(back.status == 200 && back.url.path == Routes.invitation)
+        #expect(back.response.text.contains("You are signed in as <strong>fay@example.com</strong>."))
+        let accepted = try await Self.press(browser, "accept")
+        #expect(accepted.status == 200)
+        let fay = try #require(try fed.server.environment.storage.users.user(email: "fay@example.com"))
+        #expect(try fed.server.environment.storage.organizations.membership(organizationID: org.id, userID: fay.id)?.roles == ["member"])
+        #expect(try fed.server.environment.storage.users.federatedIdentities(userID: fay.id).map(\.connectionID) == ["social"])
+    }
+
     @Test func anUnknownOrGarbledLinkIsRefusedWithAPage() async throws {
         let fixture = try await Fixture.start()
         defer { Task { await fixture.stop() } }
