@@ -312,6 +312,24 @@ public struct Organizations: Sendable {
         return outcome
     }
 
+    /// Sign-up through the invitation of `token`: `newUser` (its email the invited one, marked
+    /// verified, since the link proved the mailbox) is stored and made a member in the
+    /// acceptance's own transaction, so a refusal creates nothing. Throws `.duplicate` from the
+    /// store when the address already has an account. Audited when accepted.
+    public func accept(token: String, creating newUser: UserRecord) throws -> InvitationAcceptance {
+        guard Self.isTokenShaped(token) else { return .unknown }
+        let outcome = try store.acceptInvitation(tokenHash: tokenHash(token), creating: newUser, now: clock.now)
+        if case .accepted(let invitation, let member) = outcome {
+            auditor.record("sign_up", actor: newUser.id, subject: newUser.id, method: "invitation",
+                           detail: ["organization": .string(invitation.organizationID)])
+            auditor.record("organization_invitation_accepted", actor: newUser.id, subject: newUser.id, detail: [
+                "organization": .string(invitation.organizationID), "invitation": .string(invitation.id),
+                "roles": .array(member.roles.map(JSONValue.string)),
+            ])
+        }
+        return outcome
+    }
+
     // MARK: shared
 
     /// The keyed hash of an invitation token.

@@ -53,6 +53,17 @@ public final class UserService: Sendable {
     /// Creates a user with a new random, stable `sub`. Throws `UserServiceError` for a bad email
     /// or password or an email that is taken.
     public func create(email rawEmail: String, name: String? = nil, password: String?) throws -> UserRecord {
+        let user = try newUser(email: rawEmail, name: name, password: password, emailVerified: false)
+        do { try storage.users.insertUser(user) } catch StoreError.duplicate {
+            throw UserServiceError("a user with this email already exists")
+        }
+        return user
+    }
+
+    /// A new user's record, not stored: the address normalized, the password checked and hashed
+    /// (Argon2id), a new random, stable `sub`. The caller stores it (`create`, or the sign-up
+    /// through an invitation, which stores it in the acceptance's transaction).
+    public func newUser(email rawEmail: String, name: String?, password: String?, emailVerified: Bool) throws -> UserRecord {
         let email = try UserService.normalizeEmail(rawEmail)
         var hash: String?
         if let password {
@@ -61,12 +72,8 @@ public final class UserService: Sendable {
         }
         let now = clock.now
         let trimmedName = name?.trimmingCharacters(in: .whitespacesAndNewlines)
-        let user = UserRecord(id: Base64URL.encode(random.bytes(16)), email: email, emailVerified: false, passwordHash: hash,
-                              name: trimmedName?.isEmpty == false ? trimmedName : nil, createdAt: now, updatedAt: now)
-        do { try storage.users.insertUser(user) } catch StoreError.duplicate {
-            throw UserServiceError("a user with this email already exists")
-        }
-        return user
+        return UserRecord(id: Base64URL.encode(random.bytes(16)), email: email, emailVerified: emailVerified, passwordHash: hash,
+                          name: trimmedName?.isEmpty == false ? trimmedName : nil, createdAt: now, updatedAt: now)
     }
 
     /// A user by id or by email.

@@ -221,22 +221,35 @@ public struct SQLOrganizationStore: OrganizationStore {
 
     /// See `OrganizationStore.acceptInvitation(tokenHash:userID:email:now:)`.
     public func acceptInvitation(tokenHash: [UInt8], userID: String, email: String, now: Date) throws -> InvitationAcceptance {
+        try database.transaction { db in try Self.accept(tokenHash: tokenHash, userID: userID, email: email, newUser: nil, now: now, on: db) }
+    }
+
+    /// See `OrganizationStore.acceptInvitation(tokenHash:creating:now:)`.
+    public func acceptInvitation(tokenHash: [UInt8], creating newUser: UserRecord, now: Date) throws -> InvitationAcceptance {
         try database.transaction { db in
-            let invitation = try db.one(Self.invitationByTokenLocked, [tokenHash], Self.decodeInvitation)
-            if let refusal = InvitationAcceptance.decide(invitation, email: email, now: now) { return refusal }
-            guard var invitation else { return .unknown }
-            try db.run(Self.markAccepted, [invitation.id, now, userID])
-            invitation.acceptedAt = now
-            invitation.acceptedBy = userID
-            let orgID = invitation.organizationID
-            if var member = try db.one(Self.memberByKeyLocked, [orgID, userID], { try Self.decodeMember($0) }) {
-                member.roles = Array(Set(member.roles + [invitation.role])).sorted()
-                try db.run(Self.updateRoles, [orgID, userID, try Self.rolesText(member.roles)])
-                return .accepted(invitation, member)
-            }
-            try db.run(Self.insertMember, [orgID, userID, try Self.rolesText([invitation.role]), now])
-            return .accepted(invitation, OrganizationMemberRecord(organizationID: orgID, userID: userID,
-                                                                  roles: [invitation.role], createdAt: now))
+            try Self.accept(tokenHash: tokenHash, userID: newUser.id, email: newUser.email, newUser: newUser, now: now, on: db)
         }
+    }
+
+    /// The acceptance inside a transaction: the row read locked, decided, then (when accepted) the
+    /// new user if any, the use and the membership.
+    static func accept(tokenHash: [UInt8], userID: String, email: String, newUser: UserRecord?, now: Date,
+                       on db: any SQLConnection) throws -> InvitationAcceptance {
+        let invitation = try db.one(Self.invitationByTokenLocked, [tokenHash], Self.decodeInvitation)
+        if let refusal = InvitationAcceptance.decide(invitation, email: email, now: now) { return refusal }
+        guard var invitation else { return .unknown }
+        if let newUser { try SQLUserStore.insertUserRow(newUser, db) }
+        try db.run(Self.markAccepted, [invitation.id, now, userID])
+        invitation.acceptedAt = now
+        invitation.acceptedBy = userID
+        let orgID = invitation.organizationID
+        if var member = try db.one(Self.memberByKeyLocked, [orgID, userID], { try Self.decodeMember($0) }) {
+            member.roles = Array(Set(member.roles + [invitation.role])).sorted()
+            try db.run(Self.updateRoles, [orgID, userID, try Self.rolesText(member.roles)])
+            return .accepted(invitation, member)
+        }
+        try db.run(Self.insertMember, [orgID, userID, try Self.rolesText([invitation.role]), now])
+        return .accepted(invitation, OrganizationMemberRecord(organizationID: orgID, userID: userID,
+                                                              roles: [invitation.role], createdAt: now))
     }
 }

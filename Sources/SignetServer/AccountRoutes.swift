@@ -42,17 +42,22 @@ struct AccountRoutes: Sendable {
 
     /// A 303 to `/authorize` for the account client: the ordinary sign-in, back to the page.
     /// `prompt=login` asks for a fresh sign-in even with a session (OpenID Connect Core §3.1.2.1).
-    func startSignIn(freshLogin: Bool) -> HTTPResponse {
+    /// `callbackPath` is one of the client's redirect URIs; `loginHint` fills the sign-in form.
+    static func startSignIn(_ interactive: InteractiveRoutes, freshLogin: Bool, callbackPath: String = AccountClient.callbackPath,
+                            loginHint: String? = nil) -> HTTPResponse {
         // The code is never redeemed (the session cookie is what the page needs), so the PKCE
         // verifier is not kept: the challenge only has to be well formed (RFC 7636 §4.2).
         let random = interactive.server.random
         var parameters = [("response_type", "code"), ("client_id", AccountClient.id),
-                          ("redirect_uri", interactive.issuer + AccountClient.callbackPath), ("scope", Scope.openID),
+                          ("redirect_uri", interactive.issuer + callbackPath), ("scope", Scope.openID),
                           ("state", Base64URL.encode(random.bytes(16))),
                           ("code_challenge", Base64URL.encode(random.bytes(32))), ("code_challenge_method", "S256")]
         if freshLogin { parameters.append(("prompt", "login")) }
+        if let loginHint { parameters.append(("login_hint", loginHint)) }
         return InteractiveRoutes.local(Routes.authorize, parameters)
     }
+
+    func startSignIn(freshLogin: Bool) -> HTTPResponse { Self.startSignIn(interactive, freshLogin: freshLogin) }
 
     /// What every account form POST checks first: a form body, a session (else 401), the CSRF
     /// field (else 403). Then `body` runs with the session and the fields.

@@ -145,8 +145,9 @@ extension AdminOpenAPI {
             }
             if operation.operationID == "createClient" || operation.operationID == "createUser" { error(409, "The id or email is taken.") }
             if operation.path.hasPrefix(AdminRoutes.organizations), operation.method == .POST || operation.method == .PATCH {
-                error(409, "Taken (a slug or role name), or the invitation is no longer pending.")
+                error(409, "Taken (a slug, role name or domain), the invitation is no longer pending, or the domain's proof failed or is missing.")
             }
+            if operation.operationID == "verifyOrganizationDomain" { error(503, "The DNS lookup failed; try again later.") }
             if operation.needsMatch {
                 error(412, "If-Match does not name the current ETag.")
                 error(428, "If-Match is missing.")
@@ -261,7 +262,26 @@ extension AdminOpenAPI {
             "ConsentList": list("Consent"),
             "Connection": object(connection, required: Array(connection.keys).sorted()),
             "ConnectionList": list("Connection"),
-        ].merging(organizationSchemas) { first, _ in first }
+        ].merging(organizationSchemas) { first, _ in first }.merging(domainSchemas) { first, _ in first }
+    }
+
+    private static var domainSchemas: [String: JSONValue] {
+        let domain: [String: JSONValue] = [
+            "domain": string("Normalized: lowercase, an international domain as its A-label."), "organization_id": string(),
+            "verified": .object(["type": "boolean"]), "verified_at": string(nullable: true),
+            "verified_by": .object(["type": ["string", "null"], "enum": ["dns", "operator", .null]]),
+            "connection_id": string(nullable: true), "policy": .object(["type": "string", "enum": ["optional", "sso_required"]]),
+            "txt_record": object(["name": string(), "value": string()], required: ["name", "value"]),
+            "created_at": string(),
+        ]
+        return [
+            "Domain": object(domain, required: Array(domain.keys).sorted()),
+            "DomainList": object(["items": .object(["type": "array", "items": ref("Domain")])], required: ["items"]),
+            "DomainClaim": object(["domain": string()], required: ["domain"]),
+            "DomainVerify": object(["method": .object(["type": "string", "enum": ["dns", "operator"]])], required: []),
+            "DomainBind": object(["connection_id": string(), "policy": .object(["type": "string", "enum": ["optional", "sso_required"]])],
+                                 required: ["connection_id"]),
+        ]
     }
 
     private static var organizationSchemas: [String: JSONValue] {

@@ -260,7 +260,7 @@ enum AdminRoutes {
     /// Every operation of the admin listener, in document order.
     static let operations: [AdminOperation] = probeOperations() + clientOperations() + userOperations() + sessionOperations()
         + consentOperations() + connectionOperations() + keyOperations() + auditOperations() + organizationOperations()
-        + operatorRoleOperations() + [openAPIOperation]
+        + operatorRoleOperations() + domainOperations() + [openAPIOperation]
 
     private static func probeOperations() -> [AdminOperation] {
         [

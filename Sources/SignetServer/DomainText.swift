@@ -2,5 +2,5 @@ import SignetWire
 
 /// The words of the pages an organization's governed domain shows (`sso_required`).
 enum DomainText: String, CatalogStrings {
-    case ssoRequiredTitle, passwordRefused, signUpRefused, providerRefused, connectionUnavailable, continueWith, backToSignIn
+    case ssoRequiredTitle, passwordRefused, signUpRefused, codeRefused, providerRefused, connectionUnavailable, continueWith, backToSignIn
 }

@@ -67,9 +67,7 @@ extension FederationRoutes {
             return errors.render(OAuthError(.serverError, "The server could not complete the request.", detail: "\(error)"))
         }
         if realm.ssoRequired && realm.connectionID == nil {
-            server.audit("sign_in_refused", client: client.id, method: "headless", reason: "sso_required")
-            return errors.render(OAuthError(.accessDenied, "Accounts at this domain sign in through their organization's connection, which is not available."),
-                                 status: 403)
+            return interactive.ssoRequiredJSON(realm, email: email, client: client.id, way: "headless", errors)
         }
         do {
             switch try interactive.flow.start(checked, client: client, sessionToken: nil) {

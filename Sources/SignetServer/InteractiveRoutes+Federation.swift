@@ -1,6 +1,7 @@
 import SignetCore
 import SignetFederation
 import SignetHTTP
+import SignetWire
 
 extension InteractiveRoutes {
     /// The provider buttons of the sign-in page: one link per enabled connection to
@@ -31,7 +32,7 @@ extension InteractiveRoutes {
                                                    ("login_hint", email.trimmingCharacters(in: .whitespacesAndNewlines))])
     }
 
-    /// The 403 page of an `sso_required` domain for a local way (`way`: `pwd`, `signup`), with a
+    /// The 403 page of an `sso_required` domain for a local way (`way`: `pwd`, `signup`, `otp`), with a
     /// link on to the domain's connection when it is available; nothing is created or checked.
     func ssoRequiredRefusal(_ realm: HomeRealmDecision, email: String, handle: String?, browserValue: String?, way: String,
                             _ errors: ErrorRenderer) -> HTTPResponse {
@@ -45,10 +46,26 @@ extension InteractiveRoutes {
                 ("request", handle), ("connection", connectionID), ("csrf", csrfField),
                 ("login_hint", email.trimmingCharacters(in: .whitespacesAndNewlines))])
         }
-        let reason: DomainText = realm.connectionID == nil ? .connectionUnavailable : (way == "signup" ? .signUpRefused : .passwordRefused)
+        let reason: DomainText = realm.connectionID == nil ? .connectionUnavailable
+            : way == "signup" ? .signUpRefused : way == "otp" ? .codeRefused : .passwordRefused
         return errors.ssoRequired(reason, domain: DomainGovernance.domain(email), connection: domains.connectionName(governing),
                                   continueHref: continueHref,
                                   backHref: handle.map { Routes.signIn + "?" + FormEncoding.encode([("request", $0)]) })
+    }
+
+    /// The JSON answer of an `sso_required` domain for a local way of the JSON APIs (`way`:
+    /// `passkey`, `headless`): 403 `access_denied`, audited as the pages' refusal is; nothing is
+    /// signed in. The description names the domain and the connection (they are not secret: the
+    /// sign-in page says the same).
+    func ssoRequiredJSON(_ realm: HomeRealmDecision, email: String, client: String?, way: String, _ errors: ErrorRenderer) -> HTTPResponse {
+        let governing = realm.owningConnectionID ?? ""
+        let domain = DomainGovernance.domain(email)
+        server.auditor.record("sign_in_refused", client: client, method: way, reason: "sso_required",
+                              detail: ["connection": .string(governing), "domain": .string(domain)])
+        let description = realm.connectionID == nil
+            ? "Accounts at \(domain) sign in through their organization's connection, which is not available."
+            : "Accounts at \(domain) sign in through \(domains.connectionName(governing)), not with a \(way == "passkey" ? "passkey" : "local credential")."
+        return errors.render(OAuthError(.accessDenied, description), status: 403)
     }
 
     /// The CSP `img-src` sources of the configured provider logos (their origins).

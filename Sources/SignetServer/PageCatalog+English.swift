@@ -445,10 +445,46 @@ extension PageCatalog {
         // {1}: the domain; {2}: the connection's name (both escaped).
         "DomainText.passwordRefused": "Accounts at {1} sign in through {2}, not with a password.",
         "DomainText.signUpRefused": "Accounts at {1} are not created here: they are made when you first sign in through {2}.",
+        "DomainText.codeRefused": "Accounts at {1} sign in through {2}, not with an emailed code.",
         // {3}: the provider that was used.
         "DomainText.providerRefused": "Accounts at {1} sign in through {2}, not through {3}.",
         "DomainText.connectionUnavailable": "Accounts at {1} sign in through {2}, which is not available right now. Ask your organization's administrator.",
         "DomainText.continueWith": "Continue with {1}",
         "DomainText.backToSignIn": "Back to sign-in",
+        // InvitationText: Every string of an organization invitation's page (`/invitation`).
+        // {1}: the organization's name.
+        "InvitationText.title": "Join {1}",
+        // {1}: the organization's name; {2}: the role (both escaped, in bold).
+        "InvitationText.invited": "You are invited to join {1} as {2}.",
+        // {1}: the invited address (escaped, in bold).
+        "InvitationText.forAddress": "The invitation is for {1}.",
+        // {1}: the signed-in user's address (escaped, in bold).
+        "InvitationText.signedInAs": "You are signed in as {1}.",
+        "InvitationText.accept": "Accept the invitation",
+        "InvitationText.otherEmailTitle": "This invitation is for another address",
+        // {1}: the signed-in user's own address (escaped, in bold).
+        "InvitationText.otherEmail": "You are signed in as {1}, but this invitation was sent to another email address. To accept it, sign out and continue with the address it was sent to.",
+        "InvitationText.switchAccount": "Sign out and use another account",
+        "InvitationText.signInToAccept": "Sign in to accept",
+        "InvitationText.haveAccount": "Already have an account with this address?",
+        "InvitationText.createHeading": "Create your account",
+        "InvitationText.createIntro": "This link has confirmed your address: no code is needed.",
+        "InvitationText.create": "Create account and join",
+        "InvitationText.accountExists": "An account with this address already exists. Sign in to accept the invitation.",
+        // {1}: the domain; {2}: the connection's name (both escaped, in bold).
+        "InvitationText.governed": "Accounts at {1} sign in through {2}. Sign in to accept the invitation.",
+        // {1}: the organization's name.
+        "InvitationText.acceptedTitle": "Welcome to {1}",
+        // {1}: the organization's name; {2}: the roles (both escaped, in bold).
+        "InvitationText.accepted": "You are now a member of {1} as {2}.",
+        "InvitationText.continueToAccount": "Go to your account",
+        "InvitationText.unknownTitle": "This invitation link does not work",
+        "InvitationText.unknown": "The link is incomplete, or a newer invitation replaced it. Open the whole link from the latest invitation mail, or ask for a new invitation.",
+        "InvitationText.usedTitle": "This invitation was already used",
+        "InvitationText.used": "Each invitation link works once. If you accepted it, sign in as usual; otherwise ask for a new invitation.",
+        "InvitationText.revokedTitle": "This invitation was withdrawn",
+        "InvitationText.revoked": "The organization withdrew this invitation. Ask its administrator for a new one.",
+        "InvitationText.expiredTitle": "This invitation has expired",
+        "InvitationText.expired": "Invitation links work for a limited time. Ask the organization's administrator to send it again.",
     ]
 }

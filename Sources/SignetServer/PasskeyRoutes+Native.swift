@@ -50,7 +50,7 @@ extension PasskeyRoutes {
     }
 
     /// `POST /passkeys/native/finish?client_id=…&code_challenge=…`.
-    func nativeFinish(_ request: HTTPRequest) throws(OAuthError) -> HTTPResponse {
+    func nativeFinish(_ request: HTTPRequest, _ errors: ErrorRenderer) throws(OAuthError) -> HTTPResponse {
         let body = try Self.jsonBody(request)
         guard let clientID = try RequestParameters(request.query.pairs).single("client_id"),
               let challenge = try RequestParameters(request.query.pairs).single("code_challenge") else {
@@ -60,6 +60,9 @@ extension PasskeyRoutes {
             let signedIn = try ceremonies.finishAssertion(body, binding: nativeBinding(clientID: clientID, codeChallenge: challenge))
             let pending = try interactive.flow.pending(handle: signedIn.context)
             guard pending.client.id == clientID else { throw OAuthError(.accessDenied, "The passkey challenge was issued to another client.") }
+            if let realm = try interactive.domains.localSignInRefusal(forEmail: signedIn.user.email) {
+                return interactive.ssoRequiredJSON(realm, email: signedIn.user.email, client: clientID, way: "passkey", errors)
+            }
             // RFC 8176 §2, as on the web; the session exists only to carry `sid` and `auth_time`
             // into the code: no browser holds it.
             let started = try interactive.flow.sessions.start(user: signedIn.user, amr: signedIn.amr)

@@ -88,6 +88,10 @@ struct PasskeyRoutes: Sendable {
         return try Self.mapped("passkey sign-in") {
             let signedIn = try ceremonies.finishAssertion(body, binding: binding)
             let pending = try interactive.flow.pending(handle: signedIn.context)
+            // The passkey resolved to an account of an `sso_required` domain: no session.
+            if let realm = try interactive.domains.localSignInRefusal(forEmail: signedIn.user.email) {
+                return interactive.ssoRequiredJSON(realm, email: signedIn.user.email, client: pending.client.id, way: "passkey", errors)
+            }
             try interactive.flow.sessions.end(token: interactive.sessionToken(request))
             // RFC 8176 §2: "hwk"/"swk" (proof of a hardware- or software-held key) and "user"
             // (the required user verification); never "pwd".

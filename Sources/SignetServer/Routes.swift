@@ -28,8 +28,11 @@ public enum Routes {
     public static let emailCode = "/email/code"
     /// The mailed link: a page that confirms with a button (mail scanners open links).
     public static let emailLink = "/email/link"
-    /// An organization invitation's link, as the invitation mail carries it (its page is not built yet: docs/organizations.md).
+    /// An organization invitation's link, as the invitation mail carries it (`?token=sgi_…`): the
+    /// page to accept it or sign up through it, and its form (docs/organizations.md).
     public static let invitation = "/invitation"
+    /// Where a sign-in started from an invitation's page comes back (`AccountClient`'s second redirect URI).
+    public static let invitationCallback = "/invitation/callback"
     /// "Forgot password?": asks for the address to send a reset code to.
     public static let passwordForgot = "/password/forgot"
     /// Email sign-in (`accounts.email_sign_in`): asks for the address to send a sign-in code to.

@@ -205,6 +205,10 @@ extension SelfServiceRoutes {
             guard sameBrowser, user.disabledAt == nil, let handle else {
                 return Self.notice(errors.page, EmailChallengeText.otherBrowserTitle, EmailChallengeText.otherBrowserBody, status: 403)
             }
+            // A code mailed before the domain became `sso_required` no longer signs in.
+            if let realm = try interactive.domains.localSignInRefusal(forEmail: user.email) {
+                return interactive.ssoRequiredRefusal(realm, email: user.email, handle: handle, browserValue: browserValue, way: "otp", errors)
+            }
             try markVerified(user)
             server.auditor.record("sign_in", subject: user.id, detail: ["method": .string("email")])
             return try continueSignedIn(user, amr: ["otp"], handle: handle, errors)

@@ -82,6 +82,11 @@ extension SelfServiceRoutes {
                                error: ValidationText.message(error, errors.page), status: 400)
         }
         do {
+            // An `sso_required` domain signs in only through its connection: no challenge, no mail.
+            if page.purpose == .signIn, let realm = try interactive.domains.localSignInRefusal(forEmail: email) {
+                return interactive.ssoRequiredRefusal(realm, email: email, handle: handle, browserValue: request.cookies[interactive.csrfCookieName],
+                                                      way: "otp", errors)
+            }
             guard try challenges.admit(purpose: page.purpose, email: email, clientAddress: request.clientKey) else { return Self.throttled(errors.page) }
             let user = try users.storage.users.user(email: email)
             let userID = user?.disabledAt == nil ? user?.id : nil

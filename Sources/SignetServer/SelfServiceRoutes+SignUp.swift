@@ -69,8 +69,7 @@ extension SelfServiceRoutes {
         do { email = try EmailAddress.normalize(rawEmail) } catch { return again(ValidationText.message(error, errors.page)) }
         // An `sso_required` domain's accounts are made by their first SSO sign-in, never here.
         do {
-            let realm = try interactive.domains.decision(forEmail: email)
-            if realm.ssoRequired {
+            if let realm = try interactive.domains.localSignInRefusal(forEmail: email) {
                 return interactive.ssoRequiredRefusal(realm, email: email, handle: handle, browserValue: request.cookies[interactive.csrfCookieName],
                                                       way: "signup", errors)
             }

@@ -18,6 +18,7 @@ extension SignetApplication {
         let account = AccountRoutes(application: self, interactive: interactive)
         let accountTokens = UserAccessTokenCheck(server: authorizationServer)
         let passkeys = PasskeyRoutes(application: self, interactive: interactive)
+        let invitations = InvitationRoutes(application: self, interactive: interactive)
         var table = RouteTableBuilder(issuer: issuer, assets: assets, metrics: metrics, listener: "public")
 
         // The landing page: a page, not a JSON 404.
@@ -62,7 +63,7 @@ extension SignetApplication {
         table.add([.POST], Routes.passkeyRegisterOptions, .api(.none)) { errors in errors.sync { request throws(OAuthError) in try passkeys.registerOptions(request, errors) } }
         table.add([.POST], Routes.passkeyRegisterFinish, .api(.none)) { errors in errors.sync { request throws(OAuthError) in try passkeys.registerFinish(request) } }
         table.add([.POST], Routes.passkeyNativeOptions, .api(.none)) { errors in errors.sync { request throws(OAuthError) in try passkeys.nativeOptions(request, errors) } }
-        table.add([.POST], Routes.passkeyNativeFinish, .api(.none)) { errors in errors.sync { request throws(OAuthError) in try passkeys.nativeFinish(request) } }
+        table.add([.POST], Routes.passkeyNativeFinish, .api(.none)) { errors in errors.sync { request throws(OAuthError) in try passkeys.nativeFinish(request, errors) } }
         // RFC 6750 §2.1: a signed-in app's access token (`passkeys:write`) in the Authorization header.
         table.add([.POST], Routes.passkeyNativeRegisterOptions, .api(.bearer)) { errors in
             errors.sync { request throws(OAuthError) in try passkeys.nativeRegisterOptions(request, errors, tokens: accountTokens) }
@@ -139,6 +140,10 @@ extension SignetApplication {
             table.add([.GET], page.path, .page) { errors in .sync { selfService.addressPage(page, $0, errors) } }
             table.add([.POST], page.path, .page) { errors in .sync { selfService.addressSubmit(page, $0, errors) } }
         }
+        // An organization invitation's link (docs/organizations.md); its sign-up hashes a password.
+        table.add([.GET], Routes.invitation, .page) { errors in .sync { invitations.page($0, errors) } }
+        table.add([.POST], Routes.invitation, .page) { errors in Self.blocking("invitation", errors, invitations.submit) }
+        table.add([.GET], Routes.invitationCallback, .page) { errors in .sync { invitations.callback($0, errors) } }
         return table.routes
     }
 

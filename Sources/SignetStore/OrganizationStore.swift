@@ -83,4 +83,10 @@ public protocol OrganizationStore: Sendable {
     /// accepted, marks it used and makes the user a member with its role (added to the roles
     /// held). Of racing acceptances one wins; the others see `.alreadyAccepted`.
     func acceptInvitation(tokenHash: [UInt8], userID: String, email: String, now: Date) throws -> InvitationAcceptance
+
+    /// Sign-up through an invitation: in one transaction holding the invitation's row, decides as
+    /// `acceptInvitation` does with `newUser.email`, and when accepted stores `newUser` (whose
+    /// email the link proved) and makes it a member with the invited role. A refusal stores
+    /// nothing. Throws `.duplicate`, storing nothing and using nothing, when the id or email is taken.
+    func acceptInvitation(tokenHash: [UInt8], creating newUser: UserRecord, now: Date) throws -> InvitationAcceptance
 }

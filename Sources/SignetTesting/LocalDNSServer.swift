@@ -21,11 +21,12 @@ public struct LocalDNSServer: Sendable {
 
     /// Starts dnsmasq serving `records` (name → value) for `zones`, on a free port; waits (at
     /// most 20 s) for its "started" line. A port taken meanwhile is tried again, twice at most.
-    public static func start(zones: [String], records: [(name: String, value: String)]) async throws -> LocalDNSServer {
+    /// `port`: that port only (a server configured with it before the records were known).
+    public static func start(zones: [String], records: [(name: String, value: String)], port fixed: Int? = nil) async throws -> LocalDNSServer {
         try RealPart.dnsmasq.use()
         var lastError = ""
-        for _ in 0..<3 {
-            let port = try FreePort.pick()
+        for _ in 0..<(fixed == nil ? 3 : 1) {
+            let port = try fixed ?? FreePort.pick()
             var arguments = ["--no-daemon", "--conf-file=/dev/null", "--no-resolv", "--no-hosts", "--listen-address=127.0.0.1",
                              "--port=\(port)", "--bind-interfaces", "--pid-file=", "--log-facility=-"]
             if getuid() == 0 { arguments.append("--user=root") }

@@ -172,6 +172,38 @@ struct OrganizationContractTests {
     }
 
     @Test(arguments: Backend.allCases)
+    func aSignUpThroughAnInvitationStoresTheUserOnlyWhenAccepted(_ backend: Backend) throws {
+        let storage = try Self.storage(backend)
+        let store = storage.organizations
+        let now = t0.addingTimeInterval(10)
+        try store.insertInvitation(Self.invitation("inv_1", token: "tok-new", email: "new@example.com", role: "admin"), mail: nil)
+        try store.insertInvitation(Self.invitation("inv_2", token: "tok-old", email: "late@example.com", expiresIn: 5), mail: nil)
+        try store.insertInvitation(Self.invitation("inv_3", token: "tok-taken", email: "ada@example.com"), mail: nil)
+        // Expired: nothing stored.
+        #expect(try store.acceptInvitation(tokenHash: hash("tok-old"), creating: Fixture.user("user-late", email: "late@example.com"), now: now)
+                == .expired)
+        #expect(try storage.users.user(id: "user-late") == nil)
+        // An address that has an account: `.duplicate`, nothing stored, the invitation still pending.
+        #expect(throws: StoreError.duplicate) {
+            try store.acceptInvitation(tokenHash: hash("tok-taken"), creating: Fixture.user("user-3", email: "ada@example.com"), now: now)
+        }
+        #expect(try storage.users.user(id: "user-3") == nil)
+        #expect(try store.invitation(id: "inv_3")?.acceptedAt == nil)
+        // Accepted: the user, the use and the membership together.
+        guard case .accepted(let used, let member) = try store.acceptInvitation(
+            tokenHash: hash("tok-new"), creating: Fixture.user("user-new", email: "new@example.com"), now: now) else {
+            Issue.record("not accepted")
+            return
+        }
+        #expect(used.acceptedBy == "user-new" && member.roles == ["admin"])
+        #expect(try storage.users.user(id: "user-new")?.email == "new@example.com")
+        #expect(try store.membership(organizationID: "org_a", userID: "user-new")?.roles == ["admin"])
+        #expect(try store.acceptInvitation(tokenHash: hash("tok-new"), creating: Fixture.user("user-4", email: "new@example.com"), now: now)
+                == .alreadyAccepted)
+        #expect(try storage.users.user(id: "user-4") == nil)
+    }
+
+    @Test(arguments: Backend.allCases)
     func aResentInvitationKillsTheOldLink(_ backend: Backend) throws {
         let storage = try Self.storage(backend)
         let store = storage.organizations
