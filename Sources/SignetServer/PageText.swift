@@ -22,6 +22,7 @@ enum PageText {
         PasskeyText.self,
         ConsoleText.self,
         DomainText.self,
+        OrganizationPickerText.self,
     ]
 
     /// Every key without German text, as `Table.key`.
