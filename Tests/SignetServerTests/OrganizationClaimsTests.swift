@@ -339,6 +339,45 @@ import Testing
         try f.expectNothingIssued()
     }
 
+    @Test func aCodeRedeemedAfterTheUserLeftTheOrganizationIsRefused() async throws {
+        let f = try Fixture(betaMember: false)
+        defer { f.stop() }
+        let pkce = PKCEPair.generate()
+        let browser = FormBrowser()
+        _ = try await browser.open(f.authorizeURL(pkce))
+        let code = try #require(try await f.env.submitCredentials(browser).requireRedirect()["code"])
+        try f.env.server.environment.makeOrganizations().removeMember(f.acme, userID: f.env.user.id)
+        let response = try await f.redeem(code, pkce)
+        #expect(response.status == 400, "\(response)")
+        #expect(try response.json()["error"]?.stringValue == "invalid_grant")
+        #expect(try response.json()["error_description"]?.stringValue == "The user is no longer a member of the organization.")
+        try f.expectNothingIssued()
+    }
+
+    @Test func aThirdPartyClientAsksConsentAfterTheOrganizationIsPicked() async throws {
+        let f = try Fixture()
+        defer { f.stop() }
+        let now = f.env.server.clock.now
+        try f.env.server.environment.storage.clients.upsertClient(ClientRecord(
+            id: "partner", name: "Partner App", isPublic: true, redirectURIs: ["https://partner.example.com/cb"],
+            allowedScopes: ["openid", "organization"], grantTypes: ["authorization_code"], tokenEndpointAuthMethod: "none",
+            createdAt: now, updatedAt: now))
+        let pkce = PKCEPair.generate()
+        let browser = FormBrowser()
+        _ = try await browser.open(f.env.authorizeURL(client: "partner", redirectURI: "https://partner.example.com/cb", pkce: pkce,
+                                                      extra: [("scope", "openid organization")]))
+        let picker = try await f.env.submitCredentials(browser)
+        #expect(picker.url.path == Routes.organizationPicker, "\(picker)")
+        let consent = try await browser.submit(formWithAction: Routes.organizationPicker, fields: ["organization": f.acme.id])
+        #expect(consent.url.path == Routes.consent, "\(consent)")
+        #expect(consent.response.text.contains("Know which of your organizations you use it for, and your roles there"))
+        let redirect = try await browser.submit(formWithAction: Routes.consent, pressing: "decision").requireRedirect()
+        let response = try await f.env.redeem(code: try #require(redirect["code"]), pkce: pkce, client: "partner",
+                                              redirectURI: "https://partner.example.com/cb")
+        #expect(response.status == 200, "\(response)")
+        Self.expectOrganization(try Self.claims(try response.json()["id_token"]?.stringValue), f.acme, roles: ["admin", "billing"])
+    }
+
     @Test func discoveryListsTheScopeAndTheClaims() async throws {
         let f = try Fixture()
         defer { f.stop() }
