@@ -16,6 +16,8 @@ struct RefreshTokenGrant: GrantHandler {
     let parts: TokenGrantParts
     /// How long a rotated token may be retried for the same successor, seconds.
     let graceSeconds: Int
+    /// The current membership of a family's organization.
+    let organizations: OrganizationSelection
 
     var grantType: GrantType { .refreshToken }
     var parameters: [String] { Self.parameters }
@@ -71,11 +73,24 @@ struct RefreshTokenGrant: GrantHandler {
             }
             user = found
         }
+        // The family keeps the organization it was granted for, with the membership as it is now:
+        // current roles; a user removed from it (or an organization deleted) ends the family, so
+        // the app signs in again rather than holding tokens for an organization it left.
+        var organization: OrganizationMembership?
+        if let organizationID = rotation.grant.organizationID, scope.contains(Scope.organization) {
+            guard let current = try organizations.current(organizationID: organizationID, userID: rotation.grant.userID) else {
+                try parts.refreshTokens.revokeGrant(id: rotation.grant.grantID, reason: "organization_membership_ended", now: now)
+                parts.auditor.record("grant_revoked", actor: "client:\(client.id)", subject: rotation.grant.userID, client: client.id,
+                                     reason: "organization_membership_ended", detail: ["grant": .string(rotation.grant.grantID)])
+                throw OAuthError.invalidGrant("The user is no longer a member of the organization.")
+            }
+            organization = current
+        }
         let amr = rotation.grant.amr
         return try parts.responses.build(
             client: client, subject: rotation.grant.userID, user: user, scope: scope, grantID: rotation.grant.grantID,
             resources: audiences, nonce: nil, authTime: rotation.grant.authTime, amr: amr, sessionID: rotation.grant.sessionID,
-            refreshToken: successor)
+            refreshToken: successor, organization: organization)
     }
 
     /// The scope and the access token's audiences of a refresh: RFC 6749 §6, the scope may narrow,
@@ -97,6 +112,7 @@ struct RefreshTokenGrant: GrantHandler {
 extension RefreshTokenGrant {
     /// Takes its parts from the server.
     init(server: AuthorizationServer) {
-        self.init(users: server.storage.users, parts: server.grantParts, graceSeconds: server.policy.refreshGrace)
+        self.init(users: server.storage.users, parts: server.grantParts, graceSeconds: server.policy.refreshGrace,
+                  organizations: OrganizationSelection(server: server))
     }
 }

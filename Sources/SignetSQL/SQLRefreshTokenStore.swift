@@ -7,7 +7,7 @@ public struct SQLRefreshTokenStore: RefreshTokenStore {
 
     static let grantColumns = """
         grant_id, client_id, user_id, scope, created_at, absolute_expires_at, revoked_at, revoke_reason,
-        session_id, auth_time, payload, resources, amr
+        session_id, auth_time, payload, resources, amr, organization_id
         """
 
     static func decodeGrant(_ row: any SQLRow) throws -> GrantRecord {
@@ -15,7 +15,8 @@ public struct SQLRefreshTokenStore: RefreshTokenStore {
             grantID: try row.text(0), clientID: try row.text(1), userID: try row.text(2), scope: try row.text(3),
             createdAt: try row.date(4), absoluteExpiresAt: try row.date(5), revokedAt: try row.optionalDate(6),
             revokeReason: row.optionalText(7), sessionID: row.optionalText(8), authTime: try row.date(9),
-            payload: try row.text(10), resources: try row.stringArray(11), amr: try row.words(12))
+            payload: try row.text(10), resources: try row.stringArray(11), amr: try row.words(12),
+            organizationID: row.optionalText(13))
     }
 
     static let tokenColumns = """
@@ -29,7 +30,7 @@ public struct SQLRefreshTokenStore: RefreshTokenStore {
             rotatedAt: try row.optionalDate(6), successorHash: try row.optionalBlob(7))
     }
 
-    static let insertGrantSQL = "INSERT INTO grants (\(grantColumns)) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)"
+    static let insertGrantSQL = "INSERT INTO grants (\(grantColumns)) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)"
     static let grantByID = "SELECT \(grantColumns) FROM grants WHERE grant_id = $1"
     /// The grant, locked, and whether its user is disabled (NULL: no such user row).
     static let grantForRotation = """
@@ -55,7 +56,7 @@ public struct SQLRefreshTokenStore: RefreshTokenStore {
     static let revokeBySession = "UPDATE grants SET revoked_at = $1, revoke_reason = $2 WHERE session_id = $3 AND revoked_at IS NULL"
     /// One upsert: a racing insert of the same grant waits, then takes the DO UPDATE branch.
     static let revokeIssuedFrom = """
-        INSERT INTO grants (\(grantColumns)) VALUES ($1, $2, $3, $4, $5, $5, $5, $6, $7, $8, '{}', '[]', '')
+        INSERT INTO grants (\(grantColumns)) VALUES ($1, $2, $3, $4, $5, $5, $5, $6, $7, $8, '{}', '[]', '', NULL)
         ON CONFLICT (grant_id) DO UPDATE SET
             revoked_at = COALESCE(grants.revoked_at, excluded.revoked_at),
             revoke_reason = COALESCE(grants.revoke_reason, excluded.revoke_reason)
@@ -70,7 +71,7 @@ public struct SQLRefreshTokenStore: RefreshTokenStore {
         try db.run(insertGrantSQL, [
             grant.grantID, grant.clientID, grant.userID, grant.scope, grant.createdAt, grant.absoluteExpiresAt,
             grant.revokedAt, grant.revokeReason, grant.sessionID, grant.authTime, grant.payload,
-            try StringList.json(grant.resources), grant.amr.joined(separator: " "),
+            try StringList.json(grant.resources), grant.amr.joined(separator: " "), grant.organizationID,
         ])
     }
 
@@ -117,7 +118,7 @@ public struct SQLRefreshTokenStore: RefreshTokenStore {
                 return RefreshRotation.decide(request, token: nil, grant: nil, userDisabled: false, successor: nil).0
             }
             let read = try db.one(Self.grantForRotation, [token.grantID]) { row in
-                (try Self.decodeGrant(row), try row.optionalBool(13) ?? false)
+                (try Self.decodeGrant(row), try row.optionalBool(14) ?? false)
             }
             let successor = try RefreshRotation.successorToRead(token, request).flatMap { hash in
                 try db.one(Self.tokenByHash, [hash], Self.decodeToken)

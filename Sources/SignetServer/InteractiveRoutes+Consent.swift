@@ -10,6 +10,7 @@ extension InteractiveRoutes {
         case Scope.profile: page.text(ConsentText.scopeProfile)
         case Scope.email: page.text(ConsentText.scopeEmail)
         case Scope.offlineAccess: page.text(ConsentText.scopeOfflineAccess)
+        case Scope.organization: page.text(ConsentText.scopeOrganization)
         default: page.text(ConsentText.scopeOther, scope)
         }
     }
