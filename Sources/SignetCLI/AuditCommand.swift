@@ -1,5 +1,6 @@
 import Foundation
 import SignetCore
+import SignetCrypto
 import SignetServer
 import SignetStore
 
@@ -34,7 +35,7 @@ enum AuditCommand {
             let storage = try ConfiguredStorage.open(try CommonOptions.configuration(arguments), migrate: true).storage
             switch try storage.audit.verifyAudit() {
             case .intact(let events, let sequence, let hash):
-                Output.print("audit chain OK: \(events) event(s) checked, head \(sequence) \(AuditEvent.hex(hash))")
+                Output.print("audit chain OK: \(events) event(s) checked, head \(sequence) \(Hex.encode(hash))")
                 return 0
             case .broken(let broken):
                 Output.print("audit chain BROKEN at sequence \(broken.sequence): \(describe(broken))")

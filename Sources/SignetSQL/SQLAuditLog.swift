@@ -19,9 +19,7 @@ public struct SQLAuditLog: AuditLog {
         """
     static let head = "SELECT head_sequence, head_hash FROM audit_chain WHERE id = 1 {for_update}"
     static let chain = "SELECT base_sequence, base_hash, head_sequence, head_hash FROM audit_chain WHERE id = 1"
-    static let insert = """
-        INSERT INTO audit_events (\(columns)) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)
-        """
+    static let insert = SQLTemplate.insert(into: "audit_events", columns)
     static let moveHead = "UPDATE audit_chain SET head_sequence = $1, head_hash = $2 WHERE id = 1"
     /// The filters every list applies (`$1`…`$5`), newest first, `LIMIT $6`.
     static let filters = """

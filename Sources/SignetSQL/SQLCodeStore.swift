@@ -20,10 +20,7 @@ public struct SQLCodeStore: AuthorizationCodeStore {
             organizationID: row.optionalText(15))
     }
 
-    static let insert = """
-        INSERT INTO authorization_codes (\(codeColumns))
-        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16)
-        """
+    static let insert = SQLTemplate.insert(into: "authorization_codes", codeColumns)
     static let codeForRedemption = "SELECT \(codeColumns) FROM authorization_codes WHERE code_hash = $1{for_update}"
     static let markConsumed = "UPDATE authorization_codes SET consumed_at = $1 WHERE code_hash = $2 AND consumed_at IS NULL"
     static let deleteUnredeemed = "DELETE FROM authorization_codes WHERE user_id = $1 AND consumed_at IS NULL"
