@@ -32,20 +32,20 @@ struct RefreshTokenGrant: GrantHandler {
         let requestedScope = try parameters.single("scope").map { text throws(OAuthError) in try Scope(parsing: text) }
         guard parts.tokens.hasShape(presented, of: .refresh) else { throw OAuthError.invalidGrant("The refresh token is invalid.") }
         let now = parts.clock.now
-        // A request that narrows is checked against the family before the token rotates, so a
-        // refused one (invalid_scope, invalid_target) leaves the token as it was. Scope and
-        // resources never change within a family, so the check holds for the rotated token too.
-        if requestedScope != nil || parameters.contains("resource"),
-           let token = try parts.refreshTokens.refreshToken(hash: parts.tokens.hash(presented)),
-           let grant = try parts.refreshTokens.grant(id: token.grantID), grant.clientID == client.id {
-            _ = try narrowed(token: token, grant: grant, requestedScope: requestedScope, parameters, client: client)
-        }
+        // A request that narrows is checked against the family inside the rotation's transaction,
+        // before anything is written, so a refused one (invalid_scope, invalid_target) leaves the
+        // token as it was. Scope and resources never change within a family, so the check holds
+        // for the rotated token too.
+        let narrows = requestedScope != nil || parameters.contains("resource")
         let successor = parts.refreshMinter.successor(of: presented)
         let successorHash = parts.tokens.hash(successor)
         let rotation: Rotation
         switch try parts.refreshTokens.rotateRefreshToken(
             tokenHash: parts.tokens.hash(presented), clientID: client.id, successorHash: successorHash,
-            successorExpiresAt: now.addingTimeInterval(parts.refreshMinter.lifetime(for: client)), now: now, graceSeconds: graceSeconds) {
+            successorExpiresAt: now.addingTimeInterval(parts.refreshMinter.lifetime(for: client)), now: now, graceSeconds: graceSeconds,
+            check: { token, grant in
+                if narrows { _ = try narrowed(token: token, grant: grant, requestedScope: requestedScope, parameters, client: client) }
+            }) {
         case .rotated(let result):
             rotation = result
         case .graceRetry(let result):
