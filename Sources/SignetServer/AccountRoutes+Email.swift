@@ -8,7 +8,6 @@ extension AccountRoutes {
     /// The Email section: the address and, with mail configured, the form that changes it (the
     /// current password, or a fresh sign-in for an account without one, as for deletion).
     func emailSection(_ session: ActiveSession, csrf: String, page: PageContext) -> String {
-        func esc(_ text: String) -> String { HTMLPage.escape(text) }
         var html = "<section id=\"email\">\n<h2>\(esc(page.text(EmailChangeText.heading)))</h2>\n"
         guard interactive.mailer.isMailConfigured else { return html + "</section>\n" }
         let user = session.user

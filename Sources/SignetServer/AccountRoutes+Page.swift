@@ -7,7 +7,6 @@ extension AccountRoutes {
     func render(_ session: ActiveSession, csrf: String, notice: AccountNotice?, page: PageContext) throws -> String {
         let user = session.user
         let now = clock.now
-        func esc(_ text: String) -> String { HTMLPage.escape(text) }
         func form(_ action: String, _ fields: String, button: AccountPageText, secondary: Bool = false) -> String {
             "<form method=\"post\" action=\"\(action)\">\n" + HTMLPage.hidden("csrf", csrf) + "\n" + fields
                 + "<button type=\"submit\"\(secondary ? " class=\"secondary\"" : "")>\(esc(page.text(button)))</button>\n</form>\n"

@@ -63,7 +63,6 @@ extension ConsoleRoutes {
     func appsPage(_ request: HTTPRequest, _ errors: ErrorRenderer) -> HTTPResponse {
         page(request, errors) { op in
             let page = errors.page
-            func esc(_ text: String) -> String { HTMLPage.escape(text) }
             var body = Self.notice(request, page)
             if op.may("createClient") {
                 body += "<p><a class=\"button\" href=\"\(Self.newApp)\">\(esc(page.text(ConsoleText.newApp)))</a></p>\n"
@@ -95,7 +94,6 @@ extension ConsoleRoutes {
     /// The registration form, with `problem` (the field and what is wrong) shown beside its field.
     func appForm(_ op: Operator, _ page: PageContext, type: ConsoleAppType, name: String, id: String, redirects: String,
                  problem: AdminError?, status: Int = 200) -> HTTPResponse {
-        func esc(_ text: String) -> String { HTMLPage.escape(text) }
         var body = ""
         if let problem {
             body += "<p class=\"error\" role=\"alert\" id=\"form-error\">" + page.html(ConsoleText.fieldProblem,
@@ -183,7 +181,6 @@ extension ConsoleRoutes {
     }
 
     func appPage(_ op: Operator, _ page: PageContext, record: ClientRecord, secret: String?, notice: String?, status: Int = 200) -> HTTPResponse {
-        func esc(_ text: String) -> String { HTMLPage.escape(text) }
         let type = ConsoleAppType(record)
         var body = notice ?? ""
         if let secret {
@@ -258,7 +255,6 @@ extension ConsoleRoutes {
 
     /// The quick-start panel: the exact snippets for this app, issuer and client id filled in.
     func quickStart(_ page: PageContext, record: ClientRecord, type: ConsoleAppType) -> String {
-        func esc(_ text: String) -> String { HTMLPage.escape(text) }
         let issuer = self.issuer.hasSuffix("/") ? String(self.issuer.dropLast()) : self.issuer
         let id = record.id
         let redirect = record.redirectURIs.first ?? "com.example.app:/oauth/callback"

@@ -13,7 +13,6 @@ extension ConsoleRoutes {
     func dashboard(_ request: HTTPRequest, _ errors: ErrorRenderer) -> HTTPResponse {
         page(request, errors) { op in
             let page = errors.page
-            func esc(_ text: String) -> String { HTMLPage.escape(text) }
             let now = environment.clock.now
             var calendar = Calendar(identifier: .gregorian)
             calendar.timeZone = TimeZone(identifier: "UTC") ?? calendar.timeZone
@@ -52,10 +51,7 @@ extension ConsoleRoutes {
 
     /// `GET /console/users?q=`: users whose email or name contains `q`, at most 100.
     func usersPage(_ request: HTTPRequest, _ errors: ErrorRenderer) -> HTTPResponse {
-        page(request, errors) { op in
-            let page = errors.page
-            func esc(_ text: String) -> String { HTMLPage.escape(text) }
-            guard op.may("listUsers") else { return notPermitted(op, page, section: .users, operation: "listUsers") }
+        page(request, errors, showing: "listUsers", section: .users) { op, page in
             let query = String((request.query.first("q") ?? "").prefix(256))
             var body = Self.notice(request, page)
             body += "<form method=\"get\" action=\"\(Self.users)\" class=\"search\" role=\"search\">\n<label for=\"q\">\(esc(page.text(ConsoleText.searchUsers)))</label>\n"
@@ -78,10 +74,7 @@ extension ConsoleRoutes {
 
     /// `GET /console/users/{id}`: the user, its sessions, and (write role) disable, revoke, delete.
     func userPage(_ request: HTTPRequest, _ errors: ErrorRenderer) -> HTTPResponse {
-        page(request, errors) { op in
-            let page = errors.page
-            func esc(_ text: String) -> String { HTMLPage.escape(text) }
-            guard op.may("getUser") else { return notPermitted(op, page, section: .users, operation: "getUser") }
+        page(request, errors, showing: "getUser", section: .users) { op, page in
             let user = try op.service.user(try AdminRequest.id(request))
             var body = Self.notice(request, page)
             body += "<dl class=\"facts\">\n<dt>\(esc(page.text(ConsoleText.email)))</dt><dd>\(esc(user.email))</dd>\n"
@@ -203,10 +196,7 @@ extension ConsoleRoutes {
     /// `GET /console/connections`: each upstream connection, whether it is on, its last failure
     /// and last success (from the audit trail), and the callback URL to register at the provider.
     func connectionsPage(_ request: HTTPRequest, _ errors: ErrorRenderer) -> HTTPResponse {
-        page(request, errors) { op in
-            let page = errors.page
-            func esc(_ text: String) -> String { HTMLPage.escape(text) }
-            guard op.may(Self.connectionsOperation) else { return notPermitted(op, page, section: .connections, operation: Self.connectionsOperation) }
+        page(request, errors, showing: Self.connectionsOperation, section: .connections) { op, page in
             var body = ""
             if connections.isEmpty { body += "<p class=\"muted\">\(esc(page.text(ConsoleText.noConnections)))</p>\n" }
             for connection in try op.service.connections(limit: 200, cursor: nil, filter: nil).items {
@@ -234,10 +224,7 @@ extension ConsoleRoutes {
 
     /// `GET /console/keys`: every signing key with its status and age; rotate (write role).
     func keysPage(_ request: HTTPRequest, _ errors: ErrorRenderer) -> HTTPResponse {
-        page(request, errors) { op in
-            let page = errors.page
-            func esc(_ text: String) -> String { HTMLPage.escape(text) }
-            guard op.may("listKeys") else { return notPermitted(op, page, section: .keys, operation: "listKeys") }
+        page(request, errors, showing: "listKeys", section: .keys) { op, page in
             var body = Self.notice(request, page)
             body += "<div class=\"table\"><table>\n<thead><tr><th>\(esc(page.text(ConsoleText.keyID)))</th><th>\(esc(page.text(ConsoleText.algorithm)))</th><th>\(esc(page.text(ConsoleText.status)))</th><th>\(esc(page.text(ConsoleText.created)))</th></tr></thead>\n<tbody>\n"
             for key in try op.service.keys() {
@@ -265,10 +252,7 @@ extension ConsoleRoutes {
 
     /// `GET /console/audit?event=&actor=&before=`: 50 events a page, newest first.
     func auditPage(_ request: HTTPRequest, _ errors: ErrorRenderer) -> HTTPResponse {
-        page(request, errors) { op in
-            let page = errors.page
-            func esc(_ text: String) -> String { HTMLPage.escape(text) }
-            guard op.may("listAudit") else { return notPermitted(op, page, section: .audit, operation: "listAudit") }
+        page(request, errors, showing: "listAudit", section: .audit) { op, page in
             let event = (request.query.first("event") ?? "").trimmingCharacters(in: .whitespaces).prefix(100)
             let actor = (request.query.first("actor") ?? "").trimmingCharacters(in: .whitespaces).prefix(200)
             let before = request.query.first("before").flatMap { Int64($0) }.flatMap { $0 > 0 ? $0 : nil }
@@ -298,6 +282,16 @@ extension ConsoleRoutes {
                 body += "<p><a id=\"older\" href=\"\(Self.audit)?\(esc(FormEncoding.encode(parameters)))\">\(esc(page.text(ConsoleText.older)))</a></p>\n"
             }
             return render(op, page, section: .audit, title: page.text(ConsoleText.auditTitle), body: body)
+        }
+    }
+
+    /// A page that shows what the admin operation `operation` reads: an operator whose role lacks
+    /// its scope gets the 403 page of `section` instead.
+    func page(_ request: HTTPRequest, _ errors: ErrorRenderer, showing operation: String, section: Section,
+              _ body: (Operator, PageContext) throws -> HTTPResponse) -> HTTPResponse {
+        page(request, errors) { op in
+            guard op.may(operation) else { return notPermitted(op, errors.page, section: section, operation: operation) }
+            return try body(op, errors.page)
         }
     }
 

@@ -313,7 +313,6 @@ struct ConsoleRoutes: Sendable {
     /// sign-out form, `body`, and the console's stylesheet; `script` adds the console script.
     func render(_ op: Operator, _ page: PageContext, section: Section, title: String, body: String,
                 status: Int = 200, script: Bool = false) -> HTTPResponse {
-        func esc(_ text: String) -> String { HTMLPage.escape(text) }
         var html = "<link rel=\"stylesheet\" href=\"\(ConsoleAssets.stylesheetPath)\">\n<nav class=\"console\" aria-label=\"\(esc(page.text(ConsoleText.navigation)))\">\n"
         for item in Section.allCases {
             let current = item == section ? " aria-current=\"page\"" : ""

@@ -66,3 +66,6 @@ enum HTMLPage {
         return scheme + "://" + authority
     }
 }
+
+/// `HTMLPage.escape`, as the page builders write it inside their HTML.
+func esc(_ text: String) -> String { HTMLPage.escape(text) }

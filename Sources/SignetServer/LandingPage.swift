@@ -5,7 +5,6 @@ import SignetHTTP
 /// `branding.docs_url` is set), instead of a JSON 404.
 enum LandingPage {
     static func response(_ page: PageContext, docsURL: String?) -> HTTPResponse {
-        func esc(_ text: String) -> String { HTMLPage.escape(text) }
         var body = "<p>\(page.html(ConsoleText.landingIntro, "<strong>\(esc(page.brand.productName))</strong>"))</p>\n<ul id=\"links\">\n"
         body += "<li><a href=\"\(Routes.account)\">\(esc(page.text(ConsoleText.landingAccount)))</a></li>\n"
         body += "<li><a href=\"\(Routes.openIDConfiguration)\">\(esc(page.text(ConsoleText.landingDiscovery)))</a></li>\n"
