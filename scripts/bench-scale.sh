@@ -354,7 +354,7 @@ EOF
 # scale_two_nodes CONNINFO PART: two signet serve on one PostgreSQL behind nginx; the rate, then
 # the check that no family has two live tokens.
 scale_two_nodes() {
-    local conninfo=$1 part=$2 port_a port_b pid_a pid_b nginx_port prefix=$WORK/nginx-2nodes user=""
+    local conninfo=$1 part=$2 port_a port_b pid_a pid_b nginx_port prefix=$WORK/nginx-2nodes
     echo
     echo "  -- Two Signet nodes (two signet serve, same configuration and master key) on the seeded PostgreSQL"
     echo "     database behind nginx (round robin, keep-alive upstream): consecutive rotations of one chain land"
@@ -378,23 +378,7 @@ scale_two_nodes() {
     wait_http "http://127.0.0.1:$port_a/healthz" 60 && wait_http "http://127.0.0.1:$port_b/healthz" 60 ||
         { cat "$WORK/node-a.log" "$WORK/node-b.log" >&2; return 1; }
     scale_wait_keys "$port_a" && scale_wait_keys "$port_b" || return 1
-    mkdir -p "$prefix/logs"
-    [ "$(id -u)" = 0 ] && user="user $(id -un) $(id -gn);"
-    cat >"$prefix/nginx.conf" <<EOF
-$user
-worker_processes 1;
-daemon off;
-pid $prefix/nginx.pid;
-error_log $prefix/error.log warn;
-events { worker_connections 1024; }
-http {
-    access_log off;
-    keepalive_requests 1000000;
-    client_body_temp_path $prefix/client_body;
-    proxy_temp_path $prefix/proxy;
-    fastcgi_temp_path $prefix/fastcgi;
-    uwsgi_temp_path $prefix/uwsgi;
-    scgi_temp_path $prefix/scgi;
+    write_nginx_config "$prefix" 1 "$(cat <<EOF
     upstream signet { server 127.0.0.1:$port_a; server 127.0.0.1:$port_b; keepalive 32; }
     server {
         listen 127.0.0.1:$nginx_port;
@@ -405,8 +389,8 @@ http {
             proxy_set_header Host \$host;
         }
     }
-}
 EOF
+)"
     show_cmd "$NGINX -p $prefix -c $prefix/nginx.conf   # upstream 127.0.0.1:$port_a, 127.0.0.1:$port_b; keepalive 32"
     "$NGINX" -p "$prefix" -c "$prefix/nginx.conf" -e "$prefix/error.log" </dev/null &
     local nginx_pid=$!

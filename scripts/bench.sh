@@ -170,17 +170,18 @@ start_signet() {
     wait_http "http://127.0.0.1:$SIGNET_PORT/healthz" || { cat "$WORK/$name.log" >&2; return 1; }
 }
 
-# start_nginx: nginx with a private prefix, serving /hello and a copy of Signet's JWKS from
-# memory (no file I/O per request); sets NGINX_PID and NGINX_PORT. Needs $WORK/jwks.json.
-start_nginx() {
-    NGINX_PORT=$(free_port)
-    local prefix=$WORK/nginx user=""
+# write_nginx_config PREFIX WORKERS BLOCKS: PREFIX/nginx.conf for an nginx of the bench's own
+# (private prefix, in the foreground, no access log, long keep-alive), WORKERS worker processes,
+# and BLOCKS (its upstream and server blocks) inside `http { }`. The one writer of the bench's
+# nginx configurations: start_nginx and scale_two_nodes (scripts/bench-scale.sh) use it.
+write_nginx_config() {
+    local prefix=$1 workers=$2 blocks=$3 user=""
     mkdir -p "$prefix/logs"
     # As root, nginx would switch its workers to "nobody"; keep them as the current user.
-    [ "$(id -u)" = 0 ] && user="user $(id -un) $(id -gn);"
+    if [ "$(id -u)" = 0 ]; then user="user $(id -un) $(id -gn);"; fi
     cat >"$prefix/nginx.conf" <<EOF
 $user
-worker_processes auto;
+worker_processes $workers;
 daemon off;
 pid $prefix/nginx.pid;
 error_log $prefix/error.log warn;
@@ -193,13 +194,24 @@ http {
     fastcgi_temp_path $prefix/fastcgi;
     uwsgi_temp_path $prefix/uwsgi;
     scgi_temp_path $prefix/scgi;
+$blocks
+}
+EOF
+}
+
+# start_nginx: nginx with a private prefix, serving /hello and a copy of Signet's JWKS from
+# memory (no file I/O per request); sets NGINX_PID and NGINX_PORT. Needs $WORK/jwks.json.
+start_nginx() {
+    NGINX_PORT=$(free_port)
+    local prefix=$WORK/nginx
+    write_nginx_config "$prefix" auto "$(cat <<EOF
     server {
         listen 127.0.0.1:$NGINX_PORT;
         location = /hello { default_type application/json; return 200 '{"status":"ok"}'; }
         location = /jwks.json { default_type application/jwk-set+json; return 200 '$(cat "$WORK/jwks.json")'; }
     }
-}
 EOF
+)"
     show_cmd "$NGINX -p $prefix -c $prefix/nginx.conf -e $prefix/error.log   # worker_processes auto; access_log off; keepalive_requests 1000000"
     "$NGINX" -p "$prefix" -c "$prefix/nginx.conf" -e "$prefix/error.log" </dev/null &
     NGINX_PID=$!

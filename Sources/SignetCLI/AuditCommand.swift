@@ -1,5 +1,6 @@
 import Foundation
 import SignetCore
+import SignetCrypto
 import SignetServer
 import SignetStore
 
@@ -8,20 +9,20 @@ import SignetStore
 enum AuditCommand {
     static let usage = """
     usage: signet audit verify
-           signet audit list [--since TIME] [--event NAME] [--subject USER] [--client ID] [--limit N]
+           signet audit list [--since TIME] [--event NAME] [--subject USER] [--client ID] [--actor ACTOR] [--limit N]
                              [--admin-url URL --token TOKEN]
 
       verify   walk the hash chain from its checkpoint to its head; prints "audit chain OK" and the
                head, or the first broken sequence number and what is wrong there (exit status 1)
       list     the most recent events (default 100) matching every filter given, one JSON object
                per line, oldest first. TIME is RFC 3339 (2026-12-01T00:00:00Z) or an age: 90s, 30m,
-               24h, 7d. With --admin-url (or SIGNET_ADMIN_URL) and an admin:audit:read token, from a
+               24h, 7d. ACTOR is cli, an admin client's id or console:USER-ID. With --admin-url (or SIGNET_ADMIN_URL) and an admin:audit:read token, from a
                remote node's admin API instead of the local data folder (verify is local only)
     """
 
     static func run(_ raw: [String]) async throws -> Int32 {
         let arguments = try ParsedArguments(raw, options: CommonOptions.valued.union(RemoteAdmin.options)
-                                                .union(["since", "event", "subject", "client", "limit"]), flags: ["help"])
+                                                .union(["since", "event", "subject", "client", "actor", "limit"]), flags: ["help"])
         if arguments.flag("help") {
             Output.print(usage)
             return 0
@@ -34,7 +35,7 @@ enum AuditCommand {
             let storage = try ConfiguredStorage.open(try CommonOptions.configuration(arguments), migrate: true).storage
             switch try storage.audit.verifyAudit() {
             case .intact(let events, let sequence, let hash):
-                Output.print("audit chain OK: \(events) event(s) checked, head \(sequence) \(AuditEvent.hex(hash))")
+                Output.print("audit chain OK: \(events) event(s) checked, head \(sequence) \(Hex.encode(hash))")
                 return 0
             case .broken(let broken):
                 Output.print("audit chain BROKEN at sequence \(broken.sequence): \(describe(broken))")
@@ -47,14 +48,15 @@ enum AuditCommand {
             guard limit > 0 else { throw UsageError("--limit must be at least 1") }
             if let remote = try RemoteAdmin.from(arguments) {
                 let events = try await remote.audit(since: since, event: arguments.value("event"), subject: arguments.value("subject"),
-                                                    client: arguments.value("client"), limit: limit)
+                                                    client: arguments.value("client"), actor: arguments.value("actor"), limit: limit)
                 for event in events.reversed() { Output.print(event.serializedString()) }
                 return 0
             }
             let storage = try ConfiguredStorage.open(try CommonOptions.configuration(arguments), migrate: true).storage
             let events = try storage.audit.listAudit(AuditQuery(since: since, event: arguments.value("event"),
                                                                 subjectID: arguments.value("subject"),
-                                                                clientID: arguments.value("client"), limit: limit))
+                                                                clientID: arguments.value("client"), actor: arguments.value("actor"),
+                                                                limit: limit))
             for event in events.reversed() { Output.print(event.json.serializedString()) }
             return 0
         default:

@@ -22,13 +22,20 @@ enum OrgsCommand {
     options:
       --config FILE  the configuration file (signet.json)
       --data DIR     the data folder (overrides data_dir)
+      --admin-url URL --token TOKEN  every command above (not domains) on a remote node through its
+                     admin API, with an admin:orgs:read (list, show, members, roles, invitations) or
+                     admin:orgs:write token (or SIGNET_ADMIN_URL and SIGNET_ADMIN_TOKEN)
     """
 
-    static func run(_ raw: [String]) throws -> Int32 {
-        let arguments = try ParsedArguments(raw, options: CommonOptions.valued.union(["name", "slug", "logo", "owner", "role"]),
+    static func run(_ raw: [String]) async throws -> Int32 {
+        let arguments = try ParsedArguments(raw, options: CommonOptions.valued.union(RemoteAdmin.options).union(["name", "slug", "logo", "owner", "role"]),
                                             flags: ["yes"])
         let words = arguments.positionals
         guard let action = words.first else { throw UsageError("orgs needs create, list, show, rename, delete, members, roles, invite or invitations") }
+        if let remote = try RemoteAdmin.from(arguments) {
+            try await remote.orgs(action, arguments)
+            return 0
+        }
         let environment = try ServerEnvironment.open(try CommonOptions.configuration(arguments))
         let orgs = environment.makeOrganizations()
         let users = environment.makeUserService()
@@ -58,33 +65,27 @@ enum OrgsCommand {
                 Output.print(created.id)
             case "list":
                 try expect(1, "list takes no arguments")
-                Output.print("ID                          SLUG                 NAME")
+                Output.print(Listing.organizationsHeader)
                 var after: String?
                 while true {
                     let page = try environment.storage.organizations.organizations(limit: 200, after: after)
-                    for o in page {
-                        Output.print("\(o.id.padding(toLength: 27, withPad: " ", startingAt: 0)) \(o.slug.padding(toLength: 20, withPad: " ", startingAt: 0)) \(o.name)")
-                    }
+                    for o in page { Output.print(Listing.organization(id: o.id, slug: o.slug, name: o.name)) }
                     guard page.count == 200, let last = page.last else { break }
                     after = last.id
                 }
             case "show":
                 try expect(2, "show needs one ORG")
                 let o = try org(1)
-                Output.print("id:       \(o.id)")
-                Output.print("slug:     \(o.slug)")
-                Output.print("name:     \(o.name)")
-                Output.print("logo:     \(o.logoURL ?? "-")")
-                Output.print("roles:    \(try orgs.roles(o).joined(separator: ", "))")
-                Output.print("members:  \(try environment.storage.organizations.members(organizationID: o.id, limit: 10_000, after: nil).count)")
-                Output.print("created:  \(KeysCommand.stamp(o.createdAt))")
+                Output.print(Listing.organizationDetails(id: o.id, slug: o.slug, name: o.name, logo: o.logoURL, roles: try orgs.roles(o),
+                                                         members: try environment.storage.organizations.members(organizationID: o.id, limit: 10_000, after: nil).count,
+                                                         created: KeysCommand.stamp(o.createdAt)))
             case "rename":
                 try expect(2, "rename needs one ORG and --name, --slug or --logo")
                 guard arguments.value("name") != nil || arguments.value("slug") != nil || arguments.value("logo") != nil else {
                     throw UsageError("orgs rename needs --name, --slug or --logo")
                 }
                 let updated = try orgs.update(try org(1), slug: arguments.value("slug"), name: arguments.value("name"), logoURL: arguments.value("logo"))
-                Output.print("updated \(updated.id): \(updated.slug) \"\(updated.name)\"")
+                Output.print(Listing.updated(id: updated.id, slug: updated.slug, name: updated.name))
             case "delete":
                 try expect(2, "delete needs one ORG")
                 let o = try org(1)
@@ -130,13 +131,11 @@ enum OrgsCommand {
                                 org: (Int) throws -> OrganizationRecord, user: (Int) throws -> UserRecord) throws {
         if words.count == 2 {
             let o = try org(1)
-            Output.print("USER                    ROLES")
+            Output.print(Listing.membersHeader)
             var after: String?
             while true {
                 let page = try environment.storage.organizations.members(organizationID: o.id, limit: 200, after: after)
-                for member in page {
-                    Output.print("\(member.userID.padding(toLength: 23, withPad: " ", startingAt: 0)) \(member.roles.joined(separator: ","))")
-                }
+                for member in page { Output.print(Listing.member(userID: member.userID, roles: member.roles)) }
                 guard page.count == 200, let last = page.last else { break }
                 after = last.userID
             }
@@ -149,14 +148,14 @@ enum OrgsCommand {
         switch words[1] {
         case "add":
             let added = try orgs.addMember(o, userID: u.id, roles: arguments.all("role"), actor: "cli")
-            Output.print(added ? "added \(u.id) to \(o.slug)" : "\(u.id) is already a member of \(o.slug) (roles unchanged)")
+            Output.print(Listing.added(userID: u.id, slug: o.slug, new: added))
         case "remove":
             try orgs.removeMember(o, userID: u.id, actor: "cli")
             Output.print("removed \(u.id) from \(o.slug)")
         default:
             guard !arguments.all("role").isEmpty else { throw UsageError("orgs members roles needs --role R (repeatable)") }
             let member = try orgs.setRoles(o, userID: u.id, roles: arguments.all("role"), actor: "cli")
-            Output.print("\(u.id) in \(o.slug): \(member.roles.joined(separator: ","))")
+            Output.print(Listing.roles(userID: u.id, slug: o.slug, roles: member.roles))
         }
     }
 
@@ -165,10 +164,10 @@ enum OrgsCommand {
         if words.count == 2 {
             let o = try org(1)
             let now = environment.clock.now
-            Output.print("ID                         STATUS    ROLE       EXPIRES                EMAIL")
+            Output.print(Listing.invitationsHeader)
             for i in try orgs.invitations(o) {
                 let status = i.acceptedAt != nil ? "accepted" : i.revokedAt != nil ? "revoked" : i.expiresAt <= now ? "expired" : "pending"
-                Output.print("\(i.id.padding(toLength: 26, withPad: " ", startingAt: 0)) \(status.padding(toLength: 9, withPad: " ", startingAt: 0)) \(i.role.padding(toLength: 10, withPad: " ", startingAt: 0)) \(KeysCommand.stamp(i.expiresAt)) \(i.email)")
+                Output.print(Listing.invitation(id: i.id, status: status, role: i.role, expires: KeysCommand.stamp(i.expiresAt), email: i.email))
             }
             return
         }
@@ -185,5 +184,40 @@ enum OrgsCommand {
             try orgs.revoke(invitation, actor: "cli")
             Output.print("revoked \(invitation.id)")
         }
+    }
+}
+
+extension OrgsCommand {
+    /// The lines `signet orgs` prints, shared by the data folder and `--admin-url`.
+    enum Listing {
+        static let organizationsHeader = "ID                          SLUG                 NAME"
+        static let membersHeader = "USER                    ROLES"
+        static let invitationsHeader = "ID                         STATUS    ROLE       EXPIRES                EMAIL"
+
+        static func organization(id: String, slug: String, name: String) -> String {
+            "\(pad(id, 27)) \(pad(slug, 20)) \(name)"
+        }
+
+        static func organizationDetails(id: String, slug: String, name: String, logo: String?, roles: [String], members: Int,
+                                        created: String) -> String {
+            ["id:       \(id)", "slug:     \(slug)", "name:     \(name)", "logo:     \(logo ?? "-")",
+             "roles:    \(roles.joined(separator: ", "))", "members:  \(members)", "created:  \(created)"].joined(separator: "\n")
+        }
+
+        static func updated(id: String, slug: String, name: String) -> String { "updated \(id): \(slug) \"\(name)\"" }
+
+        static func member(userID: String, roles: [String]) -> String { "\(pad(userID, 23)) \(roles.joined(separator: ","))" }
+
+        static func added(userID: String, slug: String, new: Bool) -> String {
+            new ? "added \(userID) to \(slug)" : "\(userID) is already a member of \(slug) (roles unchanged)"
+        }
+
+        static func roles(userID: String, slug: String, roles: [String]) -> String { "\(userID) in \(slug): \(roles.joined(separator: ","))" }
+
+        static func invitation(id: String, status: String, role: String, expires: String, email: String) -> String {
+            "\(pad(id, 26)) \(pad(status, 9)) \(pad(role, 10)) \(expires) \(email)"
+        }
+
+        private static func pad(_ text: String, _ width: Int) -> String { text.padding(toLength: width, withPad: " ", startingAt: 0) }
     }
 }

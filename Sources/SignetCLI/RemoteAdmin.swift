@@ -4,7 +4,7 @@ import SignetCore
 import SignetJOSE
 import SignetServer
 
-/// `signet clients|users … --admin-url URL --token T` (or `SIGNET_ADMIN_URL`, `SIGNET_ADMIN_TOKEN`):
+/// `signet clients|users|keys|audit|orgs|connections … --admin-url URL --token T` (or `SIGNET_ADMIN_URL`, `SIGNET_ADMIN_TOKEN`):
 /// the same actions on a remote node, through its admin API (`/admin/v1`) instead of the local
 /// data folder. Writes read the resource first and send its ETag in `If-Match`, as the API asks.
 struct RemoteAdmin {
@@ -145,6 +145,8 @@ struct RemoteAdmin {
             let user = try await find(arguments)
             let result = try await call("POST", "/admin/v1/users/\(Self.segment(user.id))/revoke")
             Output.print("revoked \(user.id): ended \(result.body?["sessions"]?.intValue ?? 0) session(s), revoked \(result.body?["grants"]?.intValue ?? 0) grant(s)")
+        case "role":
+            try await operatorRole(arguments)
         case "delete":
             let user = try await find(arguments)
             guard arguments.flag("yes") else {
@@ -153,7 +155,7 @@ struct RemoteAdmin {
             _ = try await call("DELETE", "/admin/v1/users/\(Self.segment(user.id))", ifMatch: user.etag)
             Output.print("deleted \(user.id)")
         default:
-            throw UsageError("users \(action) is not available with --admin-url; use add, list, show, disable, enable, revoke or delete")
+            throw UsageError("users \(action) is not available with --admin-url; use add, list, show, disable, enable, revoke, role or delete")
         }
     }
 
@@ -194,7 +196,7 @@ struct RemoteAdmin {
     // MARK: audit
 
     /// The newest `limit` events matching the filters, newest first, over as many pages as it takes.
-    func audit(since: Date?, event: String?, subject: String?, client: String?, limit: Int) async throws -> [JSONValue] {
+    func audit(since: Date?, event: String?, subject: String?, client: String?, actor: String?, limit: Int) async throws -> [JSONValue] {
         var query: [(String, String)] = []
         if let since {
             let formatter = ISO8601DateFormatter()
@@ -203,6 +205,7 @@ struct RemoteAdmin {
         if let event { query.append(("event", event)) }
         if let subject { query.append(("subject", subject)) }
         if let client { query.append(("client", client)) }
+        if let actor { query.append(("actor", actor)) }
         var events: [JSONValue] = [], cursor: String?
         repeat {
             var pairs = query + [("limit", String(min(200, limit - events.count)))]
@@ -217,7 +220,12 @@ struct RemoteAdmin {
     /// The user named by id or email (an email is looked up with the list's filter, matched exactly).
     private func find(_ arguments: ParsedArguments) async throws -> (id: String, body: JSONValue, etag: String?) {
         guard arguments.positionals.count == 2 else { throw UsageError("\(arguments.positionals[0]) needs one user id or email") }
-        var id = arguments.positionals[1]
+        return try await user(arguments.positionals[1])
+    }
+
+    /// The user with this id or email.
+    func user(_ idOrEmail: String) async throws -> (id: String, body: JSONValue, etag: String?) {
+        var id = idOrEmail
         if id.contains("@") {
             let page = try await call("GET", "/admin/v1/users?limit=200&filter=\(Self.segment(id))")
             guard let match = (page.body?["items"]?.arrayValue ?? []).first(where: { $0["email"]?.stringValue == id.lowercased() }),

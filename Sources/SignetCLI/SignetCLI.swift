@@ -22,13 +22,13 @@ public enum SignetCommandLine {
       users          add EMAIL [--name NAME] [--password-stdin] | list | show USER | disable USER | enable USER | revoke USER
                      | set-password USER [--password-stdin]
                      | unlink USER --connection ID | delete USER --yes
-                     | role USER admin|viewer|none: who may use the console (data folder only)
+                     | role USER admin|viewer|none: who may use the console
       orgs           create SLUG --name NAME | list | show ORG | rename ORG | delete ORG --yes | members … | roles …
                      | invite ORG EMAIL [--role R] | invitations ORG [resend|revoke ID]
                      | domains add|verify|bind|list|remove ORG [DOMAIN]  (signet orgs --help)
       mail           test --to ADDRESS: put a test message into the outbox (sent by signet serve); prints its id
-      connections    list: the upstream identity providers and their callback URLs
-      audit          verify | list [--since TIME] [--event NAME] [--subject USER] [--client ID] [--limit N]
+      connections    list: the upstream identity providers and their callback URLs (with --admin-url: and their status)
+      audit          verify | list [--since TIME] [--event NAME] [--subject USER] [--client ID] [--actor A] [--limit N]
       backup         --to FILE: a consistent copy of the SQLite database while the server runs
       check-config   FILE: report every mistake in a configuration file
       login          --issuer URL --client-id ID [--refresh | --logout | --print-access-token]: sign in from a terminal
@@ -42,7 +42,8 @@ public enum SignetCommandLine {
       --issuer URL   the issuer (overrides issuer)
       --listen HOST:PORT   listen address (repeatable; overrides listen)
       --admin-listen HOST:PORT   serve only: admin listener address (repeatable; overrides admin.listen; "off": none)
-      --admin-url URL --token T  clients, users, keys and audit list: act on a remote node through its admin API
+      --admin-url URL --token T  clients, users (all but set-password and unlink), keys, orgs (not domains),
+                     connections and audit list: act on a remote node through its admin API
                      (or SIGNET_ADMIN_URL and SIGNET_ADMIN_TOKEN) instead of the local data folder
     """
 
@@ -73,9 +74,9 @@ public enum SignetCommandLine {
             case "clients": return try await ClientsCommand.run(rest)
             case "users": return try await UsersCommand.run(rest)
             case "orgs" where rest.first == "domains": return try DomainsCommand.run(Array(rest.dropFirst()))
-            case "orgs": return try OrgsCommand.run(rest)
+            case "orgs": return try await OrgsCommand.run(rest)
             case "mail": return try MailCommand.run(rest)
-            case "connections": return try ConnectionsCommand.run(rest)
+            case "connections": return try await ConnectionsCommand.run(rest)
             case "audit": return try await AuditCommand.run(rest)
             case "backup": return try BackupCommand.run(rest)
             case "check-config": return try CheckConfigCommand.run(rest)

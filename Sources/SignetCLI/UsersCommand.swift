@@ -18,9 +18,6 @@ enum UsersCommand {
             throw UsageError("users needs add, list, show, disable, enable, revoke, set-password, unlink, role or delete")
         }
         // --admin-url: the same actions on a remote node, through its admin API.
-        if action == "role", arguments.value("admin-url") != nil {
-            throw UsageError("users role works on the local data folder only (a console role is not an admin API operation)")
-        }
         if let remote = try RemoteAdmin.from(arguments) {
             try await remote.users(action, arguments) { arguments.flag("no-password") ? nil : try readPassword(arguments) }
             return 0

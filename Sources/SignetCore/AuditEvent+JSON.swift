@@ -1,4 +1,5 @@
 import Foundation
+import SignetCrypto
 import SignetJOSE
 import SignetStore
 
@@ -13,8 +14,8 @@ extension AuditEvent {
             "at": .string(Self.timestamp(at)),
             "event": .string(event),
             "detail": (try? JSONValue.parse(detail)) ?? .object([:]),
-            "prev_hash": .string(Self.hex(previousHash)),
-            "hash": .string(Self.hex(hash)),
+            "prev_hash": .string(Hex.encode(previousHash)),
+            "hash": .string(Hex.encode(hash)),
         ]
         let optional: [(String, String?)] = [("actor", actor), ("subject", subjectID), ("client", clientID), ("address", address),
                                              ("user_agent", userAgent), ("method", method), ("reason", reason)]
@@ -34,17 +35,5 @@ extension AuditEvent {
         let digits = String(fraction)
         text += "." + String(repeating: "0", count: 6 - digits.count) + digits + "Z"
         return text
-    }
-
-    /// Lowercase hex.
-    public static func hex(_ bytes: [UInt8]) -> String {
-        let digits = Array("0123456789abcdef".utf8)
-        var out = [UInt8]()
-        out.reserveCapacity(bytes.count * 2)
-        for byte in bytes {
-            out.append(digits[Int(byte >> 4)])
-            out.append(digits[Int(byte & 0x0F)])
-        }
-        return String(decoding: out, as: UTF8.self)
     }
 }

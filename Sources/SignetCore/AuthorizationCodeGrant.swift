@@ -13,6 +13,8 @@ struct AuthorizationCodeGrant: GrantHandler {
     let parts: TokenGrantParts
     /// The grant family's absolute lifetime, seconds.
     let familyLifetime: Int
+    /// The current membership of the code's organization.
+    let organizations: OrganizationSelection
 
     var grantType: GrantType { .authorizationCode }
     var parameters: [String] { Self.parameters }
@@ -58,6 +60,15 @@ struct AuthorizationCodeGrant: GrantHandler {
         guard let user = try users.user(id: record.userID), user.disabledAt == nil else {
             throw OAuthError.invalidGrant("The user is not active.")
         }
+        // The organization's claims are the membership as it is now (roles may have changed since
+        // the code was issued); a user no longer in it gets nothing (RFC 6749 §5.2 invalid_grant).
+        var organization: OrganizationMembership?
+        if let organizationID = record.organizationID {
+            guard let current = try organizations.current(organizationID: organizationID, userID: user.id) else {
+                throw OAuthError.invalidGrant("The user is no longer a member of the organization.")
+            }
+            organization = current
+        }
         let scope = (try? Scope(parsing: record.scope)) ?? Scope([String]())
         // RFC 8707: the family keeps the resources of the request, so every refresh can use them.
         let granted = record.resource.map { $0.split(separator: " ").map(String.init) } ?? []
@@ -66,7 +77,7 @@ struct AuthorizationCodeGrant: GrantHandler {
         let grant = GrantRecord(grantID: record.grantID, clientID: client.id, userID: user.id, scope: record.scope,
                                 createdAt: now, absoluteExpiresAt: now.addingTimeInterval(TimeInterval(familyLifetime)),
                                 sessionID: record.sessionID, authTime: record.authTime, payload: record.payload,
-                                resources: granted, amr: amr)
+                                resources: granted, amr: amr, organizationID: record.organizationID)
         do { try parts.refreshTokens.createGrant(grant) } catch StoreError.duplicate {
             // The code was replayed while this redemption was in flight; the family is revoked.
             throw OAuthError.invalidGrant("The code was already used.")
@@ -74,7 +85,8 @@ struct AuthorizationCodeGrant: GrantHandler {
         return try parts.responses.build(
             client: client, user: user, scope: scope, grantID: grant.grantID, resources: audiences, nonce: record.nonce,
             authTime: record.authTime, amr: amr, sessionID: record.sessionID,
-            refreshToken: try parts.refreshMinter.first(grant: grant, client: client, scope: scope, now: now))
+            refreshToken: try parts.refreshMinter.first(grant: grant, client: client, scope: scope, now: now),
+            organization: organization)
     }
 }
 
@@ -82,6 +94,6 @@ extension AuthorizationCodeGrant {
     /// Takes its parts from the server.
     init(server: AuthorizationServer) {
         self.init(codes: server.storage.codes, users: server.storage.users, parts: server.grantParts,
-                  familyLifetime: server.policy.refreshFamilyLifetime)
+                  familyLifetime: server.policy.refreshFamilyLifetime, organizations: OrganizationSelection(server: server))
     }
 }

@@ -79,6 +79,11 @@ public struct AuthorizationEndpoint: Sendable {
         // Scope: required, and within what the client may ask for.
         guard let scopeText = try parameters.single("scope") else { throw OAuthError(.invalidScope, "The scope parameter is missing.") }
         var scope = try Scope(parsing: scopeText)
+        // RFC 6749 §4.1.2.1: a scope the client may not have is invalid_scope. A client is allowed
+        // organizations by having `organization` among its scopes (docs/organizations.md).
+        if scope.contains(Scope.organization), !client.allowedScope.contains(Scope.organization) {
+            throw OAuthError(.invalidScope, "This client may not ask for an organization.")
+        }
         guard !scope.isEmpty, scope.isSubset(of: client.allowedScope) else {
             throw OAuthError(.invalidScope, "The requested scope is not allowed for this client.")
         }
@@ -128,6 +133,18 @@ public struct AuthorizationEndpoint: Sendable {
                 throw OAuthError.invalidRequest("The \(name) parameter is too long.")
             }
         }
+        // RFC 6749 §4.1.2.1: a malformed parameter value is invalid_request. Whether the user may
+        // have this organization is decided once the user is known (OrganizationSelection).
+        var organization: String?
+        if let named = try parameters.single("organization") {
+            guard scope.contains(Scope.organization) else {
+                throw OAuthError.invalidRequest("The organization parameter needs the organization scope.")
+            }
+            guard OrganizationSelection.isWellFormed(named) else {
+                throw OAuthError.invalidRequest("The organization parameter must be an organization's id or slug.")
+            }
+            organization = named
+        }
         // RFC 8707 §2: a well-formed URI the client may ask for, else invalid_target.
         let resources = try ResourceIndicator.requested(parameters, client: client)
         var hintedSubject: String?
@@ -141,6 +158,6 @@ public struct AuthorizationEndpoint: Sendable {
                                     nonce: nonce, codeChallenge: challenge, prompt: prompts, maxAge: maxAge,
                                     loginHint: loginHint, hintedSubject: hintedSubject,
                                     resource: resources.isEmpty ? nil : resources.joined(separator: " "),
-                                    acrValues: acrValues.flatMap { $0.isEmpty ? nil : $0 })
+                                    acrValues: acrValues.flatMap { $0.isEmpty ? nil : $0 }, organization: organization)
     }
 }

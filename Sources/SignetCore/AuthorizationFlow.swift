@@ -29,6 +29,8 @@ public struct AuthorizationFlow: Sendable {
     let users: any UserStore
     /// `mfa.required`.
     let mfaRequired: Bool
+    /// The organization of a request for scope `organization`.
+    let organizations: OrganizationSelection
 
     /// The first decision for a checked request and the browser's session cookie value, if any.
     ///
@@ -63,17 +65,34 @@ public struct AuthorizationFlow: Sendable {
             guard let session else {
                 return .error(OAuthError(.loginRequired, "The user is not signed in."), redirectURI: request.redirectURI, state: request.state)
             }
+            let organization: OrganizationMembership?
+            switch try organizationGate(request, client: client, session: session) {
+            case .goOn(let chosen): organization = chosen
+            case .refuse(let error): return .error(error, redirectURI: request.redirectURI, state: request.state)
+            case .pick:
+                // OpenID Connect Core §3.1.2.6: the user must pick an organization, and no page may be shown.
+                return .error(OAuthError(.interactionRequired, "The user is a member of several organizations; name one with organization."),
+                              redirectURI: request.redirectURI, state: request.state)
+            }
             if try consent.isRequired(client: client, userID: session.user.id, request: request) {
                 return .error(OAuthError(.consentRequired, "The user has not allowed this client."),
                               redirectURI: request.redirectURI, state: request.state)
             }
-            return .code(try codes.issue(request, session: session), redirectURI: request.redirectURI, state: request.state)
+            return .code(try codes.issue(request, session: session, organization: organization),
+                         redirectURI: request.redirectURI, state: request.state)
         }
         if let session, !request.prompts(.login) {
+            let organization: OrganizationMembership?
+            switch try organizationGate(request, client: client, session: session) {
+            case .goOn(let chosen): organization = chosen
+            case .refuse(let error): return .error(error, redirectURI: request.redirectURI, state: request.state)
+            case .pick: return .pickOrganization(requestHandle: try store(request))
+            }
             if try consent.isRequired(client: client, userID: session.user.id, request: request) {
                 return .consent(requestHandle: try store(request))
             }
-            return .code(try codes.issue(request, session: session), redirectURI: request.redirectURI, state: request.state)
+            return .code(try codes.issue(request, session: session, organization: organization),
+                         redirectURI: request.redirectURI, state: request.state)
         }
         return .signIn(requestHandle: try store(request))
     }
@@ -113,11 +132,20 @@ public struct AuthorizationFlow: Sendable {
             return .error(OAuthError(.loginRequired, "The signed-in user is not the one the id_token_hint names."),
                           redirectURI: request.redirectURI, state: request.state)
         }
+        let organization: OrganizationMembership?
+        switch try organizationGate(request, client: pending.client, session: session) {
+        case .goOn(let chosen): organization = chosen
+        case .refuse(let error):
+            _ = try consume(pending)
+            return .error(error, redirectURI: request.redirectURI, state: request.state)
+        case .pick: return .pickOrganization(requestHandle: pending.handle)
+        }
         if try consent.isRequired(client: pending.client, userID: session.user.id, request: request) {
             return .consent(requestHandle: pending.handle)
         }
         let consumed = try consume(pending)
-        return .code(try codes.issue(consumed, session: session), redirectURI: consumed.redirectURI, state: consumed.state)
+        return .code(try codes.issue(consumed, session: session, organization: organization),
+                     redirectURI: consumed.redirectURI, state: consumed.state)
     }
 
     /// The user's answer on the consent page. Without a session that satisfies the request, the
@@ -128,6 +156,17 @@ public struct AuthorizationFlow: Sendable {
               meetsLevel(pending, session: session) else {
             return .signIn(requestHandle: pending.handle)
         }
+        // The membership is read again: it may have changed while the consent page was open.
+        var organization: OrganizationMembership?
+        if allow {
+            switch try organizationGate(pending.request, client: pending.client, session: session) {
+            case .goOn(let chosen): organization = chosen
+            case .refuse(let error):
+                let request = try consume(pending)
+                return .error(error, redirectURI: request.redirectURI, state: request.state)
+            case .pick: return .pickOrganization(requestHandle: pending.handle)
+            }
+        }
         let request = try consume(pending)
         guard allow else {
             auditor.record("consent_denied", actor: "user:\(session.user.id)", subject: session.user.id, client: pending.client.id)
@@ -136,12 +175,14 @@ public struct AuthorizationFlow: Sendable {
         try consent.remember(client: pending.client, userID: session.user.id, scope: request.parsedScope)
         auditor.record("consent_given", actor: "user:\(session.user.id)", subject: session.user.id, client: pending.client.id,
                        detail: ["scope": .string(request.parsedScope.description)])
-        return .code(try codes.issue(request, session: session), redirectURI: request.redirectURI, state: request.state)
+        return .code(try codes.issue(request, session: session, organization: organization),
+                     redirectURI: request.redirectURI, state: request.state)
     }
 
-    /// Stores a pending request and returns its handle.
-    func store(_ request: AuthorizationRequest) throws -> String {
-        let now = clock.now
+    /// Stores a pending request and returns its handle. `receivedAt`: when the request was first
+    /// received, for one kept again under a new handle (its age and `prompt=login` still count from then).
+    func store(_ request: AuthorizationRequest, receivedAt: Date? = nil) throws -> String {
+        let now = receivedAt ?? clock.now
         let handle = tokens.make(.request)
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
@@ -175,6 +216,7 @@ extension AuthorizationFlow {
         self.init(sessions: SessionManager(server: server), consent: ConsentPolicy(server: server), codes: CodeIssuer(server: server),
                   requests: server.storage.authorizationRequests, clients: server.clients, tokens: server.tokens,
                   auditor: server.auditor, clock: server.clock, requestLifetime: server.policy.authorizationRequestLifetime,
-                  secondFactors: server.storage.secondFactors, users: server.storage.users, mfaRequired: server.policy.mfaRequired)
+                  secondFactors: server.storage.secondFactors, users: server.storage.users, mfaRequired: server.policy.mfaRequired,
+                  organizations: OrganizationSelection(server: server))
     }
 }

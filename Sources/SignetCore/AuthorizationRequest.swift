@@ -29,6 +29,9 @@ public struct AuthorizationRequest: Sendable, Codable, Equatable {
     public var resource: String?
     /// `acr_values`, space separated as sent (OpenID Connect Core §3.1.2.1), or nil.
     public var acrValues: String?
+    /// `organization`: the id or slug of the organization the request asks the claims of (scope
+    /// `organization`), or the one the user picked; nil: none named.
+    public var organization: String?
 
     /// The RFC 8707 resources, in request order.
     public var resources: [String] { resource.map { $0.split(separator: " ").map(String.init) } ?? [] }
@@ -40,7 +43,7 @@ public struct AuthorizationRequest: Sendable, Codable, Equatable {
     static let known = ["client_id", "redirect_uri", "response_type", "scope", "state", "nonce", "code_challenge",
                         "code_challenge_method", "prompt", "max_age", "login_hint", "id_token_hint", "resource",
                         "response_mode", "request", "request_uri", "registration", "display", "ui_locales", "claims",
-                        "acr_values"]
+                        "acr_values", "organization"]
 
     /// Longest value accepted for free-text parameters, to bound what is stored.
     static let maximumParameterLength = 2048
@@ -48,7 +51,7 @@ public struct AuthorizationRequest: Sendable, Codable, Equatable {
     enum CodingKeys: String, CodingKey {
         case clientID = "client_id", redirectURI = "redirect_uri", scope, state, nonce
         case codeChallenge = "code_challenge", prompt, maxAge = "max_age", loginHint = "login_hint"
-        case hintedSubject = "hinted_subject", resource, acrValues = "acr_values"
+        case hintedSubject = "hinted_subject", resource, acrValues = "acr_values", organization
     }
 
     /// The prompt set contains `value`.

@@ -19,6 +19,10 @@ public enum FlowStep: Sendable, Equatable {
     /// The user just signed in with a password on a browser that can make passkeys: offer one
     /// before going on; the pending request is kept under this handle.
     case passkeyOffer(requestHandle: String)
+    /// The request asked for scope `organization` without naming one and the user is a member of
+    /// several: the user picks one on the organization page; the pending request is kept under
+    /// this handle.
+    case pickOrganization(requestHandle: String)
 }
 
 /// Why a step on a pending request could not run.

@@ -52,7 +52,8 @@ public struct IntrospectionEndpoint: Sendable {
             else { return nil }
         }
         var object: [String: JSONValue] = ["active": .bool(true), "token_type": "Bearer"]
-        for name in ["scope", "client_id", "sub", "exp", "iat", "iss", "aud", "jti"] {
+        // RFC 7662 §2.2: further claims of the token may be given; the organization's, as issued.
+        for name in ["scope", "client_id", "sub", "exp", "iat", "iss", "aud", "jti"] + OrganizationSelection.claimNames {
             if let value = claims[name] { object[name] = value }
         }
         return .object(object)

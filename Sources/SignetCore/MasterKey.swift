@@ -15,7 +15,7 @@ public struct MasterKey: Sendable, CustomStringConvertible {
             return
         }
         let text = String(decoding: material, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
-        if text.count == 64, let decoded = MasterKey.hex(text) {
+        if text.count == 64, let decoded = Hex.decode(text.utf8) {
             bytes = decoded
         } else if let data = Data(base64Encoded: text), data.count == 32 {
             bytes = [UInt8](data)
@@ -26,7 +26,7 @@ public struct MasterKey: Sendable, CustomStringConvertible {
 
     /// A new random key, as the 64 hex digits to store.
     public static func generateHex(random: some RandomSource) -> String {
-        random.bytes(32).map { String(format: "%02x", $0) }.joined()
+        Hex.encode(random.bytes(32))
     }
 
     /// The key that encrypts signing keys at rest (AES-256-GCM).
@@ -60,20 +60,4 @@ public struct MasterKey: Sendable, CustomStringConvertible {
     /// Redacted.
     public var description: String { "MasterKey(<redacted>)" }
 
-    private static func hex(_ text: String) -> [UInt8]? {
-        var result: [UInt8] = []
-        result.reserveCapacity(text.utf8.count / 2)
-        var high: UInt8?
-        for byte in text.utf8 {
-            let nibble: UInt8
-            switch byte {
-            case 0x30...0x39: nibble = byte - 0x30
-            case 0x61...0x66: nibble = byte - 0x61 + 10
-            case 0x41...0x46: nibble = byte - 0x41 + 10
-            default: return nil
-            }
-            if let h = high { result.append(h << 4 | nibble); high = nil } else { high = nibble }
-        }
-        return high == nil ? result : nil
-    }
 }

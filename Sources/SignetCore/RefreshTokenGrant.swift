@@ -16,6 +16,8 @@ struct RefreshTokenGrant: GrantHandler {
     let parts: TokenGrantParts
     /// How long a rotated token may be retried for the same successor, seconds.
     let graceSeconds: Int
+    /// The current membership of a family's organization.
+    let organizations: OrganizationSelection
 
     var grantType: GrantType { .refreshToken }
     var parameters: [String] { Self.parameters }
@@ -30,20 +32,20 @@ struct RefreshTokenGrant: GrantHandler {
         let requestedScope = try parameters.single("scope").map { text throws(OAuthError) in try Scope(parsing: text) }
         guard parts.tokens.hasShape(presented, of: .refresh) else { throw OAuthError.invalidGrant("The refresh token is invalid.") }
         let now = parts.clock.now
-        // A request that narrows is checked against the family before the token rotates, so a
-        // refused one (invalid_scope, invalid_target) leaves the token as it was. Scope and
-        // resources never change within a family, so the check holds for the rotated token too.
-        if requestedScope != nil || parameters.contains("resource"),
-           let token = try parts.refreshTokens.refreshToken(hash: parts.tokens.hash(presented)),
-           let grant = try parts.refreshTokens.grant(id: token.grantID), grant.clientID == client.id {
-            _ = try narrowed(token: token, grant: grant, requestedScope: requestedScope, parameters, client: client)
-        }
+        // A request that narrows is checked against the family inside the rotation's transaction,
+        // before anything is written, so a refused one (invalid_scope, invalid_target) leaves the
+        // token as it was. Scope and resources never change within a family, so the check holds
+        // for the rotated token too.
+        let narrows = requestedScope != nil || parameters.contains("resource")
         let successor = parts.refreshMinter.successor(of: presented)
         let successorHash = parts.tokens.hash(successor)
         let rotation: Rotation
         switch try parts.refreshTokens.rotateRefreshToken(
             tokenHash: parts.tokens.hash(presented), clientID: client.id, successorHash: successorHash,
-            successorExpiresAt: now.addingTimeInterval(parts.refreshMinter.lifetime(for: client)), now: now, graceSeconds: graceSeconds) {
+            successorExpiresAt: now.addingTimeInterval(parts.refreshMinter.lifetime(for: client)), now: now, graceSeconds: graceSeconds,
+            check: { token, grant in
+                if narrows { _ = try narrowed(token: token, grant: grant, requestedScope: requestedScope, parameters, client: client) }
+            }) {
         case .rotated(let result):
             rotation = result
         case .graceRetry(let result):
@@ -71,11 +73,24 @@ struct RefreshTokenGrant: GrantHandler {
             }
             user = found
         }
+        // The family keeps the organization it was granted for, with the membership as it is now:
+        // current roles; a user removed from it (or an organization deleted) ends the family, so
+        // the app signs in again rather than holding tokens for an organization it left.
+        var organization: OrganizationMembership?
+        if let organizationID = rotation.grant.organizationID, scope.contains(Scope.organization) {
+            guard let current = try organizations.current(organizationID: organizationID, userID: rotation.grant.userID) else {
+                try parts.refreshTokens.revokeGrant(id: rotation.grant.grantID, reason: "organization_membership_ended", now: now)
+                parts.auditor.record("grant_revoked", actor: "client:\(client.id)", subject: rotation.grant.userID, client: client.id,
+                                     reason: "organization_membership_ended", detail: ["grant": .string(rotation.grant.grantID)])
+                throw OAuthError.invalidGrant("The user is no longer a member of the organization.")
+            }
+            organization = current
+        }
         let amr = rotation.grant.amr
         return try parts.responses.build(
             client: client, subject: rotation.grant.userID, user: user, scope: scope, grantID: rotation.grant.grantID,
             resources: audiences, nonce: nil, authTime: rotation.grant.authTime, amr: amr, sessionID: rotation.grant.sessionID,
-            refreshToken: successor)
+            refreshToken: successor, organization: organization)
     }
 
     /// The scope and the access token's audiences of a refresh: RFC 6749 §6, the scope may narrow,
@@ -97,6 +112,7 @@ struct RefreshTokenGrant: GrantHandler {
 extension RefreshTokenGrant {
     /// Takes its parts from the server.
     init(server: AuthorizationServer) {
-        self.init(users: server.storage.users, parts: server.grantParts, graceSeconds: server.policy.refreshGrace)
+        self.init(users: server.storage.users, parts: server.grantParts, graceSeconds: server.policy.refreshGrace,
+                  organizations: OrganizationSelection(server: server))
     }
 }

@@ -33,6 +33,8 @@ public struct TokenIssuer: Sendable {
         public var lifetime: Int?
         /// How the user authenticated (RFC 8176 `amr`), from which `acr` follows; empty: neither claim.
         public var amr: [String] = []
+        /// The organization of the grant (scope `organization`): `org_id`, `org_slug`, `org_roles`.
+        public var organization: OrganizationMembership?
     }
 
     /// An RFC 9068 JWT access token (`typ: at+jwt`) and its lifetime in seconds.
@@ -56,6 +58,10 @@ public struct TokenIssuer: Sendable {
             claims["amr"] = .array(content.amr.map(JSONValue.string))
             claims["acr"] = .string(AuthenticationLevel(amr: content.amr).acr)
         }
+        // RFC 9068 §2.2: an access token may carry further claims; these are the organization's.
+        if let organization = content.organization {
+            for (name, value) in OrganizationSelection.claims(organization) { claims[name] = value }
+        }
         let signer = try keyRing.signer(for: policy.accessTokenAlgorithm)
         return (try signer.signJWT(JWTClaims(claims), type: "at+jwt"), lifetime)
     }
@@ -78,6 +84,8 @@ public struct TokenIssuer: Sendable {
         public var sessionID: String?
         /// The access token issued alongside, for `at_hash`.
         public var accessToken: String?
+        /// The organization of the grant (scope `organization`).
+        public var organization: OrganizationMembership?
     }
 
     /// A signed ID token with the client's algorithm.
@@ -105,6 +113,9 @@ public struct TokenIssuer: Sendable {
             claims["at_hash"] = .string(TokenIssuer.leftHalfHash(accessToken, algorithm: algorithm))
         }
         for (name, value) in UserClaims.claims(for: content.user, scope: content.scope) { claims[name] = value }
+        if let organization = content.organization {
+            for (name, value) in OrganizationSelection.claims(organization) { claims[name] = value }
+        }
         return try keyRing.signer(for: algorithm).signJWT(JWTClaims(claims), type: "JWT")
     }
 

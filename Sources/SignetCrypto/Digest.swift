@@ -9,14 +9,7 @@ public enum Digest {
 
     /// Lowercase hex of the SHA-256 of the UTF-8 of `text` (Sign in with Apple's nonce form).
     public static func sha256Hex(_ text: String) -> String {
-        let hex = Array("0123456789abcdef".utf8)
-        var out: [UInt8] = []
-        out.reserveCapacity(64)
-        for byte in sha256(Array(text.utf8)) {
-            out.append(hex[Int(byte >> 4)])
-            out.append(hex[Int(byte & 0x0F)])
-        }
-        return String(decoding: out, as: UTF8.self)
+        Hex.encode(sha256(Array(text.utf8)))
     }
 
     /// SHA-384 of `bytes` (48 bytes).

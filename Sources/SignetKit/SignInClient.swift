@@ -72,9 +72,14 @@ public final class SignInClient: Sendable {
     /// - Parameters:
     ///   - redirectURI: the URI to send; defaults to the registered one. For a loopback
     ///     registration pass the listener's `redirectURI` (the port is the only part that may differ).
+    ///   - organization: the id (`org_…`) or slug of the organization to sign in for: the request
+    ///     then asks for scope `organization` with `organization=`, and the tokens carry `org_id`,
+    ///     `org_slug` and `org_roles` (docs/organizations.md). Nil: with `organization` among the
+    ///     configuration's scopes, a user in several organizations picks one on Signet's page.
     ///   - extraParameters: more authorization parameters (`prompt`, `login_hint`, …); the
     ///     protocol parameters cannot be overridden.
-    public func beginSignIn(redirectURI: String? = nil, extraParameters: [(String, String)] = []) throws(SignInError) -> SignInRequest {
+    public func beginSignIn(redirectURI: String? = nil, organization: String? = nil,
+                            extraParameters: [(String, String)] = []) throws(SignInError) -> SignInRequest {
         let redirect = redirectURI ?? configuration.redirectURI
         guard registered.matches(redirect) else {
             throw .invalidRedirectURI("\(redirect) does not match the registered \(configuration.redirectURI)")
@@ -84,7 +89,8 @@ public final class SignInClient: Sendable {
         let pending = PendingSignIn(codeVerifier: pkce.verifier, state: RandomToken.make(), nonce: RandomToken.make(),
                                     redirectURI: redirect, createdAt: now,
                                     expiresAt: now.addingTimeInterval(configuration.pendingSignInLifetime))
-        let pairs = authorizationParameters(pending, codeChallenge: pkce.challenge, extraParameters: extraParameters)
+        let pairs = authorizationParameters(pending, codeChallenge: pkce.challenge, organization: organization,
+                                            extraParameters: extraParameters)
         let endpoint = provider.metadata.authorizationEndpoint.absoluteString
         let separator = endpoint.contains("?") ? "&" : "?"
         guard let url = URL(string: endpoint + separator + QueryEncoding.encode(pairs)) else {
@@ -95,13 +101,18 @@ public final class SignInClient: Sendable {
     }
 
     /// An authorization request's parameters (RFC 6749 §4.1.1, RFC 7636 §4.3) for `pending`;
-    /// `extraParameters` cannot override the protocol's own.
-    func authorizationParameters(_ pending: PendingSignIn, codeChallenge: String, extraParameters: [(String, String)]) -> [(String, String)] {
+    /// `extraParameters` cannot override the protocol's own. `organization` adds scope
+    /// `organization` (if the configuration lacks it) and the `organization` parameter.
+    func authorizationParameters(_ pending: PendingSignIn, codeChallenge: String, organization: String? = nil,
+                                 extraParameters: [(String, String)]) -> [(String, String)] {
+        var scopes = configuration.scopes
+        if organization != nil, !scopes.contains("organization") { scopes.append("organization") }
         var pairs: [(String, String)] = [
             ("response_type", "code"), ("client_id", configuration.clientID), ("redirect_uri", pending.redirectURI),
-            ("scope", configuration.scopes.joined(separator: " ")), ("state", pending.state), ("nonce", pending.nonce),
+            ("scope", scopes.joined(separator: " ")), ("state", pending.state), ("nonce", pending.nonce),
             ("code_challenge", codeChallenge), ("code_challenge_method", "S256"),
         ] + configuration.resources.map { ("resource", $0) }
+        if let organization { pairs.append(("organization", organization)) }
         let reserved = Set(pairs.map(\.0))
         pairs += extraParameters.filter { !reserved.contains($0.0) }
         return pairs
@@ -175,10 +186,11 @@ public final class SignInClient: Sendable {
     /// The whole desktop flow: listener, browser, callback, exchange.
     ///
     /// - Parameter open: shows the authorization URL (e.g. `ExternalBrowser().open`, or printing it).
-    public func signIn(with listener: LoopbackListener, timeout: TimeInterval = 300,
+    /// - Parameter organization: the organization to sign in for, as in `beginSignIn`.
+    public func signIn(with listener: LoopbackListener, timeout: TimeInterval = 300, organization: String? = nil,
                        extraParameters: [(String, String)] = [],
                        open: @Sendable (URL) -> Void) async throws(SignInError) -> AuthState {
-        let request = try beginSignIn(redirectURI: listener.redirectURI, extraParameters: extraParameters)
+        let request = try beginSignIn(redirectURI: listener.redirectURI, organization: organization, extraParameters: extraParameters)
         open(request.authorizationURL)
         let callback = try await listener.receiveCallback(timeout: timeout, accepting: { request.isAddressed($0) })
         // The browser learns the real outcome: "Signed in" only once the exchange succeeded.

@@ -24,9 +24,10 @@ public final class WebAuthenticationSessionPresenter: NSObject {
     ///
     /// - Parameter callbackURLScheme: the scheme of the registered redirect URI (for a claimed
     ///   https redirect on iOS 17.4+, use the system's https callback instead).
-    public func signIn(client: SignInClient, callbackURLScheme: String,
+    /// - Parameter organization: the organization to sign in for (`SignInClient.beginSignIn`).
+    public func signIn(client: SignInClient, callbackURLScheme: String, organization: String? = nil,
                        extraParameters: [(String, String)] = []) async throws(SignInError) -> AuthState {
-        let request = try client.beginSignIn(extraParameters: extraParameters)
+        let request = try client.beginSignIn(organization: organization, extraParameters: extraParameters)
         let callback: URL
         do throws(SignInError) {
             callback = try await present(request.authorizationURL, callbackURLScheme: callbackURLScheme)

@@ -85,10 +85,35 @@ extension PostgresConnection {
         try check(result)
     }
 
-    /// Runs `sql` with `params` (text format, binary for `bytea`), hands the result to `body`, and
-    /// frees it afterwards, even when `body` throws.
-    func exec<T>(_ sql: String, _ params: [SQLValue], _ body: (OpaquePointer) throws -> T) throws -> T {
-        let types = params.map(\.typeOID)
+    /// Runs template `template` with `params` (text format, binary for `bytea`) through this
+    /// connection's prepared statement for it, preparing it on first use (named `s1`, `s2`, … per
+    /// connection; the parameter types are those of the first call, a NULL's left to the server), hands the
+    /// result to `body`, and frees it afterwards, even when `body` throws. A failed preparation
+    /// is not kept, so the next call prepares again.
+    func exec<T>(template: String, _ params: [SQLValue], _ body: (OpaquePointer) throws -> T) throws -> T {
+        let name: String
+        if let known = preparedNames[template] {
+            name = known
+        } else {
+            name = "s\(preparedNames.count + 1)"
+            let types = params.map(\.typeOID)
+            guard let result = PQprepare(handle, name, dialect.rendered(template), Int32(params.count), types) else {
+                throw StoreError.backend("postgres: \(connectionMessage)")
+            }
+            defer { PQclear(result) }
+            try check(result)
+            preparedNames[template] = name
+        }
+        return try exec(params, { values, lengths, formats in
+            PQexecPrepared(handle, name, Int32(params.count), values, lengths, formats, 0)
+        }, body)
+    }
+
+    /// `params` as libpq's value, length and format arrays for `send`, whose result goes to `body`
+    /// and is freed afterwards.
+    private func exec<T>(_ params: [SQLValue],
+                         _ send: (_ values: [UnsafePointer<CChar>?], _ lengths: [Int32], _ formats: [Int32]) -> OpaquePointer?,
+                         _ body: (OpaquePointer) throws -> T) throws -> T {
         let formats = params.map { value -> Int32 in if case .bytes = value { 1 } else { 0 } }
         var lengths: [Int32] = []
         var buffers: [UnsafeMutablePointer<CChar>?] = []
@@ -117,7 +142,7 @@ extension PostgresConnection {
             buffers.append(buffer)
         }
         let values = buffers.map { UnsafePointer($0) }
-        let result = PQexecParams(handle, sql, Int32(params.count), types, values, lengths, formats, 0)
+        let result = send(values, lengths, formats)
         guard let result else { throw StoreError.backend("postgres: \(connectionMessage)") }
         defer { PQclear(result) }
         try check(result)

@@ -11,6 +11,10 @@ final class PostgresConnection: SQLConnection, @unchecked Sendable {
     /// The `PGconn*` handle; valid until `deinit`.
     let handle: OpaquePointer
     var dialect: SQLDialect { PostgresDialect.dialect }
+    /// Server-side prepared statements by template (`PQprepare` on first use, then
+    /// `PQexecPrepared`: parsed and planned once per connection, not at every call), kept for
+    /// the life of the connection.
+    var preparedNames: [String: String] = [:]
 
     init(handle: OpaquePointer) {
         self.handle = handle
@@ -26,12 +30,12 @@ final class PostgresConnection: SQLConnection, @unchecked Sendable {
     /// Runs a statement that returns no rows; returns the number of rows it changed.
     @discardableResult
     func run(_ sql: String, _ binds: [any SQLBindable]) throws -> Int {
-        try exec(dialect.rendered(sql), binds.map(\.sqlValue)) { result in Self.changedRows(result) }
+        try exec(template: sql, binds.map(\.sqlValue)) { result in Self.changedRows(result) }
     }
 
     /// Runs a statement and decodes every row it returns.
     func query<T>(_ sql: String, _ binds: [any SQLBindable], _ decode: (any SQLRow) throws -> T) throws -> [T] {
-        try exec(dialect.rendered(sql), binds.map(\.sqlValue)) { result in
+        try exec(template: sql, binds.map(\.sqlValue)) { result in
             try (0..<Self.rowCount(result)).map { try decode(PostgresRow(result: result, row: $0)) }
         }
     }

@@ -1,5 +1,6 @@
 import CLibPQ
 import Foundation
+import SignetCrypto
 import SignetSQL
 import SignetStore
 
@@ -26,18 +27,8 @@ struct PostgresRow: SQLRow {
         guard let hex = optionalText(column) else { return nil }
         let digits = Array(hex.utf8)
         guard digits.count >= 2, digits[0] == UInt8(ascii: "\\"), digits[1] == UInt8(ascii: "x"),
-              digits.count % 2 == 0 else {
+              let bytes = Hex.decode(digits[2...]) else {
             throw StoreError.corrupt("column \(name(column)) is not hex bytea")
-        }
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity((digits.count - 2) / 2)
-        var index = 2
-        while index < digits.count {
-            guard let high = Self.nibble(digits[index]), let low = Self.nibble(digits[index + 1]) else {
-                throw StoreError.corrupt("column \(name(column)) is not hex bytea")
-            }
-            bytes.append(high << 4 | low)
-            index += 2
         }
         return bytes
     }
@@ -60,15 +51,6 @@ struct PostgresRow: SQLRow {
 
     func nullColumn(_ column: Int32) -> StoreError {
         StoreError.corrupt("unexpected NULL in column \(name(column))")
-    }
-
-    private static func nibble(_ digit: UInt8) -> UInt8? {
-        switch digit {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): digit - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): digit - UInt8(ascii: "a") + 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): digit - UInt8(ascii: "A") + 10
-        default: nil
-        }
     }
 
     private func name(_ column: Int32) -> String {

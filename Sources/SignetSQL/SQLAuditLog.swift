@@ -19,17 +19,19 @@ public struct SQLAuditLog: AuditLog {
         """
     static let head = "SELECT head_sequence, head_hash FROM audit_chain WHERE id = 1 {for_update}"
     static let chain = "SELECT base_sequence, base_hash, head_sequence, head_hash FROM audit_chain WHERE id = 1"
-    static let insert = """
-        INSERT INTO audit_events (\(columns)) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)
-        """
+    static let insert = SQLTemplate.insert(into: "audit_events", columns)
     static let moveHead = "UPDATE audit_chain SET head_sequence = $1, head_hash = $2 WHERE id = 1"
-    static let list = """
-        SELECT \(columns) FROM audit_events
-        WHERE (CAST($1 AS BIGINT) IS NULL OR at >= $1) AND (CAST($2 AS TEXT) IS NULL OR event = $2)
+    /// The filters every list applies (`$1`…`$5`), newest first, `LIMIT $6`.
+    static let filters = """
+        (CAST($1 AS BIGINT) IS NULL OR at >= $1) AND (CAST($2 AS TEXT) IS NULL OR event = $2)
           AND (CAST($3 AS TEXT) IS NULL OR subject_id = $3) AND (CAST($4 AS TEXT) IS NULL OR client_id = $4)
           AND (CAST($5 AS BIGINT) IS NULL OR sequence < $5)
         ORDER BY sequence DESC LIMIT $6
         """
+    static let list = "SELECT \(columns) FROM audit_events WHERE \(filters)"
+    /// By actor: a plain `actor = $7`, so both planners walk `audit_events_actor (actor, sequence)`
+    /// backwards (an `IS NULL OR` condition would keep them on a scan of the whole table).
+    static let listByActor = "SELECT \(columns) FROM audit_events WHERE actor = $7 AND \(filters)"
     static let page = "SELECT \(columns) FROM audit_events WHERE sequence > $1 AND sequence <= $2 ORDER BY sequence LIMIT 500"
     static let lastBefore = "SELECT MAX(sequence) FROM audit_events WHERE at < $1"
     static let hashAt = "SELECT hash FROM audit_events WHERE sequence = $1"
@@ -66,10 +68,9 @@ public struct SQLAuditLog: AuditLog {
 
     /// See `AuditLog.listAudit(_:)`.
     public func listAudit(_ query: AuditQuery) throws -> [AuditEvent] {
-        try database.read { db in
-            try db.query(Self.list, [query.since, query.event, query.subjectID, query.clientID, query.beforeSequence,
-                                     max(0, query.limit)], Self.decode)
-        }
+        var binds: [any SQLBindable] = [query.since, query.event, query.subjectID, query.clientID, query.beforeSequence, max(0, query.limit)]
+        if let actor = query.actor { binds.append(actor) }
+        return try database.read { db in try db.query(query.actor == nil ? Self.list : Self.listByActor, binds, Self.decode) }
     }
 
     /// See `AuditLog.verifyAudit()`. Reads the checkpoint and head first, then the events up to

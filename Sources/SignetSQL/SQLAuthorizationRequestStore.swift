@@ -13,7 +13,7 @@ public struct SQLAuthorizationRequestStore: AuthorizationRequestStore {
             createdAt: try row.date(3), expiresAt: try row.date(4), consumedAt: try row.optionalDate(5))
     }
 
-    static let insert = "INSERT INTO authorization_requests (\(pendingColumns)) VALUES ($1, $2, $3, $4, $5, $6)"
+    static let insert = SQLTemplate.insert(into: "authorization_requests", pendingColumns)
     static let live = """
         SELECT \(pendingColumns) FROM authorization_requests
         WHERE id_hash = $1 AND consumed_at IS NULL AND expires_at > $2

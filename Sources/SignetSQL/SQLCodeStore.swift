@@ -7,7 +7,7 @@ public struct SQLCodeStore: AuthorizationCodeStore {
 
     static let codeColumns = """
         code_hash, client_id, user_id, redirect_uri, scope, code_challenge, nonce, resource, auth_time,
-        session_id, grant_id, payload, created_at, expires_at, consumed_at
+        session_id, grant_id, payload, created_at, expires_at, consumed_at, organization_id
         """
 
     static func decodeCode(_ row: any SQLRow) throws -> AuthorizationCodeRecord {
@@ -16,13 +16,11 @@ public struct SQLCodeStore: AuthorizationCodeStore {
             redirectURI: try row.text(3), scope: try row.text(4), codeChallenge: row.optionalText(5),
             nonce: row.optionalText(6), resource: row.optionalText(7), authTime: try row.date(8),
             sessionID: row.optionalText(9), grantID: try row.text(10), payload: try row.text(11),
-            createdAt: try row.date(12), expiresAt: try row.date(13), consumedAt: try row.optionalDate(14))
+            createdAt: try row.date(12), expiresAt: try row.date(13), consumedAt: try row.optionalDate(14),
+            organizationID: row.optionalText(15))
     }
 
-    static let insert = """
-        INSERT INTO authorization_codes (\(codeColumns))
-        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)
-        """
+    static let insert = SQLTemplate.insert(into: "authorization_codes", codeColumns)
     static let codeForRedemption = "SELECT \(codeColumns) FROM authorization_codes WHERE code_hash = $1{for_update}"
     static let markConsumed = "UPDATE authorization_codes SET consumed_at = $1 WHERE code_hash = $2 AND consumed_at IS NULL"
     static let deleteUnredeemed = "DELETE FROM authorization_codes WHERE user_id = $1 AND consumed_at IS NULL"
@@ -36,7 +34,7 @@ public struct SQLCodeStore: AuthorizationCodeStore {
         try db.run(insert, [
             code.codeHash, code.clientID, code.userID, code.redirectURI, code.scope, code.codeChallenge,
             code.nonce, code.resource, code.authTime, code.sessionID, code.grantID, code.payload,
-            code.createdAt, code.expiresAt, code.consumedAt,
+            code.createdAt, code.expiresAt, code.consumedAt, code.organizationID,
         ])
     }
 

@@ -13,7 +13,7 @@ public struct SQLEmailChallengeStore: EmailChallengeStore {
     static let columns = """
         id, purpose, email, user_id, code_hash, link_hash, browser_hash, sealed_request, attempts, created_at, expires_at, consumed_at
         """
-    static let insert = "INSERT INTO email_challenges (\(columns)) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)"
+    static let insert = SQLTemplate.insert(into: "email_challenges", columns)
     static let byID = "SELECT \(columns) FROM email_challenges WHERE id = $1"
     static let byLink = "SELECT \(columns) FROM email_challenges WHERE link_hash = $1"
     /// A code: counts the attempt, and uses the challenge when the hash matches.

@@ -10,7 +10,7 @@ public struct SQLMailOutbox: MailOutbox {
     let database: any SQLDatabase
 
     static let columns = "id, sealed_message, state, attempts, created_at, next_attempt_at, finished_at"
-    static let insert = "INSERT INTO mail_outbox (\(columns)) VALUES ($1, $2, $3, $4, $5, $6, $7)"
+    static let insert = SQLTemplate.insert(into: "mail_outbox", columns)
     /// The lease is one statement. The outer `state` and `next_attempt_at` conditions are checked
     /// again on the newest row version when PostgreSQL's READ COMMITTED waits on a row a racing
     /// claimer just leased (its `next_attempt_at` is then in the future), so a row is never

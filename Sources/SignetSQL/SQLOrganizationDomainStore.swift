@@ -7,7 +7,7 @@ public struct SQLOrganizationDomainStore: OrganizationDomainStore {
 
     static let columns = "domain, organization_id, verification_token, verified_at, verified_by, connection_id, policy, created_at"
     /// The domain is the primary key: a second claim, by anyone, is a duplicate and stores nothing.
-    static let insert = "INSERT INTO organization_domains (\(columns)) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)"
+    static let insert = SQLTemplate.insert(into: "organization_domains", columns)
     static let byDomain = "SELECT \(columns) FROM organization_domains WHERE domain = $1"
     static let byOrganization = "SELECT \(columns) FROM organization_domains WHERE organization_id = $1 ORDER BY domain"
     static let verify = """

@@ -12,7 +12,7 @@ public struct SQLOrganizationStore: OrganizationStore {
     let database: any SQLDatabase
 
     static let orgColumns = "id, slug, name, logo_url, created_at, updated_at"
-    static let insertOrg = "INSERT INTO organizations (\(orgColumns)) VALUES ($1, $2, $3, $4, $5, $6)"
+    static let insertOrg = SQLTemplate.insert(into: "organizations", orgColumns)
     static let orgByID = "SELECT \(orgColumns) FROM organizations WHERE id = $1"
     static let orgBySlug = "SELECT \(orgColumns) FROM organizations WHERE slug = $1"
     static let orgPage = "SELECT \(orgColumns) FROM organizations WHERE id > $1 ORDER BY id LIMIT $2"
@@ -46,9 +46,7 @@ public struct SQLOrganizationStore: OrganizationStore {
     static let invitationColumns = """
         id, organization_id, email, role, token_hash, created_at, expires_at, accepted_at, revoked_at, invited_by, accepted_by
         """
-    static let insertInvitationSQL = """
-        INSERT INTO organization_invitations (\(invitationColumns)) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)
-        """
+    static let insertInvitationSQL = SQLTemplate.insert(into: "organization_invitations", invitationColumns)
     static let invitationByID = "SELECT \(invitationColumns) FROM organization_invitations WHERE id = $1"
     static let invitationByToken = "SELECT \(invitationColumns) FROM organization_invitations WHERE token_hash = $1"
     static let invitationByTokenLocked = "\(invitationByToken) {for_update}"

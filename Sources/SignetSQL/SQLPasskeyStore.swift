@@ -9,7 +9,7 @@ public struct SQLPasskeyStore: PasskeyStore {
         credential_id, user_id, public_key, sign_count, backup_eligible, backup_state, transports, name, created_at, \
         last_used_at, flagged_at
         """
-    static let insert = "INSERT INTO passkey_credentials (\(columns)) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)"
+    static let insert = SQLTemplate.insert(into: "passkey_credentials", columns)
     static let byID = "SELECT \(columns) FROM passkey_credentials WHERE credential_id = $1"
     static let byUser = "SELECT \(columns) FROM passkey_credentials WHERE user_id = $1 ORDER BY created_at, credential_id"
     /// One statement, so of two racing assertions with the same counter only one is recorded.

@@ -7,15 +7,22 @@ public struct SQLRefreshTokenStore: RefreshTokenStore {
 
     static let grantColumns = """
         grant_id, client_id, user_id, scope, created_at, absolute_expires_at, revoked_at, revoke_reason,
-        session_id, auth_time, payload, resources, amr
+        session_id, auth_time, payload, resources, amr, organization_id
         """
 
     static func decodeGrant(_ row: any SQLRow) throws -> GrantRecord {
+        try decodeGrant(row, first: 0)
+    }
+
+    /// The grant in `grantColumns` order, starting at column `first`.
+    static func decodeGrant(_ row: any SQLRow, first: Int32) throws -> GrantRecord {
         GrantRecord(
-            grantID: try row.text(0), clientID: try row.text(1), userID: try row.text(2), scope: try row.text(3),
-            createdAt: try row.date(4), absoluteExpiresAt: try row.date(5), revokedAt: try row.optionalDate(6),
-            revokeReason: row.optionalText(7), sessionID: row.optionalText(8), authTime: try row.date(9),
-            payload: try row.text(10), resources: try row.stringArray(11), amr: try row.words(12))
+            grantID: try row.text(first), clientID: try row.text(first + 1), userID: try row.text(first + 2),
+            scope: try row.text(first + 3), createdAt: try row.date(first + 4), absoluteExpiresAt: try row.date(first + 5),
+            revokedAt: try row.optionalDate(first + 6), revokeReason: row.optionalText(first + 7),
+            sessionID: row.optionalText(first + 8), authTime: try row.date(first + 9), payload: try row.text(first + 10),
+            resources: try row.stringArray(first + 11), amr: try row.words(first + 12),
+            organizationID: row.optionalText(first + 13))
     }
 
     static let tokenColumns = """
@@ -29,17 +36,23 @@ public struct SQLRefreshTokenStore: RefreshTokenStore {
             rotatedAt: try row.optionalDate(6), successorHash: try row.optionalBlob(7))
     }
 
-    static let insertGrantSQL = "INSERT INTO grants (\(grantColumns)) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)"
+    static let insertGrantSQL = "INSERT INTO grants (\(grantColumns)) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)"
     static let grantByID = "SELECT \(grantColumns) FROM grants WHERE grant_id = $1"
-    /// The grant, locked, and whether its user is disabled (NULL: no such user row).
-    static let grantForRotation = """
-        SELECT \(grantColumns), (SELECT disabled_at IS NOT NULL FROM users WHERE id = grants.user_id)
-        FROM grants WHERE grant_id = $1{for_update}
+    /// The presented token with its grant and its user's disabled flag, both rows locked, in one
+    /// statement (PostgreSQL locks the token row, then the grant row: the order every rotation
+    /// takes). The grant always exists for a token (`ON DELETE CASCADE`), so an inner join
+    /// loses nothing: no row is an unknown token.
+    static let tokenAndGrantForRotation = """
+        SELECT t.token_hash, t.grant_id, t.parent_hash, t.scope, t.created_at, t.expires_at, t.rotated_at, t.successor_hash,
+            g.grant_id, g.client_id, g.user_id, g.scope, g.created_at, g.absolute_expires_at, g.revoked_at, g.revoke_reason,
+            g.session_id, g.auth_time, g.payload, g.resources, g.amr, g.organization_id,
+            (SELECT disabled_at IS NOT NULL FROM users WHERE id = g.user_id)
+        FROM refresh_tokens t JOIN grants g ON g.grant_id = t.grant_id
+        WHERE t.token_hash = $1{for_update}
         """
     static let activeGrant = "SELECT 1 FROM grants WHERE grant_id = $1 AND revoked_at IS NULL AND absolute_expires_at > $2"
     static let insertTokenSQL = "INSERT INTO refresh_tokens (\(tokenColumns)) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)"
     static let tokenByHash = "SELECT \(tokenColumns) FROM refresh_tokens WHERE token_hash = $1"
-    static let tokenForRotation = "SELECT \(tokenColumns) FROM refresh_tokens WHERE token_hash = $1{for_update}"
     static let markRotated = """
         UPDATE refresh_tokens SET rotated_at = $1, successor_hash = $2
         WHERE token_hash = $3 AND rotated_at IS NULL
@@ -55,7 +68,7 @@ public struct SQLRefreshTokenStore: RefreshTokenStore {
     static let revokeBySession = "UPDATE grants SET revoked_at = $1, revoke_reason = $2 WHERE session_id = $3 AND revoked_at IS NULL"
     /// One upsert: a racing insert of the same grant waits, then takes the DO UPDATE branch.
     static let revokeIssuedFrom = """
-        INSERT INTO grants (\(grantColumns)) VALUES ($1, $2, $3, $4, $5, $5, $5, $6, $7, $8, '{}', '[]', '')
+        INSERT INTO grants (\(grantColumns)) VALUES ($1, $2, $3, $4, $5, $5, $5, $6, $7, $8, '{}', '[]', '', NULL)
         ON CONFLICT (grant_id) DO UPDATE SET
             revoked_at = COALESCE(grants.revoked_at, excluded.revoked_at),
             revoke_reason = COALESCE(grants.revoke_reason, excluded.revoke_reason)
@@ -70,7 +83,7 @@ public struct SQLRefreshTokenStore: RefreshTokenStore {
         try db.run(insertGrantSQL, [
             grant.grantID, grant.clientID, grant.userID, grant.scope, grant.createdAt, grant.absoluteExpiresAt,
             grant.revokedAt, grant.revokeReason, grant.sessionID, grant.authTime, grant.payload,
-            try StringList.json(grant.resources), grant.amr.joined(separator: " "),
+            try StringList.json(grant.resources), grant.amr.joined(separator: " "), grant.organizationID,
         ])
     }
 
@@ -102,28 +115,40 @@ public struct SQLRefreshTokenStore: RefreshTokenStore {
     }
 
     /// See `RefreshTokenStore.rotateRefreshToken(tokenHash:clientID:successorHash:successorExpiresAt:now:graceSeconds:)`.
-    ///
-    /// One transaction that reads the presented token and then its grant (with its user's
-    /// disabled flag), locking both (SQLite: the write lock from `BEGIN IMMEDIATE`; PostgreSQL:
-    /// `FOR UPDATE`, always in that order), so the state read is the state written against: a
-    /// racing rotation of the same token waits, then sees it rotated (a grace retry or reuse).
-    /// `RefreshRotation.decide` makes the decision; this applies its write.
     public func rotateRefreshToken(tokenHash: [UInt8], clientID: String, successorHash: [UInt8],
                                    successorExpiresAt: Date, now: Date, graceSeconds: Int) throws -> RotationResult {
+        try rotateRefreshToken(tokenHash: tokenHash, clientID: clientID, successorHash: successorHash,
+                               successorExpiresAt: successorExpiresAt, now: now, graceSeconds: graceSeconds) { _, _ in }
+    }
+
+    /// See `RefreshTokenStore.rotateRefreshToken(tokenHash:clientID:successorHash:successorExpiresAt:now:graceSeconds:check:)`.
+    ///
+    /// One transaction that reads the presented token with its grant (and its user's disabled
+    /// flag) in one statement, locking both (SQLite: the write lock from `BEGIN IMMEDIATE`;
+    /// PostgreSQL: `FOR UPDATE`, the token row before the grant row), so the state read is the
+    /// state written against: a racing rotation of the same token waits, then sees it rotated (a
+    /// grace retry or reuse). `check` runs on those rows before anything is decided; a throw
+    /// rolls the transaction back. `RefreshRotation.decide` makes the decision; this applies its
+    /// write. On PostgreSQL a plain rotation is 5 round trips: `BEGIN`, this read, the `UPDATE`,
+    /// the `INSERT`, `COMMIT`.
+    public func rotateRefreshToken(tokenHash: [UInt8], clientID: String, successorHash: [UInt8],
+                                   successorExpiresAt: Date, now: Date, graceSeconds: Int,
+                                   check: (RefreshTokenRecord, GrantRecord) throws -> Void) throws -> RotationResult {
         let request = RotationRequest(tokenHash: tokenHash, clientID: clientID, successorHash: successorHash,
                                       successorExpiresAt: successorExpiresAt, now: now, graceSeconds: graceSeconds)
         return try database.transaction { db in
-            guard let token = try db.one(Self.tokenForRotation, [tokenHash], Self.decodeToken) else {
+            let read = try db.one(Self.tokenAndGrantForRotation, [tokenHash]) { row in
+                (try Self.decodeToken(row), try Self.decodeGrant(row, first: 8), try row.optionalBool(22) ?? false)
+            }
+            guard let (token, grant, userDisabled) = read else {
                 return RefreshRotation.decide(request, token: nil, grant: nil, userDisabled: false, successor: nil).0
             }
-            let read = try db.one(Self.grantForRotation, [token.grantID]) { row in
-                (try Self.decodeGrant(row), try row.optionalBool(13) ?? false)
-            }
+            if grant.clientID == clientID { try check(token, grant) }
             let successor = try RefreshRotation.successorToRead(token, request).flatMap { hash in
                 try db.one(Self.tokenByHash, [hash], Self.decodeToken)
             }
-            let (result, write) = RefreshRotation.decide(request, token: token, grant: read?.0,
-                                                         userDisabled: read?.1 ?? false, successor: successor)
+            let (result, write) = RefreshRotation.decide(request, token: token, grant: grant,
+                                                         userDisabled: userDisabled, successor: successor)
             switch write {
             case .none:
                 break

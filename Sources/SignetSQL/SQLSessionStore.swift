@@ -16,7 +16,7 @@ public struct SQLSessionStore: SessionStore {
             amr: try row.stringArray(7), endedAt: try row.optionalDate(8))
     }
 
-    static let insert = "INSERT INTO sessions (\(sessionColumns)) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)"
+    static let insert = SQLTemplate.insert(into: "sessions", sessionColumns)
     static let live = """
         SELECT \(sessionColumns) FROM sessions
         WHERE id_hash = $1 AND ended_at IS NULL AND idle_expires_at > $2 AND absolute_expires_at > $2

@@ -16,7 +16,7 @@ public struct SQLSigningKeyStore: SigningKeyStore {
             retiredAt: try row.optionalDate(6), removeAfter: try row.optionalDate(7))
     }
 
-    static let insert = "INSERT INTO signing_keys (\(keyColumns)) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)"
+    static let insert = SQLTemplate.insert(into: "signing_keys", keyColumns)
     static let signing = """
         SELECT id FROM signing_keys
         WHERE algorithm = $1 AND activates_at <= $2 AND (retired_at IS NULL OR retired_at > $3)

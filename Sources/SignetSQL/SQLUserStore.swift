@@ -25,7 +25,7 @@ public struct SQLUserStore: UserStore {
             userID: try row.text(3), email: row.optionalText(4), createdAt: try row.date(5))
     }
 
-    static let insertUserSQL = "INSERT INTO users (\(userColumns)) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)"
+    static let insertUserSQL = SQLTemplate.insert(into: "users", userColumns)
     static let byID = "SELECT \(userColumns) FROM users WHERE id = $1"
     static let byEmail = "SELECT \(userColumns) FROM users WHERE email = $1"
     static let all = "SELECT \(userColumns) FROM users ORDER BY email"
@@ -44,7 +44,7 @@ public struct SQLUserStore: UserStore {
     static let changeEmailSQL = """
         UPDATE users SET email = $1, email_verified = $2, updated_at = $3 WHERE id = $4 AND email = $5
         """
-    static let insertFederatedSQL = "INSERT INTO federated_identities (\(federatedColumns)) VALUES ($1, $2, $3, $4, $5, $6)"
+    static let insertFederatedSQL = SQLTemplate.insert(into: "federated_identities", federatedColumns)
     static let federatedByKey = """
         SELECT \(federatedColumns) FROM federated_identities
         WHERE connection_id = $1 AND issuer = $2 AND subject = $3

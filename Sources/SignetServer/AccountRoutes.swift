@@ -94,10 +94,8 @@ struct AccountRoutes: Sendable {
             let browser = interactive.browserValue(request)
             let csrf = interactive.csrf.token(browserValue: browser.value, purpose: Self.purpose(session))
             let notice = request.query.first("notice").flatMap(AccountNotice.init(rawValue:))
-            var response = HTMLPage.response(errors.page, title: errors.page.text(AccountPageText.title),
-                                             body: try render(session, csrf: csrf, notice: notice, page: errors.page))
-            if let cookie = browser.cookie { response.setCookie(cookie) }
-            return response
+            return HTMLPage.response(errors.page, title: errors.page.text(AccountPageText.title),
+                                     body: try render(session, csrf: csrf, notice: notice, page: errors.page), cookie: browser.cookie)
         } catch {
             return errors.internalError("account page", error)
         }

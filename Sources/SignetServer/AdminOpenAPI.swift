@@ -311,6 +311,9 @@ extension AdminOpenAPI {
             "Invitation": object(invitation, required: Array(invitation.keys).sorted()),
             "InvitationList": object(["items": .object(["type": "array", "items": ref("Invitation")])], required: ["items"]),
             "InvitationCreate": object(["email": string(), "role": string()], required: ["email"]),
+            "OperatorRole": object(["user_id": string(), "role": .object(["type": ["string", "null"], "enum": ["admin", "viewer", .null]])],
+                                   required: ["user_id", "role"]),
+            "OperatorRoleSet": object(["role": .object(["type": ["string", "null"], "enum": ["admin", "viewer", .null]])], required: ["role"]),
         ]
     }
 }

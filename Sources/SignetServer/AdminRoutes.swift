@@ -112,12 +112,16 @@ struct AdminPrincipal: Sendable {
 /// issued by `client_credentials` to a confidential client that still exists, holding the
 /// operation's scope, or issued to the console (`ConsoleClient`) for an operator, whose scopes
 /// are those the token holds *and* the operator's role grants now (`OperatorRole`), so taking a
-/// role away ends its power at once. The admin API and the console both ask this one type.
+/// role away ends its power at once. A console token also stops working when its grant is
+/// revoked (console sign-out, RFC 7009 at `/revoke`, the operator's sessions revoked). The admin
+/// API and the console both ask this one type.
 struct AdminAuthorizer: Sendable {
     let verifier: AccessTokenVerifier
     let clients: ClientRegistry
     let users: any UserStore
     let roles: any OperatorRoleStore
+    let refreshTokens: any RefreshTokenStore
+    let clock: any Clock
 
     /// The `aud` an admin token must carry: ask for it with `resource` at `/token` (RFC 8707),
     /// and list it in the admin client's resources.
@@ -147,9 +151,13 @@ struct AdminAuthorizer: Sendable {
             throw AdminError.invalidToken("The admin API takes only client_credentials tokens.")
         }
         if clientID == ConsoleClient.id, let userID = jwt.claims.sub, userID != clientID {
-            // A console sign-in: the operator must still exist, be enabled and hold a role.
+            // A console sign-in: its grant must be active (RFC 7009 §2: a revoked token is refused),
+            // and the operator must still exist, be enabled and hold a role.
             let role: OperatorRole?
             do {
+                guard let grantID = jwt.claims["gid"]?.stringValue, try refreshTokens.isGrantActive(id: grantID, now: clock.now) else {
+                    throw AdminError.invalidToken("The access token has been revoked.")
+                }
                 guard let user = try users.user(id: userID), user.disabledAt == nil else {
                     throw AdminError.invalidToken("The operator's account is gone or disabled.")
                 }
@@ -209,7 +217,8 @@ extension SignetApplication {
     /// The one authorizer of the admin API and the console.
     func adminAuthorizer() -> AdminAuthorizer {
         AdminAuthorizer(verifier: AccessTokenVerifier(server: authorizationServer, audience: AdminAuthorizer.audience(issuer: issuer)),
-                        clients: authorizationServer.clients, users: environment.storage.users, roles: environment.storage.operatorRoles)
+                        clients: authorizationServer.clients, users: environment.storage.users, roles: environment.storage.operatorRoles,
+                        refreshTokens: environment.storage.refreshTokens, clock: environment.clock)
     }
 
     /// Each method and path of the admin API (the `.admin` lines of the admin listener's table,
@@ -251,8 +260,7 @@ enum AdminRoutes {
     /// Every operation of the admin listener, in document order.
     static let operations: [AdminOperation] = probeOperations() + clientOperations() + userOperations() + sessionOperations()
         + consentOperations() + connectionOperations() + keyOperations() + auditOperations() + organizationOperations()
-        + domainOperations()
-        + [openAPIOperation]
+        + operatorRoleOperations() + domainOperations() + [openAPIOperation]
 
     private static func probeOperations() -> [AdminOperation] {
         [
@@ -288,7 +296,7 @@ enum AdminRoutes {
     static let scopes = ["admin:clients:read", "admin:clients:write", "admin:users:read", "admin:users:write",
                          "admin:sessions:read", "admin:sessions:write", "admin:consents:read", "admin:consents:write",
                          "admin:connections:read", "admin:keys:read", "admin:keys:write", "admin:audit:read",
-                         "admin:orgs:read", "admin:orgs:write"]
+                         "admin:orgs:read", "admin:orgs:write", operatorsRead, operatorsWrite]
 
     // MARK: probes
 
@@ -505,13 +513,13 @@ enum AdminRoutes {
     static func auditOperations() -> [AdminOperation] {
         [
             AdminOperation(method: .GET, path: audit, operationID: "listAudit",
-                           summary: "Audit events, newest first, read one page at a time from the store; `cursor` is the previous page's next_cursor; `event`, `subject` (a user id), `client` and `since` (RFC 3339) filter.",
+                           summary: "Audit events, newest first, read one page at a time from the store; `cursor` is the previous page's next_cursor; `event`, `subject` (a user id), `client`, `actor` (cli, an admin client's id, console:USER) and `since` (RFC 3339) filter.",
                            scope: "admin:audit:read", requestSchema: nil, success: (200, "AuditList"),
-                           query: ["limit", "cursor", "event", "subject", "client", "since"], needsMatch: false) { call in
-                let query = try AdminRequest.query(call.request, allowed: ["limit", "cursor", "event", "subject", "client", "since"])
+                           query: ["limit", "cursor", "event", "subject", "client", "actor", "since"], needsMatch: false) { call in
+                let query = try AdminRequest.query(call.request, allowed: ["limit", "cursor", "event", "subject", "client", "actor", "since"])
                 let page = try AdminRequest.page(query)
-                var filter = AuditQuery(event: query["event"], subjectID: query["subject"], clientID: query["client"])
-                for name in ["event", "subject", "client"] where query[name].map({ $0.isEmpty || $0.utf8.count > 256 }) == true {
+                var filter = AuditQuery(event: query["event"], subjectID: query["subject"], clientID: query["client"], actor: query["actor"])
+                for name in ["event", "subject", "client", "actor"] where query[name].map({ $0.isEmpty || $0.utf8.count > 256 }) == true {
                     throw AdminError.invalid(name, "must be 1 to 256 bytes")
                 }
                 if let since = query["since"] {

@@ -273,10 +273,10 @@ extension ConsoleRoutes {
             let actor = (request.query.first("actor") ?? "").trimmingCharacters(in: .whitespaces).prefix(200)
             let before = request.query.first("before").flatMap { Int64($0) }.flatMap { $0 > 0 ? $0 : nil }
             let pageSize = 50
-            // Filtered by actor in memory over a bounded window of the newest matching events.
-            let window = try environment.storage.audit.listAudit(AuditQuery(event: event.isEmpty ? nil : String(event),
-                                                                            beforeSequence: before, limit: actor.isEmpty ? pageSize + 1 : 5_000))
-            let matching = actor.isEmpty ? window : window.filter { $0.actor == String(actor) }
+            // One page from the store, every filter in its WHERE (the actor through its index).
+            let matching = try environment.storage.audit.listAudit(AuditQuery(event: event.isEmpty ? nil : String(event),
+                                                                              actor: actor.isEmpty ? nil : String(actor),
+                                                                              beforeSequence: before, limit: pageSize + 1))
             let shown = Array(matching.prefix(pageSize))
             var body = "<form method=\"get\" action=\"\(Self.audit)\" class=\"filters\">\n"
                 + "<div><label for=\"event\">\(esc(page.text(ConsoleText.eventFilter)))</label><input id=\"event\" name=\"event\" type=\"text\" value=\"\(esc(String(event)))\"></div>\n"

@@ -20,6 +20,7 @@ struct ConsoleRoutes: Sendable {
     let service: AdminService
     let environment: ServerEnvironment
     let tokenEndpoint: TokenEndpoint
+    let revocation: RevocationEndpoint
     let metrics: ServerMetrics
     let connections: [Connection]
     let csrf: CSRFTokens
@@ -50,6 +51,7 @@ struct ConsoleRoutes: Sendable {
         service = AdminService(environment: application.environment, federation: application.federation)
         environment = application.environment
         tokenEndpoint = application.tokenEndpoint
+        revocation = RevocationEndpoint(server: application.authorizationServer)
         metrics = application.metrics
         connections = application.federation.connections
         csrf = CSRFTokens(key: application.environment.masterKey.browserKey, random: application.environment.random)
@@ -225,9 +227,8 @@ struct ConsoleRoutes: Sendable {
               constantTimeEquals(Array(returned.utf8), Array(state.utf8)) else { return incomplete() }
         let parameters = RequestParameters([("grant_type", "authorization_code"), ("code", code), ("redirect_uri", base + Self.callback),
                                             ("code_verifier", verifier)])
-        let basic = "Basic " + Data((FormEncoding.encodeComponent(ConsoleClient.id) + ":" + FormEncoding.encodeComponent(clientSecret)).utf8).base64EncodedString()
         let token: TokenResponse
-        do throws(OAuthError) { token = try tokenEndpoint.handle(parameters, authorization: basic) } catch { return incomplete() }
+        do throws(OAuthError) { token = try tokenEndpoint.handle(parameters, authorization: basicAuthorization) } catch { return incomplete() }
         var response: HTTPResponse
         do {
             let principal = try authorizer.authenticate(token.accessToken)
@@ -248,12 +249,19 @@ struct ConsoleRoutes: Sendable {
         return response
     }
 
-    /// `POST /console/signout`: forgets the console's token and shows the signed-out page.
+    /// `POST /console/signout`: revokes the console's token at the issuer, as its client would at
+    /// `/revoke` (RFC 7009 §2.1; the grant family goes, so the token is refused everywhere from
+    /// now on), forgets its cookie and shows the signed-out page.
     func signOutSubmit(_ request: HTTPRequest, _ errors: ErrorRenderer) -> HTTPResponse {
         guard let form = InteractiveRoutes.formFields(request) else { return errors.malformedForm() }
-        if case .success(let op) = signedIn(request) {
+        if case .success(let op) = signedIn(request), let token = request.cookies[tokenCookie] {
             guard csrf.verify(token: try? form.single("csrf"), browserValue: request.cookies[csrfCookie], purpose: Self.purpose(op.principal)) else {
                 return errors.csrfFailure()
+            }
+            do throws(OAuthError) {
+                try revocation.handle(RequestParameters([("token", token), ("token_type_hint", "access_token")]), authorization: basicAuthorization)
+            } catch {
+                return errors.render(error)
             }
         }
         let page = errors.page
@@ -261,6 +269,11 @@ struct ConsoleRoutes: Sendable {
         var response = HTMLPage.response(page, title: page.text(ConsoleText.signedOutTitle), body: body)
         response.setCookie(cleared(tokenCookie, path: "/"))
         return response
+    }
+
+    /// The console client's credentials for the token and revocation endpoints (RFC 6749 §2.3.1).
+    var basicAuthorization: String {
+        "Basic " + Data((FormEncoding.encodeComponent(ConsoleClient.id) + ":" + FormEncoding.encodeComponent(clientSecret)).utf8).base64EncodedString()
     }
 
     func cleared(_ name: String, path: String) -> SetCookie {

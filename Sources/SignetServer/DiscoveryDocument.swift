@@ -24,7 +24,8 @@ enum DiscoveryDocument {
             "revocation_endpoint": .string(issuer + Routes.revoke),
             "introspection_endpoint": .string(issuer + Routes.introspect),
             "end_session_endpoint": .string(issuer + Routes.endSession),
-            "scopes_supported": ["openid", "profile", "email", "offline_access", .string(Scope.accountDelete), .string(Scope.passkeysWrite)],
+            "scopes_supported": ["openid", "profile", "email", "offline_access", .string(Scope.accountDelete), .string(Scope.passkeysWrite),
+                                 .string(Scope.organization)],
             "response_types_supported": ["code"],
             "response_modes_supported": ["query"],
             "grant_types_supported": .array(grantTypes.map(JSONValue.string)),
@@ -38,7 +39,7 @@ enum DiscoveryDocument {
             "subject_types_supported": ["public"],
             "id_token_signing_alg_values_supported": algorithms,
             "claims_supported": ["sub", "iss", "aud", "exp", "iat", "auth_time", "nonce", "azp", "acr", "amr", "sid", "at_hash",
-                                 "name", "given_name", "family_name", "updated_at", "email", "email_verified"],
+                                 "name", "given_name", "family_name", "updated_at", "email", "email_verified", "org_id", "org_slug", "org_roles"],
             "prompt_values_supported": ["none", "login", "consent"],
             // OpenID Connect Discovery 1.0 §3: the acr values /authorize honours (acr_values) and tokens carry.
             "acr_values_supported": .array(AuthenticationLevel.supportedValues.map(JSONValue.string)),

@@ -108,7 +108,7 @@ extension FederationRoutes {
     /// Resolves the account, starts the session and continues the pending request.
     func finish(_ request: HTTPRequest, pending: PendingRequest, identity: UpstreamIdentity, connection: Connection,
                 _ errors: ErrorRenderer) async -> HTTPResponse {
-        do {
+        return errors.continuing("federation sign-in") {
             // An `sso_required` domain signs in only through its own connection (checked for the
             // upstream email before anything is created or linked, and for the account's own below).
             let realm = try interactive.domains.decision(forEmail: identity.email ?? "")
@@ -146,10 +146,6 @@ extension FederationRoutes {
             // its cookie came along (a cross-site form post carries none).
             return interactive.respond(try interactive.flow.signedIn(pending, user: user, amr: ["fed"],
                                                                      previousSessionToken: interactive.sessionToken(request)), errors)
-        } catch is FlowError {
-            return errors.requestGone()
-        } catch {
-            return errors.internalError("federation sign-in", error)
         }
     }
 

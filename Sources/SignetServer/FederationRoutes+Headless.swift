@@ -98,7 +98,7 @@ extension FederationRoutes {
                 ]))
             case .error(let error, _, _):
                 return errors.render(error)
-            case .code, .secondFactor, .enrolSecondFactor, .passkeyOffer:
+            case .code, .secondFactor, .enrolSecondFactor, .passkeyOffer, .pickOrganization:
                 // Unreachable without a session cookie; refuse rather than hand a code out here.
                 return errors.render(OAuthError(.serverError, "Unexpected flow step."))
             }

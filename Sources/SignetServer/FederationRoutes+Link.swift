@@ -101,7 +101,7 @@ extension FederationRoutes {
     /// `GET /federation/link?link=…[&error=1]`: the password form for the existing account.
     func linkPage(_ request: HTTPRequest, _ errors: ErrorRenderer) -> HTTPResponse {
         let handle = request.query.first("link")
-        do {
+        return errors.continuing("federation link page") {
             guard let (link, cookie) = try pendingLink(handle: handle, request), let handle else { return errors.linkGone() }
             _ = try interactive.flow.pending(handle: link.requestHandle)
             guard let user = try userStore.user(id: link.userID) else { return errors.linkGone() }
@@ -129,10 +129,6 @@ extension FederationRoutes {
             body += "<p class=\"muted\">\(page.html(FederationText.linkNextTime)) "
                 + "<a href=\"\(HTMLPage.escape(signInHref))\">\(page.html(FederationText.useAnotherAccount))</a></p>\n"
             return HTMLPage.response(page, title: title, body: body, formLeadsToClient: true)
-        } catch is FlowError {
-            return errors.requestGone()
-        } catch {
-            return errors.internalError("federation link page", error)
         }
     }
 
@@ -143,7 +139,7 @@ extension FederationRoutes {
         guard let form = InteractiveRoutes.formFields(request), form.repeatedNames.isEmpty, let handle = try? form.single("link") else {
             return errors.malformedForm()
         }
-        do {
+        return errors.continuing("federation link") {
             guard let (link, cookie) = try pendingLink(handle: handle, request) else { return errors.linkGone() }
             guard interactive.csrf.verify(token: try? form.single("csrf"), browserValue: cookie, purpose: handle) else {
                 return errors.csrfFailure()
@@ -167,10 +163,6 @@ extension FederationRoutes {
                                                                              previousSessionToken: interactive.sessionToken(request)), errors)
             response.setCookie(interactive.clearedCookie(linkCookieName))
             return response
-        } catch is FlowError {
-            return errors.requestGone()
-        } catch {
-            return errors.internalError("federation link", error)
         }
     }
 }

@@ -15,11 +15,13 @@ enum HTMLPage {
     /// client's redirect URI may redirect on (a broker's callback to its app, a web app's callback
     /// to its start page), which no list Signet could write would allow. Every other page keeps
     /// `form-action 'self'`. `imageSources`: what `img-src` must allow besides the brand's logo
-    /// (the provider logos of the sign-in page).
+    /// (the provider logos of the sign-in page). `cookie`: the browser's CSRF cookie, when it had
+    /// none yet (`InteractiveRoutes.browserValue`).
     static func response(_ page: PageContext, title: String, body: String, status: Int = 200, formLeadsToClient: Bool = false,
-                         imageSources: [String] = []) -> HTTPResponse {
+                         imageSources: [String] = [], cookie: SetCookie? = nil) -> HTTPResponse {
         var response = HTTPResponse.html(page.render(title: title, body: body), status: status)
         harden(&response, formLeadsToClient: formLeadsToClient, imageSources: page.assets.imageSources + imageSources)
+        if let cookie { response.setCookie(cookie) }
         // The words depend on the request's Accept-Language (RFC 9110 §12.5.5).
         response.headers.set("Vary", "Accept-Language")
         return response

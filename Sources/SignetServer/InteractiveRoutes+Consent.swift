@@ -10,6 +10,7 @@ extension InteractiveRoutes {
         case Scope.profile: page.text(ConsentText.scopeProfile)
         case Scope.email: page.text(ConsentText.scopeEmail)
         case Scope.offlineAccess: page.text(ConsentText.scopeOfflineAccess)
+        case Scope.organization: page.text(ConsentText.scopeOrganization)
         default: page.text(ConsentText.scopeOther, scope)
         }
     }
@@ -17,7 +18,7 @@ extension InteractiveRoutes {
     /// `GET /consent?request=…`: who is asking for what, with Allow and Deny.
     func consentPage(_ request: HTTPRequest, _ errors: ErrorRenderer) -> HTTPResponse {
         guard let handle = request.query.first("request") else { return errors.requestGone() }
-        do {
+        return errors.continuing("consent page") {
             let pending = try flow.pending(handle: handle)
             guard let session = try flow.sessions.active(token: sessionToken(request)),
                   flow.satisfies(pending.request, session: session, authenticatedSince: pending.createdAt),
@@ -46,13 +47,7 @@ extension InteractiveRoutes {
             body += HTMLPage.hidden("csrf", csrf.token(browserValue: browser.value, purpose: handle)) + "\n"
             body += "<button type=\"submit\" name=\"decision\" value=\"allow\">\(page.html(ConsentText.allow))</button>\n"
             body += "<button type=\"submit\" name=\"decision\" value=\"deny\" class=\"secondary\">\(page.html(ConsentText.deny))</button>\n</form>\n"
-            var response = HTMLPage.response(page, title: page.text(ConsentText.title), body: body, formLeadsToClient: true)
-            if let cookie = browser.cookie { response.setCookie(cookie) }
-            return response
-        } catch is FlowError {
-            return errors.requestGone()
-        } catch {
-            return errors.internalError("consent page", error)
+            return HTMLPage.response(page, title: page.text(ConsentText.title), body: body, formLeadsToClient: true, cookie: browser.cookie)
         }
     }
 
@@ -69,14 +64,10 @@ extension InteractiveRoutes {
         case "deny": allow = false
         default: return errors.render(.invalidRequest("Choose Allow or Deny."), message: errors.page.text(ConsentText.chooseAllowOrDeny))
         }
-        do {
+        return errors.continuing("consent") {
             let pending = try flow.pending(handle: handle)
             let session = try flow.sessions.active(token: sessionToken(request))
             return respond(try flow.decideConsent(pending, session: session, allow: allow), errors)
-        } catch is FlowError {
-            return errors.requestGone()
-        } catch {
-            return errors.internalError("consent", error)
         }
     }
 }

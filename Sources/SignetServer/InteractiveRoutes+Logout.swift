@@ -71,8 +71,6 @@ extension InteractiveRoutes {
         if let target = checked.postLogoutRedirectURI { body += HTMLPage.hidden("post_logout_redirect_uri", target) + "\n" }
         if let state = checked.state { body += HTMLPage.hidden("state", state) + "\n" }
         body += "<button type=\"submit\">\(page.html(LogoutText.submit))</button>\n</form>\n"
-        var response = HTMLPage.response(page, title: page.text(LogoutText.confirmTitle), body: body, formLeadsToClient: true)
-        if let cookie = browser.cookie { response.setCookie(cookie) }
-        return response
+        return HTMLPage.response(page, title: page.text(LogoutText.confirmTitle), body: body, formLeadsToClient: true, cookie: browser.cookie)
     }
 }

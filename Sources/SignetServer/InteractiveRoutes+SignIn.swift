@@ -32,9 +32,8 @@ extension InteractiveRoutes {
         body += "<button type=\"submit\">\(page.html(SignInText.submit))</button>\n</form>\n"
         body += SelfServiceRoutes.signInLinks(handle: handle, client: pending.client, accounts: accounts, mail: mailer.isMailConfigured, page: page)
         var response = HTMLPage.response(page, title: page.text(SignInText.title), body: body, formLeadsToClient: true,
-                                         imageSources: providerLogoSources())
+                                         imageSources: providerLogoSources(), cookie: browser.cookie)
         PasskeyScript.allow(&response)
-        if let cookie = browser.cookie { response.setCookie(cookie) }
         return response
     }
 

@@ -110,6 +110,8 @@ struct InteractiveRoutes: Sendable {
             return Self.local(Routes.secondFactorSetup, [("challenge", handle)])
         case .passkeyOffer(let handle):
             return Self.local(Routes.passkeyOffer, [("request", handle)])
+        case .pickOrganization(let handle):
+            return Self.local(Routes.organizationPicker, [("request", handle)])
         }
     }
 

@@ -76,6 +76,17 @@ extension PageCatalog {
         "ConsentText.allow": "Allow",
         "ConsentText.deny": "Deny",
         "ConsentText.chooseAllowOrDeny": "Choose Allow or Deny.",
+        "ConsentText.scopeOrganization": "Know which of your organizations you use it for, and your roles there",
+        // OrganizationPickerText: Every string of the organization page.
+        "OrganizationPickerText.title": "Choose an organization",
+        // {1}: the client's name, in <strong>.
+        "OrganizationPickerText.intro": "Which organization do you want to use {1} for?",
+        // {1}: the member's roles, comma separated.
+        "OrganizationPickerText.roles": "Your roles: {1}",
+        "OrganizationPickerText.cancel": "Cancel",
+        // {1}: the user's email.
+        "OrganizationPickerText.signedInAs": "Signed in as {1}.",
+        "OrganizationPickerText.chooseOne": "Choose one of your organizations.",
         // EmailChallengeText: Every string of the code page and the mailed link's pages.
         "EmailChallengeText.codeTitle": "Check your email",
         // {1}: the address, in <strong>.

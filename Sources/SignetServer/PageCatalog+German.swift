@@ -67,6 +67,14 @@ extension PageCatalog {
         "ConsentText.allow": "Erlauben",
         "ConsentText.deny": "Ablehnen",
         "ConsentText.chooseAllowOrDeny": "Wählen Sie „Erlauben“ oder „Ablehnen“.",
+        "ConsentText.scopeOrganization": "wissen, für welche Ihrer Organisationen Sie sie nutzen, und Ihre Rollen dort",
+        // OrganizationPickerText
+        "OrganizationPickerText.title": "Organisation wählen",
+        "OrganizationPickerText.intro": "Für welche Organisation möchten Sie {1} nutzen?",
+        "OrganizationPickerText.roles": "Ihre Rollen: {1}",
+        "OrganizationPickerText.cancel": "Abbrechen",
+        "OrganizationPickerText.signedInAs": "Angemeldet als {1}.",
+        "OrganizationPickerText.chooseOne": "Wählen Sie eine Ihrer Organisationen.",
         // EmailChallengeText
         "EmailChallengeText.codeTitle": "Prüfen Sie Ihre E-Mails",
         "EmailChallengeText.sentTo": "Wir senden einen 6-stelligen Code an {1}.",

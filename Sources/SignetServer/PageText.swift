@@ -23,6 +23,7 @@ enum PageText {
         ConsoleText.self,
         DomainText.self,
         InvitationText.self,
+        OrganizationPickerText.self,
     ]
 
     /// Every key without German text, as `Table.key`.

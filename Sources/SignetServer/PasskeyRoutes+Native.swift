@@ -73,7 +73,7 @@ extension PasskeyRoutes {
                 return OAuthResponses.json(.object(answer))
             case .error(let error, _, _):
                 throw error
-            case .consent, .signIn, .secondFactor, .enrolSecondFactor, .passkeyOffer:
+            case .consent, .signIn, .secondFactor, .enrolSecondFactor, .passkeyOffer, .pickOrganization:
                 throw OAuthError(.interactionRequired, "This request needs the browser.")
             }
         }

@@ -60,7 +60,7 @@ extension PasskeyRoutes {
     /// `GET /passkeys/offer?request=…`: "Add a passkey?" with Add (script) and Not now.
     func offerPage(_ request: HTTPRequest, _ errors: ErrorRenderer) -> HTTPResponse {
         guard let handle = request.query.first("request") else { return errors.requestGone() }
-        do {
+        return errors.continuing("passkey offer") {
             _ = try interactive.flow.pending(handle: handle)
             guard let session = try session(request) else { return InteractiveRoutes.local(Routes.signIn, [("request", handle)]) }
             let browser = interactive.browserValue(request)
@@ -73,14 +73,9 @@ extension PasskeyRoutes {
             body += HTMLPage.hidden("csrf", interactive.csrf.token(browserValue: browser.value, purpose: handle)) + "\n"
             body += "<button type=\"submit\" name=\"skip\" value=\"1\" class=\"secondary\">\(HTMLPage.escape(errors.page.text(PasskeyText.offerSkip)))</button>\n"
             body += "</form>\n"
-            var response = HTMLPage.response(errors.page, title: errors.page.text(PasskeyText.offerTitle), body: body, formLeadsToClient: true)
+            var response = HTMLPage.response(errors.page, title: errors.page.text(PasskeyText.offerTitle), body: body, formLeadsToClient: true, cookie: browser.cookie)
             PasskeyScript.allow(&response)
-            if let cookie = browser.cookie { response.setCookie(cookie) }
             return response
-        } catch is FlowError {
-            return errors.requestGone()
-        } catch {
-            return errors.internalError("passkey offer", error)
         }
     }
 
@@ -89,7 +84,7 @@ extension PasskeyRoutes {
     func offerSubmit(_ request: HTTPRequest, _ errors: ErrorRenderer) -> HTTPResponse {
         guard let form = InteractiveRoutes.formFields(request), let handle = try? form.single("request") else { return errors.malformedForm() }
         guard interactive.csrfValid(request, field: try? form.single("csrf"), purpose: handle) else { return errors.csrfFailure() }
-        do {
+        return errors.continuing("passkey offer") {
             let pending = try interactive.flow.pending(handle: handle)
             guard let session = try session(request) else { return InteractiveRoutes.local(Routes.signIn, [("request", handle)]) }
             var response = interactive.respond(try interactive.flow.afterSignIn(pending, session: session), errors)
@@ -99,10 +94,6 @@ extension PasskeyRoutes {
                                              sameSite: .lax))
             }
             return response
-        } catch is FlowError {
-            return errors.requestGone()
-        } catch {
-            return errors.internalError("passkey offer", error)
         }
     }
 
@@ -122,9 +113,8 @@ extension PasskeyRoutes {
             body += Self.box(mode: "register", options: Routes.passkeyRegisterOptions, finish: Routes.passkeyRegisterFinish, csrf: csrf,
                              request: nil, button: .manageAdd, page: errors.page)
             body += "<noscript><p class=\"muted\">\(HTMLPage.escape(errors.page.text(PasskeyText.manageAddNeedsScript)))</p></noscript>\n"
-            var response = HTMLPage.response(errors.page, title: errors.page.text(PasskeyText.manageTitle), body: body)
+            var response = HTMLPage.response(errors.page, title: errors.page.text(PasskeyText.manageTitle), body: body, cookie: browser.cookie)
             PasskeyScript.allow(&response)
-            if let cookie = browser.cookie { response.setCookie(cookie) }
             return response
         } catch {
             return errors.internalError("passkeys page", error)

@@ -39,6 +39,9 @@ public enum Routes {
     public static let emailSignIn = "/email/signin"
     /// The consent page.
     public static let consent = "/consent"
+    /// The organization page: a user in several organizations picks the one a request for scope
+    /// `organization` is for.
+    public static let organizationPicker = "/signin/organization"
     /// Starts a provider transaction from the sign-in page (a link or home-realm discovery).
     public static let federationStart = "/federation/start"
     /// The headless API's `authorizationUrl`: binds the system browser, then 302 to the provider.

@@ -41,9 +41,7 @@ extension SecondFactorRoutes {
             body += enrolmentForm(totp: totp, account: session.user.email, action: Routes.accountTOTP, failed: failed == "code",
                                   hidden: [("csrf", csrf), ("action", "confirm")], page: errors.page)
         }
-        var response = HTMLPage.response(errors.page, title: errors.page.text(SecondFactorText.accountTitle), body: body)
-        if let cookie = browser.cookie { response.setCookie(cookie) }
-        return response
+        return HTMLPage.response(errors.page, title: errors.page.text(SecondFactorText.accountTitle), body: body, cookie: browser.cookie)
     }
 
     /// `POST /account/security/totp`: `action=confirm` (the first code; shows the recovery codes

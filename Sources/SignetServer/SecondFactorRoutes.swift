@@ -48,9 +48,7 @@ struct SecondFactorRoutes: Sendable {
         body += Self.codeField(errors.page.text(SecondFactorText.codeLabel))
         body += "<button type=\"submit\">\(HTMLPage.escape(errors.page.text(SecondFactorText.verifyButton)))</button>\n</form>\n"
         body += "<p class=\"muted\">\(HTMLPage.escape(errors.page.text(SecondFactorText.codeRecoveryHint)))</p>\n"
-        var response = HTMLPage.response(errors.page, title: errors.page.text(SecondFactorText.codeTitle), body: body, formLeadsToClient: true)
-        if let cookie = browser.cookie { response.setCookie(cookie) }
-        return response
+        return HTMLPage.response(errors.page, title: errors.page.text(SecondFactorText.codeTitle), body: body, formLeadsToClient: true, cookie: browser.cookie)
     }
 
     /// `POST /signin/second-factor`: the code, checked under the account's attempt limit; a right
@@ -81,7 +79,7 @@ struct SecondFactorRoutes: Sendable {
             return errors.requestGone()
         }
         guard challenge.enrol else { return InteractiveRoutes.local(Routes.secondFactor, [("challenge", handle)]) }
-        do {
+        return errors.continuing("second factor setup") {
             let user = try flow.challengeUser(challenge)
             guard let totp = try service.enrolment(userID: user.id) else {
                 return errors.render(.invalidRequest(errors.page.text(SecondFactorText.alreadySetUp)), title: errors.page.text(SecondFactorText.setupTitle))
@@ -91,13 +89,7 @@ struct SecondFactorRoutes: Sendable {
             body += enrolmentForm(totp: totp, account: user.email, action: Routes.secondFactorSetup, failed: request.query.first("error") != nil,
                                   hidden: [("challenge", handle),
                                            ("csrf", interactive.csrf.token(browserValue: browser.value, purpose: handle))], page: errors.page)
-            var response = HTMLPage.response(errors.page, title: errors.page.text(SecondFactorText.setupTitle), body: body, formLeadsToClient: true)
-            if let cookie = browser.cookie { response.setCookie(cookie) }
-            return response
-        } catch is FlowError {
-            return errors.requestGone()
-        } catch {
-            return errors.internalError("second factor setup", error)
+            return HTMLPage.response(errors.page, title: errors.page.text(SecondFactorText.setupTitle), body: body, formLeadsToClient: true, cookie: browser.cookie)
         }
     }
 
@@ -144,13 +136,7 @@ struct SecondFactorRoutes: Sendable {
             return errors.malformedForm()
         }
         guard interactive.csrfValid(request, field: try? form.single("csrf"), purpose: handle) else { return errors.csrfFailure() }
-        do {
-            return try body(form, handle)
-        } catch is FlowError {
-            return errors.requestGone()
-        } catch {
-            return errors.internalError(context, error)
-        }
+        return errors.continuing(context) { try body(form, handle) }
     }
 
     /// The challenge a handle names and its user; `requestNotFound` when it is of the other kind.

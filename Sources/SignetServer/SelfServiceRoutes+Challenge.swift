@@ -29,7 +29,6 @@ extension SelfServiceRoutes {
         let minutes = Int(record.expiresAt.timeIntervalSince(record.createdAt)) / 60
         body += "<p class=\"muted\">\(context.html(EmailChallengeText.onItsWay, String(minutes)))</p>\n"
         if let error { body += Self.errorParagraph(error) }
-        let offersPasskey = record.purpose == .verifyEmail && challenges.requestHandle(of: record) != nil
         body += "<form id=\"email-code-form\" method=\"post\" action=\"\(Routes.emailCode)\">\n"
         body += HTMLPage.hidden("challenge", record.id) + "\n"
         body += HTMLPage.hidden("csrf", interactive.csrf.token(browserValue: browserValue, purpose: record.id)) + "\n"
@@ -39,9 +38,18 @@ extension SelfServiceRoutes {
             body += Self.passwordField(label: context.text(EmailChallengeText.newPassword), value: password, visible: visible,
                                        hint: context.text(SignUpText.passwordHint), page: context)
         }
-        body += "<button type=\"submit\" name=\"action\" value=\"submit\">\(context.html(EmailChallengeText.submit))</button>\n</form>\n"
-        if offersPasskey { body += PasskeyRoutes.capabilityBox(form: "email-code-form") }
-        var response = HTMLPage.response(context, title: context.text(EmailChallengeText.codeTitle), body: body, status: status, formLeadsToClient: true)
+        return challengePage(context, record, title: EmailChallengeText.codeTitle, body: body, button: EmailChallengeText.submit,
+                             form: "email-code-form", status: status)
+    }
+
+    /// A challenge's page: `body` up to its form's last field, then the submit button; when the
+    /// challenge ends a sign-up that continues to a client, the passkey box for `form` and its script.
+    func challengePage(_ context: PageContext, _ record: EmailChallengeRecord, title: any PageStrings, body: String, button: any PageStrings,
+                       form: String, status: Int) -> HTTPResponse {
+        let offersPasskey = record.purpose == .verifyEmail && challenges.requestHandle(of: record) != nil
+        var body = body + "<button type=\"submit\" name=\"action\" value=\"submit\">\(context.html(button))</button>\n</form>\n"
+        if offersPasskey { body += PasskeyRoutes.capabilityBox(form: form) }
+        var response = HTMLPage.response(context, title: context.text(title), body: body, status: status, formLeadsToClient: true)
         if offersPasskey { PasskeyScript.allow(&response) }
         return response
     }
@@ -113,7 +121,6 @@ extension SelfServiceRoutes {
         var body = ""
         if let lead = texts.body { body += "<p>\(context.html(lead, "<strong>\(HTMLPage.escape(record.email))</strong>"))</p>\n" }
         if let error { body += Self.errorParagraph(error) }
-        let offersPasskey = record.purpose == .verifyEmail && challenges.requestHandle(of: record) != nil
         body += "<form id=\"email-link-form\" method=\"post\" action=\"\(Routes.emailLink)\">\n"
         body += HTMLPage.hidden("token", token) + "\n"
         body += HTMLPage.hidden("csrf", interactive.csrf.token(browserValue: browserValue, purpose: "link:" + record.id)) + "\n"
@@ -122,11 +129,7 @@ extension SelfServiceRoutes {
             body += Self.passwordField(label: context.text(EmailChallengeText.newPassword), value: password, visible: visible,
                                        hint: context.text(SignUpText.passwordHint), page: context)
         }
-        body += "<button type=\"submit\" name=\"action\" value=\"submit\">\(context.html(texts.button))</button>\n</form>\n"
-        if offersPasskey { body += PasskeyRoutes.capabilityBox(form: "email-link-form") }
-        var response = HTMLPage.response(context, title: context.text(texts.title), body: body, status: status, formLeadsToClient: true)
-        if offersPasskey { PasskeyScript.allow(&response) }
-        return response
+        return challengePage(context, record, title: texts.title, body: body, button: texts.button, form: "email-link-form", status: status)
     }
 
     /// `POST /email/link`: uses the link's challenge (once) and does what it is for.

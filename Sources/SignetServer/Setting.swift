@@ -107,4 +107,14 @@ struct ValueSite {
     let path: String
 
     func report(_ message: String) { reader.report(path, message) }
+
+    /// The string member `key` of an object read here, if `valid` accepts it; otherwise reports
+    /// `problem` and returns nil.
+    func string(_ key: String, of object: [String: ConfigValue], valid: (String) -> Bool, _ problem: String) -> String? {
+        guard case .string(let text)? = object[key], valid(text) else {
+            report(problem)
+            return nil
+        }
+        return text
+    }
 }

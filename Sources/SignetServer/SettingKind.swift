@@ -72,26 +72,43 @@ extension SettingKind where Value == Int {
     static func seconds(_ range: ClosedRange<Int>? = nil) -> SettingKind { integer(range, "seconds") }
 }
 
+extension SettingKind {
+    /// An array of `items` (`strings`, `objects`), each read by `item` at `key[index]`, which
+    /// reports there and returns nil for an item it refuses.
+    static func array<Item: Sendable>(_ name: String, of items: String, render: @escaping @Sendable ([Item]) -> String?,
+                                      _ item: @escaping @Sendable (ConfigValue, ValueSite) -> Item?) -> SettingKind
+    where Value == [Item] {
+        SettingKind(name: name, read: { value, site in
+            guard case .array(let entries) = value else {
+                site.report("must be an array of \(items), not \(value.typeName)")
+                return nil
+            }
+            var result: [Item] = []
+            for (index, entry) in entries.enumerated() {
+                if let read = item(entry, ValueSite(reader: site.reader, path: "\(site.path)[\(index)]")) { result.append(read) }
+            }
+            return result
+        }, render: render)
+    }
+}
+
 extension SettingKind where Value == [String] {
     /// An array of strings; `problem` checks each item (nil: fine) and is reported at `key[index]`.
     static func strings(_ name: String = "array of string", problem: (@Sendable (String) -> String?)? = nil) -> SettingKind {
-        SettingKind(name: name, read: { value, site in
-            guard case .array(let items) = value else {
-                site.report("must be an array of strings, not \(value.typeName)")
+        array(name, of: "strings", render: { "[" + $0.map { "\"\($0)\"" }.joined(separator: ", ") + "]" }) { item, site in
+            guard case .string(let text) = item else {
+                site.report("must be a string, not \(item.typeName)")
                 return nil
             }
-            var result: [String] = []
-            for (index, item) in items.enumerated() {
-                guard case .string(let text) = item else {
-                    site.reader.report("\(site.path)[\(index)]", "must be a string, not \(item.typeName)")
-                    continue
-                }
-                if let problem, let message = problem(text) { site.reader.report("\(site.path)[\(index)]", message) }
-                result.append(text)
-            }
-            return result
-        }, render: { "[" + $0.map { "\"\($0)\"" }.joined(separator: ", ") + "]" })
+            if let problem, let message = problem(text) { site.report(message) }
+            return text
+        }
     }
+}
+
+extension SettingKind where Value == String? {
+    /// An optional URL: https, or http on a loopback address (`ConfigSection.urlProblem`).
+    static var optionalURL: SettingKind { .optional(.string("URL", problem: { ConfigSection.urlProblem($0) })) }
 }
 
 extension SettingKind where Value == SecretReference {

@@ -8,8 +8,7 @@ extension Settings {
                                                     .string(problem: { productNameProblem($0) }),
         "The product's name: the end of every page title (\"Sign in · Acme\"), the text above the sign-in card when there is no logo, and the sender and wording of every mail. 1 to 64 characters, no control characters.")
     /// The logo by URL.
-    public static let brandingLogoURL = Setting(\SignetConfiguration.branding.logoURL, "logo_url", nil,
-                                                .optional(.string("URL", problem: { ConfigSection.urlProblem($0) })),
+    public static let brandingLogoURL = Setting(\SignetConfiguration.branding.logoURL, "logo_url", nil, .optionalURL,
         "A logo shown above every page's card, loaded from this URL (https, or http on a loopback address); its origin is added to the pages' CSP img-src. Not together with logo_file.")
     /// The logo as a file.
     public static let brandingLogoFile = Setting(\SignetConfiguration.branding.logoFile, "logo_file", nil, .optional(.string("path")),
@@ -19,20 +18,16 @@ extension Settings {
                                                      .string("#rrggbb", problem: { BrandColor(hex: $0) == nil ? "must be a colour as #rrggbb, such as \"#0a7d3b\"" : nil }),
         "The colour of buttons, links and the focus ring, and of the buttons in mail. The text on buttons is white or near-black, whichever reads better; links are darkened (light pages) or lightened (dark pages) until they reach a 4.5:1 contrast.")
     /// Support link.
-    public static let brandingSupportURL = Setting(\SignetConfiguration.branding.supportURL, "support_url", nil,
-                                                   .optional(.string("URL", problem: { ConfigSection.urlProblem($0) })),
+    public static let brandingSupportURL = Setting(\SignetConfiguration.branding.supportURL, "support_url", nil, .optionalURL,
         "A \"Help\" link in every page's footer (https, or http on a loopback address). Unset: no link.")
     /// Developer documentation link.
-    public static let brandingDocsURL = Setting(\SignetConfiguration.branding.docsURL, "docs_url", nil,
-                                                .optional(.string("URL", problem: { ConfigSection.urlProblem($0) })),
+    public static let brandingDocsURL = Setting(\SignetConfiguration.branding.docsURL, "docs_url", nil, .optionalURL,
         "A \"Documentation\" link for the developers of apps, on the landing page at / next to the discovery document and the JWKS (https, or http on a loopback address). Unset: no such link.")
     /// Terms link.
-    public static let brandingTermsURL = Setting(\SignetConfiguration.branding.termsURL, "terms_url", nil,
-                                                 .optional(.string("URL", problem: { ConfigSection.urlProblem($0) })),
+    public static let brandingTermsURL = Setting(\SignetConfiguration.branding.termsURL, "terms_url", nil, .optionalURL,
         "A \"Terms\" link in every page's footer (https, or http on a loopback address). Unset: no link.")
     /// Privacy link.
-    public static let brandingPrivacyURL = Setting(\SignetConfiguration.branding.privacyURL, "privacy_url", nil,
-                                                   .optional(.string("URL", problem: { ConfigSection.urlProblem($0) })),
+    public static let brandingPrivacyURL = Setting(\SignetConfiguration.branding.privacyURL, "privacy_url", nil, .optionalURL,
         "A \"Privacy\" link in every page's footer (https, or http on a loopback address). Unset: no link.")
     /// The settings of the `branding` object, in reference order.
     public static let branding = SettingsGroup<SignetConfiguration>(key: "branding", title: "Branding", settings: [

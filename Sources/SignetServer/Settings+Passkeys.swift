@@ -38,17 +38,13 @@ extension Settings {
 extension SettingKind where Value == [SignetConfiguration.AppleApp] {
     /// `[{"team_id", "bundle_id"}]`.
     static var appleApps: SettingKind {
-        .objects("array of {team_id, bundle_id}", keys: ["team_id", "bundle_id"], render: { apps in
+        .objects(keys: ["team_id", "bundle_id"], render: { apps in
             "[" + apps.map { "{\"team_id\": \"\($0.teamID)\", \"bundle_id\": \"\($0.bundleID)\"}" }.joined(separator: ", ") + "]"
         }) { object, site in
-            guard case .string(let team)? = object["team_id"], SignetConfiguration.isAppleTeamID(team) else {
-                site.report("team_id must be the 10-character Apple team id (A-Z, 0-9)")
-                return nil
-            }
-            guard case .string(let bundle)? = object["bundle_id"], SignetConfiguration.isReverseDNS(bundle) else {
-                site.report("bundle_id must be a bundle identifier such as com.example.app")
-                return nil
-            }
+            guard let team = site.string("team_id", of: object, valid: SignetConfiguration.isAppleTeamID,
+                                         "team_id must be the 10-character Apple team id (A-Z, 0-9)"),
+                  let bundle = site.string("bundle_id", of: object, valid: SignetConfiguration.isReverseDNS,
+                                           "bundle_id must be a bundle identifier such as com.example.app") else { return nil }
             return SignetConfiguration.AppleApp(teamID: team, bundleID: bundle)
         }
     }
@@ -57,13 +53,11 @@ extension SettingKind where Value == [SignetConfiguration.AppleApp] {
 extension SettingKind where Value == [SignetConfiguration.AndroidApp] {
     /// `[{"package", "sha256_cert_fingerprints"}]`.
     static var androidApps: SettingKind {
-        .objects("array of {package, sha256_cert_fingerprints}", keys: ["package", "sha256_cert_fingerprints"], render: { apps in
+        .objects(keys: ["package", "sha256_cert_fingerprints"], render: { apps in
             "[" + apps.map { "{\"package\": \"\($0.package)\", …}" }.joined(separator: ", ") + "]"
         }) { object, site in
-            guard case .string(let package)? = object["package"], SignetConfiguration.isReverseDNS(package) else {
-                site.report("package must be an Android application id such as com.example.app")
-                return nil
-            }
+            guard let package = site.string("package", of: object, valid: SignetConfiguration.isReverseDNS,
+                                            "package must be an Android application id such as com.example.app") else { return nil }
             guard case .array(let items)? = object["sha256_cert_fingerprints"], !items.isEmpty else {
                 site.report("sha256_cert_fingerprints must be a non-empty array of fingerprints")
                 return nil
@@ -82,30 +76,21 @@ extension SettingKind where Value == [SignetConfiguration.AndroidApp] {
 }
 
 extension SettingKind {
-    /// An array of objects with only the given `keys`, each read by `item` (which reports at
-    /// `key[index]` and returns nil).
-    static func objects<Item: Sendable>(_ name: String, keys: Set<String>, render: @escaping @Sendable ([Item]) -> String?,
+    /// An array of objects with only the given `keys` (named `array of {key, …}` in the
+    /// reference), each read by `item` (which reports at `key[index]` and returns nil).
+    static func objects<Item: Sendable>(keys: [String], render: @escaping @Sendable ([Item]) -> String?,
                                         _ item: @escaping @Sendable ([String: ConfigValue], ValueSite) -> Item?) -> SettingKind
     where Value == [Item] {
-        SettingKind(name: name, read: { value, site in
-            guard case .array(let entries) = value else {
-                site.report("must be an array of objects, not \(value.typeName)")
+        array("array of {" + keys.joined(separator: ", ") + "}", of: "objects", render: render) { entry, site in
+            guard case .object(let object) = entry else {
+                site.report("must be an object, not \(entry.typeName)")
                 return nil
             }
-            var result: [Item] = []
-            for (index, entry) in entries.enumerated() {
-                let entrySite = ValueSite(reader: site.reader, path: "\(site.path)[\(index)]")
-                guard case .object(let object) = entry else {
-                    entrySite.report("must be an object, not \(entry.typeName)")
-                    continue
-                }
-                if let extra = object.keys.sorted().first(where: { !keys.contains($0) }) {
-                    entrySite.report("unknown key \"\(extra)\"")
-                    continue
-                }
-                if let read = item(object, entrySite) { result.append(read) }
+            if let extra = object.keys.sorted().first(where: { !keys.contains($0) }) {
+                site.report("unknown key \"\(extra)\"")
+                return nil
             }
-            return result
-        }, render: render)
+            return item(object, site)
+        }
     }
 }

@@ -83,6 +83,7 @@ extension SignetApplication {
         // Argon2id: on a blocking-work thread.
         table.add([.POST], Routes.signIn, .authorization) { errors in Self.blocking("sign-in", errors, interactive.signInSubmit) }
         table.add([.POST], Routes.consent, .authorization) { errors in .sync { interactive.consentSubmit($0, errors) } }
+        table.add([.POST], Routes.organizationPicker, .authorization) { errors in .sync { interactive.organizationSubmit($0, errors) } }
         // Provider calls run in async handlers, so a slow provider never holds an HTTP thread.
         table.add([.GET, .POST], Routes.federationCallback, .authorization) { errors in .async { await federation.callback($0, errors) } }
         table.add([.POST], Routes.federationLink, .authorization) { errors in Self.blocking("federation link", errors, federation.linkSubmit) }
@@ -106,6 +107,7 @@ extension SignetApplication {
         // Pages.
         table.add([.GET], Routes.signIn, .page) { errors in .sync { interactive.signInPage($0, errors) } }
         table.add([.GET], Routes.consent, .page) { errors in .sync { interactive.consentPage($0, errors) } }
+        table.add([.GET], Routes.organizationPicker, .page) { errors in .sync { interactive.organizationPage($0, errors) } }
         table.add([.GET, .POST], Routes.endSession, .page) { errors in .sync { interactive.logout($0, errors) } }
         table.add([.GET], Routes.federationStart, .page) { errors in .async { await federation.start($0, errors) } }
         table.add([.GET], Routes.federationLaunch, .page) { errors in .async { await federation.launch($0, errors) } }

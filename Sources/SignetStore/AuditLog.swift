@@ -41,18 +41,21 @@ public struct AuditQuery: Sendable, Equatable {
     public var subjectID: String?
     /// Only events about this client.
     public var clientID: String?
+    /// Only events by this actor (`cli`, an admin client's id, `console:` + a user id, …).
+    public var actor: String?
     /// Only events older than this sequence number (paging backwards).
     public var beforeSequence: Int64?
     /// At most this many (0 or less: none).
     public var limit: Int
 
     /// A query; nil conditions match everything.
-    public init(since: Date? = nil, event: String? = nil, subjectID: String? = nil, clientID: String? = nil,
+    public init(since: Date? = nil, event: String? = nil, subjectID: String? = nil, clientID: String? = nil, actor: String? = nil,
                 beforeSequence: Int64? = nil, limit: Int = 100) {
         self.since = since
         self.event = event
         self.subjectID = subjectID
         self.clientID = clientID
+        self.actor = actor
         self.beforeSequence = beforeSequence
         self.limit = limit
     }

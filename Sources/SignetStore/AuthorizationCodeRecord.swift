@@ -32,12 +32,14 @@ public struct AuthorizationCodeRecord: Sendable, Equatable {
     public var expiresAt: Date
     /// When the code was redeemed, or nil.
     public var consumedAt: Date?
+    /// The organization the authorization chose (scope `organization`), or nil.
+    public var organizationID: String?
 
     /// Creates a record.
     public init(codeHash: [UInt8], clientID: String, userID: String, redirectURI: String, scope: String,
                 codeChallenge: String? = nil, nonce: String? = nil, resource: String? = nil, authTime: Date,
                 sessionID: String? = nil, grantID: String, payload: String = "{}", createdAt: Date,
-                expiresAt: Date, consumedAt: Date? = nil) {
+                expiresAt: Date, consumedAt: Date? = nil, organizationID: String? = nil) {
         self.codeHash = codeHash
         self.clientID = clientID
         self.userID = userID
@@ -53,5 +55,6 @@ public struct AuthorizationCodeRecord: Sendable, Equatable {
         self.createdAt = createdAt
         self.expiresAt = expiresAt
         self.consumedAt = consumedAt
+        self.organizationID = organizationID
     }
 }

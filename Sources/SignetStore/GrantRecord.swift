@@ -30,12 +30,15 @@ public struct GrantRecord: Sendable, Equatable {
     /// The authentication methods of the sign-in (`amr`, RFC 8176 values), carried into the ID
     /// tokens of every refresh. A typed column, so a refresh parses no JSON.
     public var amr: [String]
+    /// The organization the authorization chose (scope `organization`), or nil: the family's
+    /// tokens carry its claims while the user is still a member. A typed column, like `amr`.
+    public var organizationID: String?
 
     /// Creates a record.
     public init(grantID: String, clientID: String, userID: String, scope: String, createdAt: Date,
                 absoluteExpiresAt: Date, revokedAt: Date? = nil, revokeReason: String? = nil,
                 sessionID: String? = nil, authTime: Date, payload: String = "{}", resources: [String] = [],
-                amr: [String] = []) {
+                amr: [String] = [], organizationID: String? = nil) {
         self.grantID = grantID
         self.clientID = clientID
         self.userID = userID
@@ -49,6 +52,7 @@ public struct GrantRecord: Sendable, Equatable {
         self.payload = payload
         self.resources = resources
         self.amr = amr
+        self.organizationID = organizationID
     }
 
     /// Whether tokens of this family are valid at `now`.

@@ -44,6 +44,15 @@ public protocol RefreshTokenStore: Sendable {
     func rotateRefreshToken(tokenHash: [UInt8], clientID: String, successorHash: [UInt8],
                             successorExpiresAt: Date, now: Date, graceSeconds: Int) throws -> RotationResult
 
+    /// `rotateRefreshToken` with a caller's check first: when the presented token and its family
+    /// exist and the family is `clientID`'s, `check` is called with both, inside the rotation's
+    /// transaction and before anything is decided or written; if it throws, nothing is written
+    /// and its error is thrown. (A refresh that narrows its scope or resources is checked against
+    /// the family this way, so a refused request leaves the token as it was, with no separate read.)
+    func rotateRefreshToken(tokenHash: [UInt8], clientID: String, successorHash: [UInt8],
+                            successorExpiresAt: Date, now: Date, graceSeconds: Int,
+                            check: (RefreshTokenRecord, GrantRecord) throws -> Void) throws -> RotationResult
+
     /// Revokes the family; returns true if this call revoked it, false if it was unknown or
     /// already revoked (the first revocation time and reason are kept).
     @discardableResult
@@ -64,4 +73,18 @@ public protocol RefreshTokenStore: Sendable {
     /// Revokes every active family started from an SSO session; returns how many.
     @discardableResult
     func revokeGrants(sessionID: String, reason: String, now: Date) throws -> Int
+}
+
+extension RefreshTokenStore {
+    /// The check as its own reads before the rotation (for stores that cannot run it inside their
+    /// transaction): the token, then its family, then `rotateRefreshToken`.
+    public func rotateRefreshToken(tokenHash: [UInt8], clientID: String, successorHash: [UInt8],
+                                   successorExpiresAt: Date, now: Date, graceSeconds: Int,
+                                   check: (RefreshTokenRecord, GrantRecord) throws -> Void) throws -> RotationResult {
+        if let token = try refreshToken(hash: tokenHash), let grant = try grant(id: token.grantID), grant.clientID == clientID {
+            try check(token, grant)
+        }
+        return try rotateRefreshToken(tokenHash: tokenHash, clientID: clientID, successorHash: successorHash,
+                                      successorExpiresAt: successorExpiresAt, now: now, graceSeconds: graceSeconds)
+    }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import SignetCrypto
 
 /// A colour of the brand, `#rrggbb`, with the arithmetic that keeps text readable on it: WCAG 2.2
 /// relative luminance and contrast ratio, and mixing toward black or white until a contrast is met.
@@ -24,27 +25,13 @@ public struct BrandColor: Sendable, Equatable, CustomStringConvertible {
     /// Parses `#rrggbb` (either case); nil for anything else (`red`, `#abc`, `url(…)`).
     public init?(hex: String) {
         let bytes = Array(hex.utf8)
-        guard bytes.count == 7, bytes[0] == UInt8(ascii: "#") else { return nil }
-        var channels: [UInt8] = []
-        for index in stride(from: 1, to: 7, by: 2) {
-            guard let high = Self.nibble(bytes[index]), let low = Self.nibble(bytes[index + 1]) else { return nil }
-            channels.append(high << 4 | low)
-        }
+        guard bytes.count == 7, bytes[0] == UInt8(ascii: "#"), let channels = Hex.decode(bytes[1...]) else { return nil }
         self.init(red: channels[0], green: channels[1], blue: channels[2])
-    }
-
-    private static func nibble(_ byte: UInt8) -> UInt8? {
-        switch byte {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
-        default: nil
-        }
     }
 
     /// `#rrggbb` in lower case: safe to write into CSS and HTML as it is.
     public var description: String {
-        "#" + [red, green, blue].map { ($0 < 16 ? "0" : "") + String($0, radix: 16) }.joined()
+        "#" + Hex.encode([red, green, blue])
     }
 
     /// WCAG 2.2 relative luminance (sRGB channels linearised).

@@ -96,6 +96,8 @@ public enum PageLayout {
             a{color:\(p.link)}
             a.provider{display:block;margin:.5rem 0;padding:.6rem;border:1px solid #b8bdc7;border-radius:.4rem;color:inherit;text-decoration:none;text-align:center}
             a.provider img{vertical-align:middle}
+            button.choice{display:block;width:100%;text-align:left;margin:.5rem 0;background:#fff;color:inherit;border-color:#b8bdc7}
+            button.choice span{display:block}
             input.code{font-size:1.5rem;letter-spacing:.4rem;font-family:ui-monospace,Menlo,Consolas,monospace}
             button.link{display:block;background:none;border:none;color:\(p.link);text-decoration:underline;padding:0;margin:.4rem 0 0;font-size:.9rem}
             footer{max-width:26rem;margin:0 auto 2rem;text-align:center;font-size:.85rem;color:#5b6272}
@@ -116,6 +118,7 @@ public enum PageLayout {
             .muted,footer{color:#9aa3ae}
             a{color:\(p.linkDark)}
             a.provider{color:#e4e7eb;border-color:#3b424c}
+            button.choice{background:transparent;color:#e4e7eb;border-color:#3b424c}
             button.link{background:none;color:\(p.linkDark)}
             }
 

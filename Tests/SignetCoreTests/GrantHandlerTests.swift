@@ -34,11 +34,13 @@ final class GrantParts: Sendable {
     var auditor: Auditor { Auditor(log: storage.audit, clock: clock) }
 
     var refreshGrant: RefreshTokenGrant {
-        RefreshTokenGrant(users: storage.users, parts: grantParts(), graceSeconds: 30)
+        RefreshTokenGrant(users: storage.users, parts: grantParts(), graceSeconds: 30,
+                          organizations: OrganizationSelection(store: storage.organizations))
     }
 
     var codeGrant: AuthorizationCodeGrant {
-        AuthorizationCodeGrant(codes: storage.codes, users: storage.users, parts: grantParts(), familyLifetime: 86_400)
+        AuthorizationCodeGrant(codes: storage.codes, users: storage.users, parts: grantParts(), familyLifetime: 86_400,
+                               organizations: OrganizationSelection(store: storage.organizations))
     }
 
     /// The grants' shared parts, over `refreshTokens` (the store's by default).
@@ -122,7 +124,7 @@ final class GrantParts: Sendable {
     @Test func aStoreFailureIsServerErrorNamingTheGrant() throws {
         let parts = try GrantParts()
         let grant = RefreshTokenGrant(users: parts.storage.users, parts: parts.grantParts(refreshTokens: FailingRefreshTokens()),
-                                      graceSeconds: 30)
+                                      graceSeconds: 30, organizations: OrganizationSelection(store: parts.storage.organizations))
         let client = try parts.client()
         do throws(OAuthError) {
             _ = try grant.handle(GrantParts.parameters([("refresh_token", parts.tokens.make(.refresh))]), client: client)

@@ -163,6 +163,9 @@ import SignetWire
         try fixture.addPublicClient()
         let refresh = try #require(try fixture.redeem(try fixture.issueCode(scope: "openid offline_access")).refreshToken)
         #expect(fixture.errorCode { _ = try fixture.refresh(refresh, scope: "openid offline_access email") } == .invalidScope)
+        // Refused before rotating: past the grace window the same token still works (a rotated
+        // token would now be reuse, and revoke the family).
+        fixture.clock.advance(by: TimeInterval(fixture.server.policy.refreshGrace + 1))
         let narrowed = try fixture.refresh(refresh, scope: "openid")
         #expect(narrowed.scope == "openid")
     }

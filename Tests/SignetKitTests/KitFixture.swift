@@ -108,10 +108,11 @@ final class KitFixture: Sendable {
 
     /// The whole desktop sign-in (`SignInClient.signIn(with:)`), the redirect delivered to the
     /// loopback listener over HTTP; the browser's page must say "Signed in" after the exchange.
-    func signIn(_ client: SignInClient) async throws -> AuthState {
+    /// `organization` is passed to `signIn(with:organization:)`.
+    func signIn(_ client: SignInClient, organization: String? = nil) async throws -> AuthState {
         let listener = try LoopbackListener()
         let (urls, opened) = AsyncStream<URL>.makeStream()
-        async let session = client.signIn(with: listener, timeout: 30) { url in
+        async let session = client.signIn(with: listener, timeout: 30, organization: organization) { url in
             opened.yield(url)
             opened.finish()
         }

@@ -404,6 +404,27 @@ import Testing
         #expect(after.status == 303)
     }
 
+    /// Sign-out revokes the console's token (RFC 7009): a copy of it kept from before is refused
+    /// at the admin API afterwards, and by the console itself.
+    @Test func signOutRevokesTheConsoleToken() async throws {
+        let env = try environment()
+        defer { env.stop() }
+        let (browser, _) = try await signedIn(env)
+        let token = try #require(browser.cookies[Self.tokenCookie]?.value)
+        let port = env.server.adminPort ?? 0
+        let before = try await AdminFixture.raw("GET", "/admin/v1/clients", port: port, body: [], headers: ["Authorization": "Bearer \(token)"])
+        #expect(before.status == 200, "\(before)")
+        let signedOut = try await browser.submit(formWithAction: "/console/signout")
+        #expect(signedOut.status == 200)
+        #expect(browser.cookies[Self.tokenCookie] == nil)
+        let after = try await AdminFixture.raw("GET", "/admin/v1/clients", port: port, body: [], headers: ["Authorization": "Bearer \(token)"])
+        expectAdminError(after, 401, "invalid_token")
+        #expect(after.header("WWW-Authenticate")?.contains("error=\"invalid_token\"") == true, "\(after)")
+        let page = try await AdminFixture.raw("GET", "/console/apps", port: port, body: [], headers: ["Cookie": "\(Self.tokenCookie)=\(token)"])
+        #expect(page.status == 303 && page.header("Location")?.contains("/authorize?") == true, "\(page)")
+        #expect(try env.server.environment.storage.audit.listAudit(AuditQuery(event: "token_revoked")).first?.clientID == "signet-console")
+    }
+
     @Test func theLandingPageNamesTheProductAndLinksDiscovery() async throws {
         let env = try Interactive { configuration in
             configuration.branding.productName = "Acme ID"

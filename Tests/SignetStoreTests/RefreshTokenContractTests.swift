@@ -67,6 +67,42 @@ struct RefreshTokenContractTests {
         }
     }
 
+    struct Refused: Error {}
+
+    /// The caller's check sees the presented token and its family inside the rotation; when it
+    /// throws, its error comes out and nothing is written; it is not asked about another client's
+    /// token or an unknown one.
+    @Test(arguments: Backend.allCases)
+    func aThrowingCheckLeavesTheTokenAsItWas(_ backend: Backend) throws {
+        let store = try family(backend).refreshTokens
+        var seen: [(RefreshTokenRecord, GrantRecord)] = []
+        #expect(throws: Refused.self) {
+            try store.rotateRefreshToken(tokenHash: hash("rt-0"), clientID: "app", successorHash: hash("rt-1"),
+                                         successorExpiresAt: t0.addingTimeInterval(3_610), now: t0.addingTimeInterval(10),
+                                         graceSeconds: 30) { token, grant in
+                seen.append((token, grant))
+                throw Refused()
+            }
+        }
+        #expect(seen.count == 1)
+        #expect(seen.first?.0 == Fixture.token("rt-0", grant: "g"))
+        #expect(seen.first?.1 == Fixture.grant("g"))
+        #expect(try store.refreshToken(hash: hash("rt-0")) == Fixture.token("rt-0", grant: "g"))
+        #expect(try store.refreshToken(hash: hash("rt-1")) == nil)
+        // Not asked for another client's token or an unknown hash; those decide as without a check.
+        for (presented, client, expected) in [("rt-0", "other", RotationResult.clientMismatch), ("rt-x", "app", .notFound)] {
+            let result = try store.rotateRefreshToken(tokenHash: hash(presented), clientID: client, successorHash: hash("rt-1"),
+                                                      successorExpiresAt: t0.addingTimeInterval(3_610),
+                                                      now: t0.addingTimeInterval(10), graceSeconds: 30) { _, _ in throw Refused() }
+            #expect(result == expected)
+        }
+        // Past the grace window the token is still live, so it was never rotated.
+        guard case .rotated = try rotate(store, "rt-0", to: "rt-1", at: 100) else {
+            Issue.record("expected .rotated")
+            return
+        }
+    }
+
     @Test(arguments: Backend.allCases)
     func normalRotationChain(_ backend: Backend) throws {
         let store = try family(backend).refreshTokens

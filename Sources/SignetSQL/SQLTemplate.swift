@@ -1,0 +1,9 @@
+/// Statement templates made from a table's column list, so that a statement's parameters are
+/// counted in one place, not by hand beside each list.
+enum SQLTemplate {
+    /// `INSERT INTO table (columns) VALUES ($1, …, $n)`: one parameter a column, in order.
+    static func insert(into table: String, _ columns: String) -> String {
+        let count = columns.split(separator: ",").count
+        return "INSERT INTO \(table) (\(columns)) VALUES (" + (1...count).map { "$\($0)" }.joined(separator: ", ") + ")"
+    }
+}
