@@ -1,6 +1,5 @@
 import Foundation
 import SignetCore
-import SignetCrypto
 import SignetHTTP
 import SignetStore
 import SignetWire
@@ -276,38 +275,29 @@ struct InvitationRoutes: Sendable {
     }
 }
 
-/// An invitation's token kept across the sign-in that accepts it: sealed (AES-256-GCM under a
-/// subkey of the browser key) in a short-lived HttpOnly cookie, so it never goes into the
-/// authorization request, a log or the database. `SameSite=Lax`: the sign-in may come back
-/// from a provider's site through a top-level redirect.
+/// An invitation's token kept across the sign-in that accepts it: a `SealedCookie`, so it never
+/// goes into the authorization request, a log or the database. `SameSite=Lax`: the sign-in may
+/// come back from a provider's site through a top-level redirect.
 struct InvitationCookie: Sendable {
     /// How long the token is kept for the sign-in.
     static let lifetime = 1800
-    static let associatedData = Array("signet/invitation".utf8)
+    static let associatedData = "signet/invitation"
 
-    let key: [UInt8]
-    let secure: Bool
+    let sealed: SealedCookie
 
     init(browserKey: [UInt8], secure: Bool) {
-        key = HMAC.sha256(key: browserKey, message: Array("signet/invitation-token".utf8))
-        self.secure = secure
+        sealed = SealedCookie(browserKey: browserKey, purpose: "signet/invitation-token", name: "signet_invitation", lifetime: Self.lifetime,
+                              sameSite: .lax, maximumBytes: 64, secure: secure)
     }
 
-    var name: String { secure ? "__Host-signet_invitation" : "signet_invitation" }
+    var name: String { sealed.name }
 
     /// The cookie that keeps `token`; nil for a token that cannot be an invitation's.
     func cookie(keeping token: String) -> SetCookie? {
-        let bytes = Array(token.utf8)
-        guard token.hasPrefix("sgi_"), bytes.count <= 64, let sealed = try? AESGCM.seal(bytes, key: key, associatedData: Self.associatedData) else {
-            return nil
-        }
-        return SetCookie(name: name, value: Base64URL.encode(sealed), path: "/", maxAge: Self.lifetime, secure: secure, httpOnly: true, sameSite: .lax)
+        guard token.hasPrefix("sgi_") else { return nil }
+        return sealed.cookie(keeping: token, associatedData: Self.associatedData)
     }
 
     /// The token kept in this request's cookie, or nil.
-    func token(_ request: HTTPRequest) -> String? {
-        guard let value = request.cookies[name], value.utf8.count <= 256, let sealed = Base64URL.decode(value),
-              let bytes = try? AESGCM.open(sealed, key: key, associatedData: Self.associatedData) else { return nil }
-        return String(validating: bytes, as: UTF8.self)
-    }
+    func token(_ request: HTTPRequest) -> String? { sealed.text(request, associatedData: Self.associatedData) }
 }
