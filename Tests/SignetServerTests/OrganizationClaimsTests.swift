@@ -184,6 +184,8 @@ import Testing
         #expect(try refused.json()["error"]?.stringValue == "invalid_grant")
         #expect(refused.header("Cache-Control") == "no-store")
         try f.expectNothingIssued()
+        let revoked = try f.env.server.environment.storage.audit.recentAudit(limit: 100).filter { $0.event == "grant_revoked" }
+        #expect(revoked.map(\.reason) == ["organization_membership_ended"], "\(revoked)")
         // The family is over: even a member again does not revive it.
         _ = try orgs.addMember(f.acme, userID: f.env.user.id, roles: ["member"])
         #expect(try await f.userinfo(try #require(second["access_token"]?.stringValue)).status == 401)
@@ -289,6 +291,8 @@ import Testing
         }
         #expect(Set(descriptions).count == 1, "\(descriptions)")
         #expect(descriptions.first == "The signed-in user is not a member of the requested organization.")
+        let refusals = try f.env.server.environment.storage.audit.recentAudit(limit: 100).filter { $0.event == "organization_refused" }
+        #expect(refusals.count == 4 && refusals.allSatisfy { $0.reason == "not_a_member" && $0.clientID == "orgs" }, "\(refusals)")
         // With a session already there, the same.
         let browser = FormBrowser()
         let pkce = PKCEPair.generate()
