@@ -12,6 +12,8 @@ import SignetStore
 public struct Organizations: Sendable {
     let store: any OrganizationStore
     let users: any UserStore
+    /// Grant families, ended with a membership.
+    let grants: any RefreshTokenStore
     let clock: any Clock
     let random: any RandomSource
     let auditor: Auditor
@@ -30,6 +32,7 @@ public struct Organizations: Sendable {
                 invitationLifetime: TimeInterval, tokenHashKey: [UInt8]) {
         store = storage.organizations
         users = storage.users
+        grants = storage.refreshTokens
         self.clock = clock
         self.random = random
         self.auditor = auditor
@@ -202,12 +205,16 @@ public struct Organizations: Sendable {
         return member
     }
 
-    /// Ends a membership.
+    /// Ends a membership, and with it the user's grant families for the organization (their
+    /// access tokens fail userinfo and introspection at once; a refresh would be refused anyway).
     public func removeMember(_ organization: OrganizationRecord, userID: String, actor: String? = nil) throws {
         guard try store.removeMember(organizationID: organization.id, userID: userID) else {
             throw OrganizationError(.notFound, "user", "The user is not a member of this organization.")
         }
-        auditor.record("organization_member_removed", actor: actor, subject: userID, detail: ["organization": .string(organization.id)])
+        let revoked = try grants.revokeGrants(userID: userID, organizationID: organization.id,
+                                              reason: "organization_membership_ended", now: clock.now)
+        auditor.record("organization_member_removed", actor: actor, subject: userID,
+                       detail: ["organization": .string(organization.id), "grants_revoked": .int(Int64(revoked))])
     }
 
     /// Replaces a member's roles (checked; empty: `member`).

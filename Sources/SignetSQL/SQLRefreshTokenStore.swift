@@ -65,6 +65,9 @@ public struct SQLRefreshTokenStore: RefreshTokenStore {
         ORDER BY created_at DESC
         """
     static let revokeByUser = "UPDATE grants SET revoked_at = $1, revoke_reason = $2 WHERE user_id = $3 AND revoked_at IS NULL"
+    static let revokeByUserAndOrganization = """
+        UPDATE grants SET revoked_at = $1, revoke_reason = $2 WHERE user_id = $3 AND organization_id = $4 AND revoked_at IS NULL
+        """
     static let revokeBySession = "UPDATE grants SET revoked_at = $1, revoke_reason = $2 WHERE session_id = $3 AND revoked_at IS NULL"
     /// One upsert: a racing insert of the same grant waits, then takes the DO UPDATE branch.
     static let revokeIssuedFrom = """
@@ -184,6 +187,11 @@ public struct SQLRefreshTokenStore: RefreshTokenStore {
     /// See `RefreshTokenStore.revokeGrants(userID:reason:now:)`.
     public func revokeGrants(userID: String, reason: String, now: Date) throws -> Int {
         try database.write { db in try db.run(Self.revokeByUser, [now, reason, userID]) }
+    }
+
+    /// See `RefreshTokenStore.revokeGrants(userID:organizationID:reason:now:)`.
+    public func revokeGrants(userID: String, organizationID: String, reason: String, now: Date) throws -> Int {
+        try database.write { db in try db.run(Self.revokeByUserAndOrganization, [now, reason, userID, organizationID]) }
     }
 
     /// See `RefreshTokenStore.revokeGrants(sessionID:reason:now:)`.

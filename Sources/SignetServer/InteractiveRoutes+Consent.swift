@@ -17,15 +17,7 @@ extension InteractiveRoutes {
 
     /// `GET /consent?request=…`: who is asking for what, with Allow and Deny.
     func consentPage(_ request: HTTPRequest, _ errors: ErrorRenderer) -> HTTPResponse {
-        guard let handle = request.query.first("request") else { return errors.requestGone() }
-        return errors.continuing("consent page") {
-            let pending = try flow.pending(handle: handle)
-            guard let session = try flow.sessions.active(token: sessionToken(request)),
-                  flow.satisfies(pending.request, session: session, authenticatedSince: pending.createdAt),
-                  flow.meetsLevel(pending, session: session) else {
-                return Self.local(Routes.signIn, [("request", handle)])
-            }
-            let browser = browserValue(request)
+        flowPage(request, errors, label: "consent page") { pending, session, hidden in
             let page = errors.page
             var body = "<p>\(page.html(ConsentText.wouldLike, "<strong>\(HTMLPage.escape(pending.client.name))</strong>"))</p>\n<ul>\n"
             for scope in pending.request.parsedScope.tokens {
@@ -42,32 +34,24 @@ extension InteractiveRoutes {
                 body += "</ul>\n"
             }
             body += "<p class=\"muted\">\(page.html(ConsentText.signedInAs, HTMLPage.escape(session.user.email)))</p>\n"
-            body += "<form method=\"post\" action=\"\(Routes.consent)\">\n"
-            body += HTMLPage.hidden("request", handle) + "\n"
-            body += HTMLPage.hidden("csrf", csrf.token(browserValue: browser.value, purpose: handle)) + "\n"
+            body += "<form method=\"post\" action=\"\(Routes.consent)\">\n" + hidden
             body += "<button type=\"submit\" name=\"decision\" value=\"allow\">\(page.html(ConsentText.allow))</button>\n"
             body += "<button type=\"submit\" name=\"decision\" value=\"deny\" class=\"secondary\">\(page.html(ConsentText.deny))</button>\n</form>\n"
-            return HTMLPage.response(page, title: page.text(ConsentText.title), body: body, formLeadsToClient: true, cookie: browser.cookie)
+            return (page.text(ConsentText.title), body)
         }
     }
 
     /// `POST /consent`: Allow issues the code (and remembers the consent unless the client must
     /// always ask); Deny sends `access_denied` to the client.
     func consentSubmit(_ request: HTTPRequest, _ errors: ErrorRenderer) -> HTTPResponse {
-        guard let form = Self.formFields(request), let handle = try? form.single("request") else {
-            return errors.malformedForm()
-        }
-        guard csrfValid(request, field: try? form.single("csrf"), purpose: handle) else { return errors.csrfFailure() }
-        let allow: Bool
-        switch try? form.single("decision") {
-        case "allow": allow = true
-        case "deny": allow = false
-        default: return errors.render(.invalidRequest("Choose Allow or Deny."), message: errors.page.text(ConsentText.chooseAllowOrDeny))
-        }
-        return errors.continuing("consent") {
-            let pending = try flow.pending(handle: handle)
-            let session = try flow.sessions.active(token: sessionToken(request))
-            return respond(try flow.decideConsent(pending, session: session, allow: allow), errors)
+        flowSubmit(request, errors, label: "consent") { form in
+            switch try? form.single("decision") {
+            case "allow": .chose(true)
+            case "deny": .chose(false)
+            default: .refused(errors.render(.invalidRequest("Choose Allow or Deny."), message: errors.page.text(ConsentText.chooseAllowOrDeny)))
+            }
+        } step: { pending, session, allow in
+            try flow.decideConsent(pending, session: session, allow: allow)
         }
     }
 }

@@ -226,7 +226,7 @@ public enum Settings {
         "Exact URIs the end-session endpoint may redirect to after logout; the same rules as redirect_uris.")
     /// Allowed scope.
     static let clientScope = Setting(\ClientEntry.spec.scope, "scope", ClientRegistration.defaultScope, .optional(.string()),
-        "The most the client may ask for, space separated.")
+        "The most the client may ask for, space separated. Include `organization` to let it ask for a user's organization (claims org_id, org_slug, org_roles; docs/organizations.md).")
     /// Grant types.
     static let clientGrantTypes = Setting(\ClientEntry.spec.grantTypes, "grant_types", nil, .optional(.strings("array of grant type")),
         "authorization_code, refresh_token, client_credentials (confidential clients only). Default: [\"authorization_code\", \"refresh_token\"].")

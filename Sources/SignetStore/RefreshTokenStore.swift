@@ -70,6 +70,11 @@ public protocol RefreshTokenStore: Sendable {
     @discardableResult
     func revokeGrants(userID: String, reason: String, now: Date) throws -> Int
 
+    /// Revokes every active family of a user granted for an organization (scope `organization`,
+    /// `GrantRecord.organizationID`); returns how many.
+    @discardableResult
+    func revokeGrants(userID: String, organizationID: String, reason: String, now: Date) throws -> Int
+
     /// Revokes every active family started from an SSO session; returns how many.
     @discardableResult
     func revokeGrants(sessionID: String, reason: String, now: Date) throws -> Int

@@ -255,4 +255,5 @@ struct FailingRefreshTokens: RefreshTokenStore {
     func activeRefreshGrants(userID: String, now: Date) throws -> [GrantRecord] { throw Down() }
     func revokeGrants(userID: String, reason: String, now: Date) throws -> Int { throw Down() }
     func revokeGrants(sessionID: String, reason: String, now: Date) throws -> Int { throw Down() }
+    func revokeGrants(userID: String, organizationID: String, reason: String, now: Date) throws -> Int { throw Down() }
 }

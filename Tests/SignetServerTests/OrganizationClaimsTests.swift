@@ -174,8 +174,10 @@ import Testing
         let laterInfo = try await f.userinfo(accessToken)
         Self.expectOrganization(try #require(try laterInfo.json().objectValue), f.acme, roles: ["member"])
 
-        // Removed from the organization: userinfo drops the claims, the refresh is refused and ends the family.
-        try orgs.removeMember(f.acme, userID: f.env.user.id)
+        // The membership gone behind the grant's back (a store-level removal, which does not end
+        // the grants as `Organizations.removeMember` does): userinfo drops the claims, the
+        // refresh's own check refuses it and ends the family.
+        _ = try f.env.server.environment.storage.organizations.removeMember(organizationID: f.acme.id, userID: f.env.user.id)
         let afterRemoval = try await f.userinfo(try #require(second["access_token"]?.stringValue))
         #expect(afterRemoval.status == 200)
         Self.expectNoOrganization(try #require(try afterRemoval.json().objectValue))
@@ -184,9 +186,34 @@ import Testing
         #expect(try refused.json()["error"]?.stringValue == "invalid_grant")
         #expect(refused.header("Cache-Control") == "no-store")
         try f.expectNothingIssued()
+        let revoked = try f.env.server.environment.storage.audit.recentAudit(limit: 100).filter { $0.event == "grant_revoked" }
+        #expect(revoked.map(\.reason) == ["organization_membership_ended"], "\(revoked)")
         // The family is over: even a member again does not revive it.
         _ = try orgs.addMember(f.acme, userID: f.env.user.id, roles: ["member"])
         #expect(try await f.userinfo(try #require(second["access_token"]?.stringValue)).status == 401)
+    }
+
+    @Test func removingAMemberEndsItsGrantsForTheOrganization() async throws {
+        let f = try Fixture(betaMember: false)
+        defer { f.stop() }
+        let pkce = PKCEPair.generate()
+        let browser = FormBrowser()
+        _ = try await browser.open(f.authorizeURL(pkce))
+        let redirect = try await f.env.submitCredentials(browser).requireRedirect()
+        let json = try await f.redeem(try #require(redirect["code"]), pkce).json()
+        let accessToken = try #require(json["access_token"]?.stringValue)
+        #expect(try await f.userinfo(accessToken).status == 200)
+        try f.env.server.environment.makeOrganizations().removeMember(f.acme, userID: f.env.user.id)
+        // At once: the access token no longer answers, the refresh is refused.
+        let info = try await f.userinfo(accessToken)
+        #expect(info.status == 401, "\(info)")
+        #expect(info.header("WWW-Authenticate")?.contains("error=\"invalid_token\"") == true)
+        let refused = try await f.refresh(try #require(json["refresh_token"]?.stringValue))
+        #expect(refused.status == 400, "\(refused)")
+        #expect(try refused.json()["error"]?.stringValue == "invalid_grant")
+        try f.expectNothingIssued()
+        let removed = try f.env.server.environment.storage.audit.recentAudit(limit: 100).first { $0.event == "organization_member_removed" }
+        #expect(removed?.detail.contains("\"grants_revoked\":1") == true, "\(String(describing: removed))")
     }
 
     @Test func theRequestNamesTheOrganizationBySlugOrID() async throws {
@@ -289,6 +316,8 @@ import Testing
         }
         #expect(Set(descriptions).count == 1, "\(descriptions)")
         #expect(descriptions.first == "The signed-in user is not a member of the requested organization.")
+        let refusals = try f.env.server.environment.storage.audit.recentAudit(limit: 100).filter { $0.event == "organization_refused" }
+        #expect(refusals.count == 4 && refusals.allSatisfy { $0.reason == "not_a_member" && $0.clientID == "orgs" }, "\(refusals)")
         // With a session already there, the same.
         let browser = FormBrowser()
         let pkce = PKCEPair.generate()
