@@ -8,7 +8,7 @@ import SignetStore
 enum ClientsCommand {
     static let options: Set<String> = CommonOptions.valued.union(RemoteAdmin.options).union([
         "name", "redirect-uri", "post-logout-redirect-uri", "scope", "grant-type", "auth-method", "id-token-alg",
-        "access-token-lifetime", "refresh-token-lifetime", "id-token-lifetime", "resource",
+        "access-token-lifetime", "refresh-token-lifetime", "id-token-lifetime", "resource", "application-type",
     ])
     static let flags: Set<String> = ["public", "confidential", "first-party", "allow-headless", "mfa-required"]
 
@@ -78,6 +78,10 @@ enum ClientsCommand {
             idTokenLifetime: try arguments.integer("id-token-lifetime"),
             allowHeadless: arguments.flag("allow-headless"), allowedResources: arguments.all("resource"))
         spec.mfaRequired = arguments.flag("mfa-required")
+        if let type = arguments.value("application-type") {
+            guard let parsed = ApplicationType(rawValue: type) else { throw UsageError("--application-type must be native, web, service or api") }
+            spec.applicationType = parsed
+        }
         return spec
     }
 
@@ -87,6 +91,7 @@ enum ClientsCommand {
             "id:                         \(record.id)",
             "name:                       \(record.name)",
             "type:                       \(record.isPublic ? "public" : "confidential")",
+            "application_type:           \(Client.ExtraSettings(record).applicationType.rawValue)",
             "secret:                     \(record.secretHash == nil ? "none" : "set (hashed; rotate with signet clients rotate-secret)")",
             "token_endpoint_auth_method: \(record.tokenEndpointAuthMethod)",
             "grant_types:                \(record.grantTypes.joined(separator: " "))",

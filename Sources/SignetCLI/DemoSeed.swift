@@ -6,8 +6,9 @@ import SignetServer
 import SignetStore
 import SignetWire
 
-/// `signet serve --demo`: a demo user and a demo native client, created once and printed with an
-/// authorization URL a newcomer can open in a browser.
+/// `signet serve --demo`: a demo user (with the console role `admin`, so the console opens with
+/// the same account) and a demo native client, created once and printed with an authorization URL
+/// a newcomer can open in a browser.
 enum DemoSeed {
     static let clientID = "demo-app"
     static let email = "demo@example.com"
@@ -26,11 +27,13 @@ enum DemoSeed {
                 allowedScopes: ["openid", "profile", "email", "offline_access"],
                 grantTypes: [GrantType.authorizationCode.rawValue, GrantType.refreshToken.rawValue],
                 tokenEndpointAuthMethod: ClientAuthenticationMethod.none.rawValue,
-                idTokenAlgorithm: environment.configuration.keys.idTokenAlgorithm.rawValue, createdAt: now, updatedAt: now))
+                idTokenAlgorithm: environment.configuration.keys.idTokenAlgorithm.rawValue, createdAt: now, updatedAt: now,
+                extra: Client.extra(mfaRequired: false, applicationType: .native)))
         }
         let users = environment.makeUserService()
-        if try users.find(email) == nil {
-            _ = try users.create(email: email, name: "Demo User", password: password)
+        let user = try users.find(email) ?? users.create(email: email, name: "Demo User", password: password)
+        if try environment.storage.operatorRoles.operatorRole(userID: user.id) == nil {
+            try AdminService(environment: environment).setOperatorRole(user, "admin")
         }
         let verifier = Base64URL.encode(SecureRandom.bytes(32))
         let challenge = Base64URL.encode(Digest.sha256(Array(verifier.utf8)))
@@ -43,12 +46,16 @@ enum DemoSeed {
         ]
         let encoded = FormEncoding.encode(query)
         let issuer = environment.configuration.issuer
-        return [
+        var lines = [
             "demo: user \(email), password \(password)",
             "demo: public client \(clientID) (redirect URIs \(loopbackCallback) on any port, \(appCallback))",
             "demo: open \(issuer)/authorize?\(encoded)",
             "demo: then exchange the code from the address bar:",
             "demo:   curl -s \(issuer)/token -d grant_type=authorization_code -d client_id=\(clientID) -d redirect_uri=\(redirectURI) -d code_verifier=\(verifier) -d code=CODE",
         ]
+        if !environment.configuration.admin.listen.isEmpty, let console = environment.configuration.admin.consoleBase {
+            lines.append("demo: console \(console)/console: sign in as \(email) (operator role admin)")
+        }
+        return lines
     }
 }

@@ -69,12 +69,13 @@ extension RemoteAdmin {
                 return
             }
             guard words.count == 4, ["add", "remove"].contains(words[1]) else { throw UsageError("orgs roles needs ORG, or add|remove ORG NAME") }
+            let slug = try await self.slug(try org(2))
             if words[1] == "add" {
                 _ = try await call("POST", try org(2) + "/roles", json: .object(["name": .string(words[3])]))
-                Output.print("added role \(words[3].lowercased()) to \(words[2])")
+                Output.print("added role \(words[3]) to \(slug)")
             } else {
                 _ = try await call("DELETE", try org(2) + "/roles/\(Self.segment(words[3]))")
-                Output.print("removed role \(words[3]) from \(words[2])")
+                Output.print("removed role \(words[3]) from \(slug)")
             }
         case "invite":
             try expect(3, "invite needs ORG and one EMAIL")
@@ -120,21 +121,28 @@ extension RemoteAdmin {
             throw UsageError("orgs members needs ORG, or add|remove|roles ORG USER")
         }
         let path = try org(2) + "/members", roles = arguments.all("role")
+        // The data folder's command names the organization by its slug, whichever way it was given.
+        let slug = try await self.slug(try org(2))
         switch words[1] {
         case "add":
             var body: [String: JSONValue] = ["user_id": .string(words[3])]
             if !roles.isEmpty { body["roles"] = .array(roles.map(JSONValue.string)) }
             let added = try await call("POST", path, json: .object(body))
-            Output.print(OrgsCommand.Listing.added(userID: added.body?["user_id"]?.stringValue ?? words[3], slug: words[2], new: added.status == 201))
+            Output.print(OrgsCommand.Listing.added(userID: added.body?["user_id"]?.stringValue ?? words[3], slug: slug, new: added.status == 201))
         case "remove":
             _ = try await call("DELETE", path + "/\(Self.segment(words[3]))")
-            Output.print("removed \(words[3]) from \(words[2])")
+            Output.print("removed \(words[3]) from \(slug)")
         default:
             guard !roles.isEmpty else { throw UsageError("orgs members roles needs --role R (repeatable)") }
             let member = try await call("PATCH", path + "/\(Self.segment(words[3]))", json: .object(["roles": .array(roles.map(JSONValue.string))]))
-            Output.print(OrgsCommand.Listing.roles(userID: member.body?["user_id"]?.stringValue ?? words[3], slug: words[2],
+            Output.print(OrgsCommand.Listing.roles(userID: member.body?["user_id"]?.stringValue ?? words[3], slug: slug,
                                                    roles: (member.body?["roles"]?.arrayValue ?? []).compactMap(\.stringValue)))
         }
+    }
+
+    /// The slug of the organization at `path`.
+    private func slug(_ path: String) async throws -> String {
+        try await call("GET", path).body?["slug"]?.stringValue ?? ""
     }
 
     // MARK: connections

@@ -82,6 +82,7 @@ struct RemoteAdmin {
             if let scope = spec.scope { body["scope"] = .string(scope) }
             if let grants = spec.grantTypes { body["grant_types"] = .array(grants.map(JSONValue.string)) }
             if let method = spec.authenticationMethod { body["token_endpoint_auth_method"] = .string(method) }
+            if let type = spec.applicationType { body["application_type"] = .string(type.rawValue) }
             if let algorithm = spec.idTokenAlgorithm { body["id_token_algorithm"] = .string(algorithm) }
             if let seconds = spec.accessTokenLifetime { body["access_token_lifetime"] = .int(Int64(seconds)) }
             if let seconds = spec.refreshTokenLifetime { body["refresh_token_lifetime"] = .int(Int64(seconds)) }

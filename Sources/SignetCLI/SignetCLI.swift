@@ -17,7 +17,7 @@ public enum SignetCommandLine {
                        [--grant-type T]... [--first-party] [--auth-method client_secret_basic|client_secret_post]
                        [--id-token-alg RS256|ES256|PS256|EdDSA] [--access-token-lifetime S]
                        [--refresh-token-lifetime S] [--id-token-lifetime S] [--allow-headless]
-                       [--resource URI]... [--mfa-required]
+                       [--resource URI]... [--mfa-required] [--application-type native|web|service|api]
                      | list | show ID | remove ID | rotate-secret ID
       users          add EMAIL [--name NAME] [--password-stdin] | list | show USER | disable USER | enable USER | revoke USER
                      | set-password USER [--password-stdin]

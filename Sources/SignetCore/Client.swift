@@ -42,13 +42,36 @@ public struct Client: Sendable {
     /// Email codes and magic links as a sign-in method for this client (`email_sign_in`, kept in
     /// the record's `extra`); nil: as `accounts.email_sign_in` says.
     public let emailSignIn: Bool?
+    /// What kind of app it is (`application_type`, kept in the record's `extra`; a client stored
+    /// before types were is inferred at read, `ApplicationType.inferred`).
+    public let applicationType: ApplicationType
 
     /// The record's `extra` object for the settings kept there.
-    public static func extra(mfaRequired: Bool, emailSignIn: Bool? = nil) -> String {
+    public static func extra(mfaRequired: Bool, emailSignIn: Bool? = nil, applicationType: ApplicationType? = nil) -> String {
         var fields: [String] = []
+        if let applicationType { fields.append(#""application_type":"\#(applicationType.rawValue)""#) }
         if mfaRequired { fields.append(#""mfa_required":true"#) }
         if let emailSignIn { fields.append(#""email_sign_in":\#(emailSignIn)"#) }
         return "{" + fields.joined(separator: ",") + "}"
+    }
+
+    /// The settings a record keeps in its `extra` object.
+    public struct ExtraSettings: Sendable {
+        /// `mfa_required`.
+        public let mfaRequired: Bool
+        /// `email_sign_in`; nil: the global setting.
+        public let emailSignIn: Bool?
+        /// `application_type` as stored, else inferred from the record.
+        public let applicationType: ApplicationType
+
+        /// Reads `record.extra`.
+        public init(_ record: ClientRecord) {
+            let extra = try? JSONValue.parse(Array(record.extra.utf8)).objectValue
+            mfaRequired = extra?["mfa_required"] == .bool(true)
+            emailSignIn = extra?["email_sign_in"].flatMap { if case .bool(let on) = $0 { on } else { nil } }
+            applicationType = extra?["application_type"]?.stringValue.flatMap(ApplicationType.init(rawValue:))
+                ?? ApplicationType.inferred(isPublic: record.isPublic, grantTypes: record.grantTypes, scopes: record.allowedScopes)
+        }
     }
 
     /// Parses a stored record. A record that no longer passes the rules is refused, not trusted.
@@ -99,9 +122,10 @@ public struct Client: Sendable {
             throw ClientValidationError("resource \(resource) is not an absolute URI without a fragment")
         }
         allowedResources = record.allowedResources
-        let extra = try? JSONValue.parse(Array(record.extra.utf8)).objectValue
-        requiresMFA = extra?["mfa_required"] == .bool(true)
-        emailSignIn = extra?["email_sign_in"].flatMap { if case .bool(let on) = $0 { on } else { nil } }
+        let extra = ExtraSettings(record)
+        requiresMFA = extra.mfaRequired
+        emailSignIn = extra.emailSignIn
+        applicationType = extra.applicationType
     }
 
     /// The registered redirect URI that `requested` matches (RFC 8252 §7.3 for loopback), if any.

@@ -134,6 +134,10 @@ public struct ClientRegistration: Sendable {
             && !effectiveGrants.contains(.tokenExchange) {
             report("grant_types", "refresh_token needs authorization_code or token exchange, the grants that issue refresh tokens")
         }
+        // A type given explicitly must fit the rest (an inferred one always does).
+        if let problem = spec.applicationType?.problem(isPublic: spec.isPublic, redirectURIs: spec.redirectURIs) {
+            report(problem.field, problem.message)
+        }
         // Native ID-token sign-in is for the operator's own apps: public and first-party.
         if effectiveGrants.contains(.tokenExchange) && !(spec.isPublic && spec.firstParty) {
             report("grant_types", "token exchange (native ID-token sign-in) is only for first-party public clients")
@@ -186,7 +190,9 @@ public struct ClientRegistration: Sendable {
             accessTokenLifetime: spec.accessTokenLifetime, refreshTokenLifetime: spec.refreshTokenLifetime,
             idTokenLifetime: spec.idTokenLifetime, allowHeadless: spec.allowHeadless,
             allowedResources: spec.allowedResources, createdAt: now, updatedAt: now,
-            extra: Client.extra(mfaRequired: spec.mfaRequired, emailSignIn: spec.emailSignIn))
+            extra: Client.extra(mfaRequired: spec.mfaRequired, emailSignIn: spec.emailSignIn,
+                                applicationType: spec.applicationType
+                                    ?? ApplicationType.inferred(isPublic: spec.isPublic, grantTypes: uniqueGrants, scopes: scope.tokens)))
         // The record must also pass the rules the registry applies when it loads clients.
         do { _ = try Client(record: record) } catch {
             throw ClientRegistrationError(issues: [ClientSpecIssue(field: "client", message: error.message)])

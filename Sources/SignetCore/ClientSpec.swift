@@ -35,6 +35,8 @@ public struct ClientSpec: Sendable, Equatable {
     public var mfaRequired = false
     /// Email codes and magic links for this client's sign-ins (`email_sign_in`); nil: the global setting.
     public var emailSignIn: Bool?
+    /// What kind of app it is (`application_type`); nil: inferred from the rest at registration.
+    public var applicationType: ApplicationType?
 
     /// Creates a spec.
     public init(id: String, name: String? = nil, isPublic: Bool, redirectURIs: [String] = [],

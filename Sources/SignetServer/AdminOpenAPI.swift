@@ -184,6 +184,8 @@ extension AdminOpenAPI {
         "grant_types": strings, "first_party": boolean, "token_endpoint_auth_method": string(), "id_token_algorithm": string(),
         "access_token_lifetime": integer, "refresh_token_lifetime": integer, "id_token_lifetime": integer,
         "allow_headless": boolean, "resources": strings,
+        "application_type": .object(["type": "string", "enum": ["native", "web", "service", "api"],
+                                     "description": "Native (mobile and desktop), web, service or API; inferred from the rest when not given."]),
     ]
 
     private static var schemas: [String: JSONValue] {
@@ -226,7 +228,7 @@ extension AdminOpenAPI {
             "Health": object(["status": string()], required: ["status"]),
             "Ready": object(["status": string(), "check": string(), "reason": string()], required: ["status"]),
             "OpenAPI": .object(["type": "object"]),
-            "Client": object(client, required: ["id", "name", "type", "has_secret", "token_endpoint_auth_method", "grant_types", "scope",
+            "Client": object(client, required: ["id", "name", "type", "application_type", "has_secret", "token_endpoint_auth_method", "grant_types", "scope",
                                                 "redirect_uris", "post_logout_redirect_uris", "resources", "first_party", "allow_headless",
                                                 "id_token_algorithm", "created_at", "updated_at"]),
             "ClientList": list("Client"),

@@ -335,7 +335,7 @@ enum AdminRoutes {
     static let clientCreateFields: Set<String> = [
         "id", "name", "type", "redirect_uris", "post_logout_redirect_uris", "scope", "grant_types", "first_party",
         "token_endpoint_auth_method", "id_token_algorithm", "access_token_lifetime", "refresh_token_lifetime",
-        "id_token_lifetime", "allow_headless", "resources",
+        "id_token_lifetime", "allow_headless", "resources", "application_type",
     ]
     static let clientUpdateFields = clientCreateFields.subtracting(["id", "type"])
 
@@ -354,6 +354,10 @@ enum AdminRoutes {
         if body.has("id_token_lifetime") { spec.idTokenLifetime = try body.integer("id_token_lifetime") }
         if let value = try body.bool("allow_headless") { spec.allowHeadless = value }
         if let value = try body.strings("resources") { spec.allowedResources = value }
+        if let value = try body.string("application_type") {
+            guard let type = ApplicationType(rawValue: value) else { throw AdminError.invalid("application_type", "must be native, web, service or api") }
+            spec.applicationType = type
+        }
     }
 
     static func clientOperations() -> [AdminOperation] {

@@ -94,14 +94,20 @@ public struct AdminService: Sendable {
         }
     }
 
-    /// The spec a stored client was made from, to apply an update to.
+    /// The spec a stored client was made from, to apply an update to: the settings of its
+    /// `extra` (application type, `mfa_required`, `email_sign_in`) included, so an update keeps them.
     static func spec(of record: ClientRecord) -> ClientSpec {
-        ClientSpec(id: record.id, name: record.name, isPublic: record.isPublic, redirectURIs: record.redirectURIs,
-                   postLogoutRedirectURIs: record.postLogoutRedirectURIs, scope: record.allowedScopes.joined(separator: " "),
-                   grantTypes: record.grantTypes, firstParty: record.firstParty, authenticationMethod: record.tokenEndpointAuthMethod,
-                   idTokenAlgorithm: record.idTokenAlgorithm, accessTokenLifetime: record.accessTokenLifetime,
-                   refreshTokenLifetime: record.refreshTokenLifetime, idTokenLifetime: record.idTokenLifetime,
-                   allowHeadless: record.allowHeadless, allowedResources: record.allowedResources)
+        var spec = ClientSpec(id: record.id, name: record.name, isPublic: record.isPublic, redirectURIs: record.redirectURIs,
+                              postLogoutRedirectURIs: record.postLogoutRedirectURIs, scope: record.allowedScopes.joined(separator: " "),
+                              grantTypes: record.grantTypes, firstParty: record.firstParty, authenticationMethod: record.tokenEndpointAuthMethod,
+                              idTokenAlgorithm: record.idTokenAlgorithm, accessTokenLifetime: record.accessTokenLifetime,
+                              refreshTokenLifetime: record.refreshTokenLifetime, idTokenLifetime: record.idTokenLifetime,
+                              allowHeadless: record.allowHeadless, allowedResources: record.allowedResources)
+        let extra = Client.ExtraSettings(record)
+        spec.applicationType = extra.applicationType
+        spec.mfaRequired = extra.mfaRequired
+        spec.emailSignIn = extra.emailSignIn
+        return spec
     }
 
     /// A client as the API shows it: never the secret or its hash, only whether there is one.
@@ -109,6 +115,7 @@ public struct AdminService: Sendable {
         var object: [String: JSONValue] = [
             "id": .string(record.id), "name": .string(record.name),
             "type": .string(record.isPublic ? "public" : "confidential"), "has_secret": .bool(record.secretHash != nil),
+            "application_type": .string(Client.ExtraSettings(record).applicationType.rawValue),
             "token_endpoint_auth_method": .string(record.tokenEndpointAuthMethod),
             "grant_types": .array(record.grantTypes.map(JSONValue.string)),
             "scope": .string(record.allowedScopes.joined(separator: " ")),

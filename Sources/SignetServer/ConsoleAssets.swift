@@ -82,7 +82,7 @@ enum ConsoleAssets {
       var status = document.getElementById("redirect-status");
       if (!box || !area || !status) return;
       var group = document.getElementById("redirects");
-      function type() { var c = document.querySelector("input[name=type]:checked"); return c ? c.value : "native"; }
+      function type() { var c = document.querySelector("input[name=type]:checked"); return c ? c.value : (box.dataset.type || "native"); }
       var loopback = ["127.0.0.1", "[::1]"];
       function check(value) {
         if (value.length < 1 || value.length > 2048) return "must be 1 to 2048 characters";
@@ -128,6 +128,7 @@ enum ConsoleAssets {
       function update() {
         var takes = type() === "native" || type() === "web";
         if (group) group.hidden = !takes;
+        document.querySelectorAll("[data-rules]").forEach(function (r) { r.hidden = r.dataset.rules !== type(); });
         var lines = area.value.split(/\r?\n/).map(function (l) { return l.trim(); }).filter(function (l) { return l; });
         var problem = null;
         if (!takes && lines.length) problem = "redirect_uris: " + box.dataset.none;

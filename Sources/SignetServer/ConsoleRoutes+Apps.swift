@@ -5,27 +5,11 @@ import SignetHTTP
 import SignetStore
 import SignetWire
 
-/// The developer portal's application types, each one way to register a client.
-enum ConsoleAppType: String, CaseIterable, Sendable {
-    /// Mobile and desktop apps: public clients with PKCE (RFC 8252 §8.4: no secret).
-    case native
-    /// A web app with a server: confidential, the code flow.
-    case web
-    /// A backend calling APIs for itself: confidential, `client_credentials` (RFC 6749 §4.4).
-    case service
-    /// An API that checks tokens (introspection, RFC 7662): confidential, no scope of its own.
-    case api
-
-    /// The type of a stored client: public is native; the code flow is web; `client_credentials`
-    /// alone is an API without a scope, else a service.
-    init(_ record: ClientRecord) {
-        if record.isPublic { self = .native }
-        else if record.grantTypes.contains(GrantType.authorizationCode.rawValue) { self = .web }
-        else if record.allowedScopes.isEmpty { self = .api }
-        else { self = .service }
-    }
-
-    var takesRedirects: Bool { self == .native || self == .web }
+/// The developer portal's application types (`ApplicationType`, stored with the client), each
+/// one way to register a client.
+extension ApplicationType {
+    /// The stored type of a client (inferred for one stored before types were).
+    init(_ record: ClientRecord) { self = Client.ExtraSettings(record).applicationType }
 
     var label: ConsoleText {
         switch self {
@@ -47,12 +31,28 @@ enum ConsoleAppType: String, CaseIterable, Sendable {
 
     /// The registration of an app of this type named `name` with `redirects`.
     func spec(id: String, name: String, redirects: [String]) -> ClientSpec {
-        switch self {
+        var spec = switch self {
         case .native: ClientSpec(id: id, name: name, isPublic: true, redirectURIs: redirects)
         case .web: ClientSpec(id: id, name: name, isPublic: false, redirectURIs: redirects)
         case .service: ClientSpec(id: id, name: name, isPublic: false, grantTypes: [GrantType.clientCredentials.rawValue])
         case .api: ClientSpec(id: id, name: name, isPublic: false, scope: "", grantTypes: [GrantType.clientCredentials.rawValue])
         }
+        spec.applicationType = self
+        return spec
+    }
+
+    /// The redirect-URI rules of this type, shown beside the field: RFC 8252's for a native app,
+    /// a web app's own; nil for the types that take none.
+    func redirectRules(_ page: PageContext, hidden: Bool = false) -> String? {
+        func esc(_ text: String) -> String { HTMLPage.escape(text) }
+        let heading: ConsoleText, rules: [ConsoleText]
+        switch self {
+        case .native: (heading, rules) = (.rulesHeading, [.rulePrivateUse, .ruleClaimed, .ruleLoopback, .ruleExact, .ruleNoSecret])
+        case .web: (heading, rules) = (.rulesHeadingWeb, [.ruleWebHTTPS, .ruleWebNoPrivateUse, .ruleExact])
+        case .service, .api: return nil
+        }
+        return "<div data-rules=\"\(rawValue)\"\(hidden ? " hidden" : "")>\n<p><strong>\(esc(page.text(heading)))</strong></p>\n<ul>\n"
+            + rules.map { "<li>\(esc(page.text($0)))</li>\n" }.joined() + "</ul>\n</div>\n"
     }
 }
 
@@ -73,7 +73,7 @@ extension ConsoleRoutes {
                 body += "<div class=\"table\"><table>\n<thead><tr><th>\(esc(page.text(ConsoleText.appName)))</th><th>\(esc(page.text(ConsoleText.clientID)))</th><th>\(esc(page.text(ConsoleText.appType)))</th></tr></thead>\n<tbody>\n"
                 for record in records {
                     body += "<tr><td><a href=\"\(esc(Self.path(Self.app, record.id)))\">\(esc(record.name))</a></td><td><code>\(esc(record.id))</code></td>"
-                        + "<td>\(esc(page.text(ConsoleAppType(record).label)))</td></tr>\n"
+                        + "<td>\(esc(page.text(ApplicationType(record).label)))</td></tr>\n"
                 }
                 body += "</tbody></table></div>\n"
             }
@@ -86,13 +86,13 @@ extension ConsoleRoutes {
     /// `GET /console/apps/new`: the registration form.
     func newAppPage(_ request: HTTPRequest, _ errors: ErrorRenderer) -> HTTPResponse {
         page(request, errors) { op in
-            let type = request.query.first("type").flatMap(ConsoleAppType.init(rawValue:)) ?? .native
+            let type = request.query.first("type").flatMap(ApplicationType.init(rawValue:)) ?? .native
             return appForm(op, errors.page, type: type, name: "", id: "", redirects: "", problem: nil)
         }
     }
 
     /// The registration form, with `problem` (the field and what is wrong) shown beside its field.
-    func appForm(_ op: Operator, _ page: PageContext, type: ConsoleAppType, name: String, id: String, redirects: String,
+    func appForm(_ op: Operator, _ page: PageContext, type: ApplicationType, name: String, id: String, redirects: String,
                  problem: AdminError?, status: Int = 200) -> HTTPResponse {
         var body = ""
         if let problem {
@@ -100,7 +100,7 @@ extension ConsoleRoutes {
                 "<code>\(esc(problem.field ?? "-"))</code>", esc(problem.message)) + "</p>\n"
         }
         var fields = "<fieldset>\n<legend>\(esc(page.text(ConsoleText.appType)))</legend>\n"
-        for candidate in ConsoleAppType.allCases {
+        for candidate in ApplicationType.allCases {
             let checked = candidate == type ? " checked" : ""
             fields += "<label class=\"choice\"><input type=\"radio\" name=\"type\" value=\"\(candidate.rawValue)\"\(checked)> "
                 + "<strong>\(esc(page.text(candidate.label)))</strong><span class=\"muted\">\(esc(page.text(candidate.hint)))</span></label>\n"
@@ -115,12 +115,8 @@ extension ConsoleRoutes {
         fields += "<div id=\"redirects\">\n<label for=\"redirect-uris\">\(esc(page.text(ConsoleText.redirectURIs)))</label>\n"
             + "<textarea id=\"redirect-uris\" name=\"redirect_uris\" rows=\"3\" spellcheck=\"false\" autocapitalize=\"off\" aria-describedby=\"redirect-rules redirect-status\"\(invalid)>\(esc(redirects))</textarea>\n"
             + "<p id=\"redirect-status\" class=\"field-status\" role=\"status\" aria-live=\"polite\"></p>\n"
-            + "<aside id=\"redirect-rules\" class=\"rules\">\n<p><strong>\(esc(page.text(ConsoleText.rulesHeading)))</strong></p>\n<ul>\n"
-            + "<li>\(esc(page.text(ConsoleText.rulePrivateUse)))</li>\n<li>\(esc(page.text(ConsoleText.ruleClaimed)))</li>\n"
-            + "<li>\(esc(page.text(ConsoleText.ruleLoopback)))</li>\n<li>\(esc(page.text(ConsoleText.ruleExact)))</li>\n"
-            + "<li>\(esc(page.text(ConsoleText.ruleNoSecret)))</li>\n</ul>\n</aside>\n</div>\n"
-        // The script's messages, in the page's language; the server says the same (RedirectURI).
-        body += "<div id=\"app-form\" data-ok=\"\(esc(page.text(ConsoleText.uriOK)))\" data-private-confidential=\"\(esc(page.text(ConsoleText.uriPrivateConfidential)))\" data-none=\"\(esc(page.text(ConsoleText.uriNoneAllowed)))\">\n"
+            + Self.rulesAside(page, shown: type) + "</div>\n"
+        body += appFormBox(page, type: type)
         body += Self.form(Self.apps, op, fields, button: page.text(ConsoleText.createApp))
         body += "</div>\n"
         return render(op, page, section: .apps, title: page.text(ConsoleText.newAppTitle), body: body, status: status, script: true)
@@ -137,7 +133,7 @@ extension ConsoleRoutes {
             let redirectText = ((try? form.single("redirect_uris")) ?? "") ?? ""
             let redirects = Self.lines(redirectText)
             let typeText = (try? form.single("type")) ?? nil
-            guard let type = typeText.flatMap(ConsoleAppType.init(rawValue:)) else {
+            guard let type = typeText.flatMap(ApplicationType.init(rawValue:)) else {
                 return appForm(op, page, type: .native, name: name, id: id, redirects: redirectText,
                                problem: AdminError.invalid("type", page.text(ConsoleText.pickType)), status: 400)
             }
@@ -155,6 +151,20 @@ extension ConsoleRoutes {
         }
     }
 
+    /// The rules beside the redirect-URI field: those of `shown`, and (`every`) the other types'
+    /// hidden, for the script to show when another type is picked.
+    static func rulesAside(_ page: PageContext, shown: ApplicationType, every: Bool = true) -> String {
+        let blocks = (every ? ApplicationType.allCases : [shown]).compactMap { $0.redirectRules(page, hidden: $0 != shown) }
+        return "<aside id=\"redirect-rules\" class=\"rules\">\n" + blocks.joined() + "</aside>\n"
+    }
+
+    /// The box around an app form: the type it is checked as, and the script's messages in the
+    /// page's language (the server says the same, `RedirectURI`).
+    func appFormBox(_ page: PageContext, type: ApplicationType) -> String {
+        func esc(_ text: String) -> String { HTMLPage.escape(text) }
+        return "<div id=\"app-form\" data-type=\"\(type.rawValue)\" data-ok=\"\(esc(page.text(ConsoleText.uriOK)))\" data-private-confidential=\"\(esc(page.text(ConsoleText.uriPrivateConfidential)))\" data-none=\"\(esc(page.text(ConsoleText.uriNoneAllowed)))\">\n"
+    }
+
     /// One URI per line, blank lines dropped.
     static func lines(_ text: String) -> [String] {
         text.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
@@ -162,7 +172,7 @@ extension ConsoleRoutes {
 
     /// A client id when none was given: a native app's private-use scheme (its bundle id, RFC
     /// 8252 §7.1), else the type and a random suffix.
-    static func suggestedID(name: String, type: ConsoleAppType, redirects: [String], random: any RandomSource) -> String {
+    static func suggestedID(name: String, type: ApplicationType, redirects: [String], random: any RandomSource) -> String {
         if type == .native, let first = redirects.first, let colon = first.firstIndex(of: ":"),
            let uri = try? RedirectURI(registering: first), uri.kind == .privateUseScheme {
             return String(first[..<colon])
@@ -181,7 +191,7 @@ extension ConsoleRoutes {
     }
 
     func appPage(_ op: Operator, _ page: PageContext, record: ClientRecord, secret: String?, notice: String?, status: Int = 200) -> HTTPResponse {
-        let type = ConsoleAppType(record)
+        let type = ApplicationType(record)
         var body = notice ?? ""
         if let secret {
             body += "<section id=\"secret\" class=\"secret\">\n<h2>\(esc(page.text(ConsoleText.secretHeading)))</h2>\n"
@@ -199,11 +209,15 @@ extension ConsoleRoutes {
             var fields = "<label for=\"name\">\(esc(page.text(ConsoleText.appName)))</label>\n"
                 + "<input id=\"name\" name=\"name\" type=\"text\" maxlength=\"200\" required value=\"\(esc(record.name))\">\n"
             if type.takesRedirects {
+                // The rules of the app's stored type beside the field, checked as typed (the script).
                 fields += "<label for=\"redirect-uris\">\(esc(page.text(ConsoleText.redirectURIs)))</label>\n"
-                    + "<textarea id=\"redirect-uris\" name=\"redirect_uris\" rows=\"3\" spellcheck=\"false\" autocapitalize=\"off\">\(esc(record.redirectURIs.joined(separator: "\n")))</textarea>\n"
+                    + "<textarea id=\"redirect-uris\" name=\"redirect_uris\" rows=\"3\" spellcheck=\"false\" autocapitalize=\"off\" aria-describedby=\"redirect-rules redirect-status\">\(esc(record.redirectURIs.joined(separator: "\n")))</textarea>\n"
+                    + "<p id=\"redirect-status\" class=\"field-status\" role=\"status\" aria-live=\"polite\"></p>\n"
+                    + Self.rulesAside(page, shown: type, every: false)
             }
+            let form = Self.form(Self.path(Self.app, record.id), op, fields, button: page.text(ConsoleText.save))
             body += "<section id=\"edit\">\n<h2>\(esc(page.text(ConsoleText.editHeading)))</h2>\n"
-                + Self.form(Self.path(Self.app, record.id), op, fields, button: page.text(ConsoleText.save)) + "</section>\n"
+                + (type.takesRedirects ? appFormBox(page, type: type) + form + "</div>\n" : form) + "</section>\n"
         }
         if op.may("rotateClientSecret"), !record.isPublic {
             body += "<section id=\"rotate\">\n<h2>\(esc(page.text(ConsoleText.rotateSecretHeading)))</h2>\n<p class=\"muted\">\(esc(page.text(ConsoleText.rotateSecretHint)))</p>\n"
@@ -213,7 +227,8 @@ extension ConsoleRoutes {
             body += "<section id=\"delete\">\n<h2>\(esc(page.text(ConsoleText.deleteAppHeading)))</h2>\n<p class=\"muted\">\(esc(page.text(ConsoleText.deleteAppHint)))</p>\n"
                 + Self.form(Self.path(Self.appDelete, record.id), op, "", button: page.text(ConsoleText.deleteApp), danger: true) + "</section>\n"
         }
-        return render(op, page, section: .apps, title: record.name, body: body, status: status)
+        return render(op, page, section: .apps, title: record.name, body: body, status: status,
+                      script: op.may("updateClient") && type.takesRedirects)
     }
 
     /// `POST /console/apps/{id}`: a new name and redirect URIs, through `AdminService.updateClient`.
@@ -222,7 +237,7 @@ extension ConsoleRoutes {
             let existing = try op.service.client(try AdminRequest.id(request))
             var spec = AdminService.spec(of: existing)
             if let name = (try? form.single("name")) ?? nil { spec.name = name.trimmingCharacters(in: .whitespaces) }
-            if ConsoleAppType(existing).takesRedirects, let text = (try? form.single("redirect_uris")) ?? nil { spec.redirectURIs = Self.lines(text) }
+            if ApplicationType(existing).takesRedirects, let text = (try? form.single("redirect_uris")) ?? nil { spec.redirectURIs = Self.lines(text) }
             do {
                 _ = try op.service.updateClient(spec, existing: existing)
             } catch let error as AdminError where error.status == 400 {
@@ -254,7 +269,7 @@ extension ConsoleRoutes {
     // MARK: quick start
 
     /// The quick-start panel: the exact snippets for this app, issuer and client id filled in.
-    func quickStart(_ page: PageContext, record: ClientRecord, type: ConsoleAppType) -> String {
+    func quickStart(_ page: PageContext, record: ClientRecord, type: ApplicationType) -> String {
         let issuer = self.issuer.hasSuffix("/") ? String(self.issuer.dropLast()) : self.issuer
         let id = record.id
         let redirect = record.redirectURIs.first ?? "com.example.app:/oauth/callback"

@@ -20,4 +20,5 @@ enum ConsoleText: String, CatalogStrings {
     case confirmDelete, noticeDeleteNotConfirmed, grantsHeading, noGrants, revokeGrant, consentsHeading, noConsents, revokeConsent
     case endSession, mfaHeading, mfaState, mfaReset, noticeMFAReset, noticeItemEnded, landingTitle, landingIntro
     case landingAccount, landingDiscovery, landingJWKS, landingDocs
+    case rulesHeadingWeb, ruleWebHTTPS, ruleWebNoPrivateUse
 }

@@ -44,6 +44,12 @@ import Testing
         #expect(result["nativeSecretShown"] == .bool(false))
         #expect(result["webSecret"]?.stringValue?.hasPrefix("sgcs_") == true)
         #expect(result["webSecretShownAgain"] == .bool(false))
+        // The rules beside the redirect URIs follow the type picked, and on an app's page its stored type.
+        #expect(result["rulesForWeb"] == .array(["web"]), "\(result)")
+        #expect(result["rulesAfterNative"] == .array(["native"]), "\(result)")
+        #expect(result["rulesOnWebPage"] == .array(["web"]), "\(result)")
+        #expect(result["webPageVerdict"]?.stringValue?.contains("redirect_uris[1]") == true, "\(result)")
+        #expect(result["webPageVerdict"]?.stringValue?.contains("private-use schemes are for native apps") == true, "\(result)")
         #expect(result["consoleErrors"] == .array([]))
         #expect(try env.server.environment.storage.clients.client(id: "com.example.notes")?.isPublic == true)
         for page in ["dashboard", "app-form", "app-native", "app-secret", "apps", "users", "user", "connections", "keys", "audit",

@@ -49,6 +49,12 @@ struct AuditContractTests {
         #expect(try store.listAudit(AuditQuery(beforeSequence: 3, limit: 100)).map(\.sequence) == [2, 1])
         #expect(try store.listAudit(AuditQuery(limit: 2)).map(\.sequence) == [6, 5])
         #expect(try store.listAudit(AuditQuery(limit: 0)).isEmpty)
+        // By actor (a plain `actor =` through its index), with the other filters and paging.
+        #expect(try store.listAudit(AuditQuery(actor: "user:u1", limit: 100)).map(\.sequence) == [5, 2])
+        #expect(try store.listAudit(AuditQuery(event: "sign_in_failed", actor: "user:u1", limit: 100)).map(\.sequence) == [2])
+        #expect(try store.listAudit(AuditQuery(actor: "user:u1", beforeSequence: 5, limit: 100)).map(\.sequence) == [2])
+        #expect(try store.listAudit(AuditQuery(actor: "user:u1", limit: 1)).map(\.sequence) == [5])
+        #expect(try store.listAudit(AuditQuery(actor: "nobody", limit: 100)).isEmpty)
     }
 
     /// Retention deletes the oldest events and moves the checkpoint: what remains still verifies,

@@ -72,6 +72,13 @@ def main():
 
         driver.get(base + "/console/apps/new?type=web")
         wait.until(expected_conditions.presence_of_element_located((By.ID, "redirect-uris")))
+        # The rules beside the field follow the type picked.
+        def rules_shown():
+            return [r.get_attribute("data-rules") for r in driver.find_elements(By.CSS_SELECTOR, "[data-rules]") if r.is_displayed()]
+        result["rulesForWeb"] = rules_shown()
+        driver.find_element(By.CSS_SELECTOR, "input[name=type][value=native]").click()
+        result["rulesAfterNative"] = rules_shown()
+        driver.find_element(By.CSS_SELECTOR, "input[name=type][value=web]").click()
         driver.find_element(By.ID, "name").send_keys("Shop")
         driver.find_element(By.ID, "client-id").send_keys("shop")
         driver.find_element(By.ID, "redirect-uris").send_keys("https://shop.example.com/callback")
@@ -82,6 +89,11 @@ def main():
         driver.get(base + "/console/apps/shop")
         wait.until(expected_conditions.presence_of_element_located((By.ID, "quick-start")))
         result["webSecretShownAgain"] = result["webSecret"] in driver.page_source
+        # The stored type (web) drives the check of the edit form: a private-use scheme is refused as typed.
+        result["rulesOnWebPage"] = rules_shown()
+        driver.find_element(By.ID, "redirect-uris").send_keys("\ncom.example.shop:/cb")
+        wait.until(lambda d: d.find_element(By.ID, "redirect-status").get_attribute("class").endswith("bad"))
+        result["webPageVerdict"] = driver.find_element(By.ID, "redirect-status").text
 
         for name, path, marker in (("apps", "/console/apps", "table"), ("users", "/console/users", "q"),
                                    ("connections", "/console/connections", "h1"), ("keys", "/console/keys", "rotate"),
