@@ -100,7 +100,7 @@ let package = Package(
         .testTarget(name: "SignetHTTPTests", dependencies: ["SignetHTTP", "SignetTesting"]),
         .testTarget(name: "SignetMetricsTests", dependencies: ["SignetMetrics", "SignetHTTP", "SignetServer", "SignetTesting"]),
         .testTarget(name: "SignetQRTests", dependencies: ["SignetQR", "SignetCore", "SignetTesting"]),
-        .testTarget(name: "SignetMailTests", dependencies: ["SignetMail", "SignetTesting"]),
+        .testTarget(name: "SignetMailTests", dependencies: ["SignetMail", "SignetServer", "SignetTesting"]),
         .testTarget(name: "SignetStoreTests", dependencies: ["SignetStore", "SignetSQLite", "SignetPostgres", "SignetTesting"]),
         .testTarget(name: "SignetCoreTests", dependencies: ["SignetCore", "SignetServer"]),
         .testTarget(name: "SignetClientCoreTests", dependencies: ["SignetClientCore", "SignetHTTP", "SignetServer", "SignetTesting"]),

@@ -25,7 +25,7 @@ SIGNET=$ROOT/.build/release/signet
 BENCH=$ROOT/.build/release/SignetBench
 NGINX=${NGINX:-/usr/sbin/nginx}
 
-SECTIONS=(footprint startup http jwks crypto refresh durability slowfed postgres client_credentials userinfo signin password)
+SECTIONS=(footprint startup http jwks crypto refresh durability slowfed postgres client_credentials userinfo signin password enumeration)
 # Opt-in sections: run only when named in --only.
 OPTIN_SECTIONS=(scale)
 # scale: live refresh tokens seeded on SQLite and on PostgreSQL (--scale-tokens, --scale-pg-tokens),
@@ -747,6 +747,67 @@ section_password() {
     summary_add "password sign-ins / Argon2id hash rate" "${ratio}x" ">= 0.90x" "$status"
     summary_add "  same, by CPU time (hash / sign-in)" "${cpu_ratio}x" "(info)" info
     stop_pid "$SIGNET_PID"
+}
+
+# enumeration: posts per kind of address (known, unknown) and form, and posts per timed batch.
+ENUMERATION_REQUESTS=${ENUMERATION_REQUESTS:-100}
+ENUMERATION_BATCH=10
+
+section_enumeration() {
+    heading "Account enumeration by timing: known vs unknown addresses at forgot-password, email sign-in and sign-up"
+    echo "  Each form is posted $ENUMERATION_REQUESTS times with addresses that have an account and $ENUMERATION_REQUESTS times"
+    echo "  with addresses that have none, in alternating batches of $ENUMERATION_BATCH (each post a new browser: a fresh"
+    echo "  authorization request and the form page, not timed); the POST must answer 303 to the code page."
+    echo "  Server CPU is read from /proc around each batch. Mail goes to a discarding SMTP sink on loopback"
+    echo "  (aiosmtpd), so the sender thread does its real work for every post."
+    local name=enumeration data=$WORK/enumeration-data config=$WORK/enumeration.json known=$WORK/enumeration-known.txt
+    local python=${SIGNET_PYTHON:-$ROOT/.build/pytools/bin/python} smtp_port smtp_url
+    smtp_port=$(free_port)
+    if [ -x "$python" ] && "$python" -c 'import aiosmtpd' 2>/dev/null; then
+        show_cmd "$python -m aiosmtpd -n -c aiosmtpd.handlers.Sink -l 127.0.0.1:$smtp_port"
+        "$python" -m aiosmtpd -n -c aiosmtpd.handlers.Sink -l "127.0.0.1:$smtp_port" >"$WORK/enumeration-smtp.log" 2>&1 &
+        PIDS+=("$!")
+        local sink_pid=$!
+        smtp_url="smtp://127.0.0.1:$smtp_port"
+    else
+        echo "  (no aiosmtpd at $python: mail goes to a closed port and waits in the outbox; run make pydeps)"
+        smtp_url="smtp://127.0.0.1:$smtp_port"
+    fi
+    # ENUMERATION_CHEAP_HASH=1: Argon2id at its lowest cost (t=1, 8 MiB), so the rest of a sign-up's
+    # work (its writes) is not hidden under the hash's own spread.
+    local passwords=""
+    [ "${ENUMERATION_CHEAP_HASH:-0}" = 1 ] && passwords=', "passwords": {"argon2id_ops_limit": 1, "argon2id_memory_kib": 8192}'
+    printf '{"accounts": {"sign_up": "open", "email_sign_in": true}, "mail": {"smtp_url": "%s", "from": "id@bench.test"}, "http": {"trusted_proxies": ["127.0.0.1"]}%s}\n' \
+        "$smtp_url" "$passwords" >"$config"
+    show_cmd "cat $config   # $(cat "$config")"
+    : >"$known"
+    show_cmd "for i in 1..$ENUMERATION_REQUESTS: $SIGNET users add known-\$i@example.com --no-password --config $config --data $data"
+    local i
+    for i in $(seq "$ENUMERATION_REQUESTS"); do
+        "$SIGNET" users add "known-$i@example.com" --no-password --config "$config" --data "$data" >>"$WORK/$name.setup.log" 2>&1 ||
+            { cat "$WORK/$name.setup.log" >&2; return 1; }
+        echo "known-$i@example.com" >>"$known"
+    done
+    start_oauth_server "$name" "$config"
+    show_cmd "$BENCH enumeration --port $SIGNET_PORT --server-pid $SIGNET_PID --known-file $known --requests $ENUMERATION_REQUESTS --batch $ENUMERATION_BATCH"
+    local ok=1
+    "$BENCH" enumeration --port "$SIGNET_PORT" --server-pid "$SIGNET_PID" --known-file "$known" --requests "$ENUMERATION_REQUESTS" \
+        --batch "$ENUMERATION_BATCH" --results "$RESULTS" 2>&1 | sed 's/^/  /' || ok=0
+    local form diff low high cpu status
+    for form in forgot email signup; do
+        diff=$(result "enumeration.$form.diff_ms" 2>/dev/null || echo 0)
+        low=$(result "enumeration.$form.diff_low_ms" 2>/dev/null || echo 0)
+        high=$(result "enumeration.$form.diff_high_ms" 2>/dev/null || echo 0)
+        cpu=$(result "enumeration.$form.cpu_diff_us" 2>/dev/null || echo 0)
+        # PASS when the 95 % interval of the median difference holds 0: no difference this run can tell.
+        status=$(pass_if "$low <= 0 && $high >= 0")
+        [ "$ok" = 1 ] || status=MISS
+        summary_add "$form: unknown - known, median (95 % interval)" "$(printf '%+.3f ms (%+.3f..%+.3f), CPU %+.0f us' "$diff" "$low" "$high" "$cpu")" \
+            "interval holds 0" "$status"
+    done
+    stop_pid "$SIGNET_PID"
+    [ -n "${sink_pid:-}" ] && stop_pid "$sink_pid"
+    return 0
 }
 
 # The opt-in scale section (section_scale and its helpers).

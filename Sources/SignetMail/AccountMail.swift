@@ -39,11 +39,12 @@ public enum AccountMail: Sendable, Equatable {
     /// from the `branding` settings (`SignetApplication.brand`).
     public typealias Brand = SignetWire.Brand
 
-    /// The message to `to` from `from`, with the product's name as the sender's display name.
-    public func message(brand: Brand, from: MailAddress, to: MailAddress) -> MailMessage {
-        let content = self.content(brand.productName)
+    /// The message to `to` from `from` in `words`' language, with the product's name as the
+    /// sender's display name.
+    public func message(brand: Brand, words: MailWords, from: MailAddress, to: MailAddress) -> MailMessage {
+        let content = self.content(brand.productName, words)
         return MailMessage(from: from, fromName: brand.productName, to: to, subject: content.subject,
-                           text: Self.text(content, brand: brand), html: Self.html(content, brand: brand))
+                           text: Self.text(content, brand: brand), html: Self.html(content, brand: brand, language: words.language))
     }
 
     /// What one mail says, before it is laid out as text or HTML.
@@ -56,58 +57,43 @@ public enum AccountMail: Sendable, Equatable {
         var closing: String
     }
 
-    func content(_ product: String) -> Content {
+    /// The mail's words (`MailText` keys; `{1}` is the product's name).
+    func content(_ product: String, _ words: MailWords) -> Content {
         switch self {
         case .verifyEmail(let code, let link, let minutes):
-            return Content(subject: "Confirm your email for \(product)",
-                           intro: "Enter this code to confirm your email address for \(product). It works for \(minutes) minutes.",
-                           code: code, action: ("Confirm my email", link), secondAction: nil,
-                           closing: "If you did not create an account, you can ignore this mail; nothing happens without the code.")
+            return Content(subject: words(.verifySubject, product), intro: words(.verifyIntro, product, String(minutes)),
+                           code: code, action: (words(.verifyAction), link), secondAction: nil, closing: words(.verifyClosing))
         case .resetPassword(let code, let link, let minutes):
-            return Content(subject: "Reset your \(product) password",
-                           intro: "Someone asked to reset the password of your \(product) account. Enter this code to choose a new one. It works for \(minutes) minutes.",
-                           code: code, action: ("Choose a new password", link), secondAction: nil,
-                           closing: "If it was not you, ignore this mail: your password stays as it is.")
+            return Content(subject: words(.resetSubject, product), intro: words(.resetIntro, product, String(minutes)),
+                           code: code, action: (words(.resetAction), link), secondAction: nil, closing: words(.resetClosing))
         case .signInCode(let code, let link, let minutes):
-            return Content(subject: "Your \(product) sign-in code",
-                           intro: "Enter this code to sign in to \(product). It works for \(minutes) minutes.",
-                           code: code, action: ("Sign in", link), secondAction: nil,
-                           closing: "If you did not try to sign in, ignore this mail; nobody can sign in without the code.")
+            return Content(subject: words(.signInSubject, product), intro: words(.signInIntro, product, String(minutes)),
+                           code: code, action: (words(.signInAction), link), secondAction: nil, closing: words(.signInClosing))
         case .accountExists(let signInLink, let resetLink):
-            return Content(subject: "You already have a \(product) account",
-                           intro: "Someone tried to create a \(product) account with this email address, but you already have one.",
-                           code: nil, action: ("Sign in", signInLink), secondAction: ("Reset my password", resetLink),
-                           closing: "If it was not you, you can ignore this mail; your account has not changed.")
+            return Content(subject: words(.existsSubject, product), intro: words(.existsIntro, product),
+                           code: nil, action: (words(.signInAction), signInLink), secondAction: (words(.existsReset), resetLink),
+                           closing: words(.existsClosing))
         case .noAccount(let signUpLink):
-            return Content(subject: "About your \(product) sign-in",
-                           intro: "Someone asked for a \(product) password reset or sign-in code for this email address, but no \(product) account uses it. Perhaps you signed up with another address.",
-                           code: nil, action: signUpLink.map { ("Create an account", $0) }, secondAction: nil,
-                           closing: "If it was not you, you can ignore this mail.")
+            return Content(subject: words(.noAccountSubject, product), intro: words(.noAccountIntro, product),
+                           code: nil, action: signUpLink.map { (words(.noAccountSignUp), $0) }, secondAction: nil,
+                           closing: words(.noAccountClosing))
         case .accountDeleted:
-            return Content(subject: "Your \(product) account was deleted",
-                           intro: "Your \(product) account and the data it held were deleted, as you asked.",
-                           code: nil, action: nil, secondAction: nil,
-                           closing: "If you did not ask for this, reply to the people who run \(product).")
+            return Content(subject: words(.deletedSubject, product), intro: words(.deletedIntro, product),
+                           code: nil, action: nil, secondAction: nil, closing: words(.deletedClosing, product))
         case .emailChanged(let hint):
-            return Content(subject: "The email of your \(product) account changed",
-                           intro: "The email address of your \(product) account was changed to \(hint).",
-                           code: nil, action: nil, secondAction: nil,
-                           closing: "If you did not make this change, contact the people who run \(product) at once.")
+            return Content(subject: words(.changedSubject, product), intro: words(.changedIntro, product, hint),
+                           code: nil, action: nil, secondAction: nil, closing: words(.changedClosing, product))
         case .confirmNewEmail(let code, let link, let minutes):
-            return Content(subject: "Confirm your new email for \(product)",
-                           intro: "Enter this code to make this the email address of your \(product) account. It works for \(minutes) minutes.",
-                           code: code, action: ("Use this email", link), secondAction: nil,
-                           closing: "If you did not ask for this, ignore this mail; the account keeps its address without the code.")
+            return Content(subject: words(.newEmailSubject, product), intro: words(.newEmailIntro, product, String(minutes)),
+                           code: code, action: (words(.newEmailAction), link), secondAction: nil, closing: words(.newEmailClosing))
         case .emailInUse(let signInLink):
-            return Content(subject: "Your \(product) account already uses this email",
-                           intro: "Someone asked to move another \(product) account to this email address, but it already belongs to your account. Nothing has changed.",
-                           code: nil, action: ("Sign in", signInLink), secondAction: nil,
-                           closing: "If it was you, sign in with this address instead. Otherwise you can ignore this mail.")
+            return Content(subject: words(.inUseSubject, product), intro: words(.inUseIntro, product),
+                           code: nil, action: (words(.signInAction), signInLink), secondAction: nil, closing: words(.inUseClosing))
         case .organizationInvitation(let organization, let role, let link, let days):
-            return Content(subject: "You are invited to \(organization) on \(product)",
-                           intro: "You are invited to join \(organization) on \(product) as \(role). The link works once, for \(days) days, and only for this email address.",
-                           code: nil, action: ("Accept the invitation", link), secondAction: nil,
-                           closing: "If you do not know \(organization), you can ignore this mail; nothing happens unless you accept.")
+            return Content(subject: words(.inviteSubject, product, organization),
+                           intro: words(.inviteIntro, product, organization, role, String(days)),
+                           code: nil, action: (words(.inviteAction), link), secondAction: nil,
+                           closing: words(.inviteClosing, product, organization))
         }
     }
 
@@ -120,7 +106,7 @@ public enum AccountMail: Sendable, Equatable {
         return lines.joined(separator: "\n") + "\n"
     }
 
-    static func html(_ content: Content, brand: Brand) -> String {
+    static func html(_ content: Content, brand: Brand, language: PageLanguage) -> String {
         let e = PageLayout.escape
         var body = "<p style=\"margin:0 0 16px\">\(e(content.intro))</p>"
         if let code = content.code {
@@ -133,7 +119,7 @@ public enum AccountMail: Sendable, Equatable {
         body += "<p style=\"margin:0 0 16px;color:#5b6272\">\(e(content.closing))</p>"
         return """
             <!DOCTYPE html>
-            <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+            <html lang="\(language.rawValue)"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
             <meta name="color-scheme" content="light dark"><title>\(e(content.subject))</title></head>
             <body style="margin:0;padding:24px 12px;background:#f4f5f7;font-family:system-ui,-apple-system,'Segoe UI',sans-serif;color:#1d2330">
             <div style="max-width:480px;margin:0 auto;background:#ffffff;border-radius:12px;padding:24px">

@@ -2,6 +2,7 @@ import Foundation
 import SignetCore
 import SignetFederation
 import SignetJOSE
+import SignetMail
 import SignetSQL
 import SignetStore
 import SignetWire
@@ -11,8 +12,10 @@ import SignetWire
 ///
 /// In one transaction (`SQLStores.transaction`) it deletes the user and everything that names it:
 /// its grant families with their refresh tokens (so refresh tokens are unknown and access tokens
-/// fail wherever the grant is checked), its sessions, codes, consents and linked identities. Then
-/// it records `account_deleted` (no email). After the commit, for every linked Apple identity
+/// fail wherever the grant is checked), its sessions, codes, consents and linked identities; when
+/// mail is configured, the "your account was deleted" mail to the address the account had goes
+/// into the outbox in that same transaction, so the mail exists exactly when the deletion does.
+/// Then it records `account_deleted` (no email). After the commit, for every linked Apple identity
 /// whose token was kept at sign-in, it calls Apple's revocation endpoint (App Store Review
 /// Guideline 5.1.1(v)). A failed call does not undo the deletion: it is logged without the token
 /// and recorded as `upstream_revoke_failed` with the connection; it is not retried, since keeping a
@@ -30,6 +33,9 @@ public struct AccountDeletion: Sendable {
     let federation: Federation
     let vault: UpstreamTokenVault
     let auditor: Auditor
+    /// The outbox, when mail is configured (`mail.smtp_url`); nil: no mail is written.
+    let mail: MailQueue?
+    let brand: Brand
 
     /// Creates the service over the environment's store and the configured connections.
     public init(environment: ServerEnvironment, federation: Federation) {
@@ -37,24 +43,44 @@ public struct AccountDeletion: Sendable {
         self.federation = federation
         self.vault = UpstreamTokenVault(masterKey: environment.masterKey)
         self.auditor = Auditor(log: environment.storage.audit, clock: environment.clock, context: AuditContext.ofRequest)
+        self.mail = environment.configuration.isMailConfigured ? environment.mail : nil
+        self.brand = environment.configuration.brand()
     }
 
     /// Deletes the user `userID`; `via` (`page`, `api`, `cli`, `admin`) goes into the audit event,
-    /// `actor` (an admin client) into its actor when given. Throws `UserServiceError` for an unknown user.
+    /// `actor` (an admin client) into its actor when given; the mail is written in `language`
+    /// (the `Accept-Language` of the request that deleted the account; English from the CLI).
+    /// Throws `UserServiceError` for an unknown user.
     @discardableResult
-    public func delete(userID: String, via: String, actor: String? = nil) async throws -> Outcome {
-        // Read before the rows go: the tokens live on the links the transaction deletes.
+    public func delete(userID: String, via: String, actor: String? = nil, language: PageLanguage = .en) async throws -> Outcome {
+        // Read before the rows go: the tokens live on the links the transaction deletes, the
+        // address on the user row.
         let kept = try storage.users.upstreamTokens(userID: userID).compactMap { entry -> (String, RevocableToken)? in
             guard let token = vault.open(entry.sealed, for: entry.identity) else { return nil }
             return (entry.identity.connectionID, token)
         }
+        guard let user = try storage.users.user(id: userID) else { throw UserServiceError("no such user") }
+        // An address SMTP cannot carry (MailError, whose text holds no address) loses the mail,
+        // never the deletion.
+        let notice: OutboxMessageRecord?
+        do { notice = try mail.map { try $0.seal(.accountDeleted, to: user.email, brand: brand, language: language) } } catch {
+            Log.error("account deletion: the deleted-account mail could not be made: \(error)")
+            notice = nil
+        }
         let deleted: Bool
         if let sql = storage as? any SQLStorage {
-            deleted = try sql.stores.transaction { db in try SQLUserStore.deleteUser(id: userID, on: db) }
+            deleted = try sql.stores.transaction { db in
+                // Only when this transaction deletes the row: a racing deletion that won mails once.
+                guard try SQLUserStore.deleteUser(id: userID, on: db) else { return false }
+                if let notice { try SQLMailOutbox.enqueue(notice, on: db) }
+                return true
+            }
         } else {
             deleted = try storage.users.deleteUser(id: userID)
+            if deleted, let notice { try storage.mailOutbox.enqueue(notice) }
         }
         guard deleted else { throw UserServiceError("no such user") }
+        if notice != nil { mail?.notifySender() }
         auditor.record("account_deleted", actor: actor, subject: userID, detail: ["via": .string(via)])
         var outcome = Outcome(revoked: [], revocationFailed: [])
         for (connectionID, token) in kept {

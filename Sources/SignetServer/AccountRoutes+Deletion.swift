@@ -26,7 +26,7 @@ extension AccountRoutes {
             } else if !isFresh(session) {
                 return Self.back(.deleteNeedsFreshSignIn)
             }
-            try await deletion.delete(userID: user.id, via: "page")
+            try await deletion.delete(userID: user.id, via: "page", language: errors.page.language)
             var response = HTMLPage.response(errors.page, title: errors.page.text(AccountPageText.deletedTitle),
                                              body: "<p>\(HTMLPage.escape(errors.page.text(AccountPageText.deletedBody)))</p>")
             response.setCookie(interactive.clearedCookie(interactive.sessionCookieName))
@@ -48,7 +48,9 @@ extension AccountRoutes {
         } catch {
             return errors.render(error)
         }
-        do { try await deletion.delete(userID: userID, via: "api") } catch {
+        // The mail is in the language the app asks for (its `Accept-Language`, as a page's).
+        let language = PageLanguage.preferred(acceptLanguage: request.headers["Accept-Language"])
+        do { try await deletion.delete(userID: userID, via: "api", language: language) } catch {
             return errors.internalError("account deletion", error)
         }
         var response = HTTPResponse.empty(status: 204)

@@ -58,7 +58,7 @@ extension AccountRoutes {
             }
             let taken = try storage.users.user(email: email) != nil
             let id = try mailer.send(.changeEmail, to: email, userID: taken ? nil : user.id, browserValue: request.cookies[interactive.csrfCookieName],
-                                     requestHandle: nil, signUpOpen: false)
+                                     requestHandle: nil, signUpOpen: false, language: errors.page.language)
             interactive.server.audit("email_change_requested", subject: user.id)
             return SelfServiceRoutes.toCodePage(id)
         }

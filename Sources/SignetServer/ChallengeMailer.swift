@@ -3,6 +3,7 @@ import SignetCore
 import SignetHTTP
 import SignetMail
 import SignetStore
+import SignetWire
 
 /// Makes an email challenge and its mail and stores both in one transaction, so the code exists
 /// exactly when its mail is in the outbox. The links are built from the configured issuer, never
@@ -42,11 +43,12 @@ struct ChallengeMailer: Sendable {
         case signIn
     }
 
-    /// Makes a challenge of `purpose` for `email` and stores it with its mail; returns its id.
-    /// Without `userID` the challenge can never be answered and the mail carries no code: the
-    /// caller's answer and work are the same either way.
+    /// Makes a challenge of `purpose` for `email` and stores it with its mail, written in
+    /// `language` (the request's `Accept-Language`); returns its id. Without `userID` the
+    /// challenge can never be answered and the mail carries no code: the caller's answer and work
+    /// are the same either way.
     func send(_ purpose: EmailChallengePurpose, to email: String, userID: String?, browserValue: String?,
-              requestHandle: String?, signUpOpen: Bool) throws -> String {
+              requestHandle: String?, signUpOpen: Bool, language: PageLanguage) throws -> String {
         let issued = try challenges.make(purpose: purpose, email: email, userID: userID, browserValue: browserValue,
                                          requestHandle: requestHandle)
         let link = url(Routes.emailLink, [("token", issued.linkToken)])
@@ -63,16 +65,13 @@ struct ChallengeMailer: Sendable {
         case (.resetPassword, false), (.signIn, false):
             letter = .noAccount(signUpLink: signUpOpen ? url(Routes.signUp, requestHandle.map { [("request", $0)] } ?? []) : nil)
         }
-        try challenges.store(issued, mail: try seal(letter, to: email))
+        try challenges.store(issued, mail: try seal(letter, to: email, language: language))
         queue.notifySender()
         return issued.record.id
     }
 
-    /// `letter` to `email`, sealed for the outbox (the caller stores it with its action).
-    func seal(_ letter: AccountMail, to email: String) throws -> OutboxMessageRecord {
-        // MailQueue picks the sender at send time; the address here is only the message's shape.
-        let to = try MailAddress(email)
-        let message = letter.message(brand: brand, from: to, to: to)
-        return try queue.seal(to: to, subject: message.subject, text: message.text, html: message.html)
+    /// `letter` to `email` in `language`, sealed for the outbox (the caller stores it with its action).
+    func seal(_ letter: AccountMail, to email: String, language: PageLanguage) throws -> OutboxMessageRecord {
+        try queue.seal(letter, to: email, brand: brand, language: language)
     }
 }

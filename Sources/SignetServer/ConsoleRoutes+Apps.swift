@@ -44,7 +44,6 @@ extension ApplicationType {
     /// The redirect-URI rules of this type, shown beside the field: RFC 8252's for a native app,
     /// a web app's own; nil for the types that take none.
     func redirectRules(_ page: PageContext, hidden: Bool = false) -> String? {
-        func esc(_ text: String) -> String { HTMLPage.escape(text) }
         let heading: ConsoleText, rules: [ConsoleText]
         switch self {
         case .native: (heading, rules) = (.rulesHeading, [.rulePrivateUse, .ruleClaimed, .ruleLoopback, .ruleExact, .ruleNoSecret])
@@ -161,7 +160,6 @@ extension ConsoleRoutes {
     /// The box around an app form: the type it is checked as, and the script's messages in the
     /// page's language (the server says the same, `RedirectURI`).
     func appFormBox(_ page: PageContext, type: ApplicationType) -> String {
-        func esc(_ text: String) -> String { HTMLPage.escape(text) }
         return "<div id=\"app-form\" data-type=\"\(type.rawValue)\" data-ok=\"\(esc(page.text(ConsoleText.uriOK)))\" data-private-confidential=\"\(esc(page.text(ConsoleText.uriPrivateConfidential)))\" data-none=\"\(esc(page.text(ConsoleText.uriNoneAllowed)))\">\n"
     }
 

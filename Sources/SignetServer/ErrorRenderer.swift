@@ -52,6 +52,11 @@ struct ErrorRenderer: Sendable {
             }
         case .page:
             response = page(error, title: title, message: message, status: status)
+        case .script:
+            let body = ScriptErrorResponse(error: error.code.rawValue, errorDescription: error.publicDescription,
+                                           message: error.userMessage?.text(language))
+            response = OAuthResponses.json(encoding: body, status: status ?? Self.status(for: error.code, authentication: .none))
+            response.headers.set("Vary", "Accept-Language")
         case .admin:
             let code = error.code == .serverError ? "server_error" : error.code == .temporarilyUnavailable ? "temporarily_unavailable" : "invalid_request"
             let fallback = error.code == .serverError ? AdminError.serverError.message : "The request is invalid."
@@ -111,6 +116,15 @@ struct ErrorRenderer: Sendable {
     /// an `OAuthError` or one of the server's own codes (`not_found`, `method_not_allowed`).
     static func json(_ body: ErrorResponse, status: Int) -> HTTPResponse {
         OAuthResponses.json(encoding: body, status: status)
+    }
+
+    /// A `.script` route's error body: RFC 6749 §5.2's members, and the person's words in the
+    /// page's language (`error_description` must stay ASCII, §5.2, and is the developer's).
+    struct ScriptErrorResponse: Encodable {
+        let error: String
+        let errorDescription: String?
+        let message: String?
+        enum CodingKeys: String, CodingKey { case error, errorDescription = "error_description", message }
     }
 
     /// RFC 6750 §3.1: a request without any token gets the bare challenge, no error code.

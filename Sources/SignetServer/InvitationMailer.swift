@@ -3,6 +3,7 @@ import SignetCore
 import SignetHTTP
 import SignetMail
 import SignetStore
+import SignetWire
 
 /// Makes an organization invitation's mail (the link from the configured issuer, never from a
 /// request's `Host`) and seals it for the outbox, so `Organizations.invite` and `resend` store it
@@ -26,14 +27,14 @@ public struct InvitationMailer: Sendable {
         (issuer.hasSuffix("/") ? String(issuer.dropLast()) : issuer) + Routes.invitation + "?" + FormEncoding.encode([("token", token)])
     }
 
-    /// The `mail:` argument of `Organizations.invite` and `resend` for `organization`.
-    public func mail(for organization: OrganizationRecord) -> (String, OrganizationInvitationRecord) throws -> OutboxMessageRecord? {
+    /// The `mail:` argument of `Organizations.invite` and `resend` for `organization`, written in
+    /// `language` (English unless the caller knows the invitee's: an operator's request is not theirs).
+    public func mail(for organization: OrganizationRecord, language: PageLanguage = .en)
+        -> (String, OrganizationInvitationRecord) throws -> OutboxMessageRecord? {
         { token, invitation in
-            let to = try MailAddress(invitation.email)
             let letter = AccountMail.organizationInvitation(organization: organization.name, role: invitation.role,
                                                             link: link(token), days: days)
-            let message = letter.message(brand: brand, from: to, to: to)
-            return try queue.seal(to: to, subject: message.subject, text: message.text, html: message.html)
+            return try queue.seal(letter, to: invitation.email, brand: brand, language: language)
         }
     }
 

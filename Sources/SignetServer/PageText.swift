@@ -1,3 +1,4 @@
+import SignetMail
 import SignetWire
 
 /// Every table of page strings, for the translation test (`PageTextTests` lists each key that has
@@ -20,6 +21,8 @@ enum PageText {
         EmailSignInText.self,
         SecondFactorText.self,
         PasskeyText.self,
+        PasskeyErrorText.self,
+        MailText.self,
         ConsoleText.self,
         DomainText.self,
         InvitationText.self,

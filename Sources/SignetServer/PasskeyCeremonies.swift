@@ -77,6 +77,7 @@ struct PasskeyCeremonies: Sendable {
                                            context: context, createdAt: now, expiresAt: now.addingTimeInterval(Self.lifetime))
         guard try store.insertCeremony(record, maximumRows: maximumCeremonies) else {
             throw OAuthError(.temporarilyUnavailable, "Too many passkey requests are open; try again in a few minutes.")
+                .telling(PasskeyErrorText.tooManyOpen)
         }
         return challenge
     }
@@ -104,7 +105,7 @@ struct PasskeyCeremonies: Sendable {
         do throws(WebAuthnError) { response = try RegistrationResponse(json: body) } catch { throw Self.refusal(error) }
         let ceremony = try consume(response.clientDataJSON, kind: .registration, binding: binding)
         guard let userID = ceremony.userID, let user = try users.user(id: userID), user.disabledAt == nil else {
-            throw OAuthError(.accessDenied, "The account cannot add passkeys.")
+            throw OAuthError(.accessDenied, "The account cannot add passkeys.").telling(PasskeyErrorText.cannotAdd)
         }
         let credential: CredentialRecord
         do throws(WebAuthnError) {
@@ -118,7 +119,7 @@ struct PasskeyCeremonies: Sendable {
                                    name: Self.cleanName(name, fallback: (credential.backupEligible ? PasskeyText.defaultNameSynced : PasskeyText.defaultNameDevice).localized.en),
                                    createdAt: clock.now)
         do { try store.insertPasskey(record) } catch StoreError.duplicate {
-            throw OAuthError.invalidRequest("This passkey is registered already.")
+            throw OAuthError.invalidRequest("This passkey is registered already.").telling(PasskeyErrorText.alreadyRegistered)
         }
         auditor.record("passkey_registered", subject: user.id, detail: ["backup_eligible": .bool(record.backupEligible),
                                                                         "attestation": .string(credential.attestationFormat)])
@@ -153,13 +154,14 @@ struct PasskeyCeremonies: Sendable {
         do throws(WebAuthnError) { response = try AuthenticationResponse(json: body) } catch { throw Self.refusal(error) }
         let ceremony = try consume(response.clientDataJSON, kind: .assertion, binding: binding)
         guard let stored = try store.passkey(id: response.id) else {
-            throw OAuthError(.accessDenied, "This passkey is not registered here.")
+            throw OAuthError(.accessDenied, "This passkey is not registered here.").telling(PasskeyErrorText.notRegistered)
         }
         guard stored.flaggedAt == nil else {
             throw OAuthError(.accessDenied, "This passkey was blocked because its counter went backwards; remove it and add it again.")
+                .telling(PasskeyErrorText.blocked)
         }
         guard let user = try users.user(id: stored.userID), user.disabledAt == nil else {
-            throw OAuthError(.accessDenied, "This passkey is not registered here.")
+            throw OAuthError(.accessDenied, "This passkey is not registered here.").telling(PasskeyErrorText.notRegistered)
         }
         let verified: VerifiedAssertion
         do throws(WebAuthnError) {
@@ -176,10 +178,11 @@ struct PasskeyCeremonies: Sendable {
             try store.flagPasskey(id: stored.id, at: clock.now)
             auditor.record("passkey_flagged", subject: user.id, detail: ["reason": "sign counter did not increase"])
             throw OAuthError(.accessDenied, "This passkey's signature counter went backwards, so it was blocked; remove it and add it again.")
+                .telling(PasskeyErrorText.blocked)
         }
         guard try store.recordPasskeyUse(id: stored.id, signCount: Int64(verified.signCount), backupState: verified.backupState,
                                          at: clock.now) else {
-            throw OAuthError(.accessDenied, "This passkey was used at the same moment elsewhere; try again.")
+            throw OAuthError(.accessDenied, "This passkey was used at the same moment elsewhere; try again.").telling(PasskeyErrorText.raced)
         }
         auditor.record("passkey_signed_in", subject: user.id)
         return SignedIn(user: user, amr: verified.amr, context: ceremony.context)
@@ -199,9 +202,10 @@ struct PasskeyCeremonies: Sendable {
         do throws(WebAuthnError) { challenge = try self.challenge(of: clientDataJSON) } catch { throw Self.refusal(error) }
         guard let ceremony = try store.consumeCeremony(challengeHash: challengeHash(challenge), kind: kind, now: clock.now) else {
             throw OAuthError.invalidRequest("The passkey challenge is unknown, expired or already used; start again.")
+                .telling(PasskeyErrorText.challengeGone)
         }
         guard constantTimeEquals(ceremony.binding, binding) else {
-            throw OAuthError(.accessDenied, "The passkey challenge was issued to another session.")
+            throw OAuthError(.accessDenied, "The passkey challenge was issued to another session.").telling(PasskeyErrorText.otherSession)
         }
         return ceremony
     }
@@ -215,9 +219,9 @@ struct PasskeyCeremonies: Sendable {
     static func refusal(_ error: WebAuthnError) -> OAuthError {
         switch error {
         case .badSignature, .credentialMismatch, .backupEligibilityChanged:
-            OAuthError(.accessDenied, error.description)
+            OAuthError(.accessDenied, error.description).telling(PasskeyErrorText.notVerified)
         default:
-            .invalidRequest(error.description)
+            OAuthError.invalidRequest(error.description).telling(PasskeyErrorText.notVerified)
         }
     }
 

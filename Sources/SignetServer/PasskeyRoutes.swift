@@ -57,7 +57,7 @@ struct PasskeyRoutes: Sendable {
     /// preflight this server never answers), within SignetWebAuthn's 64 KiB.
     static func jsonBody(_ request: HTTPRequest) throws(OAuthError) -> [UInt8] {
         let type = request.headers["Content-Type"]?.split(separator: ";").first.map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
-        guard type == "application/json" else { throw .invalidRequest("The body must be application/json.") }
+        guard type == "application/json" else { throw OAuthError.invalidRequest("The body must be application/json.").telling(PasskeyErrorText.malformed) }
         return request.body
     }
 
@@ -66,10 +66,10 @@ struct PasskeyRoutes: Sendable {
     /// `POST /passkeys/signin/options`: a discoverable-credential challenge for a pending request.
     func signInOptions(_ request: HTTPRequest, _ errors: ErrorRenderer) throws(OAuthError) -> HTTPResponse {
         guard let form = InteractiveRoutes.formFields(request), let handle = try form.single("request") else {
-            throw .invalidRequest("The form is malformed.")
+            throw OAuthError.invalidRequest("The form is malformed.").telling(PasskeyErrorText.malformed)
         }
         guard interactive.csrfValid(request, field: try form.single("csrf"), purpose: handle), let binding = signInBinding(request) else {
-            throw OAuthError(.accessDenied, "The form could not be verified. Make sure cookies are enabled.")
+            throw OAuthError(.accessDenied, "The form could not be verified. Make sure cookies are enabled.").telling(PasskeyErrorText.formNotVerified)
         }
         if let limited = try rateLimited(request, errors) { return limited }
         return try Self.mapped("passkey sign-in options") {
@@ -83,7 +83,7 @@ struct PasskeyRoutes: Sendable {
     func signInFinish(_ request: HTTPRequest, _ errors: ErrorRenderer) throws(OAuthError) -> HTTPResponse {
         let body = try Self.jsonBody(request)
         guard let binding = signInBinding(request) else {
-            throw OAuthError(.accessDenied, "The passkey challenge was issued to another session.")
+            throw OAuthError(.accessDenied, "The passkey challenge was issued to another session.").telling(PasskeyErrorText.otherSession)
         }
         return try Self.mapped("passkey sign-in") {
             let signedIn = try ceremonies.finishAssertion(body, binding: binding)
@@ -108,10 +108,10 @@ struct PasskeyRoutes: Sendable {
     /// `POST /passkeys/register/options`: a creation challenge for the signed-in user.
     func registerOptions(_ request: HTTPRequest, _ errors: ErrorRenderer) throws(OAuthError) -> HTTPResponse {
         let signedIn = try Self.mapped("passkey registration options") { () throws -> ActiveSession in
-            guard let session = try self.session(request) else { throw OAuthError(.loginRequired, "Sign in first.") }
+            guard let session = try self.session(request) else { throw OAuthError(.loginRequired, "Sign in first.").telling(PasskeyErrorText.signInFirst) }
             guard let form = InteractiveRoutes.formFields(request),
                   interactive.csrfValid(request, field: try form.single("csrf"), purpose: Self.purpose(session)) else {
-                throw OAuthError(.accessDenied, "The form could not be verified. Make sure cookies are enabled.")
+                throw OAuthError(.accessDenied, "The form could not be verified. Make sure cookies are enabled.").telling(PasskeyErrorText.formNotVerified)
             }
             return session
         }
@@ -125,7 +125,7 @@ struct PasskeyRoutes: Sendable {
     func registerFinish(_ request: HTTPRequest) throws(OAuthError) -> HTTPResponse {
         let body = try Self.jsonBody(request)
         return try Self.mapped("passkey registration") {
-            guard let session = try session(request) else { throw OAuthError(.loginRequired, "Sign in first.") }
+            guard let session = try session(request) else { throw OAuthError(.loginRequired, "Sign in first.").telling(PasskeyErrorText.signInFirst) }
             let stored = try ceremonies.finishRegistration(body, binding: registrationBinding(session), name: "")
             return OAuthResponses.json(["id": .string(Base64URL.encode(stored.id)), "name": .string(stored.name)])
         }
@@ -135,7 +135,8 @@ struct PasskeyRoutes: Sendable {
     /// challenges in the last minute (`passkeys.options_per_minute`); nil when it may ask.
     func rateLimited(_ request: HTTPRequest, _ errors: ErrorRenderer) throws(OAuthError) -> HTTPResponse? {
         guard try !Self.mapped("passkey rate limit", { try ceremonies.admit(clientAddress: request.clientKey) }) else { return nil }
-        return errors.render(OAuthError(.temporarilyUnavailable, "Too many passkey requests from this network; try again in a minute."),
+        return errors.render(OAuthError(.temporarilyUnavailable, "Too many passkey requests from this network; try again in a minute.")
+                                .telling(PasskeyErrorText.tooManyRequests),
                              status: 429, retryAfter: PasskeyCeremonies.rateWindow)
     }
 
@@ -145,7 +146,7 @@ struct PasskeyRoutes: Sendable {
         do { return try body() } catch let error as OAuthError {
             throw error
         } catch is FlowError {
-            throw .invalidRequest("This sign-in request has expired or was already used.")
+            throw OAuthError.invalidRequest("This sign-in request has expired or was already used.").telling(PasskeyErrorText.requestGone)
         } catch {
             throw .serverError(detail: "\(context): \(error)")
         }

@@ -17,11 +17,12 @@ enum PasskeyScript {
       var data = box.dataset;
       var status = document.getElementById("passkey-status");
       function show(text) { if (status) { status.textContent = text; status.hidden = false; } }
+      // A refusal's `message` is in the page's language; the developer's description is never shown.
       function post(url, body, type) {
         return fetch(url, { method: "POST", credentials: "same-origin", headers: { "Content-Type": type }, body: body })
           .then(function (response) {
             return response.json().catch(function () { return {}; }).then(function (json) {
-              if (!response.ok) { var error = new Error(json.error_description || data.failed); error.server = true; throw error; }
+              if (!response.ok) { var error = new Error(json.message || data.failed); error.server = true; throw error; }
               return json;
             });
           });

@@ -10,6 +10,11 @@ enum RouteKind: Sendable, Equatable {
     case authorization
     /// A page for a person (sign-in, consent, logout, the federation pages): errors are pages.
     case page
+    /// JSON that a page's own script calls (the browser's passkey ceremonies): errors are
+    /// RFC 6749 §5.2 bodies as for `.api(.none)`, plus `message`, the error's words for the person
+    /// (`OAuthError.userMessage`) in the request's language (`Accept-Language`, as the page's),
+    /// which the script shows. Bound to each request like a page.
+    case script
     /// The admin listener's JSON API (`/admin/v1`) and probes: errors are `AdminError` bodies
     /// `{error, field, message}`, with an RFC 6750 `Bearer` challenge on 401 and 403.
     case admin

@@ -225,7 +225,8 @@ extension SelfServiceRoutes {
     /// another account took in the meantime refuses the change; the race is only visible to
     /// someone who holds both that mailbox and this account.
     func completeEmailChange(_ record: EmailChallengeRecord, user: UserRecord, sameBrowser: Bool, _ errors: ErrorRenderer) throws -> HTTPResponse {
-        let notice = try mailer.seal(.emailChanged(newAddressHint: AccountMail.addressHint(record.email)), to: user.email)
+        let notice = try mailer.seal(.emailChanged(newAddressHint: AccountMail.addressHint(record.email)), to: user.email,
+                                     language: errors.page.language)
         let changed: Bool
         do {
             changed = try users.storage.users.changeEmail(userID: user.id, from: user.email, to: record.email, now: server.clock.now, notice: notice)

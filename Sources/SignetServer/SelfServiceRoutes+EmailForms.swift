@@ -91,7 +91,7 @@ extension SelfServiceRoutes {
             let user = try users.storage.users.user(email: email)
             let userID = user?.disabledAt == nil ? user?.id : nil
             let id = try mailer.send(page.purpose, to: email, userID: userID, browserValue: browserValue, requestHandle: handle,
-                                     signUpOpen: accounts.signUp != .off)
+                                     signUpOpen: accounts.signUp != .off, language: errors.page.language)
             return Self.toCodePage(id)
         } catch {
             return errors.internalError(page.path, error)

@@ -97,7 +97,7 @@ extension SelfServiceRoutes {
             }
             if let userID { server.auditor.record("sign_up", subject: userID) }
             let id = try mailer.send(.verifyEmail, to: email, userID: userID, browserValue: browserValue, requestHandle: handle,
-                                     signUpOpen: true)
+                                     signUpOpen: true, language: errors.page.language)
             return Self.toCodePage(id)
         } catch {
             return errors.internalError("sign-up", error)
@@ -142,7 +142,7 @@ extension InteractiveRoutes {
                 return SelfServiceRoutes.throttled(errors.page)
             }
             let id = try mailer.send(.verifyEmail, to: user.email, userID: user.id, browserValue: request.cookies[csrfCookieName],
-                                     requestHandle: handle, signUpOpen: false)
+                                     requestHandle: handle, signUpOpen: false, language: errors.page.language)
             server.auditor.record("sign_in_unverified", subject: user.id)
             return SelfServiceRoutes.toCodePage(id)
         } catch {

@@ -37,6 +37,10 @@ public struct OAuthError: Error, Sendable, Equatable, CustomStringConvertible {
     public let publicDescription: String?
     /// Detail for the operator's log; never sent to the client.
     public let privateDetail: String?
+    /// What the person in front of a page is told, in every page language, when a page's script
+    /// shows this error (`message` beside `error_description`, which stays the developer's
+    /// ASCII text, RFC 6749 §5.2); nil: the script's own generic words. Set with `telling(_:)`.
+    public private(set) var userMessage: Localized? = nil
 
     /// Creates an error with a code, an optional public description and an optional private detail.
     public init(_ code: OAuthErrorCode, _ publicDescription: String? = nil, detail: String? = nil) {
@@ -51,6 +55,13 @@ public struct OAuthError: Error, Sendable, Equatable, CustomStringConvertible {
         if let publicDescription { text += ": \(publicDescription)" }
         if let privateDetail { text += " [\(privateDetail)]" }
         return text
+    }
+
+    /// This error with `message` as the words a page's script shows the person.
+    public func telling(_ message: some PageStrings) -> OAuthError {
+        var told = self
+        told.userMessage = message.localized
+        return told
     }
 
     /// `invalid_request` with a description.

@@ -1,16 +1,19 @@
 import Foundation
 import SignetMail
+import SignetServer
 import SignetTesting
+import SignetWire
 import Testing
 
-/// Each account mail, sent through libcurl to a real SMTP server and read back with Python's
-/// `email` package: the product name as sender and in the subject, the code and link in both
-/// bodies, hostile values escaped in the HTML, nothing secret in the subject.
+/// Each account mail, in English and in German (the words from the server's catalogs), sent
+/// through libcurl to a real SMTP server and read back with Python's `email` package: the product
+/// name as sender and in the subject, the code and link in both bodies, hostile values escaped in
+/// the HTML, nothing secret in the subject, the HTML's `lang` the mail's language.
 @Suite(.endToEndLimit, .enabled(if: RealPart.aiosmtpd.canRun, RealPart.aiosmtpd.skipComment))
 struct AccountMailTests {
     static let brand = AccountMail.Brand(productName: "Acme <Notes>", accentColor: "#0a7d3b")
 
-    @Test func everyKindArrivesReadable() async throws {
+    @Test(arguments: PageLanguage.allCases) func everyKindArrivesReadable(language: PageLanguage) async throws {
         let sink = try await MailSink.start()
         defer { Task { await sink.stop() } }
         let transport = SMTPTransport(endpoint: try SMTPEndpoint(sink.url))
@@ -24,7 +27,7 @@ struct AccountMailTests {
             .confirmNewEmail(code: "093311", link: link, minutes: 10), .emailInUse(signInLink: link + "4"),
             .organizationInvitation(organization: "Beta <Ltd>", role: "admin", link: link + "4", days: 7),
         ]
-        for kind in kinds { try transport.send(kind.message(brand: Self.brand, from: from, to: to)) }
+        for kind in kinds { try transport.send(kind.message(brand: Self.brand, words: .catalog(language), from: from, to: to)) }
         let received = try await sink.waitForMessages(kinds.count)
         for (kind, mail) in zip(kinds, received) {
             let parsed = try mail.parsed()
@@ -35,6 +38,10 @@ struct AccountMailTests {
             let html = try #require(parsed.html)
             #expect(!html.contains("<script>") && !html.contains("<Notes>"), "\(kind)")
             #expect(html.contains("Acme &lt;Notes&gt;"))
+            #expect(html.contains("<html lang=\"\(language.rawValue)\">"), "\(kind)")
+            // Every word comes from the catalog in this language: the English and German subjects differ.
+            let english = kind.message(brand: Self.brand, words: .catalog(.en), from: from, to: to)
+            #expect((parsed.subject == english.subject) == (language == .en), "\(kind)")
             switch kind {
             case .verifyEmail(let code, _, _), .resetPassword(let code, _, _), .signInCode(let code, _, _), .confirmNewEmail(let code, _, _):
                 #expect(text.contains(code) && html.contains(code))
@@ -51,7 +58,7 @@ struct AccountMailTests {
             case .accountDeleted, .emailChanged:
                 #expect(!text.contains("http"))
             case .organizationInvitation:
-                #expect(text.contains(link + "4") && text.contains("Beta <Ltd>") && text.contains("7 days"))
+                #expect(text.contains(link + "4") && text.contains("Beta <Ltd>") && text.contains(language == .de ? "7 Tage" : "7 days"))
                 #expect(html.contains("Beta &lt;Ltd&gt;") && !html.contains("<Ltd>"))
             }
         }
@@ -66,7 +73,7 @@ struct AccountMailTests {
         #expect(AccountMail.addressHint("new.alice@example.org") == "n…@example.org")
         #expect(AccountMail.addressHint("broken") == "…")
         let mail = AccountMail.emailChanged(newAddressHint: AccountMail.addressHint("new.alice@example.org"))
-            .message(brand: Self.brand, from: try MailAddress("a@b.test"), to: try MailAddress("c@d.test"))
+            .message(brand: Self.brand, words: .catalog(.en), from: try MailAddress("a@b.test"), to: try MailAddress("c@d.test"))
         #expect(mail.text.contains("n…@example.org") && !mail.text.contains("new.alice"))
     }
 

@@ -138,7 +138,7 @@ import Testing
         defer { server.stop() }
         let brand = server.application.brand
         let message = AccountMail.verifyEmail(code: "123456", link: "https://id.acme.example/verify?c=1", minutes: 10)
-            .message(brand: brand, from: try MailAddress("id@acme.example"), to: try MailAddress("ada@example.test"))
+            .message(brand: brand, words: .catalog(.en), from: try MailAddress("id@acme.example"), to: try MailAddress("ada@example.test"))
         try server.environment.mail.enqueue(to: try MailAddress("ada@example.test"), subject: message.subject, text: message.text,
                                             html: message.html)
         let received = try await sink.waitForMessages(1)

@@ -18,7 +18,7 @@ struct BenchCommand: Sendable {
     let run: @Sendable ([String]) throws -> Int32
 
     /// Every subcommand, in usage order.
-    static let all: [BenchCommand] = [crypto, startup, load, slowfed, mock, argon2, port, seed, startupOn]
+    static let all: [BenchCommand] = [crypto, startup, load, slowfed, mock, argon2, port, seed, startupOn, enumeration]
 
     /// `crypto [--seconds S] [--algorithms LIST] [--results FILE]`: sign/verify per second for every JWS algorithm.
     static let crypto = BenchCommand(name: "crypto", summary: "crypto [--seconds 2] [--algorithms ES256,RS256,PS256,EdDSA] [--results FILE]   sign/verify per second, one thread") { arguments in
@@ -321,6 +321,64 @@ struct BenchCommand: Sendable {
         var results = BenchResults(path: options.string("results"))
         results.record("argon2.rate", median(rates))
         results.record("argon2.cpu_ms", median(cpus))
+        try results.write()
+        return 0
+    }
+
+    /// `enumeration --port P --known-file F [--requests 100] [--batch 10] [--forms forgot,email,signup]
+    /// [--server-pid PID] [--results FILE]`: known vs unknown addresses at the address forms.
+    static let enumeration = BenchCommand(name: "enumeration", summary: """
+        enumeration --port P --known-file F [--requests 100] [--batch 10] [--forms forgot,email,signup]
+               [--client bench-app] [--redirect-uri http://127.0.0.1/callback] [--server-pid PID] [--results FILE]
+               known vs unknown addresses: p50/p90/p99 of each form's POST, the difference, server CPU per post
+        """) { arguments in
+        let options = try BenchOptions(arguments)
+        try options.allowOnly(["port", "known-file", "requests", "batch", "forms", "client", "redirect-uri", "server-pid", "results"])
+        guard let portText = options.string("port"), let port = Int(portText), let knownFile = options.string("known-file") else {
+            throw BenchUsageError("enumeration needs --port P and --known-file F (one address with an account per line)")
+        }
+        let known = try String(contentsOfFile: knownFile, encoding: .utf8).split(separator: "\n").map(String.init).filter { !$0.isEmpty }
+        let requests = try options.int("requests", default: 100)
+        guard known.count >= requests else { throw BenchUsageError("--known-file has \(known.count) addresses; --requests \(requests) needs as many") }
+        var forms: [EnumerationBench.Form] = EnumerationBench.Form.allCases
+        if let list = options.string("forms") {
+            forms = try list.split(separator: ",").map { name in
+                guard let form = EnumerationBench.Form(rawValue: String(name)) else { throw BenchUsageError("unknown form \(name) (forgot, email, signup)") }
+                return form
+            }
+        }
+        let bench = EnumerationBench(port: port, serverPID: options.string("server-pid").flatMap { Int32($0) },
+                                     client: OAuthClient(clientID: options.string("client") ?? "bench-app",
+                                                         redirectURI: options.string("redirect-uri") ?? "http://127.0.0.1/callback"),
+                                     known: known, requests: requests, batch: try options.int("batch", default: 10))
+        var results = BenchResults(path: options.string("results"))
+        let runID = OAuthClient.randomToken(6).lowercased()
+        print("\(requests) posts per kind and form, sequential on one keep-alive connection, batches of \(bench.batch) alternating; wall time of the POST alone")
+        print(pad("form", 8) + pad("address", 10) + lpad("p50 ms", 9) + lpad("p90 ms", 9) + lpad("p99 ms", 9) + lpad("CPU/post", 11))
+        for form in forms {
+            let samples: [EnumerationBench.Kind: EnumerationBench.Sample]
+            do { samples = try bench.run(form, runID: runID) } catch { throw BenchUsageError("\(form.rawValue): \(error)") }
+            for kind in EnumerationBench.Kind.allCases {
+                guard let sample = samples[kind] else { continue }
+                print(pad(form.rawValue, 8) + pad(kind.rawValue, 10) + lpad(String(format: "%.2f", sample.quantile(0.5)), 9)
+                      + lpad(String(format: "%.2f", sample.quantile(0.9)), 9) + lpad(String(format: "%.2f", sample.quantile(0.99)), 9)
+                      + lpad(String(format: "%.0f us", sample.cpuMicroseconds), 11))
+                let key = "enumeration.\(form.rawValue).\(kind.rawValue)"
+                results.record(key + ".p50_ms", sample.quantile(0.5))
+                results.record(key + ".p90_ms", sample.quantile(0.9))
+                results.record(key + ".p99_ms", sample.quantile(0.99))
+                results.record(key + ".cpu_us", sample.cpuMicroseconds)
+            }
+            let difference = EnumerationBench.medianDifference(samples[.known]?.milliseconds ?? [], samples[.unknown]?.milliseconds ?? [])
+            let cpuDifference = (samples[.unknown]?.cpuMicroseconds ?? 0) - (samples[.known]?.cpuMicroseconds ?? 0)
+            print(pad(form.rawValue, 8) + "unknown - known: median " + String(format: "%+.3f ms", difference.difference)
+                  + " (95 % interval " + String(format: "%+.3f … %+.3f", difference.low, difference.high) + "), CPU/post "
+                  + String(format: "%+.0f us", cpuDifference))
+            results.record("enumeration.\(form.rawValue).diff_ms", difference.difference)
+            results.record("enumeration.\(form.rawValue).diff_low_ms", difference.low)
+            results.record("enumeration.\(form.rawValue).diff_high_ms", difference.high)
+            results.record("enumeration.\(form.rawValue).cpu_diff_us", cpuDifference)
+        }
         try results.write()
         return 0
     }
