@@ -2,12 +2,12 @@ import Foundation
 import SignetSQL
 import Synchronization
 
-/// The connections of one SQLite file: a single writer connection behind a lock (SQLite allows
-/// one writer at a time anyway; queuing in-process avoids busy-waiting), and a pool of read-only
-/// connections that run in parallel with the writer.
+/// The connections of one SQLite file: a single writer connection behind a lock (`SQLiteWriter`;
+/// SQLite allows one writer at a time anyway; queuing in-process avoids busy-waiting), and a pool
+/// of read-only connections that run in parallel with the writer.
 final class SQLiteDatabase: SQLDatabase {
     let path: String
-    let writer: Mutex<SQLiteConnection>
+    let writer: SQLiteWriter
     let idleReaders = Mutex<[SQLiteConnection]>([])
     let maxIdleReaders: Int
     /// A directory to delete on deinit (for `SQLiteStorage.temporary()`), or nil. The facets hold
@@ -16,7 +16,7 @@ final class SQLiteDatabase: SQLDatabase {
 
     init(path: String, writer: SQLiteConnection, maxIdleReaders: Int, ownedDirectory: String?) {
         self.path = path
-        self.writer = Mutex(writer)
+        self.writer = SQLiteWriter(writer)
         self.maxIdleReaders = maxIdleReaders
         self.ownedDirectory = ownedDirectory
     }
