@@ -78,14 +78,15 @@ struct AuthorizationCodeGrant: GrantHandler {
                                 createdAt: now, absoluteExpiresAt: now.addingTimeInterval(TimeInterval(familyLifetime)),
                                 sessionID: record.sessionID, authTime: record.authTime, payload: record.payload,
                                 resources: granted, amr: amr, organizationID: record.organizationID)
-        do { try parts.refreshTokens.createGrant(grant) } catch StoreError.duplicate {
+        // The family and its first refresh token in one transaction: one commit, not two.
+        let first = parts.refreshMinter.firstToken(grant: grant, client: client, scope: scope, now: now)
+        do { try parts.refreshTokens.createGrant(grant, firstToken: first?.record) } catch StoreError.duplicate {
             // The code was replayed while this redemption was in flight; the family is revoked.
             throw OAuthError.invalidGrant("The code was already used.")
         }
         return try parts.responses.build(
             client: client, user: user, scope: scope, grantID: grant.grantID, resources: audiences, nonce: record.nonce,
-            authTime: record.authTime, amr: amr, sessionID: record.sessionID,
-            refreshToken: try parts.refreshMinter.first(grant: grant, client: client, scope: scope, now: now),
+            authTime: record.authTime, amr: amr, sessionID: record.sessionID, refreshToken: first?.token,
             organization: organization)
     }
 }

@@ -35,11 +35,18 @@ public struct RefreshTokenMinter: Sendable {
     /// `offline_access` and clients allowed the refresh grant; it expires with the client's (or
     /// the default) refresh lifetime, never after the family.
     func first(grant: GrantRecord, client: Client, scope: Scope, now: Date) throws -> String? {
+        guard let (token, record) = firstToken(grant: grant, client: client, scope: scope, now: now) else { return nil }
+        try store.insertRefreshToken(record)
+        return token
+    }
+
+    /// The first refresh token as `first` makes it and the record to store for it, not stored yet
+    /// (for `RefreshTokenStore.createGrant(_:firstToken:)`), or nil when the family gets none.
+    func firstToken(grant: GrantRecord, client: Client, scope: Scope, now: Date) -> (token: String, record: RefreshTokenRecord)? {
         guard scope.contains(Scope.offlineAccess), client.grantTypes.contains(.refreshToken) else { return nil }
         let token = tokens.make(.refresh)
-        try store.insertRefreshToken(RefreshTokenRecord(
+        return (token, RefreshTokenRecord(
             tokenHash: tokens.hash(token), grantID: grant.grantID, scope: grant.scope, createdAt: now,
             expiresAt: min(now.addingTimeInterval(lifetime(for: client)), grant.absoluteExpiresAt)))
-        return token
     }
 }

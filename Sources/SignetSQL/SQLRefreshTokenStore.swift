@@ -82,6 +82,14 @@ public struct SQLRefreshTokenStore: RefreshTokenStore {
         try database.write { db in try Self.insertGrant(grant, db) }
     }
 
+    /// See `RefreshTokenStore.createGrant(_:firstToken:)`.
+    public func createGrant(_ grant: GrantRecord, firstToken: RefreshTokenRecord?) throws {
+        try database.transaction { db in
+            try Self.insertGrant(grant, db)
+            if let firstToken { try Self.insertToken(firstToken, db) }
+        }
+    }
+
     static func insertGrant(_ grant: GrantRecord, _ db: any SQLConnection) throws {
         try db.run(insertGrantSQL, [
             grant.grantID, grant.clientID, grant.userID, grant.scope, grant.createdAt, grant.absoluteExpiresAt,

@@ -10,6 +10,11 @@ public protocol RefreshTokenStore: Sendable {
     /// `revokeGrant(issuedFrom:reason:now:)` before it was created: the code was replayed).
     func createGrant(_ grant: GrantRecord) throws
 
+    /// `createGrant`, and with it the family's first refresh token, in one transaction (one commit,
+    /// so one log sync with `synchronous = FULL`): both are stored or neither. Throws as
+    /// `createGrant` and `insertRefreshToken` do.
+    func createGrant(_ grant: GrantRecord, firstToken: RefreshTokenRecord?) throws
+
     /// The family with this id, or nil.
     func grant(id: String) throws -> GrantRecord?
 
@@ -81,6 +86,12 @@ public protocol RefreshTokenStore: Sendable {
 }
 
 extension RefreshTokenStore {
+    /// The two writes one after the other, for stores without a shared transaction.
+    public func createGrant(_ grant: GrantRecord, firstToken: RefreshTokenRecord?) throws {
+        try createGrant(grant)
+        if let firstToken { try insertRefreshToken(firstToken) }
+    }
+
     /// The check as its own reads before the rotation (for stores that cannot run it inside their
     /// transaction): the token, then its family, then `rotateRefreshToken`.
     public func rotateRefreshToken(tokenHash: [UInt8], clientID: String, successorHash: [UInt8],

@@ -67,6 +67,27 @@ struct RefreshTokenContractTests {
         }
     }
 
+    /// A family and its first token are stored together or not at all: a duplicate family (a
+    /// replayed code's revoked row) leaves no token behind, and a token that cannot be stored
+    /// leaves no family behind.
+    @Test(arguments: Backend.allCases)
+    func aFamilyAndItsFirstTokenAreOneWrite(_ backend: Backend) throws {
+        let store = try family(backend).refreshTokens
+        try store.createGrant(Fixture.grant("g2"), firstToken: Fixture.token("rt-a", grant: "g2"))
+        #expect(try store.grant(id: "g2") == Fixture.grant("g2"))
+        #expect(try store.refreshToken(hash: hash("rt-a")) == Fixture.token("rt-a", grant: "g2"))
+        #expect(throws: StoreError.duplicate) {
+            try store.createGrant(Fixture.grant("g"), firstToken: Fixture.token("rt-b", grant: "g"))
+        }
+        #expect(try store.refreshToken(hash: hash("rt-b")) == nil)
+        #expect(throws: StoreError.duplicate) {
+            try store.createGrant(Fixture.grant("g4"), firstToken: Fixture.token("rt-0", grant: "g4"))
+        }
+        #expect(try store.grant(id: "g4") == nil)
+        try store.createGrant(Fixture.grant("g3"), firstToken: nil)
+        #expect(try store.grant(id: "g3") == Fixture.grant("g3"))
+    }
+
     struct Refused: Error {}
 
     /// The caller's check sees the presented token and its family inside the rotation; when it
