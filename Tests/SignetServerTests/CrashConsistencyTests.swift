@@ -60,9 +60,15 @@ import Testing
             let signet = try await launch()
             // Codes from earlier runs, tried again: a code that was redeemed must stay redeemed.
             try await Self.retryCodes(signet, held: held)
+            let before = held.state.withLock { $0.operations }
             let stream = Task { await Self.stream(signet, password: password, held: held) }
-            // A random moment: 150 ms to 1.2 s into the stream (each operation takes a few ms).
-            try await Task.sleep(nanoseconds: UInt64.random(in: 150_000_000...1_200_000_000))
+            // A random moment once the stream is under way: after its fourth operation of this run
+            // (a sign-in and its rotations; waited for, at most 60 s, so a slow machine still kills
+            // mid-stream), then 0 to 600 ms more.
+            for _ in 0..<6_000 where held.state.withLock({ $0.operations }) < before + 4 {
+                try await Task.sleep(nanoseconds: 10_000_000)
+            }
+            try await Task.sleep(nanoseconds: UInt64.random(in: 0...600_000_000))
             let killed = await signet.stop(signal: SIGKILL)
             #expect(killed.result.status != 0, "cycle \(cycle): the server was not killed")
             await stream.value

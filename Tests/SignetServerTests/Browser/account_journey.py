@@ -20,7 +20,6 @@ import traceback
 
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support import expected_conditions
-from selenium.webdriver.support.ui import WebDriverWait
 
 import chromium_driver  # the shared Chromium set-up (chromium_driver.py)
 
@@ -85,7 +84,7 @@ def main():
     address, new_address = os.environ["SIGNET_EMAIL"], os.environ["SIGNET_NEW_EMAIL"]
     password = os.environ["SIGNET_PASSWORD"]
     driver = chromium_driver.start(window="1280,900")
-    wait = WebDriverWait(driver, 20)
+    wait = chromium_driver.wait(driver, 20)
     result = {"mails": []}
     try:
         # 1. Sign up from the sign-in page /account leads to.

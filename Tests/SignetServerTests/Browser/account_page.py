@@ -14,7 +14,6 @@ import traceback
 
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support import expected_conditions
-from selenium.webdriver.support.ui import WebDriverWait
 
 import chromium_driver  # the shared Chromium set-up (chromium_driver.py)
 
@@ -44,7 +43,7 @@ def submit(driver, action, fields=None):
 
 def main():
     driver = chromium_driver.start(window="1280,900")
-    wait = WebDriverWait(driver, 20)
+    wait = chromium_driver.wait(driver, 20)
     result = {}
     try:
         driver.get(os.environ["SIGNET_START_URL"])

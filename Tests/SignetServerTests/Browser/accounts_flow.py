@@ -22,7 +22,6 @@ import urllib.parse
 import urllib.request
 
 from selenium.webdriver.common.by import By
-from selenium.webdriver.support.ui import WebDriverWait
 
 import chromium_driver  # the shared Chromium set-up (chromium_driver.py)
 
@@ -69,7 +68,7 @@ def main():
     prefix = os.environ["SIGNET_REDIRECT_PREFIX"]
     address, password, new_password = os.environ["SIGNET_EMAIL"], os.environ["SIGNET_PASSWORD"], os.environ["SIGNET_NEW_PASSWORD"]
     driver = chromium_driver.start()
-    wait = WebDriverWait(driver, 20)
+    wait = chromium_driver.wait(driver, 20)
     verifiers = os.environ["SIGNET_CODE_VERIFIERS"].split()
     result = {"redirects": [], "tokens": []}
     try:

@@ -28,3 +28,12 @@ def screenshots(driver, name):
     driver.save_screenshot(os.path.join(folder, name + "-phone.png"))
     driver.set_window_size(1280, 800)
     driver.save_screenshot(os.path.join(folder, name + "-desktop.png"))
+
+
+def wait(driver, seconds):
+    """A WebDriverWait that also retries when the page was replaced between finding an element and
+    reading it (StaleElementReferenceException: a navigation or a script re-render landed in between),
+    as it already does for an element not found yet."""
+    from selenium.common.exceptions import NoSuchElementException, StaleElementReferenceException
+    from selenium.webdriver.support.ui import WebDriverWait
+    return WebDriverWait(driver, seconds, ignored_exceptions=(NoSuchElementException, StaleElementReferenceException))

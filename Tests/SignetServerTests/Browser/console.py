@@ -15,7 +15,6 @@ import traceback
 
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support import expected_conditions
-from selenium.webdriver.support.ui import WebDriverWait
 
 import chromium_driver  # the shared Chromium set-up (chromium_driver.py)
 
@@ -36,7 +35,7 @@ def full_page_shots(driver, name):
 
 def main():
     driver = chromium_driver.start(window="1280,900")
-    wait = WebDriverWait(driver, 20)
+    wait = chromium_driver.wait(driver, 20)
     result = {}
     base = os.environ["SIGNET_START_URL"].rsplit("/console", 1)[0]
     try:

@@ -30,7 +30,6 @@ import traceback
 import urllib.parse
 
 from selenium.webdriver.common.by import By
-from selenium.webdriver.support.ui import WebDriverWait
 
 import chromium_driver  # the shared Chromium set-up (chromium_driver.py)
 
@@ -84,25 +83,25 @@ def main():
             driver.get(url)
         else:
             driver.get(os.environ["SIGNET_START_URL"])
-            WebDriverWait(driver, 20).until(lambda d: d.find_elements(By.PARTIAL_LINK_TEXT, "Sign in with "))
+            chromium_driver.wait(driver, 20).until(lambda d: d.find_elements(By.PARTIAL_LINK_TEXT, "Sign in with "))
             log("sign-in page: " + driver.title)
             driver.find_element(By.PARTIAL_LINK_TEXT, "Sign in with " + os.environ["SIGNET_CONNECTION"]).click()
         if os.environ.get("SIGNET_UPSTREAM_EMAIL"):
             # The upstream provider is another Signet: its own sign-in page.
             origin = os.environ["SIGNET_UPSTREAM_ORIGIN"]
-            WebDriverWait(driver, 20).until(lambda d: d.current_url.startswith(origin) and d.find_elements(By.NAME, "email"))
+            chromium_driver.wait(driver, 20).until(lambda d: d.current_url.startswith(origin) and d.find_elements(By.NAME, "email"))
             result["upstreamPage"] = driver.current_url.split("?")[0]
             driver.find_element(By.NAME, "email").send_keys(os.environ["SIGNET_UPSTREAM_EMAIL"])
             driver.find_element(By.NAME, "password").send_keys(os.environ["SIGNET_UPSTREAM_PASSWORD"])
             driver.find_element(By.CSS_SELECTOR, "form button[type=submit]").click()
-        WebDriverWait(driver, 20).until(
+        chromium_driver.wait(driver, 20).until(
             lambda d: d.current_url.startswith(prefix) or "/federation/link" in d.current_url or "Sign-in not completed" in d.title)
         if "/federation/link" in driver.current_url:
             result["linkPage"] = True
             log("link page: " + driver.title)
             driver.find_element(By.NAME, "password").send_keys(os.environ["SIGNET_PASSWORD"])
             driver.find_element(By.CSS_SELECTOR, "form button[type=submit]").click()
-            WebDriverWait(driver, 20).until(lambda d: d.current_url.startswith(prefix))
+            chromium_driver.wait(driver, 20).until(lambda d: d.current_url.startswith(prefix))
         result["finalURL"] = driver.current_url
         result["pageTitle"] = driver.title
         # Signet's cookies as the browser keeps them (name and attributes; values stay here).

@@ -14,7 +14,6 @@ import traceback
 
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support import expected_conditions
-from selenium.webdriver.support.ui import WebDriverWait
 
 import chromium_driver  # the shared Chromium set-up (chromium_driver.py)
 
@@ -40,7 +39,7 @@ def shoot(driver, name):
 
 def main():
     driver = chromium_driver.start(window="1280,900")
-    wait = WebDriverWait(driver, 20)
+    wait = chromium_driver.wait(driver, 20)
     result = {}
     try:
         to, subject, text = mail(1)

@@ -15,7 +15,6 @@ import traceback
 from selenium.common.exceptions import WebDriverException
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support import expected_conditions
-from selenium.webdriver.support.ui import WebDriverWait
 
 import chromium_driver  # the shared Chromium set-up (chromium_driver.py)
 
@@ -25,11 +24,11 @@ def main():
     driver = chromium_driver.start()
     try:
         driver.get(url)
-        WebDriverWait(driver, 20).until(expected_conditions.presence_of_element_located((By.NAME, "password")))
+        chromium_driver.wait(driver, 20).until(expected_conditions.presence_of_element_located((By.NAME, "password")))
         driver.find_element(By.NAME, "email").send_keys(os.environ["SIGNET_TEST_EMAIL"])
         driver.find_element(By.NAME, "password").send_keys(os.environ["SIGNET_TEST_PASSWORD"])
         driver.find_element(By.CSS_SELECTOR, "form button[type=submit]").click()
-        WebDriverWait(driver, 20).until(expected_conditions.presence_of_element_located((By.CSS_SELECTOR, "button.choice")))
+        chromium_driver.wait(driver, 20).until(expected_conditions.presence_of_element_located((By.CSS_SELECTOR, "button.choice")))
         assert "/signin/organization" in driver.current_url, driver.current_url
         choices = [button.get_attribute("value") for button in driver.find_elements(By.CSS_SELECTOR, "button.choice")]
         chromium_driver.screenshots(driver, "organization-picker")
@@ -40,7 +39,7 @@ def main():
         except WebDriverException as error:
             if "ERR_CONNECTION_REFUSED" not in str(error):
                 raise
-        WebDriverWait(driver, 20).until(lambda d: d.current_url.startswith(redirect_base))
+        chromium_driver.wait(driver, 20).until(lambda d: d.current_url.startswith(redirect_base))
         print(json.dumps({"redirect": driver.current_url, "choices": choices}))
     except Exception:
         traceback.print_exc()

@@ -25,7 +25,6 @@ from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric import ec
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.virtual_authenticator import Credential, Protocol, Transport, VirtualAuthenticatorOptions
-from selenium.webdriver.support.ui import WebDriverWait
 
 import chromium_driver  # the shared Chromium set-up (chromium_driver.py)
 
@@ -80,7 +79,7 @@ def conditional_ui(driver, enabled, state={}):
 
 
 def wait_for_button(driver):
-    WebDriverWait(driver, 20).until(lambda d: d.find_elements(By.ID, "passkey-button")
+    chromium_driver.wait(driver, 20).until(lambda d: d.find_elements(By.ID, "passkey-button")
                                     and d.find_element(By.ID, "passkey-button").is_displayed())
 
 
@@ -102,17 +101,17 @@ def main():
         result["platformAuthenticator"] = driver.execute_async_script(
             "const done = arguments[0]; PublicKeyCredential.isUserVerifyingPlatformAuthenticatorAvailable().then(done, () => done(false));")
         screenshot(driver, "signin")
-        WebDriverWait(driver, 10).until(lambda d: d.find_elements(By.NAME, "passkey_capable") or not result["platformAuthenticator"])
+        chromium_driver.wait(driver, 10).until(lambda d: d.find_elements(By.NAME, "passkey_capable") or not result["platformAuthenticator"])
         driver.find_element(By.NAME, "email").send_keys(os.environ["SIGNET_EMAIL"])
         driver.find_element(By.NAME, "password").send_keys(os.environ["SIGNET_PASSWORD"])
         driver.find_element(By.CSS_SELECTOR, "form[action='/signin'] button[type=submit]").click()
-        WebDriverWait(driver, 20).until(lambda d: d.current_url.startswith(prefix) or "/passkeys/offer" in d.current_url)
+        chromium_driver.wait(driver, 20).until(lambda d: d.current_url.startswith(prefix) or "/passkeys/offer" in d.current_url)
         result["offerShown"] = "/passkeys/offer" in driver.current_url
         if result["offerShown"]:
             wait_for_button(driver)
             screenshot(driver, "offer")
             driver.find_element(By.ID, "passkey-button").click()
-            WebDriverWait(driver, 20).until(lambda d: d.current_url.startswith(prefix))
+            chromium_driver.wait(driver, 20).until(lambda d: d.current_url.startswith(prefix))
         result["passwordCode"] = code_of(driver.current_url)
         result["credentialsAfterRegistration"] = len(driver.get_credentials())
 
@@ -122,7 +121,7 @@ def main():
         fresh_session(driver, urls[1])
         wait_for_button(driver)
         driver.find_element(By.ID, "passkey-button").click()
-        WebDriverWait(driver, 20).until(lambda d: d.current_url.startswith(prefix))
+        chromium_driver.wait(driver, 20).until(lambda d: d.current_url.startswith(prefix))
         result["passkeyCode"] = code_of(driver.current_url)
 
         # 3. Conditional UI: the page starts a conditional request on load.
@@ -135,7 +134,7 @@ def main():
         except Exception:
             result["conditionalAvailable"] = "the page had already signed in"
         try:
-            WebDriverWait(driver, 15).until(lambda d: d.current_url.startswith(prefix))
+            chromium_driver.wait(driver, 15).until(lambda d: d.current_url.startswith(prefix))
             result["conditionalCode"] = code_of(driver.current_url)
         except Exception:
             result["conditionalCode"] = None
@@ -147,22 +146,22 @@ def main():
         fresh_session(driver, urls[3])
         wait_for_button(driver)
         driver.find_element(By.ID, "passkey-button").click()
-        WebDriverWait(driver, 20).until(lambda d: d.current_url.startswith(prefix))
+        chromium_driver.wait(driver, 20).until(lambda d: d.current_url.startswith(prefix))
         try:
             driver.get("about:blank")
         except Exception:
             driver.get("about:blank")
         driver.get(issuer + "/account/passkeys")
-        WebDriverWait(driver, 10).until(lambda d: d.find_elements(By.NAME, "name"))
+        chromium_driver.wait(driver, 10).until(lambda d: d.find_elements(By.NAME, "name"))
         screenshot(driver, "account")
         field = driver.find_element(By.NAME, "name")
         field.clear()
         field.send_keys("Test laptop")
         driver.find_element(By.CSS_SELECTOR, "form[action='/account/passkeys/rename'] button").click()
-        WebDriverWait(driver, 10).until(lambda d: "Test laptop" in d.find_element(By.TAG_NAME, "h2").text)
+        chromium_driver.wait(driver, 10).until(lambda d: "Test laptop" in d.find_element(By.TAG_NAME, "h2").text)
         result["renamed"] = driver.find_element(By.TAG_NAME, "h2").text
         driver.find_element(By.CSS_SELECTOR, "form[action='/account/passkeys/remove'] button").click()
-        WebDriverWait(driver, 10).until(lambda d: "You have no passkeys yet." in d.page_source)
+        chromium_driver.wait(driver, 10).until(lambda d: "You have no passkeys yet." in d.page_source)
         result["removed"] = True
 
         # 5. Another authenticator, with a passkey for this RP ID that Signet never registered.
@@ -175,7 +174,7 @@ def main():
         fresh_session(driver, urls[4])
         wait_for_button(driver)
         driver.find_element(By.ID, "passkey-button").click()
-        WebDriverWait(driver, 20).until(lambda d: "registered" in d.find_element(By.ID, "passkey-status").text)
+        chromium_driver.wait(driver, 20).until(lambda d: "registered" in d.find_element(By.ID, "passkey-status").text)
         result["unregisteredStatus"] = driver.find_element(By.ID, "passkey-status").text
         result["unregisteredPage"] = driver.current_url.split("?")[0]
         result["step"] = "done"

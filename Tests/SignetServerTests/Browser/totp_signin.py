@@ -21,7 +21,6 @@ import pyotp
 from selenium.common.exceptions import WebDriverException
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support import expected_conditions
-from selenium.webdriver.support.ui import WebDriverWait
 
 import chromium_driver  # the shared Chromium set-up (chromium_driver.py)
 
@@ -32,11 +31,11 @@ def shots(driver, name):
 
 def sign_in(driver, url):
     driver.get(url)
-    WebDriverWait(driver, 20).until(expected_conditions.presence_of_element_located((By.NAME, "password")))
+    chromium_driver.wait(driver, 20).until(expected_conditions.presence_of_element_located((By.NAME, "password")))
     driver.find_element(By.NAME, "email").send_keys(os.environ["SIGNET_TEST_EMAIL"])
     driver.find_element(By.NAME, "password").send_keys(os.environ["SIGNET_TEST_PASSWORD"])
     driver.find_element(By.CSS_SELECTOR, "form button[type=submit]").click()
-    WebDriverWait(driver, 20).until(expected_conditions.presence_of_element_located((By.NAME, "code")))
+    chromium_driver.wait(driver, 20).until(expected_conditions.presence_of_element_located((By.NAME, "code")))
 
 
 def submit_to_client(driver, redirect_base):
@@ -47,7 +46,7 @@ def submit_to_client(driver, redirect_base):
     except WebDriverException as error:
         if "ERR_CONNECTION_REFUSED" not in str(error):
             raise
-    WebDriverWait(driver, 20).until(lambda d: d.current_url.startswith(redirect_base))
+    chromium_driver.wait(driver, 20).until(lambda d: d.current_url.startswith(redirect_base))
 
 
 def main():
@@ -63,7 +62,7 @@ def main():
         secret = driver.find_element(By.ID, "totp-secret").text.replace(" ", "")
         driver.find_element(By.NAME, "code").send_keys(pyotp.TOTP(secret).at(now))
         driver.find_element(By.CSS_SELECTOR, "form button[type=submit]").click()
-        WebDriverWait(driver, 20).until(expected_conditions.presence_of_element_located((By.ID, "recovery-codes")))
+        chromium_driver.wait(driver, 20).until(expected_conditions.presence_of_element_located((By.ID, "recovery-codes")))
         codes = [element.text for element in driver.find_elements(By.CSS_SELECTOR, "#recovery-codes code")]
         shots(driver, "mfa-recovery-codes")
         submit_to_client(driver, redirect_base)
