@@ -53,6 +53,16 @@ public final class UserService: Sendable {
     /// Creates a user with a new random, stable `sub`. Throws `UserServiceError` for a bad email
     /// or password or an email that is taken.
     public func create(email rawEmail: String, name: String? = nil, password: String?) throws -> UserRecord {
+        let user = try newUser(email: rawEmail, name: name, password: password)
+        do { try storage.users.insertUser(user) } catch StoreError.duplicate {
+            throw UserServiceError("a user with this email already exists")
+        }
+        return user
+    }
+
+    /// The record `create` would insert (the checks, one Argon2id hash with the configured cost, a
+    /// new random `sub`), not stored: for a caller that stores it in its own transaction.
+    public func newUser(email rawEmail: String, name: String? = nil, password: String?) throws -> UserRecord {
         let email = try UserService.normalizeEmail(rawEmail)
         var hash: String?
         if let password {
@@ -61,12 +71,8 @@ public final class UserService: Sendable {
         }
         let now = clock.now
         let trimmedName = name?.trimmingCharacters(in: .whitespacesAndNewlines)
-        let user = UserRecord(id: Base64URL.encode(random.bytes(16)), email: email, emailVerified: false, passwordHash: hash,
-                              name: trimmedName?.isEmpty == false ? trimmedName : nil, createdAt: now, updatedAt: now)
-        do { try storage.users.insertUser(user) } catch StoreError.duplicate {
-            throw UserServiceError("a user with this email already exists")
-        }
-        return user
+        return UserRecord(id: Base64URL.encode(random.bytes(16)), email: email, emailVerified: false, passwordHash: hash,
+                          name: trimmedName?.isEmpty == false ? trimmedName : nil, createdAt: now, updatedAt: now)
     }
 
     /// A user by id or by email.
