@@ -32,11 +32,19 @@ public struct Auditor: Sendable {
     public func record(_ event: String, actor: String? = nil, subject: String? = nil, client: String? = nil,
                        method: String? = nil, reason: String? = nil, detail: [String: JSONValue] = [:]) {
         observer?(event)
+        _ = try? log.appendAudit(self.event(event, actor: actor, subject: subject, client: client, method: method, reason: reason,
+                                            detail: detail))
+    }
+
+    /// The event `record` would append, for a caller that appends it in its own transaction with
+    /// the change it records (then the caller tells `observer` once it has committed).
+    public func event(_ event: String, actor: String? = nil, subject: String? = nil, client: String? = nil,
+                      method: String? = nil, reason: String? = nil, detail: [String: JSONValue] = [:]) -> AuditEvent {
         let context = context()
-        _ = try? log.appendAudit(AuditEvent(
+        return AuditEvent(
             event: event, actor: actor ?? context?.actor, subjectID: subject, clientID: client,
             address: context?.address, userAgent: context?.userAgent.map(Self.bounded), method: method, reason: reason,
-            detail: JSONValue.object(detail).serializedString(), at: clock.now))
+            detail: JSONValue.object(detail).serializedString(), at: clock.now)
     }
 
     /// The user agent cut to `AuditEvent.userAgentLimit` bytes on a character boundary, control

@@ -94,9 +94,10 @@ public struct EmailChallenges: Sendable {
         return Issued(record: record, code: code, linkToken: linkToken)
     }
 
-    /// Stores the challenge and its mail in one transaction.
-    public func store(_ issued: Issued, mail: OutboxMessageRecord?) throws {
-        try store.insertChallenge(issued.record, mail: mail)
+    /// Stores the challenge, its mail and, when given, the new user it verifies and an audit event,
+    /// in one transaction (`.duplicate` when the user's address is taken: nothing is stored).
+    public func store(_ issued: Issued, mail: OutboxMessageRecord?, newUser: UserRecord? = nil, audit: AuditEvent? = nil) throws {
+        try store.insertChallenge(issued.record, mail: mail, newUser: newUser, audit: audit)
     }
 
     /// The challenge `id`, if it is still usable (unused, unexpired, attempts left).

@@ -53,7 +53,7 @@ public final class UserService: Sendable {
     /// Creates a user with a new random, stable `sub`. Throws `UserServiceError` for a bad email
     /// or password or an email that is taken.
     public func create(email rawEmail: String, name: String? = nil, password: String?) throws -> UserRecord {
-        let user = try newUser(email: rawEmail, name: name, password: password, emailVerified: false)
+        let user = try newUser(email: rawEmail, name: name, password: password)
         do { try storage.users.insertUser(user) } catch StoreError.duplicate {
             throw UserServiceError("a user with this email already exists")
         }
@@ -61,9 +61,10 @@ public final class UserService: Sendable {
     }
 
     /// A new user's record, not stored: the address normalized, the password checked and hashed
-    /// (Argon2id), a new random, stable `sub`. The caller stores it (`create`, or the sign-up
-    /// through an invitation, which stores it in the acceptance's transaction).
-    public func newUser(email rawEmail: String, name: String?, password: String?, emailVerified: Bool) throws -> UserRecord {
+    /// (Argon2id with the configured cost), a new random, stable `sub`. The caller stores it in its
+    /// own transaction (`create`; a sign-up, with its challenge, mail and audit event; the sign-up
+    /// through an invitation, in the acceptance's transaction).
+    public func newUser(email rawEmail: String, name: String? = nil, password: String?, emailVerified: Bool = false) throws -> UserRecord {
         let email = try UserService.normalizeEmail(rawEmail)
         var hash: String?
         if let password {

@@ -42,13 +42,17 @@ public struct SQLEmailChallengeStore: EmailChallengeStore {
             expiresAt: try row.date(10), consumedAt: try row.optionalDate(11))
     }
 
-    /// See `EmailChallengeStore.insertChallenge(_:mail:)`.
-    public func insertChallenge(_ challenge: EmailChallengeRecord, mail: OutboxMessageRecord?) throws {
+    /// See `EmailChallengeStore.insertChallenge(_:mail:newUser:audit:)`. The user row goes first, so
+    /// an address taken by a racing sign-up fails (`.duplicate`) before anything else is written.
+    public func insertChallenge(_ challenge: EmailChallengeRecord, mail: OutboxMessageRecord?, newUser: UserRecord?,
+                                audit: AuditEvent?) throws {
         let c = challenge
         try database.transaction { db in
+            if let newUser { try SQLUserStore.insertUserRow(newUser, db) }
             try db.run(Self.insert, [c.id, c.purpose.rawValue, c.email, c.userID, c.codeHash, c.linkHash, c.browserHash,
                                      c.sealedRequest, c.attempts, c.createdAt, c.expiresAt, c.consumedAt])
             if let mail { try SQLMailOutbox.enqueue(mail, on: db) }
+            if let audit { _ = try SQLAuditLog.append(audit, on: db) }
         }
     }
 

@@ -46,9 +46,11 @@ struct ChallengeMailer: Sendable {
     /// Makes a challenge of `purpose` for `email` and stores it with its mail, written in
     /// `language` (the request's `Accept-Language`); returns its id. Without `userID` the
     /// challenge can never be answered and the mail carries no code: the caller's answer and work
-    /// are the same either way.
+    /// are the same either way. `newUser` (a sign-up: `userID` is its id) and `audit` are stored in
+    /// the same transaction, so a sign-up makes one commit whether the address is new or known.
     func send(_ purpose: EmailChallengePurpose, to email: String, userID: String?, browserValue: String?,
-              requestHandle: String?, signUpOpen: Bool, language: PageLanguage) throws -> String {
+              requestHandle: String?, signUpOpen: Bool, language: PageLanguage, newUser: UserRecord? = nil,
+              audit: AuditEvent? = nil) throws -> String {
         let issued = try challenges.make(purpose: purpose, email: email, userID: userID, browserValue: browserValue,
                                          requestHandle: requestHandle)
         let link = url(Routes.emailLink, [("token", issued.linkToken)])
@@ -65,7 +67,7 @@ struct ChallengeMailer: Sendable {
         case (.resetPassword, false), (.signIn, false):
             letter = .noAccount(signUpLink: signUpOpen ? url(Routes.signUp, requestHandle.map { [("request", $0)] } ?? []) : nil)
         }
-        try challenges.store(issued, mail: try seal(letter, to: email, language: language))
+        try challenges.store(issued, mail: try seal(letter, to: email, language: language), newUser: newUser, audit: audit)
         queue.notifySender()
         return issued.record.id
     }

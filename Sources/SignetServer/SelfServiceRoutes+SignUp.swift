@@ -41,7 +41,8 @@ extension SelfServiceRoutes {
     /// `POST /signup` (on a blocking-work thread: Argon2id). A new address gets an unverified
     /// account and a verification code; an address with an account gets the "you already have
     /// an account" mail and a challenge that can never be answered. Both hash the password once,
-    /// store one challenge and one mail, and answer the same 303 to the code page.
+    /// store one challenge, one mail and one audit event in one transaction, and answer the same
+    /// 303 to the code page.
     func signUpSubmit(_ request: HTTPRequest, _ errors: ErrorRenderer) -> HTTPResponse {
         guard accounts.signUp != .off else { return Self.notice(errors.page, SignUpText.offTitle, SignUpText.offBody, status: 404) }
         guard let form = InteractiveRoutes.formFields(request) else { return errors.malformedForm() }
@@ -86,18 +87,31 @@ extension SelfServiceRoutes {
         do { try UserService.checkNewPassword(password) } catch { return again(ValidationText.message(error, errors.page)) }
         do {
             guard try challenges.admit(purpose: .verifyEmail, email: email, clientAddress: request.clientKey) else { return Self.throttled(errors.page) }
-            // One Argon2id hash on both paths (UserService.create hashes; the other path hashes and discards).
-            var userID: String?
-            if try users.storage.users.user(email: email) == nil {
-                do { userID = try users.create(email: email, name: name.isEmpty ? nil : name, password: password).id } catch is UserServiceError {
-                    userID = nil   // taken by a racing sign-up: the owner gets the "already" mail
+            // Both paths do the same work: one lookup, one Argon2id hash with the configured cost
+            // (the known path discards its record), and ONE transaction holding the challenge, its
+            // mail and an audit event (and, for a new address, the user row), so neither the
+            // answer nor the number of commits tells an address with an account from one without.
+            var existing = try users.storage.users.user(email: email)
+            let user = try users.newUser(email: email, name: name.isEmpty ? nil : name, password: password)
+            let language = errors.page.language
+            if existing == nil {
+                do {
+                    let id = try mailer.send(.verifyEmail, to: email, userID: user.id, browserValue: browserValue, requestHandle: handle,
+                                             signUpOpen: true, language: language, newUser: user,
+                                             audit: server.auditor.event("sign_up", subject: user.id))
+                    server.auditor.observer?("sign_up")
+                    return Self.toCodePage(id)
+                } catch StoreError.duplicate {
+                    // Taken by a racing sign-up (nothing was stored): its owner gets the "already" mail.
+                    existing = try users.storage.users.user(email: email)
                 }
-            } else {
-                _ = try Argon2id.hash(password: password, parameters: users.passwordParameters)
             }
-            if let userID { server.auditor.record("sign_up", subject: userID) }
-            let id = try mailer.send(.verifyEmail, to: email, userID: userID, browserValue: browserValue, requestHandle: handle,
-                                     signUpOpen: true, language: errors.page.language)
+            // Only the trail says the address was known (subject: the existing account); the
+            // requester sees the same 303 and the owner gets the "you already have an account" mail.
+            let id = try mailer.send(.verifyEmail, to: email, userID: nil, browserValue: browserValue, requestHandle: handle,
+                                     signUpOpen: true, language: language,
+                                     audit: server.auditor.event("sign_up_existing", subject: existing?.id))
+            server.auditor.observer?("sign_up_existing")
             return Self.toCodePage(id)
         } catch {
             return errors.internalError("sign-up", error)

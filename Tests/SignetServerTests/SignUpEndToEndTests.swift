@@ -72,6 +72,28 @@ import Testing
         #expect(known.page?.status == 410)
     }
 
+    /// Both paths store one audit event with their challenge and mail (one transaction each, so
+    /// the same number of commits): `sign_up` for the new account, `sign_up_existing` for the
+    /// account that already had the address. Neither holds the address.
+    @Test func bothPathsRecordOneSignUpEventAndTheKnownOneNamesTheExistingAccount() async throws {
+        let accounts = try await Accounts.start()
+        defer { Task { await accounts.stop() } }
+        let audit = accounts.server.environment.storage.audit
+        let owner = try #require(try accounts.server.environment.storage.users.user(email: Interactive.email))
+        _ = try await accounts.signUp(FormBrowser(), pkce: PKCEPair.generate(), email: Interactive.email, password: "someone else's try")
+        _ = try await accounts.signUp(FormBrowser(), pkce: PKCEPair.generate(), email: "zed@example.com", password: "someone else's try")
+        let created = try #require(try accounts.server.environment.storage.users.user(email: "zed@example.com"))
+        let events = try audit.recentAudit(limit: 100).filter { $0.event.hasPrefix("sign_up") }
+        #expect(events.map(\.event).sorted() == ["sign_up", "sign_up_existing"])
+        #expect(events.first { $0.event == "sign_up_existing" }?.subjectID == owner.id)
+        #expect(events.first { $0.event == "sign_up" }?.subjectID == created.id)
+        for event in events {
+            #expect(event.address == "127.0.0.1" && event.reason == nil && event.detail == "{}")
+            #expect(!event.detail.contains("@") && event.subjectID?.contains("@") == false)
+        }
+        _ = try await accounts.sink.waitForMessages(2)
+    }
+
     @Test func wrongCodesCountFiveAttemptsThenTheChallengeIsDead() async throws {
         let accounts = try await Accounts.start()
         defer { Task { await accounts.stop() } }

@@ -14,6 +14,32 @@ struct EmailChallengeContractTests {
                              createdAt: t0, expiresAt: t0.addingTimeInterval(lifetime))
     }
 
+    /// A sign-up's user, challenge, mail and audit event are one transaction: all four, or (the
+    /// address taken by a racing sign-up) none.
+    @Test(arguments: Backend.allCases)
+    func aSignUpStoresItsUserChallengeMailAndAuditEventTogetherOrNothing(_ backend: Backend) throws {
+        let store = try backend.make()
+        let user = UserRecord(id: "u1", email: "a@example.com", emailVerified: false, passwordHash: "x", createdAt: t0, updatedAt: t0)
+        let mail = OutboxMessageRecord(id: "mail1", sealedMessage: [1], createdAt: t0)
+        let event = AuditEvent(event: "sign_up", subjectID: "u1", at: t0)
+        try store.emailChallenges.insertChallenge(Self.challenge("c1"), mail: mail, newUser: user, audit: event)
+        #expect(try store.users.user(email: "a@example.com")?.id == "u1")
+        #expect(try store.emailChallenges.challenge(id: "c1")?.userID == "u1")
+        #expect(try store.mailOutbox.message(id: "mail1") == mail)
+        #expect(try store.audit.recentAudit(limit: 10).map(\.event) == ["sign_up"])
+
+        // The same address again: `.duplicate`, and no challenge, mail or event of the second try.
+        let racer = UserRecord(id: "u2", email: "a@example.com", emailVerified: false, passwordHash: "x", createdAt: t0, updatedAt: t0)
+        #expect(throws: StoreError.duplicate) {
+            try store.emailChallenges.insertChallenge(Self.challenge("c2"), mail: OutboxMessageRecord(id: "mail2", sealedMessage: [2], createdAt: t0),
+                                                      newUser: racer, audit: AuditEvent(event: "sign_up", subjectID: "u2", at: t0))
+        }
+        #expect(try store.users.user(id: "u2") == nil)
+        #expect(try store.emailChallenges.challenge(id: "c2") == nil)
+        #expect(try store.mailOutbox.message(id: "mail2") == nil)
+        #expect(try store.audit.recentAudit(limit: 10).count == 1)
+    }
+
     @Test(arguments: Backend.allCases)
     func codeAttemptsAreCountedAndTheRightCodeAnswersOnce(_ backend: Backend) throws {
         let store = try backend.make()
