@@ -59,7 +59,7 @@ import Testing
         #expect(result["webPageVerdict"]?.stringValue?.contains("private-use schemes are for native apps") == true, "\(result)")
         #expect(result["consoleErrors"] == .array([]))
         #expect(try env.server.environment.storage.clients.client(id: "com.example.notes")?.isPublic == true)
-        for page in ["dashboard", "app-form", "app-native", "app-secret", "apps", "users", "user", "orgs", "org", "connections", "keys", "audit",
+        for page in ["dashboard", "app-form", "app-native", "app-secret", "apps", "users", "user", "orgs", "orgs-detail", "connections", "keys", "audit",
                      "dashboard-dark", "app-form-dark"] {
             for width in ["phone", "desktop"] {
                 let name = "console-\(page)-\(width).png"

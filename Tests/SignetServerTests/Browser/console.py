@@ -112,7 +112,7 @@ def main():
         full_page_shots(driver, "orgs")
         driver.find_element(By.CSS_SELECTOR, "#orgs a").click()
         wait.until(expected_conditions.presence_of_element_located((By.ID, "domains")))
-        full_page_shots(driver, "org")
+        full_page_shots(driver, "orgs-detail")
         # Dark mode (prefers-color-scheme: dark), the dashboard and the app form at both widths.
         driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": [{"name": "prefers-color-scheme", "value": "dark"}]})
         driver.get(base + "/console")
