@@ -82,6 +82,12 @@ extension ConsoleTests {
         #expect(invitation.role == "admin")
         #expect(try pendingMail(env) == 1)
         #expect(invited.response.text.contains("data-invitation=\"\(invitation.id)\" data-state=\"pending\""))
+        // Resend: a new link (the old one stops working) and one more mail in the outbox.
+        let resent = try await browser.submit(formWithAction: "\(base)/invitation-resend/\(invitation.id)")
+        #expect(resent.status == 200)
+        #expect(resent.url.query == "notice=org-saved")
+        #expect(try store.invitation(id: invitation.id)?.tokenHash != invitation.tokenHash)
+        #expect(try pendingMail(env) == 1)
         let revoked = try await browser.submit(formWithAction: "\(base)/invitation-revoke/\(invitation.id)")
         #expect(revoked.status == 200)
         #expect(try store.invitation(id: invitation.id)?.revokedAt != nil)
