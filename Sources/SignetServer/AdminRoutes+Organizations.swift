@@ -162,25 +162,14 @@ extension AdminRoutes {
                            scope: orgWrite, requestSchema: "InvitationCreate", success: (201, "Invitation"), query: [], needsMatch: false) { call in
                 let org = try organization(call)
                 let body = try AdminBody(call.request, allowed: ["email", "role"])
-                let mailer = InvitationMailer(environment: call.environment)
-                let invitation = try call.service.mapped {
-                    try call.service.organizations.invite(org, email: try body.requiredString("email"), role: try body.string("role"),
-                                                          actor: call.service.actor, mail: mailer.mail(for: org))
-                }
-                mailer.notify()
+                let invitation = try call.service.invite(org, email: try body.requiredString("email"), role: try body.string("role"))
                 return HTTPResponse.admin(AdminService.json(invitation, now: call.environment.clock.now), status: 201)
             },
             AdminOperation(method: .POST, path: organizationInvitationResend, operationID: "resendOrganizationInvitation",
                            summary: "Sends a pending invitation again with a new link and a new expiry; the old link stops working.",
                            scope: orgWrite, requestSchema: nil, success: (200, "Invitation"), query: [], needsMatch: false) { call in
                 let org = try organization(call)
-                let orgs = call.service.organizations
-                let mailer = InvitationMailer(environment: call.environment)
-                let renewed = try call.service.mapped {
-                    try orgs.resend(try orgs.invitation(org, id: try AdminRequest.parameter(call.request, "invitation")), actor: call.service.actor,
-                                    mail: mailer.mail(for: org))
-                }
-                mailer.notify()
+                let renewed = try call.service.resendInvitation(org, id: try AdminRequest.parameter(call.request, "invitation"))
                 return HTTPResponse.admin(AdminService.json(renewed, now: call.environment.clock.now))
             },
             AdminOperation(method: .DELETE, path: organizationInvitation, operationID: "revokeOrganizationInvitation",

@@ -92,6 +92,24 @@ extension AdminService {
         ])
     }
 
+    /// Invites `email` with `role` (nil: member): the mail goes through the outbox, and the
+    /// sender thread is told (the admin API's and the console's one way to invite).
+    func invite(_ organization: OrganizationRecord, email: String, role: String?) throws -> OrganizationInvitationRecord {
+        let mailer = InvitationMailer(environment: environment)
+        let invitation = try mapped { try organizations.invite(organization, email: email, role: role, actor: actor, mail: mailer.mail(for: organization)) }
+        mailer.notify()
+        return invitation
+    }
+
+    /// Sends the pending invitation `id` again with a new link and expiry.
+    func resendInvitation(_ organization: OrganizationRecord, id: String) throws -> OrganizationInvitationRecord {
+        let orgs = organizations
+        let mailer = InvitationMailer(environment: environment)
+        let renewed = try mapped { try orgs.resend(try orgs.invitation(organization, id: id), actor: actor, mail: mailer.mail(for: organization)) }
+        mailer.notify()
+        return renewed
+    }
+
     /// The user by id or email, or 404 naming `field`.
     func userForMembership(_ idOrEmail: String, field: String = "user_id") throws -> UserRecord {
         guard let user = try users.find(idOrEmail) else {

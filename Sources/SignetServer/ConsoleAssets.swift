@@ -38,7 +38,9 @@ enum ConsoleAssets {
     label.choice span{flex-basis:100%;margin-left:1.6rem}
     textarea,input[type=search]{width:100%;box-sizing:border-box;padding:.6rem;font-size:1rem;border:1px solid #b8bdc7;border-radius:.4rem;font-family:ui-monospace,Menlo,Consolas,monospace}
     input[type=search]{font-family:inherit}
-    textarea[aria-invalid=true]{border-color:#b42318;outline:1px solid #b42318}
+    select{padding:.5rem .6rem;font-size:1rem;border:1px solid #b8bdc7;border-radius:.4rem;background:inherit;color:inherit;margin:0 .5rem .5rem 0}
+    div.member div.actions{align-items:flex-end}
+    textarea[aria-invalid=true],input[aria-invalid=true]{border-color:#b42318;outline:1px solid #b42318}
     .field-status{min-height:1.2rem;margin:.3rem 0;font-size:.9rem}
     .field-status.bad{color:#8a1c1c}
     .field-status.good{color:#1c5a2e}

@@ -284,13 +284,14 @@ struct ConsoleRoutes: Sendable {
 
     /// The console's sections, for the navigation.
     enum Section: CaseIterable {
-        case dashboard, apps, users, connections, keys, audit
+        case dashboard, apps, users, orgs, connections, keys, audit
 
         var path: String {
             switch self {
             case .dashboard: ConsoleRoutes.home
             case .apps: ConsoleRoutes.apps
             case .users: ConsoleRoutes.users
+            case .orgs: ConsoleRoutes.orgs
             case .connections: ConsoleRoutes.connectionsPage
             case .keys: ConsoleRoutes.keys
             case .audit: ConsoleRoutes.audit
@@ -302,6 +303,7 @@ struct ConsoleRoutes: Sendable {
             case .dashboard: .dashboardTitle
             case .apps: .appsTitle
             case .users: .usersTitle
+            case .orgs: .orgsTitle
             case .connections: .connectionsTitle
             case .keys: .keysTitle
             case .audit: .auditTitle
@@ -360,6 +362,8 @@ enum ConsoleNotice: String {
     case appSaved = "app-saved", appDeleted = "app-deleted", userDisabled = "user-disabled", userEnabled = "user-enabled"
     case userDeleted = "user-deleted", userRevoked = "user-revoked", keysRotated = "keys-rotated"
     case deleteNotConfirmed = "delete-not-confirmed", mfaReset = "mfa-reset", itemEnded = "ended"
+    case orgCreated = "org-created", memberAdded = "member-added", invitationSent = "invitation-sent", domainClaimed = "domain-claimed"
+    case orgSaved = "org-saved"
 
     var text: ConsoleText {
         switch self {
@@ -373,6 +377,11 @@ enum ConsoleNotice: String {
         case .deleteNotConfirmed: .noticeDeleteNotConfirmed
         case .mfaReset: .noticeMFAReset
         case .itemEnded: .noticeItemEnded
+        case .orgCreated: .noticeOrgCreated
+        case .memberAdded: .noticeMemberAdded
+        case .invitationSent: .noticeInvitationSent
+        case .domainClaimed: .noticeDomainClaimed
+        case .orgSaved: .noticeOrgSaved
         }
     }
 }

@@ -21,4 +21,5 @@ enum ConsoleText: String, CatalogStrings {
     case endSession, mfaHeading, mfaState, mfaReset, noticeMFAReset, noticeItemEnded, landingTitle, landingIntro
     case landingAccount, landingDiscovery, landingJWKS, landingDocs
     case rulesHeadingWeb, ruleWebHTTPS, ruleWebNoPrivateUse
+    case orgsTitle, noOrgs, orgName, orgSlug, orgID, newOrgHeading, createOrg, membersHeading, noMembers, memberRole, changeRole, removeMember, addMemberHeading, memberUser, addMember, invitationsHeading, noInvitations, inviteHeading, invite, resendInvitation, revokeInvitation, domainsHeading, noDomains, domainVerified, domainUnverified, domainPolicy, txtRecord, verifyDomain, markVerified, claimDomainHeading, domainName, claimDomain, noticeOrgCreated, noticeMemberAdded, noticeInvitationSent, noticeDomainClaimed, noticeOrgSaved
 }

@@ -1,4 +1,5 @@
 import Foundation
+import SignetCore
 import SignetJOSE
 import SignetServer
 import SignetTesting
@@ -16,6 +17,12 @@ import Testing
         let env = try Interactive(adminListener: true)
         defer { env.stop() }
         try AdminService(environment: env.server.environment).setOperatorRole(env.user, "admin")
+        // An organization for the organizations pages: a member, a pending invitation, a domain claim.
+        let orgs = env.server.environment.makeOrganizations()
+        let org = try orgs.create(slug: "acme", name: "Acme", owner: env.user.id)
+        _ = try orgs.invite(org, email: "carol@example.com", role: "admin", actor: nil,
+                            mail: InvitationMailer(environment: env.server.environment).mail(for: org))
+        _ = try env.server.environment.makeDomainClaims().claim("acme.example", organizationID: org.id)
         let home = try TemporaryDirectory(prefix: "console-browser")
         defer { home.remove() }
         let shots = ProcessInfo.processInfo.environment["SIGNET_SCREENSHOTS"] ?? home.appending("shots")
@@ -52,7 +59,7 @@ import Testing
         #expect(result["webPageVerdict"]?.stringValue?.contains("private-use schemes are for native apps") == true, "\(result)")
         #expect(result["consoleErrors"] == .array([]))
         #expect(try env.server.environment.storage.clients.client(id: "com.example.notes")?.isPublic == true)
-        for page in ["dashboard", "app-form", "app-native", "app-secret", "apps", "users", "user", "connections", "keys", "audit",
+        for page in ["dashboard", "app-form", "app-native", "app-secret", "apps", "users", "user", "orgs", "orgs-detail", "connections", "keys", "audit",
                      "dashboard-dark", "app-form-dark"] {
             for width in ["phone", "desktop"] {
                 let name = "console-\(page)-\(width).png"

@@ -84,13 +84,13 @@ import Testing
         let env = try environment()
         defer { env.stop() }
         for path in ["/console", "/console/apps", "/console/apps/new", "/console/users", "/console/keys", "/console/audit",
-                     "/console/connections", "/console/apps/native"] {
+                     "/console/connections", "/console/apps/native", "/console/orgs", "/console/orgs/acme"] {
             let response = try await HTTPTestClient().get(env.server.adminURL(path))
             #expect(response.status == 303, "\(path)")
             #expect(response.header("Location")?.hasPrefix(env.server.url(Routes.authorize).absoluteString) == true, "\(path)")
         }
         let before = try clientCount(env)
-        for path in ["/console/apps", "/console/apps/native/delete", "/console/keys/rotate", "/console/users/\(env.user.id)/delete"] {
+        for path in ["/console/apps", "/console/apps/native/delete", "/console/keys/rotate", "/console/users/\(env.user.id)/delete", "/console/orgs"] {
             let response = try await HTTPTestClient().post(env.server.adminURL(path), form: [("csrf", "x"), ("type", "native"), ("name", "X")])
             #expect(response.status == 401, "\(path)")
             expectHardened(response)

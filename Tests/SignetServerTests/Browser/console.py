@@ -105,6 +105,13 @@ def main():
         driver.find_element(By.CSS_SELECTOR, "table a").click()
         wait.until(expected_conditions.presence_of_element_located((By.ID, "sessions")))
         full_page_shots(driver, "user")
+        # Organizations: the list and one organization (the test made one with a member, an invitation and a domain).
+        driver.get(base + "/console/orgs")
+        wait.until(expected_conditions.presence_of_element_located((By.ID, "new-org")))
+        full_page_shots(driver, "orgs")
+        driver.find_element(By.CSS_SELECTOR, "#orgs a").click()
+        wait.until(expected_conditions.presence_of_element_located((By.ID, "domains")))
+        full_page_shots(driver, "orgs-detail")
         # Dark mode (prefers-color-scheme: dark), the dashboard and the app form at both widths.
         driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": [{"name": "prefers-color-scheme", "value": "dark"}]})
         driver.get(base + "/console")
