@@ -9,30 +9,32 @@ import SignetStore
 /// rules and audit events as `signet orgs domains` (`DomainClaims`). `{domain}` is any spelling
 /// the claims accept (an international domain as typed or as its A-label).
 extension AdminRoutes {
-    static let organizationDomains = "/admin/v1/organizations/{id}/domains"
-    static let organizationDomain = "/admin/v1/organizations/{id}/domains/{domain}"
-    static let organizationDomainVerify = "/admin/v1/organizations/{id}/domains/{domain}/verify"
+    static let organizationDomains = organization + "/domains"
+    static let organizationDomain = organizationDomains + "/{domain}"
+    static let organizationDomainVerify = organizationDomain + "/verify"
 
-    /// The `{domain}` claim of the `{id}` organization, once `If-Match` names its current ETag (428, 412).
-    static func matchedDomain(_ call: AdminCall) throws -> (OrganizationRecord, OrganizationDomainRecord) {
-        let org = try organization(call)
-        let claim = try call.service.domainClaim(org, try AdminRequest.parameter(call.request, "domain"))
+    /// The `{domain}` claim of `org`.
+    static func domainClaim(_ call: AdminCall, of org: OrganizationRecord) throws -> OrganizationDomainRecord {
+        try call.service.domainClaim(org, try AdminRequest.parameter(call.request, "domain"))
+    }
+
+    /// The `{domain}` claim of `org`, once `If-Match` names its current ETag (428, 412).
+    static func matchedDomainClaim(_ call: AdminCall, of org: OrganizationRecord) throws -> OrganizationDomainRecord {
+        let claim = try domainClaim(call, of: org)
         try AdminRequest.requireMatch(call.request, etag: AdminService.etag(claim))
-        return (org, claim)
+        return claim
     }
 
     static func domainOperations() -> [AdminOperation] {
         [
-            AdminOperation(method: .GET, path: organizationDomains, operationID: "listOrganizationDomains",
-                           summary: "The organization's domain claims, with their proof, connection and policy.",
-                           scope: orgRead, requestSchema: nil, success: (200, "DomainList"), query: [], needsMatch: false) { call in
-                let org = try organization(call)
+            orgOperation(.GET, organizationDomains, "listOrganizationDomains",
+                         "The organization's domain claims, with their proof, connection and policy.",
+                         scope: orgRead, success: (200, "DomainList")) { call, org in
                 return HTTPResponse.admin(["items": .array(try call.service.domainClaims.claims(organizationID: org.id).map(AdminService.json))])
             },
-            AdminOperation(method: .POST, path: organizationDomains, operationID: "claimOrganizationDomain",
-                           summary: "Claims an email domain, unverified, with the TXT record that proves it. 409 when the domain is claimed already (by any organization).",
-                           scope: orgWrite, requestSchema: "DomainClaim", success: (201, "Domain"), query: [], needsMatch: false) { call in
-                let org = try organization(call)
+            orgOperation(.POST, organizationDomains, "claimOrganizationDomain",
+                         "Claims an email domain, unverified, with the TXT record that proves it. 409 when the domain is claimed already (by any organization).",
+                         scope: orgWrite, requestSchema: "DomainClaim", success: (201, "Domain")) { call, org in
                 let body = try AdminBody(call.request, allowed: ["domain"])
                 let domain = try body.requiredString("domain")
                 let claims = call.service.domainClaims
@@ -41,17 +43,16 @@ extension AdminRoutes {
                 response.headers.set("Location", "/admin/v1/organizations/\(org.id)/domains/\(claim.domain)")
                 return response
             },
-            AdminOperation(method: .GET, path: organizationDomain, operationID: "getOrganizationDomain", summary: "One domain claim, with its ETag.",
-                           scope: orgRead, requestSchema: nil, success: (200, "Domain"), query: [], needsMatch: false) { call in
-                let org = try organization(call)
-                let claim = try call.service.domainClaim(org, try AdminRequest.parameter(call.request, "domain"))
+            orgOperation(.GET, organizationDomain, "getOrganizationDomain",
+                         "One domain claim, with its ETag.",
+                         scope: orgRead, success: (200, "Domain")) { call, org in
+                let claim = try domainClaim(call, of: org)
                 return HTTPResponse.admin(AdminService.json(claim), etag: AdminService.etag(claim))
             },
-            AdminOperation(method: .POST, path: organizationDomainVerify, operationID: "verifyOrganizationDomain",
-                           summary: "Proves the claim: `method` dns (the default) looks up the TXT record (409 verification_failed when it is missing or holds another value, 503 when the lookup fails); operator marks it verified without DNS.",
-                           scope: orgWrite, requestSchema: "DomainVerify", success: (200, "Domain"), query: [], needsMatch: false) { call in
-                let org = try organization(call)
-                let claim = try call.service.domainClaim(org, try AdminRequest.parameter(call.request, "domain"))
+            orgOperation(.POST, organizationDomainVerify, "verifyOrganizationDomain",
+                         "Proves the claim: `method` dns (the default) looks up the TXT record (409 verification_failed when it is missing or holds another value, 503 when the lookup fails); operator marks it verified without DNS.",
+                         scope: orgWrite, requestSchema: "DomainVerify", success: (200, "Domain")) { call, org in
+                let claim = try domainClaim(call, of: org)
                 let body = try AdminBody(call.request, allowed: ["method"])
                 let method = try body.string("method") ?? OrganizationDomainRecord.Verification.dns.rawValue
                 let claims = call.service.domainClaims
@@ -68,10 +69,10 @@ extension AdminRoutes {
                 }
                 return HTTPResponse.admin(AdminService.json(verified), etag: AdminService.etag(verified))
             },
-            AdminOperation(method: .PATCH, path: organizationDomain, operationID: "bindOrganizationDomain",
-                           summary: "Binds a verified claim to a configured connection (`connection_id`) with `policy` optional (the default) or sso_required: home-realm discovery then sends the domain's addresses there.",
-                           scope: orgWrite, requestSchema: "DomainBind", success: (200, "Domain"), query: [], needsMatch: true) { call in
-                let (org, claim) = try matchedDomain(call)
+            orgOperation(.PATCH, organizationDomain, "bindOrganizationDomain",
+                         "Binds a verified claim to a configured connection (`connection_id`) with `policy` optional (the default) or sso_required: home-realm discovery then sends the domain's addresses there.",
+                         scope: orgWrite, requestSchema: "DomainBind", success: (200, "Domain"), needsMatch: true) { call, org in
+                let claim = try matchedDomainClaim(call, of: org)
                 let body = try AdminBody(call.request, allowed: ["connection_id", "policy"])
                 let connectionID = try body.requiredString("connection_id")
                 guard try call.service.configuredFederation().connections.contains(where: { $0.id == connectionID }) else {
@@ -87,10 +88,10 @@ extension AdminRoutes {
                 }
                 return HTTPResponse.admin(AdminService.json(bound), etag: AdminService.etag(bound))
             },
-            AdminOperation(method: .DELETE, path: organizationDomain, operationID: "removeOrganizationDomain",
-                           summary: "Drops the claim: the domain governs nothing any more.",
-                           scope: orgWrite, requestSchema: nil, success: (204, nil), query: [], needsMatch: true) { call in
-                let (org, claim) = try matchedDomain(call)
+            orgOperation(.DELETE, organizationDomain, "removeOrganizationDomain",
+                         "Drops the claim: the domain governs nothing any more.",
+                         scope: orgWrite, success: (204, nil), needsMatch: true) { call, org in
+                let claim = try matchedDomainClaim(call, of: org)
                 let claims = call.service.domainClaims
                 try call.service.mappedClaim { () throws(DomainClaimError) in try claims.remove(claim.domain, organizationID: org.id) }
                 return HTTPResponse.empty(status: 204)

@@ -7,7 +7,7 @@ import SignetStore
 /// `signet users role`. A console role hands out admin scopes, so it has scopes of its own
 /// (`admin:operators:read|write`): `admin:users:write` alone cannot make anyone an operator.
 extension AdminRoutes {
-    static let userOperatorRole = "/admin/v1/users/{id}/operator-role"
+    static let userOperatorRole = user + "/operator-role"
     static let operatorsRead = "admin:operators:read"
     static let operatorsWrite = "admin:operators:write"
 
@@ -20,10 +20,10 @@ extension AdminRoutes {
                 let held = try call.service.heldOperatorRole(try AdminRequest.id(call.request))
                 return HTTPResponse.admin(AdminService.json(held), etag: AdminService.etag(held))
             },
-            AdminOperation(method: .PUT, path: userOperatorRole, operationID: "setUserOperatorRole",
-                           summary: "Gives the user the console role admin or viewer, or takes it away (null); audited operator_role_changed.",
-                           scope: operatorsWrite, requestSchema: "OperatorRoleSet", success: (200, "OperatorRole"), query: [], needsMatch: true) { call in
-                let held = try call.matched({ try $0.heldOperatorRole($1) }, etag: AdminService.etag)
+            matchedOperation(.PUT, userOperatorRole, "setUserOperatorRole",
+                             "Gives the user the console role admin or viewer, or takes it away (null); audited operator_role_changed.",
+                             scope: operatorsWrite, requestSchema: "OperatorRoleSet", success: (200, "OperatorRole"),
+                             load: { try $0.heldOperatorRole($1) }, etag: AdminService.etag) { call, held in
                 let body = try AdminBody(call.request, allowed: ["role"])
                 guard body.has("role") else { throw AdminError.invalid("role", "is required: admin, viewer or null") }
                 let name = try body.string("role")

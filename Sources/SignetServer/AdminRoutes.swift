@@ -27,27 +27,15 @@ struct AdminOperation: Sendable {
     /// Whether the write needs `If-Match`.
     let needsMatch: Bool
     let handler: AdminHandler
+}
 
+extension AdminOperation {
     /// An operation whose handler runs on the `BlockingWork` pool (store work, password hashing).
     init(method: HTTPMethod, path: String, operationID: String, summary: String, scope: String?, requestSchema: String?,
          success: (status: Int, schema: String?), query: [String], needsMatch: Bool,
          handle: @escaping @Sendable (AdminCall) throws -> HTTPResponse) {
         self.init(method: method, path: path, operationID: operationID, summary: summary, scope: scope, requestSchema: requestSchema,
                   success: success, query: query, needsMatch: needsMatch, handler: .blocking(handle))
-    }
-
-    private init(method: HTTPMethod, path: String, operationID: String, summary: String, scope: String?, requestSchema: String?,
-                 success: (status: Int, schema: String?), query: [String], needsMatch: Bool, handler: AdminHandler) {
-        self.method = method
-        self.path = path
-        self.operationID = operationID
-        self.summary = summary
-        self.scope = scope
-        self.requestSchema = requestSchema
-        self.success = success
-        self.query = query
-        self.needsMatch = needsMatch
-        self.handler = handler
     }
 
     /// An operation that awaits (an upstream call, such as Apple's token revocation when a user is
@@ -233,29 +221,30 @@ enum AdminRoutes {
     static let metrics = "/metrics"
     static let healthz = "/healthz"
     static let readyz = "/readyz"
+    // Each path below the API's prefix is its parent's path plus one segment.
     static let prefix = "/admin/v1"
-    static let openAPI = "/admin/v1/openapi.json"
-    static let clients = "/admin/v1/clients"
-    static let client = "/admin/v1/clients/{id}"
-    static let clientSecret = "/admin/v1/clients/{id}/secret"
-    static let users = "/admin/v1/users"
-    static let user = "/admin/v1/users/{id}"
-    static let userDisable = "/admin/v1/users/{id}/disable"
-    static let userEnable = "/admin/v1/users/{id}/enable"
-    static let userRevoke = "/admin/v1/users/{id}/revoke"
-    static let keys = "/admin/v1/keys"
-    static let keysRotate = "/admin/v1/keys/rotate"
-    static let keyRetire = "/admin/v1/keys/{id}/retire"
-    static let audit = "/admin/v1/audit"
-    static let userSessions = "/admin/v1/users/{id}/sessions"
-    static let userSession = "/admin/v1/users/{id}/sessions/{session}"
-    static let userGrants = "/admin/v1/users/{id}/grants"
-    static let userGrant = "/admin/v1/users/{id}/grants/{grant}"
-    static let userSecondFactors = "/admin/v1/users/{id}/second-factors"
-    static let userConsents = "/admin/v1/users/{id}/consents"
-    static let userConsent = "/admin/v1/users/{id}/consents/{client}"
-    static let connections = "/admin/v1/connections"
-    static let connection = "/admin/v1/connections/{id}"
+    static let openAPI = prefix + "/openapi.json"
+    static let clients = prefix + "/clients"
+    static let client = clients + "/{id}"
+    static let clientSecret = client + "/secret"
+    static let users = prefix + "/users"
+    static let user = users + "/{id}"
+    static let userDisable = user + "/disable"
+    static let userEnable = user + "/enable"
+    static let userRevoke = user + "/revoke"
+    static let keys = prefix + "/keys"
+    static let keysRotate = keys + "/rotate"
+    static let keyRetire = keys + "/{id}/retire"
+    static let audit = prefix + "/audit"
+    static let userSessions = user + "/sessions"
+    static let userSession = userSessions + "/{session}"
+    static let userGrants = user + "/grants"
+    static let userGrant = userGrants + "/{grant}"
+    static let userSecondFactors = user + "/second-factors"
+    static let userConsents = user + "/consents"
+    static let userConsent = userConsents + "/{client}"
+    static let connections = prefix + "/connections"
+    static let connection = connections + "/{id}"
 
     /// Every operation of the admin listener, in document order.
     static let operations: [AdminOperation] = probeOperations() + clientOperations() + userOperations() + sessionOperations()
@@ -366,44 +355,36 @@ enum AdminRoutes {
                           scope: "admin:clients:read", schema: "ClientList") { service, page in
                 try service.clients(limit: page.limit, cursor: page.cursor, filter: page.filter)
             },
-            AdminOperation(method: .POST, path: clients, operationID: "createClient",
-                           summary: "Registers a client. A confidential client's secret is in the answer, once; Signet keeps only its hash.",
-                           scope: "admin:clients:write", requestSchema: "ClientCreate", success: (201, "ClientCreated"),
-                           query: [], needsMatch: false) { call in
-                try AdminRequest.noQuery(call.request)
-                let body = try AdminBody(call.request, allowed: clientCreateFields)
+            createOperation(clients, "createClient",
+                            "Registers a client. A confidential client's secret is in the answer, once; Signet keeps only its hash.",
+                            scope: "admin:clients:write", requestSchema: "ClientCreate", schema: "ClientCreated",
+                            fields: clientCreateFields) { call, body in
                 let type = try body.string("type") ?? "public"
                 guard type == "public" || type == "confidential" else { throw AdminError.invalid("type", "must be public or confidential") }
                 var spec = ClientSpec(id: try body.requiredString("id"), isPublic: type == "public")
                 try apply(body, to: &spec)
                 let (record, secret) = try call.service.createClient(spec)
-                var response = HTTPResponse.admin(["client": AdminService.json(record), "client_secret": secret.map(JSONValue.string) ?? .null],
-                                                  status: 201, etag: AdminService.etag(record))
-                response.headers.set("Location", "/admin/v1/clients/\(record.id)")
-                return response
+                return (record.id, ["client": AdminService.json(record), "client_secret": secret.map(JSONValue.string) ?? .null],
+                        AdminService.etag(record))
             },
             getOperation(client, "getClient", "One client, with its ETag.", scope: "admin:clients:read", schema: "Client",
                          load: { try $0.client($1) }, json: AdminService.json, etag: AdminService.etag),
-            AdminOperation(method: .PATCH, path: client, operationID: "updateClient",
-                           summary: "Changes the members given (not id or type); the client must still pass every registration rule.",
-                           scope: "admin:clients:write", requestSchema: "ClientUpdate", success: (200, "Client"), query: [], needsMatch: true) { call in
-                let existing = try call.matched({ try $0.client($1) }, etag: AdminService.etag)
+            clientWrite(.PATCH, client, "updateClient",
+                        "Changes the members given (not id or type); the client must still pass every registration rule.",
+                        requestSchema: "ClientUpdate", success: (200, "Client")) { call, existing in
                 let body = try AdminBody(call.request, allowed: clientUpdateFields)
                 var spec = AdminService.spec(of: existing)
                 try apply(body, to: &spec)
                 let record = try call.service.updateClient(spec, existing: existing)
                 return HTTPResponse.admin(AdminService.json(record), etag: AdminService.etag(record))
             },
-            AdminOperation(method: .DELETE, path: client, operationID: "deleteClient", summary: "Deletes the client.",
-                           scope: "admin:clients:write", requestSchema: nil, success: (204, nil), query: [], needsMatch: true) { call in
-                let existing = try call.matched({ try $0.client($1) }, etag: AdminService.etag)
+            clientWrite(.DELETE, client, "deleteClient", "Deletes the client.", success: (204, nil)) { call, existing in
                 try call.service.deleteClient(existing.id)
                 return HTTPResponse.empty(status: 204)
             },
-            AdminOperation(method: .POST, path: clientSecret, operationID: "rotateClientSecret",
-                           summary: "A new secret for a confidential client, shown once; the previous one stops working.",
-                           scope: "admin:clients:write", requestSchema: nil, success: (200, "ClientSecret"), query: [], needsMatch: true) { call in
-                let existing = try call.matched({ try $0.client($1) }, etag: AdminService.etag)
+            clientWrite(.POST, clientSecret, "rotateClientSecret",
+                        "A new secret for a confidential client, shown once; the previous one stops working.",
+                        success: (200, "ClientSecret")) { call, existing in
                 let secret = try call.service.rotateSecret(existing.id)
                 let record = try call.service.client(existing.id)
                 return HTTPResponse.admin(["client_secret": .string(secret)], etag: AdminService.etag(record))
@@ -419,23 +400,18 @@ enum AdminRoutes {
                           scope: "admin:users:read", schema: "UserList") { service, page in
                 try service.users(limit: page.limit, cursor: page.cursor, filter: page.filter)
             },
-            AdminOperation(method: .POST, path: users, operationID: "createUser",
-                           summary: "Creates a local account; without a password the user signs in another way.",
-                           scope: "admin:users:write", requestSchema: "UserCreate", success: (201, "User"), query: [], needsMatch: false) { call in
-                try AdminRequest.noQuery(call.request)
-                let body = try AdminBody(call.request, allowed: ["email", "name", "password"])
+            createOperation(users, "createUser", "Creates a local account; without a password the user signs in another way.",
+                            scope: "admin:users:write", requestSchema: "UserCreate", schema: "User",
+                            fields: ["email", "name", "password"]) { call, body in
                 let user = try call.service.createUser(email: try body.requiredString("email"), name: try body.string("name"),
                                                        password: try body.string("password"))
-                var response = HTTPResponse.admin(AdminService.json(user), status: 201, etag: AdminService.etag(user))
-                response.headers.set("Location", "/admin/v1/users/\(user.id)")
-                return response
+                return (user.id, AdminService.json(user), AdminService.etag(user))
             },
             getOperation(user, "getUser", "One user, with its ETag.", scope: "admin:users:read", schema: "User",
                          load: { try $0.user($1) }, json: AdminService.json, etag: AdminService.etag),
-            AdminOperation(method: .PATCH, path: user, operationID: "updateUser",
-                           summary: "Changes the profile members given: name, given_name, family_name, email_verified.",
-                           scope: "admin:users:write", requestSchema: "UserUpdate", success: (200, "User"), query: [], needsMatch: true) { call in
-                let user = try call.matched({ try $0.user($1) }, etag: AdminService.etag)
+            matchedOperation(.PATCH, user, "updateUser", "Changes the profile members given: name, given_name, family_name, email_verified.",
+                             scope: "admin:users:write", requestSchema: "UserUpdate", success: (200, "User"),
+                             load: { try $0.user($1) }, etag: AdminService.etag) { call, user in
                 let body = try AdminBody(call.request, allowed: ["name", "given_name", "family_name", "email_verified"])
                 for field in ["name", "given_name", "family_name"] {
                     if let text = try body.string(field), text.isEmpty || text.count > 200 { throw AdminError.invalid(field, "must be 1 to 200 characters") }
@@ -476,13 +452,24 @@ enum AdminRoutes {
     private static func userAction(_ method: HTTPMethod, _ path: String, _ id: String, _ summary: String, needsMatch: Bool,
                                    schema: String? = "User", status: Int = 200,
                                    _ body: @escaping @Sendable (AdminCall, UserRecord) throws -> HTTPResponse) -> AdminOperation {
-        AdminOperation(method: method, path: path, operationID: id, summary: summary, scope: "admin:users:write", requestSchema: nil,
-                       success: (status, schema), query: [], needsMatch: needsMatch) { call in
-            let user = needsMatch ? try call.matched({ try $0.user($1) }, etag: AdminService.etag)
-                : try call.service.user(try AdminRequest.id(call.request))
-            if !needsMatch { try AdminRequest.noQuery(call.request) }
+        guard !needsMatch else {
+            return matchedOperation(method, path, id, summary, scope: "admin:users:write", success: (status, schema),
+                                    load: { try $0.user($1) }, etag: AdminService.etag, body)
+        }
+        return AdminOperation(method: method, path: path, operationID: id, summary: summary, scope: "admin:users:write", requestSchema: nil,
+                              success: (status, schema), query: [], needsMatch: false) { call in
+            let user = try call.service.user(try AdminRequest.id(call.request))
+            try AdminRequest.noQuery(call.request)
             return try body(call, user)
         }
+    }
+
+    /// A write to one client (`{id}`), with `If-Match`.
+    private static func clientWrite(_ method: HTTPMethod, _ path: String, _ id: String, _ summary: String, requestSchema: String? = nil,
+                                    success: (status: Int, schema: String?),
+                                    _ body: @escaping @Sendable (AdminCall, ClientRecord) throws -> HTTPResponse) -> AdminOperation {
+        matchedOperation(method, path, id, summary, scope: "admin:clients:write", requestSchema: requestSchema, success: success,
+                         load: { try $0.client($1) }, etag: AdminService.etag, body)
     }
 
     // MARK: keys
@@ -546,6 +533,35 @@ extension AdminRoutes {
                        success: (200, schema), query: filter ? ["limit", "cursor", "filter"] : ["limit", "cursor"], needsMatch: false) { call in
             let result = try list(call.service, try AdminRequest.page(call.request, filter: filter))
             return HTTPResponse.admin(["items": .array(result.items), "next_cursor": result.next.map(JSONValue.string) ?? .null])
+        }
+    }
+
+    /// A `POST` to the collection at `path` that creates one resource from a body of `fields`:
+    /// 201 with the resource's ETag and its `Location` under `path`.
+    static func createOperation(_ path: String, _ id: String, _ summary: String, scope: String, requestSchema: String, schema: String,
+                                fields: Set<String>,
+                                _ create: @escaping @Sendable (AdminCall, AdminBody) throws -> (id: String, json: JSONValue, etag: String))
+        -> AdminOperation {
+        AdminOperation(method: .POST, path: path, operationID: id, summary: summary, scope: scope, requestSchema: requestSchema,
+                       success: (201, schema), query: [], needsMatch: false) { call in
+            try AdminRequest.noQuery(call.request)
+            let created = try create(call, try AdminBody(call.request, allowed: fields))
+            var response = HTTPResponse.admin(created.json, status: 201, etag: created.etag)
+            response.headers.set("Location", path + "/" + created.id)
+            return response
+        }
+    }
+
+    /// A write to the `{id}` resource: `If-Match` must name its current ETag (428, 412) before
+    /// `body` runs.
+    static func matchedOperation<Resource>(_ method: HTTPMethod, _ path: String, _ id: String, _ summary: String, scope: String,
+                                           requestSchema: String? = nil, success: (status: Int, schema: String?),
+                                           load: @escaping @Sendable (AdminService, String) throws -> Resource,
+                                           etag: @escaping @Sendable (Resource) -> String,
+                                           _ body: @escaping @Sendable (AdminCall, Resource) throws -> HTTPResponse) -> AdminOperation {
+        AdminOperation(method: method, path: path, operationID: id, summary: summary, scope: scope, requestSchema: requestSchema,
+                       success: success, query: [], needsMatch: true) { call in
+            try body(call, try call.matched(load, etag: etag))
         }
     }
 

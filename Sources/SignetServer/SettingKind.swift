@@ -74,8 +74,9 @@ extension SettingKind where Value == Int {
 
 extension SettingKind {
     /// An array of `items` (`strings`, `objects`), each read by `item` at `key[index]`, which
-    /// reports there and returns nil for an item it refuses.
-    static func array<Item: Sendable>(_ name: String, of items: String, render: @escaping @Sendable ([Item]) -> String?,
+    /// reports there and returns nil for an item it refuses; the reference prints each item with
+    /// `render`, in brackets.
+    static func array<Item: Sendable>(_ name: String, of items: String, render: @escaping @Sendable (Item) -> String,
                                       _ item: @escaping @Sendable (ConfigValue, ValueSite) -> Item?) -> SettingKind
     where Value == [Item] {
         SettingKind(name: name, read: { value, site in
@@ -88,14 +89,14 @@ extension SettingKind {
                 if let read = item(entry, ValueSite(reader: site.reader, path: "\(site.path)[\(index)]")) { result.append(read) }
             }
             return result
-        }, render: render)
+        }, render: { "[" + $0.map(render).joined(separator: ", ") + "]" })
     }
 }
 
 extension SettingKind where Value == [String] {
     /// An array of strings; `problem` checks each item (nil: fine) and is reported at `key[index]`.
     static func strings(_ name: String = "array of string", problem: (@Sendable (String) -> String?)? = nil) -> SettingKind {
-        array(name, of: "strings", render: { "[" + $0.map { "\"\($0)\"" }.joined(separator: ", ") + "]" }) { item, site in
+        array(name, of: "strings", render: { "\"\($0)\"" }) { item, site in
             guard case .string(let text) = item else {
                 site.report("must be a string, not \(item.typeName)")
                 return nil

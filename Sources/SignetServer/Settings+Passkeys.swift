@@ -38,9 +38,8 @@ extension Settings {
 extension SettingKind where Value == [SignetConfiguration.AppleApp] {
     /// `[{"team_id", "bundle_id"}]`.
     static var appleApps: SettingKind {
-        .objects(keys: ["team_id", "bundle_id"], render: { apps in
-            "[" + apps.map { "{\"team_id\": \"\($0.teamID)\", \"bundle_id\": \"\($0.bundleID)\"}" }.joined(separator: ", ") + "]"
-        }) { object, site in
+        .objects(keys: ["team_id", "bundle_id"],
+                 render: { "{\"team_id\": \"\($0.teamID)\", \"bundle_id\": \"\($0.bundleID)\"}" }) { object, site in
             guard let team = site.string("team_id", of: object, valid: SignetConfiguration.isAppleTeamID,
                                          "team_id must be the 10-character Apple team id (A-Z, 0-9)"),
                   let bundle = site.string("bundle_id", of: object, valid: SignetConfiguration.isReverseDNS,
@@ -53,9 +52,7 @@ extension SettingKind where Value == [SignetConfiguration.AppleApp] {
 extension SettingKind where Value == [SignetConfiguration.AndroidApp] {
     /// `[{"package", "sha256_cert_fingerprints"}]`.
     static var androidApps: SettingKind {
-        .objects(keys: ["package", "sha256_cert_fingerprints"], render: { apps in
-            "[" + apps.map { "{\"package\": \"\($0.package)\", …}" }.joined(separator: ", ") + "]"
-        }) { object, site in
+        .objects(keys: ["package", "sha256_cert_fingerprints"], render: { "{\"package\": \"\($0.package)\", …}" }) { object, site in
             guard let package = site.string("package", of: object, valid: SignetConfiguration.isReverseDNS,
                                             "package must be an Android application id such as com.example.app") else { return nil }
             guard case .array(let items)? = object["sha256_cert_fingerprints"], !items.isEmpty else {
@@ -78,7 +75,7 @@ extension SettingKind where Value == [SignetConfiguration.AndroidApp] {
 extension SettingKind {
     /// An array of objects with only the given `keys` (named `array of {key, …}` in the
     /// reference), each read by `item` (which reports at `key[index]` and returns nil).
-    static func objects<Item: Sendable>(keys: [String], render: @escaping @Sendable ([Item]) -> String?,
+    static func objects<Item: Sendable>(keys: [String], render: @escaping @Sendable (Item) -> String,
                                         _ item: @escaping @Sendable ([String: ConfigValue], ValueSite) -> Item?) -> SettingKind
     where Value == [Item] {
         array("array of {" + keys.joined(separator: ", ") + "}", of: "objects", render: render) { entry, site in
