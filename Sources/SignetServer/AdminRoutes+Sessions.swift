@@ -12,9 +12,7 @@ extension AdminRoutes {
         [
             userList(userSessions, "listUserSessions",
                      "The user's active sessions, ordered by id (the public id of the session, never its cookie).",
-                     scope: "admin:sessions:read", schema: "SessionList") { service, user, page in
-                try service.sessions(user, limit: page.limit, cursor: page.cursor)
-            },
+                     scope: "admin:sessions:read", schema: "SessionList", list: AdminService.sessions),
             userItem(userSession, "endUserSession",
                      "Ends one session of the user and revokes the grants signed in through it (their refresh tokens fail at /token with invalid_grant).",
                      scope: "admin:sessions:write", parameter: "session", success: (200, "RevokeResult")) { service, user, session in
@@ -23,15 +21,10 @@ extension AdminRoutes {
             },
             userList(userGrants, "listUserGrants",
                      "The user's active grants that hold a refresh token (the apps that act for the user), ordered by id.",
-                     scope: "admin:sessions:read", schema: "GrantList") { service, user, page in
-                try service.grants(user, limit: page.limit, cursor: page.cursor)
-            },
-            userItem(userGrant, "revokeUserGrant",
-                     "Revokes one grant of the user: its refresh tokens fail at /token with invalid_grant, its access tokens wherever the grant is checked.",
-                     scope: "admin:sessions:write", parameter: "grant") { service, user, grant in
-                try service.revokeGrant(user, grantID: grant)
-                return HTTPResponse.empty(status: 204)
-            },
+                     scope: "admin:sessions:read", schema: "GrantList", list: AdminService.grants),
+            userRemoval(userGrant, "revokeUserGrant",
+                        "Revokes one grant of the user: its refresh tokens fail at /token with invalid_grant, its access tokens wherever the grant is checked.",
+                        scope: "admin:sessions:write", parameter: "grant", remove: AdminService.revokeGrant),
             AdminOperation(method: .GET, path: userSecondFactors, operationID: "getUserSecondFactors",
                            summary: "The user's second factors: the authenticator app (none, pending or confirmed) and the unused recovery codes.",
                            scope: "admin:users:read", requestSchema: nil, success: (200, "SecondFactors"), query: [], needsMatch: false) { call in
@@ -50,15 +43,10 @@ extension AdminRoutes {
     static func consentOperations() -> [AdminOperation] {
         [
             userList(userConsents, "listUserConsents", "The user's remembered consents, ordered by client id.",
-                     scope: "admin:consents:read", schema: "ConsentList") { service, user, page in
-                try service.consents(user, limit: page.limit, cursor: page.cursor)
-            },
-            userItem(userConsent, "revokeUserConsent",
-                     "Forgets the user's consent to one client: its next authorization asks again (grants already made stay until revoked).",
-                     scope: "admin:consents:write", parameter: "client") { service, user, client in
-                try service.revokeConsent(user, clientID: client)
-                return HTTPResponse.empty(status: 204)
-            },
+                     scope: "admin:consents:read", schema: "ConsentList", list: AdminService.consents),
+            userRemoval(userConsent, "revokeUserConsent",
+                        "Forgets the user's consent to one client: its next authorization asks again (grants already made stay until revoked).",
+                        scope: "admin:consents:write", parameter: "client", remove: AdminService.revokeConsent),
         ]
     }
 
@@ -78,9 +66,18 @@ extension AdminRoutes {
         ]
     }
 
+    /// `DELETE` of one item under one user that answers 204: the service's `remove` method.
+    static func userRemoval(_ path: String, _ id: String, _ summary: String, scope: String, parameter: String,
+                            remove: @escaping @Sendable (AdminService) -> (UserRecord, String) throws -> Void) -> AdminOperation {
+        userItem(path, id, summary, scope: scope, parameter: parameter, success: (204, nil)) { service, user, item in
+            try remove(service)(user, item)
+            return HTTPResponse.empty(status: 204)
+        }
+    }
+
     /// `DELETE` of one item under one user (`/admin/v1/users/{id}/…/{parameter}`): 404 for an unknown user.
     static func userItem(_ path: String, _ id: String, _ summary: String, scope: String, parameter: String,
-                         success: (status: Int, schema: String?) = (204, nil),
+                         success: (status: Int, schema: String?),
                          _ body: @escaping @Sendable (AdminService, UserRecord, String) throws -> HTTPResponse) -> AdminOperation {
         AdminOperation(method: .DELETE, path: path, operationID: id, summary: summary, scope: scope, requestSchema: nil,
                        success: success, query: [], needsMatch: false) { call in
@@ -90,15 +87,16 @@ extension AdminRoutes {
         }
     }
 
-    /// A paged list under one user (`/admin/v1/users/{id}/…`): 404 for an unknown user.
+    /// A paged list under one user (`/admin/v1/users/{id}/…`): 404 for an unknown user; `list` is
+    /// the service's method that reads one page (user, limit, cursor).
     static func userList(_ path: String, _ id: String, _ summary: String, scope: String, schema: String,
-                         _ list: @escaping @Sendable (AdminService, UserRecord, (limit: Int, cursor: String?, filter: String?)) throws
+                         list: @escaping @Sendable (AdminService) -> (UserRecord, Int, String?) throws
                              -> (items: [JSONValue], next: String?)) -> AdminOperation {
         AdminOperation(method: .GET, path: path, operationID: id, summary: summary, scope: scope, requestSchema: nil,
                        success: (200, schema), query: ["limit", "cursor"], needsMatch: false) { call in
             let page = try AdminRequest.page(call.request, filter: false)
             let user = try call.service.user(try AdminRequest.id(call.request))
-            let result = try list(call.service, user, page)
+            let result = try list(call.service)(user, page.limit, page.cursor)
             return HTTPResponse.admin(["items": .array(result.items), "next_cursor": result.next.map(JSONValue.string) ?? .null])
         }
     }
