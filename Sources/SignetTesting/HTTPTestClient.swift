@@ -1,13 +1,22 @@
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
+#if canImport(Glibc)
+import Glibc
 #endif
 import SignetClientCore
 import SignetHTTP
 import SignetJOSE
 
 /// An HTTP client for end-to-end tests that NEVER follows redirects: a 3xx comes back as it is,
-/// with its raw `Location`. Ephemeral (no disk cache, no shared cookie store), 10 s timeouts.
+/// with its raw `Location`. One HTTP/1.1 connection per request (`Connection: close`), over a
+/// plain socket on a thread of its own; timeouts of 10 s by default.
+///
+/// FoundationNetworking's URLSession is not used: the tests made hundreds of short-lived
+/// sessions, and tearing one down races libcurl's socket callbacks inside FoundationNetworking
+/// (`_MultiHandle`), an upstream crash family (swift-corelibs-foundation #4791, #5491) that can
+/// abort the whole test process; it also keeps a core busy while a request waits (docs/testing.md).
+/// What URLSession sent by default is kept: `User-Agent`, `Accept: */*`, and a form
+/// `Content-Type` on a POST with a body and none given. Repeated response headers are joined
+/// with ", " as URLSession did, except `Set-Cookie`, kept one value per cookie.
 ///
 /// With a `CookieJar`, cookies from responses are stored and sent back on later requests; without
 /// one, no cookie is ever sent unless a test puts a `Cookie` header in itself.
@@ -16,17 +25,12 @@ public final class HTTPTestClient: Sendable {
     public let cookies: CookieJar?
     /// The per-request timeout in seconds.
     public let timeoutSeconds: TimeInterval
-    private let session: URLSession
 
     /// Creates a client; pass a jar to keep cookies.
     public init(cookies: CookieJar? = nil, timeoutSeconds: TimeInterval = 10) {
         self.cookies = cookies
         self.timeoutSeconds = timeoutSeconds
-        session = URLSession(configuration: OutboundHTTP.statelessSessionConfiguration(timeLimit: timeoutSeconds),
-                             delegate: NoRedirectDelegate(), delegateQueue: nil)
     }
-
-    deinit { session.finishTasksAndInvalidate() }
 
     /// `GET url`.
     public func get(_ url: URL, headers: HTTPHeaders = [:]) async throws -> TestResponse {
@@ -52,64 +56,108 @@ public final class HTTPTestClient: Sendable {
         return try await send(method: "POST", url: url, body: json.serialized(), headers: headers)
     }
 
-    /// Any request. A `Cookie` header from the jar is added unless `headers` has one.
+    /// Any request. A `Cookie` header from the jar is added unless `headers` has one. A refused
+    /// connection, a timeout or a connection closed without a response throws `TestingError`.
     public func send(method: String, url: URL, body: [UInt8]? = nil, headers: HTTPHeaders = [:]) async throws -> TestResponse {
-        var request = URLRequest(url: url, cachePolicy: .reloadIgnoringLocalCacheData, timeoutInterval: timeoutSeconds)
-        request.httpMethod = method
-        request.httpShouldHandleCookies = false
-        for (name, value) in headers { request.addValue(value, forHTTPHeaderField: name) }
-        if !headers.contains("Cookie"), let cookie = cookies?.headerValue(for: url) {
-            request.setValue(cookie, forHTTPHeaderField: "Cookie")
+        var headers = headers
+        if !headers.contains("Cookie"), let cookie = cookies?.headerValue(for: url) { headers.set("Cookie", cookie) }
+        let target = try Target(url)
+        let head = Self.requestHead(method: method, target: target, body: body, headers: headers)
+        let timeout = max(1, Int(timeoutSeconds.rounded(.up)))
+        let isHead = method == "HEAD"
+        let outcome = try await Blocking.run { () throws -> RawHTTPConnection.Outcome in
+            let connection = try RawHTTPConnection(host: target.address, port: target.port, timeoutSeconds: timeout)
+            if connection.send(head), let body, !body.isEmpty {
+                connection.sendUntilAnswered(body)   // a refusal from the head alone still has its answer to read
+            }
+            return connection.readFinalResponse(isHead: isHead)
         }
-        if let body { request.httpBody = Data(body) }
-        // Transport failures (refused, timed out) surface as the URLError itself, for tests that expect them.
-        let (data, response) = try await session.data(for: request)
-        guard let http = response as? HTTPURLResponse else { throw TestingError("\(method) \(url.absoluteString): not an HTTP response") }
-        let result = TestResponse(status: http.statusCode, headers: Self.headers(of: http), body: Array(data), url: url)
+        guard let raw = outcome.response else { throw TestingError("\(method) \(url.absoluteString): \(outcome)") }
+        let result = TestResponse(status: raw.status, headers: Self.headers(of: raw.head), body: raw.body, url: url)
         cookies?.store(result)
         return result
     }
 
-    /// The response's headers as an ordered list. FoundationNetworking joins repeated headers
-    /// with ", "; `Set-Cookie` is split again (a comma followed by a digit is part of an Expires date).
-    static func headers(of response: HTTPURLResponse) -> HTTPHeaders {
+    /// Where a URL's request goes: a numeric address and port, the request target and `Host`.
+    struct Target: Sendable {
+        let address: String
+        let port: Int
+        let requestTarget: String
+        let hostHeader: String
+
+        init(_ url: URL) throws {
+            guard url.scheme?.lowercased() == "http",
+                  let components = URLComponents(url: url, resolvingAgainstBaseURL: false), var host = components.host, !host.isEmpty else {
+                throw TestingError("HTTPTestClient speaks plain http to a host: \(url.absoluteString)")
+            }
+            if host.hasPrefix("["), host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
+            port = components.port ?? 80
+            address = try Self.numericAddress(host)
+            let path = components.percentEncodedPath.isEmpty ? "/" : components.percentEncodedPath
+            requestTarget = path + (components.percentEncodedQuery.map { "?" + $0 } ?? "")
+            let hostPart = host.contains(":") ? "[\(host)]" : host
+            hostHeader = components.port == nil ? hostPart : "\(hostPart):\(port)"
+        }
+
+        /// `host` as an IPv4 or IPv6 literal, resolving a name (e.g. `localhost`) first.
+        static func numericAddress(_ host: String) throws -> String {
+            var probe = in6_addr()
+            if inet_pton(AF_INET, host, &probe) == 1 || inet_pton(AF_INET6, host, &probe) == 1 { return host }
+            var hints = addrinfo()
+            hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
+            var list: UnsafeMutablePointer<addrinfo>?
+            guard getaddrinfo(host, nil, &hints, &list) == 0, let first = list else { throw TestingError("cannot resolve \(host)") }
+            defer { freeaddrinfo(list) }
+            var buffer = [CChar](repeating: 0, count: Int(NI_MAXHOST))
+            guard getnameinfo(first.pointee.ai_addr, first.pointee.ai_addrlen, &buffer, socklen_t(buffer.count), nil, 0,
+                              NI_NUMERICHOST) == 0 else { throw TestingError("cannot resolve \(host)") }
+            return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        }
+    }
+
+    /// The request line and headers (ending in the blank line), in the order given.
+    static func requestHead(method: String, target: Target, body: [UInt8]?, headers: HTTPHeaders) -> [UInt8] {
+        var lines = ["\(method) \(target.requestTarget) HTTP/1.1", "Host: \(target.hostHeader)"]
+        for (name, value) in headers {
+            let lower = name.lowercased()
+            if lower == "host" || lower == "connection" || lower == "content-length" { continue }
+            lines.append("\(name): \(value)")
+        }
+        if !headers.contains("User-Agent") { lines.append("User-Agent: SignetTesting") }
+        if !headers.contains("Accept") { lines.append("Accept: */*") }
+        let length = body?.count ?? 0
+        if method == "POST", length > 0, !headers.contains("Content-Type") {
+            lines.append("Content-Type: application/x-www-form-urlencoded")
+        }
+        if length > 0 || method == "POST" || method == "PUT" || method == "PATCH" { lines.append("Content-Length: \(length)") }
+        lines.append("Connection: close")
+        return Array((lines.joined(separator: "\r\n") + "\r\n\r\n").utf8)
+    }
+
+    /// The response's headers, sorted by name (as before: tests read them by name); repeated ones
+    /// joined with ", ", except `Set-Cookie`, one entry per cookie.
+    static func headers(of head: String) -> HTTPHeaders {
+        var names: [String] = []
+        var values: [String: [String]] = [:]
+        var spelled: [String: String] = [:]
+        for line in head.split(separator: "\r\n").dropFirst() {
+            guard let colon = line.firstIndex(of: ":") else { continue }
+            let name = String(line[..<colon])
+            let key = name.lowercased()
+            let value = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+            if values[key] == nil { names.append(key); spelled[key] = name }
+            values[key, default: []].append(value)
+        }
         var headers = HTTPHeaders()
-        let fields = response.allHeaderFields.compactMap { key, value -> (String, String)? in
-            guard let name = key as? String, let value = value as? String else { return nil }
-            return (name, value)
-        }.sorted { $0.0.lowercased() < $1.0.lowercased() }
-        for (name, value) in fields {
-            if name.lowercased() == "set-cookie" {
-                for cookie in splitSetCookie(value) { headers.add(name, cookie) }
+        for key in names.sorted() {
+            let name = spelled[key] ?? key
+            let all = values[key] ?? []
+            if key == "set-cookie" {
+                for cookie in all { headers.add(name, cookie) }
             } else {
-                headers.add(name, value)
+                headers.add(name, all.joined(separator: ", "))
             }
         }
         return headers
-    }
-
-    /// Splits joined `Set-Cookie` values at commas that start a new cookie.
-    static func splitSetCookie(_ joined: String) -> [String] {
-        var parts: [String] = []
-        var current = ""
-        var index = joined.startIndex
-        while index < joined.endIndex {
-            let character = joined[index]
-            let next = joined.index(after: index)
-            if character == "," {
-                let rest = joined[next...].drop { $0 == " " }
-                if let first = rest.first, !first.isNumber {
-                    parts.append(current.trimmingCharacters(in: .whitespaces))
-                    current = ""
-                    index = next
-                    continue
-                }
-            }
-            current.append(character)
-            index = next
-        }
-        let last = current.trimmingCharacters(in: .whitespaces)
-        if !last.isEmpty { parts.append(last) }
-        return parts
     }
 }

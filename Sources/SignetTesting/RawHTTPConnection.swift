@@ -11,6 +11,7 @@ import Glibc
 public final class RawHTTPConnection: @unchecked Sendable {
     // One test drives one connection; `buffer` is not shared between threads.
     private let fd: Int32
+    private let timeoutMilliseconds: Int32
     private var buffer: [UInt8] = []
 
     /// How a raw exchange ended.
@@ -52,6 +53,7 @@ public final class RawHTTPConnection: @unchecked Sendable {
     public init(host: String = "127.0.0.1", port: Int, timeoutSeconds: Int = 10) throws {
         _ = Subprocess.sigpipeIgnored
         let ipv6 = host.contains(":")
+        timeoutMilliseconds = Int32(clamping: timeoutSeconds * 1000)
         fd = socket(ipv6 ? AF_INET6 : AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw TestingError("socket() failed") }
         var timeout = timeval(tv_sec: timeoutSeconds, tv_usec: 0)
@@ -98,43 +100,142 @@ public final class RawHTTPConnection: @unchecked Sendable {
         return true
     }
 
+    /// Sends bytes until they are all out or the peer answers (or closes) first, as an HTTP client
+    /// does with a request body: a server may refuse a request from its head alone (413) and stop
+    /// reading. Returns false if it stopped early.
+    @discardableResult
+    public func sendUntilAnswered(_ bytes: [UInt8]) -> Bool {
+        var offset = 0
+        while offset < bytes.count {
+            var descriptor = pollfd(fd: fd, events: Int16(POLLIN | POLLOUT), revents: 0)
+            guard poll(&descriptor, 1, timeoutMilliseconds) > 0 else { return false }
+            if descriptor.revents & Int16(POLLIN | POLLHUP | POLLERR) != 0 { return false }
+            let sent = bytes[offset...].withUnsafeBytes {
+                Glibc.send(fd, $0.baseAddress, min($0.count, 65_536), Int32(MSG_NOSIGNAL | MSG_DONTWAIT))
+            }
+            if sent < 0, errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR { continue }
+            if sent <= 0 { return false }
+            offset += sent
+        }
+        return true
+    }
+
     /// Sends UTF-8 text.
     @discardableResult
     public func send(_ text: String) -> Bool { send(Array(text.utf8)) }
 
     /// Reads one response (head, then `Content-Length` bytes of body; none for HEAD).
     public func readResponse(isHead: Bool = false) -> Outcome {
-        let terminator: [UInt8] = [13, 10, 13, 10]
-        var end: Int?
-        while end == nil {
-            if buffer.count >= 4 {
-                for index in 0...(buffer.count - 4) where Array(buffer[index..<(index + 4)]) == terminator {
-                    end = index
-                    break
-                }
-            }
-            if end == nil {
-                switch fill() {
-                case .ok: continue
-                case .closed: return .closed
-                case .timedOut: return .timedOut
-                }
-            }
+        let head: (status: Int, text: String)
+        switch readHead() {
+        case .success(let value): head = value
+        case .failure(let ended): return ended.outcome
         }
-        guard let end else { return .closed }
-        let head = String(decoding: buffer[0..<end], as: UTF8.self)
-        buffer.removeFirst(end + 4)
-        let parts = (head.split(separator: "\r\n").first ?? "").split(separator: " ")
-        guard parts.count >= 2, let status = Int(parts[1]) else { return .closed }
-        let partial = RawHTTPResponse(status: status, head: head, body: [])
+        let partial = RawHTTPResponse(status: head.status, head: head.text, body: [])
         let length = isHead ? 0 : Int(partial.header("Content-Length") ?? "0") ?? 0
-        while buffer.count < length {
-            if case .ok = fill() { continue }
-            break
-        }
+        _ = fill(upTo: length)
         let body = Array(buffer.prefix(length))
         buffer.removeFirst(body.count)
-        return .response(RawHTTPResponse(status: status, head: head, body: body))
+        return .response(RawHTTPResponse(status: head.status, head: head.text, body: body))
+    }
+
+    /// Reads the final response of a `Connection: close` exchange as an HTTP client does:
+    /// interim 1xx responses are skipped, and the body is read by `Transfer-Encoding: chunked`,
+    /// by `Content-Length`, or up to the close (RFC 9112 §6.3); none for HEAD, 204 and 304.
+    public func readFinalResponse(isHead: Bool = false) -> Outcome {
+        while true {
+            let head: (status: Int, text: String)
+            switch readHead() {
+            case .success(let value): head = value
+            case .failure(let ended): return ended.outcome
+            }
+            if (100..<200).contains(head.status) { continue }
+            let partial = RawHTTPResponse(status: head.status, head: head.text, body: [])
+            var body: [UInt8] = []
+            if isHead || head.status == 204 || head.status == 304 {
+                body = []
+            } else if partial.header("Transfer-Encoding")?.lowercased().contains("chunked") == true {
+                while case .ok = fill() {}
+                guard let decoded = Self.dechunk(buffer) else { return .closed }
+                body = decoded
+                buffer.removeAll()
+            } else if let declared = partial.header("Content-Length") {
+                guard let length = Int(declared), length >= 0 else { return .closed }
+                guard fill(upTo: length) else { return .closed }
+                body = Array(buffer.prefix(length))
+                buffer.removeFirst(length)
+            } else {
+                while case .ok = fill() {}
+                body = buffer
+                buffer.removeAll()
+            }
+            return .response(RawHTTPResponse(status: head.status, head: head.text, body: body))
+        }
+    }
+
+    /// True when bytes (or the peer's close) are there to read within `milliseconds`.
+    public func waitReadable(milliseconds: Int32) -> Bool {
+        if !buffer.isEmpty { return true }
+        var descriptor = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+        return poll(&descriptor, 1, milliseconds) > 0
+    }
+
+    /// Reads up to the end of the next head and returns its status and text (without the blank line).
+    private func readHead() -> Result<(status: Int, text: String), OutcomeError> {
+        var searched = 0
+        while true {
+            if buffer.count >= 4 {
+                var index = max(0, searched - 3)
+                while index + 3 < buffer.count {
+                    if buffer[index] == 13, buffer[index + 1] == 10, buffer[index + 2] == 13, buffer[index + 3] == 10 {
+                        let text = String(decoding: buffer[0..<index], as: UTF8.self)
+                        buffer.removeFirst(index + 4)
+                        let parts = (text.split(separator: "\r\n").first ?? "").split(separator: " ")
+                        guard parts.count >= 2, let status = Int(parts[1]) else { return .failure(OutcomeError(.closed)) }
+                        return .success((status, text))
+                    }
+                    index += 1
+                }
+                searched = buffer.count
+            }
+            switch fill() {
+            case .ok: continue
+            case .closed: return .failure(OutcomeError(.closed))
+            case .timedOut: return .failure(OutcomeError(.timedOut))
+            }
+        }
+    }
+
+    /// An `Outcome` carried through `Result`.
+    private struct OutcomeError: Error {
+        let outcome: Outcome
+        init(_ outcome: Outcome) { self.outcome = outcome }
+    }
+
+    /// Reads until the buffer holds `count` bytes; false if the connection ended first.
+    private func fill(upTo count: Int) -> Bool {
+        while buffer.count < count {
+            guard case .ok = fill() else { return false }
+        }
+        return true
+    }
+
+    /// Decodes a complete chunked body (RFC 9112 §7.1), trailers ignored; nil if malformed or cut.
+    static func dechunk(_ bytes: [UInt8]) -> [UInt8]? {
+        var body: [UInt8] = []
+        var index = 0
+        while true {
+            guard let lineEnd = (index..<max(index, bytes.count - 1)).first(where: { bytes[$0] == 13 && bytes[$0 + 1] == 10 }) else {
+                return nil
+            }
+            let sizeText = String(decoding: bytes[index..<lineEnd], as: UTF8.self).split(separator: ";").first ?? ""
+            guard let size = Int(sizeText.trimmingCharacters(in: .whitespaces), radix: 16), size >= 0 else { return nil }
+            if size == 0 { return body }
+            let start = lineEnd + 2
+            guard start + size + 2 <= bytes.count else { return nil }
+            body.append(contentsOf: bytes[start..<(start + size)])
+            index = start + size + 2
+        }
     }
 
     /// Waits for the peer to close; true if it did (EOF or reset) before the receive timeout.

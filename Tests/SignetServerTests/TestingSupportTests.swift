@@ -1,4 +1,7 @@
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 import SignetHTTP
 import Synchronization
 import Testing
@@ -158,9 +161,48 @@ import Testing
         #expect(PKCEPair(verifier: fresh.verifier).challenge == fresh.challenge)
     }
 
-    @Test func setCookieHeadersJoinedByFoundationAreSplitAgain() {
-        let parts = HTTPTestClient.splitSetCookie("a=1; Path=/, b=2; Expires=Wed, 21 Oct 2035 07:28:00 GMT; Path=/,c=3")
-        #expect(parts == ["a=1; Path=/", "b=2; Expires=Wed, 21 Oct 2035 07:28:00 GMT; Path=/", "c=3"])
+    @Test func responseHeadersAreSortedRepeatedOnesJoinedAndCookiesKeptApart() {
+        let head = "HTTP/1.1 200 OK\r\nVary: Origin\r\nSet-Cookie: a=1; Path=/\r\nCache-Control: no-store\r\n"
+            + "Set-Cookie: b=2; Expires=Wed, 21 Oct 2035 07:28:00 GMT; Path=/\r\nvary: Cookie"
+        let headers = HTTPTestClient.headers(of: head)
+        #expect(headers.map(\.name) == ["Cache-Control", "Set-Cookie", "Set-Cookie", "Vary"])
+        #expect(headers["vary"] == "Origin, Cookie")
+        #expect(headers.values("Set-Cookie") == ["a=1; Path=/", "b=2; Expires=Wed, 21 Oct 2035 07:28:00 GMT; Path=/"])
+    }
+
+    @Test func chunkedBodiesAreDecodedAndCutOnesRefused() {
+        #expect(RawHTTPConnection.dechunk(Array("4\r\nWiki\r\n5;ext=1\r\npedia\r\n0\r\n\r\n".utf8)) == Array("Wikipedia".utf8))
+        #expect(RawHTTPConnection.dechunk(Array("4\r\nWik".utf8)) == nil)
+        #expect(RawHTTPConnection.dechunk(Array("zz\r\n".utf8)) == nil)
+    }
+
+    /// Over real sockets: a body without Content-Length read to the close, a chunked one, a 100
+    /// Continue skipped, a HEAD without body, and a large body refused from its head alone still
+    /// gets its answer (the client stops sending when the server answers first).
+    @Test func theClientReadsEveryFramingAndStopsSendingWhenAnswered() async throws {
+        let answers: [String: String] = [
+            "/close": "HTTP/1.1 200 OK\r\nConnection: close\r\n\r\nto the end",
+            "/chunked": "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n3\r\nabc\r\n2\r\nde\r\n0\r\n\r\n",
+            "/continue": "HTTP/1.1 100 Continue\r\n\r\nHTTP/1.1 201 Created\r\nContent-Length: 2\r\n\r\nok",
+            "/head": "HTTP/1.1 200 OK\r\nContent-Length: 5\r\n\r\n",
+            "/big": "HTTP/1.1 413 Content Too Large\r\nContent-Length: 9\r\nConnection: close\r\n\r\ntoo large",
+        ]
+        let server = try ScriptedHTTPServer(answers: answers)
+        defer { server.stop() }
+        let client = HTTPTestClient()
+        #expect(try await client.get(server.url("/close")).text == "to the end")
+        #expect(try await client.get(server.url("/chunked")).text == "abcde")
+        let created = try await client.get(server.url("/continue"))
+        #expect(created.status == 201 && created.text == "ok")
+        let head = try await client.head(server.url("/head"))
+        #expect(head.status == 200 && head.body.isEmpty)
+        let size = 64 << 20
+        let big = try await client.send(method: "POST", url: server.url("/big"), body: [UInt8](repeating: 0x61, count: size))
+        #expect(big.status == 413 && big.text == "too large")
+        #expect(await Polling.wait(seconds: 20) { server.bodyBytes("/big") != nil })
+        #expect((server.bodyBytes("/big") ?? size) < size, "the whole body was sent after the answer")
+        server.stop()
+        await #expect(throws: TestingError.self) { try await client.get(server.url("/close")) }
     }
 
     // MARK: subprocesses
@@ -174,5 +216,89 @@ import Testing
         let env = try await Subprocess.run("/bin/sh", ["-c", "printf %s \"$SIGNET_PROBE\""], environment: ["SIGNET_PROBE": "42"])
         #expect(env.stdout == "42")
         await #expect(throws: TestingError.self) { try await Subprocess.run("/bin/sleep", ["20"], timeoutSeconds: 0.3) }
+    }
+}
+
+/// A loopback server that answers each request with a scripted response for its path (404
+/// otherwise), then closes its side and counts the body bytes that still arrive.
+private final class ScriptedHTTPServer: @unchecked Sendable {
+    let port: Int
+    private let listener: Int32
+    private let answers: [String: String]
+    /// Guarded by `lock`.
+    private var received: [String: Int] = [:]
+    private let lock = NSLock()
+
+    init(answers: [String: String]) throws {
+        self.answers = answers
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        inet_pton(AF_INET, "127.0.0.1", &address.sin_addr)
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let ready = withUnsafeMutablePointer(to: &address) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(fd, $0, length) == 0 && listen(fd, 16) == 0 && getsockname(fd, $0, &length) == 0
+            }
+        }
+        guard ready else {
+            close(fd)
+            throw TestingError("cannot listen on 127.0.0.1")
+        }
+        listener = fd
+        port = Int(UInt16(bigEndian: address.sin_port))
+        Thread { [self] in acceptLoop() }.start()
+    }
+
+    func url(_ path: String) -> URL { URL(string: "http://127.0.0.1:\(port)\(path)")! }
+
+    func stop() { shutdown(listener, Int32(SHUT_RDWR)) }
+
+    /// The body bytes that arrived for `path` after the answer, once its connection closed.
+    func bodyBytes(_ path: String) -> Int? {
+        lock.lock()
+        defer { lock.unlock() }
+        return received[path]
+    }
+
+    deinit { close(listener) }
+
+    private func acceptLoop() {
+        while true {
+            let fd = accept(listener, nil, nil)
+            if fd < 0 { return }
+            Thread { [self] in serve(fd) }.start()
+        }
+    }
+
+    private func serve(_ fd: Int32) {
+        defer { close(fd) }
+        var timeout = timeval(tv_sec: 20, tv_usec: 0)
+        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        var buffer: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 65_536)
+        var headEnd: Int?
+        while headEnd == nil {
+            let count = chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+            if count <= 0 { return }
+            buffer.append(contentsOf: chunk[0..<count])
+            headEnd = (0..<max(0, buffer.count - 3)).first { buffer[$0] == 13 && buffer[$0 + 1] == 10 && buffer[$0 + 2] == 13 && buffer[$0 + 3] == 10 }
+        }
+        guard let headEnd else { return }
+        let requestLine = String(decoding: buffer[0..<headEnd], as: UTF8.self).split(separator: "\r\n").first ?? ""
+        let parts = requestLine.split(separator: " ")
+        let path = parts.count > 1 ? String(parts[1]) : "/"
+        let answer = Array((answers[path] ?? "HTTP/1.1 404 Not Found\r\nContent-Length: 0\r\n\r\n").utf8)
+        _ = answer.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+        shutdown(fd, Int32(SHUT_WR))
+        var bodyBytes = buffer.count - headEnd - 4
+        while true {
+            let count = chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+            if count <= 0 { break }
+            bodyBytes += count
+        }
+        lock.lock()
+        received[path] = bodyBytes
+        lock.unlock()
     }
 }
