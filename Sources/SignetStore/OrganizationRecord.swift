@@ -103,11 +103,6 @@ public struct OrganizationInvitationRecord: Sendable, Equatable {
         self.invitedBy = invitedBy
         self.acceptedBy = acceptedBy
     }
-
-    /// Whether the invitation can still be accepted or resent at `now`.
-    public func isPending(at now: Date) -> Bool {
-        acceptedAt == nil && revokedAt == nil && expiresAt > now
-    }
 }
 
 /// What accepting an invitation did.
