@@ -17,8 +17,7 @@ struct AuthorizationCodeGrant: GrantHandler {
     let organizations: OrganizationSelection
 
     var grantType: GrantType { .authorizationCode }
-    var parameters: [String] { Self.parameters }
-    static let parameters = ["code", "redirect_uri", "code_verifier", "resource"]
+    let parameters = ["code", "redirect_uri", "code_verifier", "resource"]
 
     func handle(_ parameters: RequestParameters, client: Client) throws(OAuthError) -> TokenResponse {
         try oauthErrors { try redeem(parameters, client: client) }

@@ -7,8 +7,7 @@ struct ClientCredentialsGrant: GrantHandler {
     let issuer: TokenIssuer
 
     var grantType: GrantType { .clientCredentials }
-    var parameters: [String] { Self.parameters }
-    static let parameters = ["scope", "resource"]
+    let parameters = ["scope", "resource"]
 
     func handle(_ parameters: RequestParameters, client: Client) throws(OAuthError) -> TokenResponse {
         try oauthErrors { try issue(parameters, client: client) }

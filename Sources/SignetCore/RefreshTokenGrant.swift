@@ -20,8 +20,7 @@ struct RefreshTokenGrant: GrantHandler {
     let organizations: OrganizationSelection
 
     var grantType: GrantType { .refreshToken }
-    var parameters: [String] { Self.parameters }
-    static let parameters = ["refresh_token", "scope", "resource"]
+    let parameters = ["refresh_token", "scope", "resource"]
 
     func handle(_ parameters: RequestParameters, client: Client) throws(OAuthError) -> TokenResponse {
         try oauthErrors { try refresh(parameters, client: client) }

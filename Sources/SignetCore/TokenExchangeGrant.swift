@@ -38,8 +38,7 @@ struct TokenExchangeGrant: NetworkGrantHandler {
 
     var grantType: GrantType { .tokenExchange }
     // `actor_token`, `actor_token_type` and `audience` are refused when present, not accepted.
-    var parameters: [String] { Self.parameters }
-    static let parameters = ["connection", "subject_token_type", "subject_token", "requested_token_type", "resource", "scope", "nonce"]
+    let parameters = ["connection", "subject_token_type", "subject_token", "requested_token_type", "resource", "scope", "nonce"]
 
     func handleAsync(_ parameters: RequestParameters, client: Client) async throws(OAuthError) -> TokenResponse {
         // 1. The client: native sign-in is for the operator's own public apps only.

@@ -1,3 +1,5 @@
+import Foundation
+import SignetClientCore
 import SignetWire
 
 /// One upstream provider as configured (`connections` in `signet.json`), without its secrets
@@ -91,9 +93,10 @@ public struct Connection: Sendable, Equatable {
         self.trustedCertificatesFile = trustedCertificatesFile
     }
 
-    /// The discovery document URL.
-    public var discoveryDocumentURL: String {
-        discoveryURL ?? (issuer.hasSuffix("/") ? String(issuer.dropLast()) : issuer) + "/.well-known/openid-configuration"
+    /// The discovery document URL: `discoveryURL` when set, else the issuer's standard location
+    /// (`DiscoveryClient.discoveryURL(for:)`, OIDC Discovery §4.1); nil when neither is a URL.
+    public var discoveryDocumentURL: URL? {
+        discoveryURL.map { URL(string: $0) } ?? DiscoveryClient.discoveryURL(for: issuer)
     }
 
     /// Whether an email's domain is acceptable for this connection (always, when no list is set).

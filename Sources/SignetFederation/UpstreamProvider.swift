@@ -116,7 +116,7 @@ public final class UpstreamProvider: Sendable {
             guard let metadata = cache.metadata, let at = cache.fetchedAt, now.timeIntervalSince(at) < metadataLifetime else { return nil }
             return metadata
         }) { return cached }
-        guard let url = URL(string: connection.discoveryDocumentURL) else { throw .misconfigured("bad discovery URL") }
+        guard let url = connection.discoveryDocumentURL else { throw .misconfigured("bad discovery URL") }
         let metadata: ProviderMetadata
         do { metadata = try await DiscoveryClient.fetch(issuer: connection.issuer, discoveryURL: url, http: http) } catch {
             throw .upstreamUnavailable("discovery: \(error)")

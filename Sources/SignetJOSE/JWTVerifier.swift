@@ -45,11 +45,7 @@ public struct JWTVerifier: Sendable {
         if alg.uppercased().hasPrefix("HS") { throw .symmetricAlgorithm }
         if header["crit"] != nil { throw .criticalHeader }
         for name in Self.forbiddenHeaders where header[name] != nil { throw .forbiddenHeader(name) }
-        if let allowed = policy.allowedTypes {
-            guard let typ = header["typ"]?.stringValue,
-                  allowed.contains(where: { VerificationPolicy.normalizedType($0) == VerificationPolicy.normalizedType(typ) })
-            else { throw .wrongType }
-        }
+        guard policy.acceptsType(header["typ"]?.stringValue) else { throw .wrongType }
         let key: VerificationKey
         if let kidValue = header["kid"] {
             guard let kid = kidValue.stringValue, let named = keys[kid] else { throw .unknownKeyID }

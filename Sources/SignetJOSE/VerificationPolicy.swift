@@ -37,8 +37,17 @@ public struct VerificationPolicy: Sendable {
         self.clock = clock
     }
 
+    /// Whether a token whose `typ` header is `type` passes `allowedTypes` (always, when nil; never
+    /// without a `typ`, when set).
+    func acceptsType(_ type: String?) -> Bool {
+        guard let allowedTypes else { return true }
+        guard let type else { return false }
+        let wanted = Self.normalizedType(type)
+        return allowedTypes.contains { Self.normalizedType($0) == wanted }
+    }
+
     /// Lowercased, without an `application/` prefix.
-    static func normalizedType(_ type: String) -> String {
+    private static func normalizedType(_ type: String) -> String {
         let lower = type.lowercased()
         return lower.hasPrefix("application/") ? String(lower.dropFirst("application/".count)) : lower
     }

@@ -75,7 +75,7 @@ public final class NativeSignInVerifier: NativeIDTokenVerifier {
         let metadata: ProviderMetadata
         do {
             metadata = try await DiscoveryClient.fetch(issuer: connection.issuer,
-                                                       discoveryURL: URL(string: connection.discoveryDocumentURL), http: http(for: connection))
+                                                       discoveryURL: connection.discoveryDocumentURL, http: http(for: connection))
         } catch {
             Log.error("native sign-in: discovery for connection \(connection.id) failed: \(error)")
             throw OAuthError(.temporarilyUnavailable, "The identity provider cannot be reached; try again later.",

@@ -1,42 +1,5 @@
 import Foundation
 
-/// A refresh-token presentation: what the caller asks a `RefreshTokenStore` to do.
-public struct RotationRequest: Sendable, Equatable {
-    /// Keyed hash of the presented token.
-    public var tokenHash: [UInt8]
-    /// The authenticated client.
-    public var clientID: String
-    /// Keyed hash of the successor the caller derived from the presented token.
-    public var successorHash: [UInt8]
-    /// When the successor expires if unused (clamped to the family's absolute expiry).
-    public var successorExpiresAt: Date
-    /// The time of the request.
-    public var now: Date
-    /// How long after a rotation the same token may be presented again as a retry.
-    public var graceSeconds: Int
-
-    /// Creates a value.
-    public init(tokenHash: [UInt8], clientID: String, successorHash: [UInt8], successorExpiresAt: Date, now: Date,
-                graceSeconds: Int) {
-        self.tokenHash = tokenHash
-        self.clientID = clientID
-        self.successorHash = successorHash
-        self.successorExpiresAt = successorExpiresAt
-        self.now = now
-        self.graceSeconds = graceSeconds
-    }
-}
-
-/// What a store writes, inside the transaction that read the rows, after `RefreshRotation.decide`.
-public enum RotationWrite: Sendable, Equatable {
-    /// Nothing.
-    case none
-    /// Mark `presentedHash` rotated at `at` with the successor's hash, then insert `successor`.
-    case rotate(presentedHash: [UInt8], at: Date, successor: RefreshTokenRecord)
-    /// Revoke the family (only if it is not revoked yet; the first reason is kept).
-    case revokeGrant(id: String, reason: String, at: Date)
-}
-
 /// The refresh-token rotation rule (RFC 9700 §4.14.2) as pure functions of the rows a store read.
 /// Every backend reads the rows, calls `decide` and applies its `RotationWrite`, all in one
 /// transaction that locks what it read; the rule itself lives only here.

@@ -1,49 +1,5 @@
 import SignetCrypto
 
-/// What the caller stored about a credential, as an assertion needs it.
-public struct StoredCredential: Sendable, Hashable {
-    /// The credential id.
-    public let id: [UInt8]
-    /// The user handle (`user.id`) the credential was registered for.
-    public let userHandle: [UInt8]
-    /// The credential public key.
-    public let publicKey: COSEKey
-    /// The last signature counter seen.
-    public let signCount: UInt32
-    /// BE as registered.
-    public let backupEligible: Bool
-
-    /// A stored credential.
-    public init(id: [UInt8], userHandle: [UInt8], publicKey: COSEKey, signCount: UInt32, backupEligible: Bool) {
-        self.id = id
-        self.userHandle = userHandle
-        self.publicKey = publicKey
-        self.signCount = signCount
-        self.backupEligible = backupEligible
-    }
-}
-
-/// The outcome of a verified assertion: what to store and what to tell the token issuer.
-public struct VerifiedAssertion: Sendable, Hashable {
-    /// The authenticator's new signature counter (store it).
-    public let signCount: UInt32
-    /// §7.2 step 22: a counter that did not increase while either value is non-zero: the
-    /// authenticator may have been cloned. The signature is valid; the caller decides.
-    public let possibleClone: Bool
-    /// UV (always true: required).
-    public let userVerified: Bool
-    /// BE (unchanged from registration).
-    public let backupEligible: Bool
-    /// BS now (store it: it may change).
-    public let backupState: Bool
-
-    /// RFC 8176 `amr` values: `hwk` for a device-bound key or `swk` for a syncable one, and
-    /// `user` for the user verification that was required.
-    public var amr: [String] {
-        [backupEligible ? "swk" : "hwk", "user"]
-    }
-}
-
 /// Verifies an authentication ceremony (W3C WebAuthn §7.2 "Verifying an Authentication Assertion").
 public enum AssertionVerifier {
     /// The longest signature accepted (RSA-16384).

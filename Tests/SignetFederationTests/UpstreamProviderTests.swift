@@ -83,6 +83,18 @@ import Testing
         #expect(try method(.google, offered: ["client_secret_basic"]) == .clientSecretPost)
     }
 
+    /// `Connection.discoveryDocumentURL`: the configured URL, else the issuer's standard location by
+    /// the one rule of `DiscoveryClient.discoveryURL(for:)` (OIDC Discovery §4.1).
+    @Test func discoveryDocumentIsTheConfiguredOneOrTheIssuers() {
+        #expect(Connection(id: "o", type: .oidc, clientID: "c", issuer: "https://op.example/").discoveryDocumentURL?.absoluteString
+                == "https://op.example/.well-known/openid-configuration")
+        #expect(Connection(id: "g", type: .google, clientID: "c").discoveryDocumentURL?.absoluteString
+                == "https://accounts.google.com/.well-known/openid-configuration")
+        #expect(Connection(id: "o", type: .oidc, clientID: "c", issuer: "https://op.example",
+                           discoveryURL: "https://meta.example/op").discoveryDocumentURL?.absoluteString == "https://meta.example/op")
+        #expect(Connection(id: "o", type: .oidc, clientID: "c", issuer: "").discoveryDocumentURL == nil)
+    }
+
     @Test func discoveryWithAnotherIssuerIsRefused() async throws {
         let mock = try MockProvider(flavor: .generic)
         defer { mock.stop() }
