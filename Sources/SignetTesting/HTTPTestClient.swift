@@ -86,8 +86,9 @@ public final class HTTPTestClient: Sendable {
         let hostHeader: String
 
         init(_ url: URL) throws {
-            guard url.scheme?.lowercased() == "http",
-                  let components = URLComponents(url: url, resolvingAgainstBaseURL: false), var host = components.host, !host.isEmpty else {
+            // A URL relative to a base (a redirect's `Location`) is resolved first.
+            guard url.absoluteURL.scheme?.lowercased() == "http",
+                  let components = URLComponents(url: url, resolvingAgainstBaseURL: true), var host = components.host, !host.isEmpty else {
                 throw TestingError("HTTPTestClient speaks plain http to a host: \(url.absoluteString)")
             }
             if host.hasPrefix("["), host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }

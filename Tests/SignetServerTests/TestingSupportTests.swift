@@ -192,6 +192,7 @@ import Testing
         let client = HTTPTestClient()
         #expect(try await client.get(server.url("/close")).text == "to the end")
         #expect(try await client.get(server.url("/chunked")).text == "abcde")
+        #expect(try await client.get(try #require(URL(string: "../close", relativeTo: server.url("/a/b")))).text == "to the end")
         let created = try await client.get(server.url("/continue"))
         #expect(created.status == 201 && created.text == "ok")
         let head = try await client.head(server.url("/head"))
