@@ -102,14 +102,15 @@ pg_operation_cost() {
         "$(printf '%s; %.0f us; %.0f us' "$per_op" "$cpu" "$(result "load.$key.server_cpu_us" 2>/dev/null || echo 0)")" "(info)" info
 }
 
-# pg_round_trips KEY SCENARIO DB DIR: round trips per operation counted in the server log: for one
+# pg_round_trips KEY SCENARIO DB DIR TABLE [WHERE]: round trips per operation (an operation: a row of
+# TABLE created during the run that matches WHERE: a rotation's successor token, a sign-in's grant) counted in the server log: for one
 # short load run (2 s, its own, since logging slows the server) the cluster logs every statement
 # (log_statement = all, each line prefixed with the application name), and the lines of Signet's
 # connections (application_name "signet") are counted, BEGIN and COMMIT included (which
 # pg_stat_statements does not count when they come as prepared statements). libpq waits for each
 # statement's result before sending the next, so each line is one round trip. Sets PG_LOGGED_TRIPS.
 pg_round_trips() {
-    local key=$1 scenario=$2 db=$3 dir=$4 log offset since operations lines
+    local key=$1 scenario=$2 db=$3 dir=$4 table=$5 condition=${6:-} log offset since operations lines
     log=$dir/server.log
     pg_sql postgres "ALTER SYSTEM SET log_statement = 'all'" >/dev/null
     pg_sql postgres "ALTER SYSTEM SET log_line_prefix = '%a|'" >/dev/null
@@ -122,15 +123,15 @@ pg_round_trips() {
     pg_sql postgres "ALTER SYSTEM RESET log_statement" >/dev/null
     pg_sql postgres "ALTER SYSTEM RESET log_line_prefix" >/dev/null
     pg_sql postgres "SELECT pg_reload_conf()" >/dev/null
-    operations=$(pg_sql "$db" "SELECT count(*) FROM refresh_tokens WHERE created_at >= $since AND parent_hash IS NOT NULL")
+    operations=$(pg_sql "$db" "SELECT count(*) FROM $table WHERE created_at >= $since${condition:+ AND $condition}")
     [ "${operations:-0}" -gt 0 ] || operations=1
     show_cmd "grep -c '^signet|LOG:  (execute|statement)' server.log   # lines logged during that run"
     lines=$(tail -c +$((offset + 1)) "$log" | grep -c -E '^signet\|LOG:  (execute [^:]*|statement): ' || true)
     tail -c +$((offset + 1)) "$log" | grep -E '^signet\|LOG:  (execute [^:]*|statement): ' |
         sed -E 's/^signet\|LOG:  (execute [^:]*|statement): //' | cut -c1-60 | sort | uniq -c | sort -rn | head -8 |
-        awk -v n="$operations" '{ c = $1; $1 = ""; printf "  | %6.2f per rotation %s\n", c / n, $0 }'
+        awk -v n="$operations" '{ c = $1; $1 = ""; printf "  | %6.2f per operation %s\n", c / n, $0 }'
     PG_LOGGED_TRIPS=$(calc "$lines / $operations")
-    echo "  $lines statements logged for $operations rotations (the load's set-up included): $PG_LOGGED_TRIPS round trips per rotation"
+    echo "  $scenario: $lines statements logged for $operations operations (the load's set-up included): $PG_LOGGED_TRIPS round trips each"
 }
 
 # pg_live_twice DB: families (grants) holding more than one live (unrotated) refresh token.
@@ -242,7 +243,11 @@ section_postgres() {
     echo "  statements per rotation: $PG_STATEMENTS_PER_ROTATION (pg_stat_statements leaves out BEGIN and COMMIT sent as prepared"
     echo "  statements; the server log below counts them). PostgreSQL CPU per rotation (postmaster and backends, /proc): $pg_cpu us"
     echo "  Round trips per rotation, counted in PostgreSQL's log:"
-    pg_round_trips pg-trips refresh-noid signet_bench "$pgdir"
+    pg_round_trips pg-trips refresh-noid signet_bench "$pgdir" refresh_tokens "parent_hash IS NOT NULL"
+    local rotation_trips=$PG_LOGGED_TRIPS
+    pg_round_trips pg-signin-trips signin signet_bench "$pgdir" grants
+    summary_add "  signin on PG: round trips (server log)" "$PG_LOGGED_TRIPS" "(info)" info
+    PG_LOGGED_TRIPS=$rotation_trips
     echo "  Per operation on the same server (one run each, for the capacity model in docs/operations.md):"
     pg_operation_cost pg-signin signin signet_bench
     pg_operation_cost pg-client-credentials client-credentials signet_bench
