@@ -52,6 +52,8 @@ PASSWORD_CONNECTIONS=4
 UPSTREAM_DELAY=3
 FEDERATED_BROWSERS=32
 STRICT=0
+# Set by a section whose correctness check failed (e.g. two live tokens in one family): exit 1.
+CORRECTNESS_FAILED=0
 
 # ---------------------------------------------------------------------------------------------
 # Command line
@@ -639,31 +641,8 @@ EOF
     stop_pid "$mock_pid"
 }
 
-section_postgres() {
-    heading "Refresh-token rotation on PostgreSQL (database.driver postgres): the same load as the refresh section"
-    if ! compgen -G '/usr/lib/postgresql/*/bin/initdb' >/dev/null; then
-        echo "  skipped: no PostgreSQL server binaries (Debian: postgresql)"
-        return 0
-    fi
-    echo "  A throwaway PostgreSQL cluster on this machine (scripts/postgres-test-server.sh: Unix socket,"
-    echo "  fsync off, as in the tests: the figure is Signet's cost, not a durable disk's), one database,"
-    echo "  one signet serve with database.max_connections 16. Reference only: no target yet."
-    local pgdir conninfo
-    pgdir=$(mktemp -d /tmp/signet-bench-pg.XXXXXX)   # outside $WORK (0700): the server runs as postgres
-    conninfo=$(scripts/postgres-test-server.sh start "$pgdir") || { echo "  !! PostgreSQL did not start"; return 1; }
-    psql "$conninfo" -q -c "CREATE DATABASE signet_bench" >/dev/null
-    printf '%s' "${conninfo/dbname=postgres/dbname=signet_bench}" >"$WORK/pg.conninfo"
-    openssl rand -hex 32 >"$WORK/pg.master-key"
-    printf '{"master_key": "file:%s", "database": {"driver": "postgres", "url": "file:%s", "max_connections": 16}}\n' \
-        "$WORK/pg.master-key" "$WORK/pg.conninfo" >"$WORK/postgres.json"
-    start_oauth_server postgres "$WORK/postgres.json" || { scripts/postgres-test-server.sh stop "$pgdir"; return 1; }
-    echo "  Without an ID token (scope=offline_access):"
-    load_run pg-refresh-noid refresh-noid "$LOAD_CONNECTIONS"
-    summary_add "refresh rotations/s on PostgreSQL, no ID token" "$(printf '%.0f/s p50 %.1f p99 %.1f ms' "$LOAD_RATE" "$LOAD_P50" "$LOAD_P99")" "(info)" info
-    summary_add "  server CPU/op (PostgreSQL's own CPU not included)" "$(printf '%.0f us' "$LOAD_CPU")" "(info)" info
-    stop_pid "$SIGNET_PID"
-    scripts/postgres-test-server.sh stop "$pgdir"
-}
+# The postgres section (section_postgres: the pgbench ceiling, round trips, two nodes behind nginx).
+source "$ROOT/scripts/bench-postgres.sh"
 
 section_client_credentials() {
     heading "Client credentials: POST /token grant_type=client_credentials, client_secret_basic"
@@ -845,6 +824,10 @@ if awk -v l="$LOAD_AT_START" 'BEGIN { exit !(l > 1.5) }'; then
     echo "  !! The machine was busy (load average $LOAD_AT_START at start): req/s and start-up times are"
     echo "     wall-clock figures and swing with other load; the CPU-per-request and crypto (CPU-time)"
     echo "     ratios are the stable ones. Re-run on an idle machine for the req/s figures."
+fi
+if [ "$CORRECTNESS_FAILED" = 1 ]; then
+    echo "  !!!! A correctness check failed (see above): exit 1."
+    exit 1
 fi
 if [ "$STRICT" = 1 ] && [ "$MISSED" = 1 ]; then exit 1; fi
 exit 0

@@ -75,8 +75,22 @@ public final class SignetApplication: Sendable {
                                        perAddressConnectionLimit: config.http.perAddressConnectionLimit,
                                        trustedProxies: try TrustedProxies(config.http.trustedProxies),
                                        connectionTimeoutSeconds: config.http.connectionTimeoutSeconds,
-                                       threadCount: config.http.threads > 0 ? config.http.threads : ProcessInfo.processInfo.activeProcessorCount,
+                                       threadCount: Self.httpThreadCount(config, cores: ProcessInfo.processInfo.activeProcessorCount),
                                        tls: tls, accessLog: config.log.requests ? Log.request : nil)
+    }
+
+    /// HTTP worker threads per listen address: `http.threads` when set; otherwise one per core on
+    /// SQLite, and on PostgreSQL one per pooled connection (`database.max_connections`, at least
+    /// one per core). A request's store calls run on the thread that serves it, and on PostgreSQL
+    /// each statement waits for a network round trip, so a node has at most this many requests at
+    /// the database: with one thread per core, 2 on a 2-core node, however large its pool.
+    static func httpThreadCount(_ config: SignetConfiguration, cores: Int) -> Int {
+        if config.http.threads > 0 { return config.http.threads }
+        let perCore = max(1, cores)
+        switch config.database.driver {
+        case .sqlite: return perCore
+        case .postgres: return max(perCore, config.database.maxConnections)
+        }
     }
 
     /// Starts the listeners and the background key refresher.

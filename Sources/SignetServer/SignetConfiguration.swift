@@ -86,7 +86,7 @@ public struct SignetConfiguration: Sendable {
         public var trustedProxies: [String] = Settings.trustedProxies.defaultValue
         /// Idle timeout.
         public var connectionTimeoutSeconds: Int = Settings.connectionTimeout.defaultValue
-        /// Worker threads; 0 = cores.
+        /// Worker threads; 0 = cores (SQLite) or the pool size (PostgreSQL), `SignetApplication.httpThreadCount`.
         public var threads: Int = Settings.threads.defaultValue
         /// TLS certificate path.
         public var tlsCertificateFile: String? = Settings.tlsCertificate.defaultValue

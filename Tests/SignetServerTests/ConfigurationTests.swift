@@ -165,6 +165,22 @@ import Testing
         #expect(SignetConfiguration.defaults.database.url == nil)
     }
 
+    /// `http.threads` 0: one HTTP thread per core on SQLite; on PostgreSQL one per pooled
+    /// connection (at least one per core), since each request's store calls hold its thread while
+    /// they wait for the database. A value the operator sets is used as it is.
+    @Test func httpThreadsFollowThePoolOnPostgres() throws {
+        let sqlite = try SignetConfiguration(parsing: Data("{}".utf8))
+        #expect(SignetApplication.httpThreadCount(sqlite, cores: 2) == 2)
+        #expect(SignetApplication.httpThreadCount(sqlite, cores: 0) == 1)
+        let postgres = try SignetConfiguration(parsing: Data(#"{"master_key": "env:K", "database": {"driver": "postgres", "url": "env:U", "max_connections": 24}}"#.utf8))
+        #expect(SignetApplication.httpThreadCount(postgres, cores: 2) == 24)
+        #expect(SignetApplication.httpThreadCount(postgres, cores: 32) == 32)
+        let defaultPool = try SignetConfiguration(parsing: Data(#"{"master_key": "env:K", "database": {"driver": "postgres", "url": "env:U"}}"#.utf8))
+        #expect(SignetApplication.httpThreadCount(defaultPool, cores: 2) == 16)
+        let explicit = try SignetConfiguration(parsing: Data(#"{"master_key": "env:K", "http": {"threads": 3}, "database": {"driver": "postgres", "url": "env:U"}}"#.utf8))
+        #expect(SignetApplication.httpThreadCount(explicit, cores: 2) == 3)
+    }
+
     /// `database.synchronous` reaches the SQLite writer the server opens: FULL unless the operator
     /// chose NORMAL; a value that is neither is refused with the setting named.
     @Test func theSynchronousSettingReachesTheSQLiteWriter() throws {

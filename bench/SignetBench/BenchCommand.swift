@@ -145,6 +145,7 @@ struct BenchCommand: Sendable {
         results.record(key + ".errors", Double(errors))
         results.record(key + ".aborted", Double(aborted))
         results.record(key + ".connections", Double(connections))
+        results.record(key + ".operations", Double(measured.reduce(0) { $0 + $1.operations }))   // all runs, warm-up excluded
         if !cpus.isEmpty { results.record(key + ".server_cpu_us", median(cpus)) }
         results.record(key + ".generator_cpu_us", median(measured.map(\.generatorMicrosecondsPerOperation)))
         try results.write()
