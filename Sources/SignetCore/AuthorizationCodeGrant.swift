@@ -23,16 +23,67 @@ struct AuthorizationCodeGrant: GrantHandler {
         try oauthErrors { try redeem(parameters, client: client) }
     }
 
+    /// One commit for a good code: the code is read without a lock, checked, and then consumed in
+    /// the transaction that stores its grant family and first refresh token
+    /// (`AuthorizationCodeStore.redeemCode`). A code that fails a check is consumed on its own
+    /// before the error is thrown, and a code that is not redeemable is handed to `consumeCode`,
+    /// so every outcome is what consuming first and checking after would give.
     private func redeem(_ parameters: RequestParameters, client: Client) throws -> TokenResponse {
         let code = try parameters.required("code")
         let redirectURI = try parameters.single("redirect_uri")
         let verifier = try parameters.single("code_verifier")
         let now = parts.clock.now
         guard parts.tokens.hasShape(code, of: .code) else { throw OAuthError.invalidGrant("The code is invalid.") }
-        let record: AuthorizationCodeRecord
-        switch try codes.consumeCode(codeHash: parts.tokens.hash(code), now: now) {
+        let codeHash = parts.tokens.hash(code)
+        guard let record = try codes.code(codeHash: codeHash), case .consumed = CodeConsumption.decide(record, now: now) else {
+            _ = try consume(codeHash, now: now)
+            throw OAuthError.invalidGrant("The code is invalid or expired.")   // not reached: consume throws
+        }
+        let redemption: Redemption
+        do {
+            redemption = try check(record, parameters, client: client, redirectURI: redirectURI, verifier: verifier, now: now)
+        } catch {
+            // RFC 6749 §4.1.2: a code is used once, also by a redemption that is refused.
+            _ = try consume(codeHash, now: now)
+            throw error
+        }
+        let outcome: CodeConsumption
+        do {
+            outcome = try codes.redeemCode(codeHash: codeHash, now: now, grant: redemption.grant,
+                                           firstToken: redemption.first?.record)
+        } catch StoreError.duplicate {
+            // The family's id is taken (a replay of this code revoked it meanwhile).
+            throw OAuthError.invalidGrant("The code was already used.")
+        }
+        // Redeemed by another request since the read: a replay, handled as `consume` handles it.
+        guard case .consumed = outcome else { _ = try refuse(outcome, now: now); throw OAuthError.invalidGrant("The code was already used.") }
+        return try parts.responses.build(
+            client: client, user: redemption.user, scope: redemption.scope, grantID: redemption.grant.grantID,
+            resources: redemption.audiences, nonce: record.nonce, authTime: record.authTime, amr: redemption.grant.amr,
+            sessionID: record.sessionID, refreshToken: redemption.first?.token, organization: redemption.organization)
+    }
+
+    /// What a checked code gives: the family to store, its first refresh token, and the response's parts.
+    private struct Redemption {
+        let grant: GrantRecord
+        let first: (token: String, record: RefreshTokenRecord)?
+        let user: UserRecord
+        let scope: Scope
+        let audiences: [String]
+        let organization: OrganizationMembership?
+    }
+
+    /// Consumes the code on its own (one transaction) and returns its record when this call
+    /// consumed it; throws `invalid_grant` for every other outcome (a replay revokes its family).
+    private func consume(_ codeHash: [UInt8], now: Date) throws -> AuthorizationCodeRecord {
+        try refuse(try codes.consumeCode(codeHash: codeHash, now: now), now: now)
+    }
+
+    /// The record of a `.consumed` outcome; `invalid_grant` for the others.
+    private func refuse(_ outcome: CodeConsumption, now: Date) throws -> AuthorizationCodeRecord {
+        switch outcome {
         case .consumed(let consumed):
-            record = consumed
+            return consumed
         case .alreadyConsumed(let replayed):
             // RFC 6749 §4.1.2: a reused code revokes every token issued from it.
             try parts.refreshTokens.revokeGrant(issuedFrom: replayed, reason: RevokeReason.codeReplay, now: now)
@@ -42,6 +93,12 @@ struct AuthorizationCodeGrant: GrantHandler {
         case .expired, .notFound:
             throw OAuthError.invalidGrant("The code is invalid or expired.")
         }
+    }
+
+    /// The checks of RFC 6749 §4.1.3 and RFC 7636 §4.6 on a code that is redeemable, and the
+    /// family it would start.
+    private func check(_ record: AuthorizationCodeRecord, _ parameters: RequestParameters, client: Client,
+                       redirectURI: String?, verifier: String?, now: Date) throws -> Redemption {
         guard record.clientID == client.id else {
             throw OAuthError.invalidGrant("The code was issued to another client.", detail: "code of \(record.clientID) redeemed by \(client.id)")
         }
@@ -77,16 +134,8 @@ struct AuthorizationCodeGrant: GrantHandler {
                                 createdAt: now, absoluteExpiresAt: now.addingTimeInterval(TimeInterval(familyLifetime)),
                                 sessionID: record.sessionID, authTime: record.authTime, payload: record.payload,
                                 resources: granted, amr: amr, organizationID: record.organizationID)
-        // The family and its first refresh token in one transaction: one commit, not two.
         let first = parts.refreshMinter.firstToken(grant: grant, client: client, scope: scope, now: now)
-        do { try parts.refreshTokens.createGrant(grant, firstToken: first?.record) } catch StoreError.duplicate {
-            // The code was replayed while this redemption was in flight; the family is revoked.
-            throw OAuthError.invalidGrant("The code was already used.")
-        }
-        return try parts.responses.build(
-            client: client, user: user, scope: scope, grantID: grant.grantID, resources: audiences, nonce: record.nonce,
-            authTime: record.authTime, amr: amr, sessionID: record.sessionID, refreshToken: first?.token,
-            organization: organization)
+        return Redemption(grant: grant, first: first, user: user, scope: scope, audiences: audiences, organization: organization)
     }
 }
 

@@ -29,14 +29,28 @@ public struct SessionManager: Sendable {
 
     /// Records use of the session: the idle timeout starts again (clamped to the absolute one).
     /// Returns the updated session, or nil if it ended meanwhile.
+    ///
+    /// The store is written only when that moves the idle expiry by at least `touchInterval`
+    /// (and `lastSeenAt` with it): a session used many times a minute is written once a minute, not
+    /// at every authorization (each write is a commit, and with `database.synchronous` FULL a
+    /// sync). So the idle timeout may run out up to `touchInterval` sooner than after the very last
+    /// use, never later; `session` is returned as it is when nothing is written.
     public func touch(_ session: ActiveSession) throws -> ActiveSession? {
         let now = clock.now
         let idle = now.addingTimeInterval(TimeInterval(policy.sessionIdle))
+        let extended = min(idle, session.record.absoluteExpiresAt)
+        if extended.timeIntervalSince(session.record.idleExpiresAt) < TimeInterval(Self.touchInterval(idle: policy.sessionIdle)) {
+            return session
+        }
         guard let record = try sessions.touchSession(idHash: session.record.idHash, now: now, idleExpiresAt: idle) else {
             return nil
         }
         return ActiveSession(record: record, user: session.user)
     }
+
+    /// How far a use must move the idle expiry before `touch` writes it: a tenth of the idle
+    /// timeout, at most 60 seconds (`lifetimes.session_idle` is at least 60, so at least 6).
+    public static func touchInterval(idle: Int) -> Int { max(1, min(60, idle / 10)) }
 
     /// Starts a session for a user who has just authenticated with `amr`. Returns the cookie value
     /// (only its hash is stored) and the session.

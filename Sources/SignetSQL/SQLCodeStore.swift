@@ -22,6 +22,7 @@ public struct SQLCodeStore: AuthorizationCodeStore {
 
     static let insert = SQLTemplate.insert(into: "authorization_codes", codeColumns)
     static let codeForRedemption = "SELECT \(codeColumns) FROM authorization_codes WHERE code_hash = $1{for_update}"
+    static let codeByHash = "SELECT \(codeColumns) FROM authorization_codes WHERE code_hash = $1"
     static let markConsumed = "UPDATE authorization_codes SET consumed_at = $1 WHERE code_hash = $2 AND consumed_at IS NULL"
     static let deleteUnredeemed = "DELETE FROM authorization_codes WHERE user_id = $1 AND consumed_at IS NULL"
 
@@ -44,12 +45,37 @@ public struct SQLCodeStore: AuthorizationCodeStore {
     /// lets `CodeConsumption.decide` rule, and writes `consumed_at` when it says `.consumed`: a
     /// racing redemption waits for the lock and then reads the code redeemed.
     public func consumeCode(codeHash: [UInt8], now: Date) throws -> CodeConsumption {
+        try database.transaction { db in try Self.consume(codeHash, now: now, db) }
+    }
+
+    static func consume(_ codeHash: [UInt8], now: Date, _ db: any SQLConnection) throws -> CodeConsumption {
+        let outcome = CodeConsumption.decide(try db.one(codeForRedemption, [codeHash], decodeCode), now: now)
+        if case .consumed = outcome {
+            guard try db.run(markConsumed, [now, codeHash]) == 1 else {
+                throw StoreError.backend("authorization code changed under its lock")
+            }
+        }
+        return outcome
+    }
+
+    /// See `AuthorizationCodeStore.code(codeHash:)`.
+    public func code(codeHash: [UInt8]) throws -> AuthorizationCodeRecord? {
+        try database.read { db in try db.one(Self.codeByHash, [codeHash], Self.decodeCode) }
+    }
+
+    /// See `AuthorizationCodeStore.redeemCode(codeHash:now:grant:firstToken:)`.
+    ///
+    /// `consumeCode`'s transaction with the family's two inserts in it. On PostgreSQL that is
+    /// `BEGIN`, the locked read, the `UPDATE`, two `INSERT`s, `COMMIT`; on SQLite one commit.
+    public func redeemCode(codeHash: [UInt8], now: Date, grant: GrantRecord, firstToken: RefreshTokenRecord?) throws -> CodeConsumption {
         try database.transaction { db in
-            let outcome = CodeConsumption.decide(try db.one(Self.codeForRedemption, [codeHash], Self.decodeCode), now: now)
-            if case .consumed = outcome {
-                guard try db.run(Self.markConsumed, [now, codeHash]) == 1 else {
-                    throw StoreError.backend("authorization code changed under its lock")
+            let outcome = try Self.consume(codeHash, now: now, db)
+            if case .consumed(let code) = outcome {
+                guard grant.grantID == code.grantID, firstToken.map({ $0.grantID == code.grantID }) ?? true else {
+                    throw StoreError.corrupt("the grant family to store is not the code's")
                 }
+                try SQLRefreshTokenStore.insertGrant(grant, db)
+                if let firstToken { try SQLRefreshTokenStore.insertToken(firstToken, db) }
             }
             return outcome
         }

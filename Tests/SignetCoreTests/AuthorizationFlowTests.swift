@@ -53,6 +53,27 @@ import Testing
         #expect(after.record.idleExpiresAt == before.addingTimeInterval(3600))
     }
 
+    @Test func aSessionUsedAgainWithinTheTouchIntervalIsNotWritten() throws {
+        let f = try CoreFixture()
+        let browser = try f.signedIn(try f.makeUser())
+        let interval = TimeInterval(SessionManager.touchInterval(idle: f.server.policy.sessionIdle))
+        #expect(interval == 60)
+        f.clock.advance(by: 3600)
+        _ = try f.flow.start(try f.request("first"), client: try f.client("first"), sessionToken: browser.token)
+        let written = try #require(try f.flow.sessions.active(token: browser.token)).record
+        #expect(written.lastSeenAt == f.clock.now)
+        // Used again less than the interval later: the stored session stays as it was.
+        f.clock.advance(by: interval - 1)
+        _ = try f.flow.start(try f.request("first"), client: try f.client("first"), sessionToken: browser.token)
+        #expect(try #require(try f.flow.sessions.active(token: browser.token)).record == written)
+        // A full interval after the last write: written again.
+        f.clock.advance(by: 1)
+        _ = try f.flow.start(try f.request("first"), client: try f.client("first"), sessionToken: browser.token)
+        let again = try #require(try f.flow.sessions.active(token: browser.token)).record
+        #expect(again.lastSeenAt == written.lastSeenAt.addingTimeInterval(interval))
+        #expect(again.idleExpiresAt == written.idleExpiresAt.addingTimeInterval(interval))
+    }
+
     @Test func promptLoginAsksAgainDespiteASession() throws {
         let f = try CoreFixture()
         let browser = try f.signedIn(try f.makeUser())

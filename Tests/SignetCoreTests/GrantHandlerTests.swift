@@ -105,6 +105,41 @@ final class GrantParts: Sendable {
         } == .invalidGrant)
     }
 
+    /// RFC 6749 §4.1.2: a refused redemption (here a wrong verifier) still uses the code up, so the
+    /// right verifier afterwards is a replay; nothing of a family was stored.
+    @Test func aRefusedRedemptionUsesTheCodeUp() throws {
+        let parts = try GrantParts()
+        let grant = parts.codeGrant
+        let client = try parts.client()
+        let code = try parts.code()
+        #expect(GrantParts.errorCode {
+            _ = try grant.handle(GrantParts.parameters([("code", code), ("redirect_uri", "com.example.app:/cb"),
+                                                        ("code_verifier", String(repeating: "x", count: 43))]), client: client)
+        } == .invalidGrant)
+        #expect(try parts.storage.refreshTokens.grant(id: "grant-1") == nil)
+        #expect(GrantParts.errorCode {
+            _ = try grant.handle(GrantParts.parameters([("code", code), ("redirect_uri", "com.example.app:/cb"),
+                                                        ("code_verifier", TokenFixture.verifier)]), client: client)
+        } == .invalidGrant)
+        #expect(try parts.storage.audit.recentAudit(limit: 5).contains { $0.event == "code_replay" })
+        #expect(try parts.storage.refreshTokens.isGrantActive(id: "grant-1", now: parts.clock.now) == false)
+    }
+
+    /// A good code is redeemed with its family in one store call (one transaction, one commit):
+    /// no separate consumption, no separate grant or token write.
+    @Test func aGoodCodeIsRedeemedInOneWrite() throws {
+        let parts = try GrantParts()
+        let codes = CountingCodes(base: parts.storage.codes)
+        let grant = AuthorizationCodeGrant(codes: codes, users: parts.storage.users, parts: parts.grantParts(),
+                                           familyLifetime: 86_400, organizations: OrganizationSelection(store: parts.storage.organizations))
+        let response = try grant.handle(GrantParts.parameters([
+            ("code", try parts.code()), ("redirect_uri", "com.example.app:/cb"), ("code_verifier", TokenFixture.verifier)]),
+            client: try parts.client())
+        #expect(response.refreshToken != nil)
+        #expect(codes.calls.withLock { $0 } == ["code", "redeemCode"])
+        #expect(try parts.storage.refreshTokens.isGrantActive(id: "grant-1", now: parts.clock.now))
+    }
+
     @Test func theRefreshGrantRotatesAndAReuseRevokesTheFamily() throws {
         let parts = try GrantParts()
         let client = try parts.client()
@@ -133,6 +168,34 @@ final class GrantParts: Sendable {
             #expect(error.code == .serverError)
             #expect(error.privateDetail?.hasPrefix("refresh_token: ") == true)
         }
+    }
+}
+
+/// A code store that names each call it forwards.
+final class CountingCodes: AuthorizationCodeStore {
+    let base: any AuthorizationCodeStore
+    let calls = Mutex<[String]>([])
+    init(base: any AuthorizationCodeStore) { self.base = base }
+
+    func insertCode(_ code: AuthorizationCodeRecord) throws {
+        calls.withLock { $0.append("insertCode") }
+        try base.insertCode(code)
+    }
+    func consumeCode(codeHash: [UInt8], now: Date) throws -> CodeConsumption {
+        calls.withLock { $0.append("consumeCode") }
+        return try base.consumeCode(codeHash: codeHash, now: now)
+    }
+    func code(codeHash: [UInt8]) throws -> AuthorizationCodeRecord? {
+        calls.withLock { $0.append("code") }
+        return try base.code(codeHash: codeHash)
+    }
+    func redeemCode(codeHash: [UInt8], now: Date, grant: GrantRecord, firstToken: RefreshTokenRecord?) throws -> CodeConsumption {
+        calls.withLock { $0.append("redeemCode") }
+        return try base.redeemCode(codeHash: codeHash, now: now, grant: grant, firstToken: firstToken)
+    }
+    func deleteUnredeemedCodes(userID: String) throws -> Int {
+        calls.withLock { $0.append("deleteUnredeemedCodes") }
+        return try base.deleteUnredeemedCodes(userID: userID)
     }
 }
 

@@ -71,6 +71,49 @@ struct AuthorizationContractTests {
         #expect(try store.consumeCode(codeHash: hash("nope"), now: t0) == .notFound)
     }
 
+    /// A look at a code changes nothing; a redemption with its family is one write: the code
+    /// redeemed, the grant and its first token stored, or (a family that is not the code's, a
+    /// token that cannot be stored) none of them.
+    @Test(arguments: Backend.allCases)
+    func aCodeAndTheFamilyItStartsAreOneWrite(_ backend: Backend) throws {
+        let storage = try backend.make()
+        let store = storage.codes
+        let code = Fixture.code("code-f", grantID: "g-f")
+        try store.insertCode(code)
+        #expect(try store.code(codeHash: hash("code-f")) == code)
+        #expect(try store.code(codeHash: hash("nope")) == nil)
+
+        #expect(throws: StoreError.corrupt("the grant family to store is not the code's")) {
+            try store.redeemCode(codeHash: hash("code-f"), now: t0.addingTimeInterval(5), grant: Fixture.grant("g-other"),
+                                 firstToken: nil)
+        }
+        try storage.refreshTokens.createGrant(Fixture.grant("g-taken"), firstToken: Fixture.token("rt-taken", grant: "g-taken"))
+        #expect(throws: StoreError.duplicate) {
+            try store.redeemCode(codeHash: hash("code-f"), now: t0.addingTimeInterval(5), grant: Fixture.grant("g-f"),
+                                 firstToken: Fixture.token("rt-taken", grant: "g-f"))
+        }
+        #expect(try storage.refreshTokens.grant(id: "g-f") == nil)
+        #expect(try store.code(codeHash: hash("code-f")) == code, "a failed redemption leaves the code unredeemed")
+
+        var redeemed = code
+        redeemed.consumedAt = t0.addingTimeInterval(10)
+        #expect(try store.redeemCode(codeHash: hash("code-f"), now: t0.addingTimeInterval(10), grant: Fixture.grant("g-f"),
+                                     firstToken: Fixture.token("rt-f", grant: "g-f")) == .consumed(redeemed))
+        #expect(try storage.refreshTokens.grant(id: "g-f") == Fixture.grant("g-f"))
+        #expect(try storage.refreshTokens.refreshToken(hash: hash("rt-f")) == Fixture.token("rt-f", grant: "g-f"))
+        #expect(try store.code(codeHash: hash("code-f")) == redeemed)
+        // Once redeemed, every later redemption is a replay and writes nothing.
+        #expect(try store.redeemCode(codeHash: hash("code-f"), now: t0.addingTimeInterval(11), grant: Fixture.grant("g-f"),
+                                     firstToken: Fixture.token("rt-g", grant: "g-f")) == .alreadyConsumed(redeemed))
+        #expect(try storage.refreshTokens.refreshToken(hash: hash("rt-g")) == nil)
+        #expect(try store.redeemCode(codeHash: hash("nope"), now: t0, grant: Fixture.grant("g-n"), firstToken: nil) == .notFound)
+        #expect(try storage.refreshTokens.grant(id: "g-n") == nil)
+        try store.insertCode(Fixture.code("code-old", grantID: "g-old", expiresIn: 300))
+        #expect(try store.redeemCode(codeHash: hash("code-old"), now: t0.addingTimeInterval(300), grant: Fixture.grant("g-old"),
+                                     firstToken: nil) == .expired)
+        #expect(try storage.refreshTokens.grant(id: "g-old") == nil)
+    }
+
     @Test(arguments: Backend.allCases)
     func expiredCodeIsNotRedeemed(_ backend: Backend) throws {
         let store = try backend.make().codes
