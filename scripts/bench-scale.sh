@@ -70,6 +70,23 @@ scale_load() {
     [ "$LOAD_OK" = 1 ] || echo "  !! errors or broken chains: the figure is not valid"
 }
 
+# scale_proof LABEL PORT TOKEN_FILE: the real server on the seeded database rotates a token the
+# loader made (the one line of TOKEN_FILE, used by no load phase): 200 with a new refresh token,
+# then that successor is rotated in turn (200).
+scale_proof() {
+    local label=$1 port=$2 token first second successor
+    token=$(head -n 1 "$3")
+    show_cmd "curl -d 'grant_type=refresh_token&client_id=bench-app&refresh_token=SEEDED' http://127.0.0.1:$port/token   # then its successor"
+    first=$(curl -s -o "$WORK/$label-proof1.json" -w '%{http_code}' -d "grant_type=refresh_token&client_id=bench-app&refresh_token=$token" \
+        "http://127.0.0.1:$port/token")
+    successor=$(grep -o '"refresh_token":"[^"]*"' "$WORK/$label-proof1.json" | cut -d'"' -f4)
+    second=$(curl -s -o /dev/null -w '%{http_code}' -d "grant_type=refresh_token&client_id=bench-app&refresh_token=$successor" \
+        "http://127.0.0.1:$port/token")
+    echo "  a seeded token presented to signet serve: $first$([ -n "$successor" ] && echo ' with a new refresh token'); its successor: $second"
+    summary_add "  seeded token rotated by signet serve; successor" "$first; $second" "200; 200" \
+        "$([ "$first" = 200 ] && [ -n "$successor" ] && [ "$second" = 200 ] && echo PASS || echo MISS)"
+}
+
 # scale_rss PID: "VmRSS VmHWM" in MiB.
 scale_rss() {
     awk '/^VmRSS:/ { r = $2 } /^VmHWM:/ { h = $2 } END { printf "%.1f %.1f", r / 1024, h / 1024 }' "/proc/$1/status"
@@ -164,8 +181,11 @@ scale_sqlite() {
     echo "  Seeded database:"
     local t0 t1 bytes
     t0=$SECONDS
-    scale_seed sqlite-full "$dir/config.json" "$dir/full" "$SCALE_TOKENS" "$users" "$expired" $((3 * SCALE_SAMPLE)) || return 1
+    scale_seed sqlite-full "$dir/config.json" "$dir/full" "$SCALE_TOKENS" "$users" "$expired" $((3 * SCALE_SAMPLE + 1)) || return 1
     t1=$SECONDS
+    # The loader's last checkpoint can find the WAL still read by its background checkpointer;
+    # with the loader gone this one copies and truncates it, so the bytes are the database's own.
+    sqlite3 "$dir/full/signet.db" "PRAGMA wal_checkpoint(TRUNCATE)" >/dev/null
     bytes=$(scale_db_bytes "$dir/full")
     local per_token
     per_token=$(calc "$bytes / $SCALE_TOKENS")
@@ -182,6 +202,7 @@ scale_sqlite() {
     summary_add "  database bytes per live token" "$per_token B" "<= 400 B" "$(pass_if "$per_token <= 400")"
 
     scale_serve sqlite-full "$dir/config.json" "$dir/full" || return 1
+    scale_proof sqlite-full "$SIGNET_PORT" "$WORK/sqlite-full.part.03"
     scale_load sqlite-full "$WORK/sqlite-full.part.00"
     local rss
     rss=$(scale_rss "$SIGNET_PID")
@@ -191,6 +212,7 @@ scale_sqlite() {
     summary_add "  server RSS after the load; peak" "${rss% *} MiB; ${rss#* } MiB" "<= 150 MiB" "$(pass_if "${rss#* } <= 150")"
     scale_purge_under_load sqlite-purge "$dir/config.json" "$dir/full" "$WORK/sqlite-full.part.01" "$WORK/sqlite-full.part.02"
     stop_pid "$SIGNET_PID"
+    echo "  the WAL before the start-up runs (after the purge): $(stat -c %s "$dir/full/signet.db-wal" 2>/dev/null || echo 0) bytes"
     show_cmd "$BENCH startup-on --signet $SIGNET --data $dir/full --config $dir/config.json --runs 3"
     "$BENCH" startup-on --signet "$SIGNET" --data "$dir/full" --config "$dir/config.json" --runs 3 --results "$RESULTS" --key sqlite_scale |
         sed 's/^/  /'
@@ -250,7 +272,7 @@ scale_postgres() {
     echo "  Seeded database:"
     local t0 t1 bytes per_token
     t0=$SECONDS
-    scale_seed pg-full "$WORK/signet_scale.json" "$WORK/pg-full-data" "$tokens" $((tokens / 10)) "$expired" $((5 * SCALE_SAMPLE)) || return 1
+    scale_seed pg-full "$WORK/signet_scale.json" "$WORK/pg-full-data" "$tokens" $((tokens / 10)) "$expired" $((5 * SCALE_SAMPLE + 1)) || return 1
     t1=$SECONDS
     scale_pg_sql "VACUUM ANALYZE" >/dev/null
     bytes=$(scale_pg_sql "SELECT pg_database_size(current_database())")
@@ -263,6 +285,7 @@ scale_postgres() {
     summary_add "  database bytes per live token" "$per_token B" "<= 400 B" "$(pass_if "$per_token <= 400")"
 
     scale_serve pg-full "$WORK/signet_scale.json" "$WORK/pg-full-data" || return 1
+    scale_proof pg-full "$SIGNET_PORT" "$WORK/pg-full.part.05"
     # Statements per rotation, counted by pg_stat_statements over this load run, and PostgreSQL's CPU.
     scale_pg_sql "CREATE EXTENSION IF NOT EXISTS pg_stat_statements" >/dev/null
     local before_us pg_before pg_after

@@ -30,10 +30,11 @@ SECTIONS=(footprint startup http jwks crypto refresh durability slowfed postgres
 OPTIN_SECTIONS=(scale)
 # scale: live refresh tokens seeded on SQLite and on PostgreSQL (--scale-tokens, --scale-pg-tokens),
 # expired rows for the purge (half expired grants, half their tokens), seeded tokens per load phase.
-SCALE_TOKENS=10000000
-SCALE_PG_TOKENS=1000000
-SCALE_EXPIRED_ROWS=1000000
-SCALE_SAMPLE=20000
+# The environment may set them too (SCALE_TOKENS=100000 make bench BENCH_ARGS="--only scale").
+SCALE_TOKENS=${SCALE_TOKENS:-10000000}
+SCALE_PG_TOKENS=${SCALE_PG_TOKENS:-1000000}
+SCALE_EXPIRED_ROWS=${SCALE_EXPIRED_ROWS:-1000000}
+SCALE_SAMPLE=${SCALE_SAMPLE:-20000}
 WRK_DURATION=5s
 WRK_THREADS=2
 WRK_CONNECTIONS=32

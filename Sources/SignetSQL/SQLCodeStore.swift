@@ -32,11 +32,16 @@ public struct SQLCodeStore: AuthorizationCodeStore {
     }
 
     static func insertRow(_ code: AuthorizationCodeRecord, _ db: any SQLConnection) throws {
-        try db.run(insert, [
+        try db.run(insert, binds(code))
+    }
+
+    /// `code` as `insert`'s parameters (also `SQLStores.bulkInsert`'s).
+    static func binds(_ code: AuthorizationCodeRecord) -> [any SQLBindable] {
+        [
             code.codeHash, code.clientID, code.userID, code.redirectURI, code.scope, code.codeChallenge,
             code.nonce, code.resource, code.authTime, code.sessionID, code.grantID, code.payload,
             code.createdAt, code.expiresAt, code.consumedAt, code.organizationID,
-        ])
+        ]
     }
 
     /// See `AuthorizationCodeStore.consumeCode(codeHash:now:)`.

@@ -91,11 +91,16 @@ public struct SQLRefreshTokenStore: RefreshTokenStore {
     }
 
     static func insertGrant(_ grant: GrantRecord, _ db: any SQLConnection) throws {
-        try db.run(insertGrantSQL, [
+        try db.run(insertGrantSQL, try grantBinds(grant))
+    }
+
+    /// `grant` as `insertGrantSQL`'s parameters (also `SQLStores.bulkInsert`'s).
+    static func grantBinds(_ grant: GrantRecord) throws -> [any SQLBindable] {
+        [
             grant.grantID, grant.clientID, grant.userID, grant.scope, grant.createdAt, grant.absoluteExpiresAt,
             grant.revokedAt, grant.revokeReason, grant.sessionID, grant.authTime, grant.payload,
             try StringList.json(grant.resources), grant.amr.joined(separator: " "), grant.organizationID,
-        ])
+        ]
     }
 
     /// See `RefreshTokenStore.grant(id:)`.
@@ -114,10 +119,15 @@ public struct SQLRefreshTokenStore: RefreshTokenStore {
     }
 
     static func insertToken(_ token: RefreshTokenRecord, _ db: any SQLConnection) throws {
-        try db.run(insertTokenSQL, [
+        try db.run(insertTokenSQL, tokenBinds(token))
+    }
+
+    /// `token` as `insertTokenSQL`'s parameters (also `SQLStores.bulkInsert`'s).
+    static func tokenBinds(_ token: RefreshTokenRecord) -> [any SQLBindable] {
+        [
             token.tokenHash, token.grantID, token.parentHash, token.scope, token.createdAt, token.expiresAt,
             token.rotatedAt, token.successorHash,
-        ])
+        ]
     }
 
     /// See `RefreshTokenStore.refreshToken(hash:)`.

@@ -43,10 +43,15 @@ public struct SQLSessionStore: SessionStore {
     }
 
     static func insertRow(_ session: SessionRecord, amr: String, _ db: any SQLConnection) throws {
-        try db.run(insert, [
+        try db.run(insert, binds(session, amr: amr))
+    }
+
+    /// `session` (its `amr` already encoded) as `insert`'s parameters (also `SQLStores.bulkInsert`'s).
+    static func binds(_ session: SessionRecord, amr: String) -> [any SQLBindable] {
+        [
             session.idHash, session.userID, session.createdAt, session.lastSeenAt, session.idleExpiresAt,
             session.absoluteExpiresAt, session.authTime, amr, session.endedAt,
-        ])
+        ]
     }
 
     /// See `SessionStore.session(idHash:now:)`.

@@ -6,4 +6,14 @@ enum SQLTemplate {
         let count = columns.split(separator: ",").count
         return "INSERT INTO \(table) (\(columns)) VALUES (" + (1...count).map { "$\($0)" }.joined(separator: ", ") + ")"
     }
+
+    /// `INSERT INTO table (columns) VALUES (…), (…), …`: `rows` rows of one parameter a column,
+    /// numbered row after row (a bulk load's multi-row insert).
+    static func insert(into table: String, _ columns: String, rows: Int) -> String {
+        let count = columns.split(separator: ",").count
+        let tuples = (0..<max(1, rows)).map { row in
+            "(" + (1...count).map { "$\(row * count + $0)" }.joined(separator: ", ") + ")"
+        }
+        return "INSERT INTO \(table) (\(columns)) VALUES " + tuples.joined(separator: ", ")
+    }
 }

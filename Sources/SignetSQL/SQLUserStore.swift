@@ -67,10 +67,15 @@ public struct SQLUserStore: UserStore {
     static let deleteUserSQL = "DELETE FROM users WHERE id = $1"
 
     static func insertUserRow(_ user: UserRecord, _ db: any SQLConnection) throws {
-        try db.run(insertUserSQL, [
+        try db.run(insertUserSQL, userBinds(user))
+    }
+
+    /// `user` as `insertUserSQL`'s parameters (also `SQLStores.bulkInsert`'s).
+    static func userBinds(_ user: UserRecord) -> [any SQLBindable] {
+        [
             user.id, user.email.lowercased(), user.emailVerified, user.passwordHash, user.name, user.givenName,
             user.familyName, user.disabledAt, user.createdAt, user.updatedAt,
-        ])
+        ]
     }
 
     static func insertFederatedRow(_ identity: FederatedIdentityRecord, _ db: any SQLConnection) throws {
