@@ -131,12 +131,18 @@ public struct Organizations: Sendable {
         return updated
     }
 
-    /// Deletes the organization with its roles, members and invitations.
+    /// Deletes the organization with its roles, members and invitations, and ends every grant
+    /// family made for it (whoever the member: their access tokens fail userinfo and
+    /// introspection at once, their refresh tokens are `invalid_grant`), as `removeMember` does
+    /// for one member.
     public func delete(_ organization: OrganizationRecord, actor: String? = nil) throws {
         guard try store.deleteOrganization(id: organization.id) else {
             throw OrganizationError(.notFound, nil, "No organization has this id or slug.")
         }
-        auditor.record("organization_deleted", actor: actor, detail: ["organization": .string(organization.id), "before": Self.snapshot(organization)])
+        let revoked = try grants.revokeGrants(organizationID: organization.id, reason: "organization_deleted", now: clock.now)
+        auditor.record("organization_deleted", actor: actor, detail: [
+            "organization": .string(organization.id), "before": Self.snapshot(organization), "grants_revoked": .int(Int64(revoked)),
+        ])
     }
 
     // MARK: roles

@@ -34,6 +34,10 @@ public enum AccountMail: Sendable, Equatable {
     }
     /// Invites the address into an organization: a single-use link that works for `days` days.
     case organizationInvitation(organization: String, role: String, link: String, days: Int)
+    /// Sent instead of a reset code when the address's domain is governed by an organization's
+    /// SSO (`sso_required`): the organization signs it in through its identity provider
+    /// (`connection`), so there is no password to reset; a link to the sign-in page, no code.
+    case organizationSignIn(organization: String, connection: String, signInLink: String)
 
     /// Who the mail is from, as people read it: the same `Brand` as the pages (SignetWire), made
     /// from the `branding` settings (`SignetApplication.brand`).
@@ -94,6 +98,9 @@ public enum AccountMail: Sendable, Equatable {
                            intro: words(.inviteIntro, product, organization, role, String(days)),
                            code: nil, action: (words(.inviteAction), link), secondAction: nil,
                            closing: words(.inviteClosing, product, organization))
+        case .organizationSignIn(let organization, let connection, let signInLink):
+            return Content(subject: words(.ssoSubject, product), intro: words(.ssoIntro, product, organization, connection),
+                           code: nil, action: (words(.signInAction), signInLink), secondAction: nil, closing: words(.ssoClosing))
         }
     }
 

@@ -17,6 +17,7 @@ public enum MailText: String, CaseIterable, Sendable {
     case newEmailSubject, newEmailIntro, newEmailAction, newEmailClosing
     case inUseSubject, inUseIntro, inUseClosing
     case inviteSubject, inviteIntro, inviteAction, inviteClosing
+    case ssoSubject, ssoIntro, ssoClosing
 }
 
 /// The words of the account mails in one language: each `MailText` key's text in every language

@@ -68,6 +68,9 @@ public struct SQLRefreshTokenStore: RefreshTokenStore {
     static let revokeByUserAndOrganization = """
         UPDATE grants SET revoked_at = $1, revoke_reason = $2 WHERE user_id = $3 AND organization_id = $4 AND revoked_at IS NULL
         """
+    static let revokeByOrganization = """
+        UPDATE grants SET revoked_at = $1, revoke_reason = $2 WHERE organization_id = $3 AND revoked_at IS NULL
+        """
     static let revokeBySession = "UPDATE grants SET revoked_at = $1, revoke_reason = $2 WHERE session_id = $3 AND revoked_at IS NULL"
     /// One upsert: a racing insert of the same grant waits, then takes the DO UPDATE branch.
     static let revokeIssuedFrom = """
@@ -210,6 +213,11 @@ public struct SQLRefreshTokenStore: RefreshTokenStore {
     /// See `RefreshTokenStore.revokeGrants(userID:organizationID:reason:now:)`.
     public func revokeGrants(userID: String, organizationID: String, reason: String, now: Date) throws -> Int {
         try database.write { db in try db.run(Self.revokeByUserAndOrganization, [now, reason, userID, organizationID]) }
+    }
+
+    /// See `RefreshTokenStore.revokeGrants(organizationID:reason:now:)`.
+    public func revokeGrants(organizationID: String, reason: String, now: Date) throws -> Int {
+        try database.write { db in try db.run(Self.revokeByOrganization, [now, reason, organizationID]) }
     }
 
     /// See `RefreshTokenStore.revokeGrants(sessionID:reason:now:)`.

@@ -79,7 +79,7 @@ extension AdminRoutes {
                 }
                 return HTTPResponse.admin(AdminService.json(updated), etag: AdminService.etag(updated))
             },
-            orgWriteMatched(.DELETE, "deleteOrganization", "Deletes the organization with its roles, members and invitations.",
+            orgWriteMatched(.DELETE, "deleteOrganization", "Deletes the organization with its roles, members and invitations, and revokes every grant family made for it.",
                             success: (204, nil)) { call, existing in
                 try call.service.mapped { try call.service.organizations.delete(existing, actor: call.service.actor) }
                 return HTTPResponse.empty(status: 204)

@@ -234,6 +234,7 @@ enum AdminRoutes {
     static let userRevoke = user + "/revoke"
     static let keys = prefix + "/keys"
     static let keysRotate = keys + "/rotate"
+    static let key = keys + "/{id}"
     static let keyRetire = keys + "/{id}/retire"
     static let audit = prefix + "/audit"
     static let userSessions = user + "/sessions"
@@ -480,6 +481,11 @@ enum AdminRoutes {
                            scope: "admin:keys:read", requestSchema: nil, success: (200, "KeyList"), query: [], needsMatch: false) { call in
                 try AdminRequest.noQuery(call.request)
                 return HTTPResponse.admin(["items": .array(try call.service.keys())])
+            },
+            AdminOperation(method: .GET, path: key, operationID: "getKey", summary: "One signing key's public facts and status (never its private half).",
+                           scope: "admin:keys:read", requestSchema: nil, success: (200, "Key"), query: [], needsMatch: false) { call in
+                try AdminRequest.noQuery(call.request)
+                return HTTPResponse.admin(try call.service.key(try AdminRequest.id(call.request)))
             },
             AdminOperation(method: .POST, path: keysRotate, operationID: "rotateKeys",
                            summary: "Publishes a new key per algorithm (or the one given) that signs after prepublish_seconds (default keys.prepublish).",

@@ -229,6 +229,12 @@ public struct AdminService: Sendable {
     // MARK: keys
 
     /// Every signing key, oldest first, with its status.
+    /// One key's public facts, or `not_found` naming `key`.
+    func key(_ id: String) throws -> JSONValue {
+        guard let record = try environment.keyRing.records().first(where: { $0.id == id }) else { throw AdminError.notFound("key") }
+        return Self.json(record, now: environment.clock.now)
+    }
+
     func keys() throws -> [JSONValue] {
         let ring = environment.keyRing
         try ring.ensureSigningKeys(environment.requiredAlgorithms)

@@ -48,14 +48,16 @@ struct ChallengeMailer: Sendable {
     /// challenge can never be answered and the mail carries no code: the caller's answer and work
     /// are the same either way. `newUser` (a sign-up: `userID` is its id) and `audit` are stored in
     /// the same transaction, so a sign-up makes one commit whether the address is new or known.
+    /// `instead` (only without `userID`) is the mail sent in place of the "no code for you" one.
     func send(_ purpose: EmailChallengePurpose, to email: String, userID: String?, browserValue: String?,
               requestHandle: String?, signUpOpen: Bool, language: PageLanguage, newUser: UserRecord? = nil,
-              audit: AuditEvent? = nil) throws -> String {
+              audit: AuditEvent? = nil, instead: AccountMail? = nil) throws -> String {
         let issued = try challenges.make(purpose: purpose, email: email, userID: userID, browserValue: browserValue,
                                          requestHandle: requestHandle)
         let link = url(Routes.emailLink, [("token", issued.linkToken)])
         let letter: AccountMail
         switch (purpose, userID != nil) {
+        case (_, false) where instead != nil: letter = instead ?? .noAccount(signUpLink: nil)
         case (.verifyEmail, true): letter = .verifyEmail(code: issued.code, link: link, minutes: issued.minutes)
         case (.resetPassword, true): letter = .resetPassword(code: issued.code, link: link, minutes: issued.minutes)
         case (.signIn, true): letter = .signInCode(code: issued.code, link: link, minutes: issued.minutes)

@@ -223,6 +223,10 @@ extension PageCatalog {
         "MailText.inviteAction": "Accept the invitation",
         // {2}: the organization's name.
         "MailText.inviteClosing": "If you do not know {2}, you can ignore this mail; nothing happens unless you accept.",
+        "MailText.ssoSubject": "How you sign in to {1}",
+        // {2}: the organization's name; {3}: its identity provider (the connection's name).
+        "MailText.ssoIntro": "Someone asked for a {1} password reset for this email address. {2} signs in its addresses through its own identity provider, {3}, so there is no {1} password to reset.",
+        "MailText.ssoClosing": "On the sign-in page, enter this email address and you are sent to your organization's sign-in. If it was not you, you can ignore this mail.",
         // PasskeyText: Every user-visible string of the passkey pages and the passkey script (which reads its strings from the page's `data-*` attributes, so they are in the page's language).
         "PasskeyText.signInButton": "Sign in with a passkey",
         "PasskeyText.failed": "The passkey could not be used. Try again, or sign in with your password.",

@@ -194,6 +194,9 @@ extension PageCatalog {
         "MailText.inviteIntro": "Sie sind eingeladen, {2} bei {1} als {3} beizutreten. Der Link funktioniert einmal, {4} Tage lang, und nur für diese E-Mail-Adresse.",
         "MailText.inviteAction": "Einladung annehmen",
         "MailText.inviteClosing": "Wenn Sie {2} nicht kennen, können Sie diese E-Mail ignorieren; ohne Ihre Zustimmung geschieht nichts.",
+        "MailText.ssoSubject": "So melden Sie sich bei {1} an",
+        "MailText.ssoIntro": "Jemand hat für diese E-Mail-Adresse ein neues Passwort für {1} angefordert. {2} meldet seine Adressen über den eigenen Identitätsanbieter {3} an, deshalb gibt es kein Passwort bei {1}, das sich zurücksetzen ließe.",
+        "MailText.ssoClosing": "Geben Sie auf der Anmeldeseite diese E-Mail-Adresse ein, dann werden Sie zur Anmeldung Ihrer Organisation weitergeleitet. Wenn Sie das nicht waren, können Sie diese E-Mail ignorieren.",
         // PasskeyText
         "PasskeyText.signInButton": "Mit einem Passkey anmelden",
         "PasskeyText.failed": "Der Passkey konnte nicht verwendet werden. Versuchen Sie es erneut oder melden Sie sich mit Ihrem Passwort an.",

@@ -1,6 +1,7 @@
 import Foundation
 import SignetCore
 import SignetHTTP
+import SignetMail
 import SignetStore
 import SignetWire
 
@@ -59,6 +60,20 @@ extension SelfServiceRoutes {
         return HTMLPage.response(context, title: context.text(page.title), body: body, status: status)
     }
 
+    /// The mail of a reset asked for an `sso_required` address: the organization's name (its
+    /// domain when the organization is gone), its connection's, and the sign-in page (of the pending request, else the account page, which
+    /// starts one).
+    func organizationSignInMail(_ realm: HomeRealmDecision, email: String, handle: String?) throws -> AccountMail {
+        let organizationID: String? = switch realm {
+        case .governed(_, let id, _), .unavailable(_, let id): id
+        case .local, .configured: nil
+        }
+        let organization = try organizationID.flatMap { try users.storage.organizations.organization(id: $0) }
+        let signIn = handle.map { mailer.url(Routes.signIn, [("request", $0)]) } ?? mailer.url(Routes.account)
+        return .organizationSignIn(organization: organization?.name ?? DomainGovernance.domain(email),
+                                   connection: interactive.domains.connectionName(realm.owningConnectionID ?? ""), signInLink: signIn)
+    }
+
     /// `POST /password/forgot` and `POST /email/signin`.
     func addressSubmit(_ page: AddressForm, _ request: HTTPRequest, _ errors: ErrorRenderer) -> HTTPResponse {
         guard mailer.isMailConfigured else { return Self.notice(errors.page, SignUpText.offTitle, SignUpText.offBody, status: 404) }
@@ -87,11 +102,16 @@ extension SelfServiceRoutes {
                 return interactive.ssoRequiredRefusal(realm, email: email, handle: handle, browserValue: request.cookies[interactive.csrfCookieName],
                                                       way: "otp", errors)
             }
+            // A reset for an `sso_required` domain: the same answer, the same work (an
+            // unanswerable challenge, as for an address without an account), but the mail says
+            // to sign in through the organization, with no code and no link that resets anything.
+            let governed = page.purpose == .resetPassword ? try interactive.domains.localSignInRefusal(forEmail: email) : nil
             guard try challenges.admit(purpose: page.purpose, email: email, clientAddress: request.clientKey) else { return Self.throttled(errors.page) }
             let user = try users.storage.users.user(email: email)
-            let userID = user?.disabledAt == nil ? user?.id : nil
+            let userID = governed == nil && user?.disabledAt == nil ? user?.id : nil
             let id = try mailer.send(page.purpose, to: email, userID: userID, browserValue: browserValue, requestHandle: handle,
-                                     signUpOpen: accounts.signUp != .off, language: errors.page.language)
+                                     signUpOpen: accounts.signUp != .off, language: errors.page.language,
+                                     instead: try governed.map { try organizationSignInMail($0, email: email, handle: handle) })
             return Self.toCodePage(id)
         } catch {
             return errors.internalError(page.path, error)

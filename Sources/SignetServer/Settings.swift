@@ -254,13 +254,16 @@ public enum Settings {
     /// RFC 8707 resources.
     static let clientResources = Setting(\ClientEntry.spec.allowedResources, "resources", [], .strings("array of URI"),
         "The APIs (RFC 8707 resource indicators, exact absolute URIs without a fragment) this client may ask access tokens for with resource=; their tokens carry the resource as aud. Empty (the default): the client may name no resource, and its access tokens carry the issuer as aud; any resource parameter is refused with invalid_target.")
+    /// Application type.
+    static let clientApplicationType = Setting(\ClientEntry.spec.applicationType, "application_type", nil, .optional(.oneOf),
+        "What kind of app it is, as the admin API and the console store it: native (a public client, RFC 8252 §8.4), web, service or api (confidential clients). Unset: inferred (a public client is native, one with the code flow web, a client_credentials one service, or api without a scope). A type that does not fit the rest (native with a secret, service or api public or with redirect URIs) is a configuration error naming the entry.")
     /// The settings of each `clients` entry, in reference order.
     static let client = SettingsGroup<ClientEntry>(key: "clients[]", title: "Clients (each entry of the array)", settings: [
         clientID.entry, clientName.entry, clientType.entry, clientSecret.entry, clientRedirectURIs.entry,
         clientPostLogoutRedirectURIs.entry, clientScope.entry, clientGrantTypes.entry, clientFirstParty.entry,
         clientAuthMethod.entry, clientIDTokenAlgorithm.entry, clientAccessTokenLifetime.entry,
         clientRefreshTokenLifetime.entry, clientIDTokenLifetime.entry, clientAllowHeadless.entry, clientResources.entry,
-        clientMFARequired.entry, clientEmailSignIn.entry,
+        clientMFARequired.entry, clientEmailSignIn.entry, clientApplicationType.entry,
     ])
 
     /// Why a `mail.smtp_url` is unusable (SMTPEndpoint's own reason), or nil.

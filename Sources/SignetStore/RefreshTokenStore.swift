@@ -80,6 +80,11 @@ public protocol RefreshTokenStore: Sendable {
     @discardableResult
     func revokeGrants(userID: String, organizationID: String, reason: String, now: Date) throws -> Int
 
+    /// Revokes every active family granted for an organization, whoever the user (the
+    /// organization is deleted); returns how many.
+    @discardableResult
+    func revokeGrants(organizationID: String, reason: String, now: Date) throws -> Int
+
     /// Revokes every active family started from an SSO session; returns how many.
     @discardableResult
     func revokeGrants(sessionID: String, reason: String, now: Date) throws -> Int

@@ -319,4 +319,5 @@ struct FailingRefreshTokens: RefreshTokenStore {
     func revokeGrants(userID: String, reason: String, now: Date) throws -> Int { throw Down() }
     func revokeGrants(sessionID: String, reason: String, now: Date) throws -> Int { throw Down() }
     func revokeGrants(userID: String, organizationID: String, reason: String, now: Date) throws -> Int { throw Down() }
+    func revokeGrants(organizationID: String, reason: String, now: Date) throws -> Int { throw Down() }
 }

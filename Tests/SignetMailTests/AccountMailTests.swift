@@ -26,6 +26,7 @@ struct AccountMailTests {
             .accountDeleted, .emailChanged(newAddressHint: "a***@example.org"), .noAccount(signUpLink: link + "3"),
             .confirmNewEmail(code: "093311", link: link, minutes: 10), .emailInUse(signInLink: link + "4"),
             .organizationInvitation(organization: "Beta <Ltd>", role: "admin", link: link + "4", days: 7),
+            .organizationSignIn(organization: "Gamma <AG>", connection: "Entra", signInLink: link + "5"),
         ]
         for kind in kinds { try transport.send(kind.message(brand: Self.brand, words: .catalog(language), from: from, to: to)) }
         let received = try await sink.waitForMessages(kinds.count)
@@ -60,6 +61,9 @@ struct AccountMailTests {
             case .organizationInvitation:
                 #expect(text.contains(link + "4") && text.contains("Beta <Ltd>") && text.contains(language == .de ? "7 Tage" : "7 days"))
                 #expect(html.contains("Beta &lt;Ltd&gt;") && !html.contains("<Ltd>"))
+            case .organizationSignIn:
+                #expect(text.contains(link + "5") && text.contains("Gamma <AG>") && text.contains("Entra") && Self.digits(text) == nil)
+                #expect(html.contains("Gamma &lt;AG&gt;") && !html.contains("<AG>"))
             }
         }
     }

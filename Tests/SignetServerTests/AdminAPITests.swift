@@ -415,6 +415,21 @@ import Testing
             key["id"]?.stringValue.map { ($0, key["status"]?.stringValue ?? "") }
         })
         #expect(statuses[activeID] == "retired")
+
+        // One key: the same public facts as its list entry, with the read scope; never the private half.
+        let one = try await fixture.call("GET", "/admin/v1/keys/\(activeID)", token: readOnly)
+        #expect(one.status == 200, "\(one)")
+        let listedEntry = (try after.json()["items"]?.arrayValue ?? []).first { $0["id"]?.stringValue == activeID }
+        #expect(try one.json() == listedEntry)
+        #expect(!one.text.contains("\"d\""))
+        expectAdminError(try await fixture.call("GET", "/admin/v1/keys/no-such-key", token: token), 404, "not_found")
+        expectAdminError(try await fixture.call("GET", "/admin/v1/keys/\(activeID)?x=1", token: token), 400, "invalid_request", field: "x")
+        let noKeyScope = try await fixture.token(["admin:users:read"], client: "viewer")
+        expectAdminError(try await fixture.call("GET", "/admin/v1/keys/\(activeID)", token: noKeyScope), 403, "insufficient_scope")
+        expectAdminError(try await fixture.call("GET", "/admin/v1/keys/\(activeID)", token: nil), 401, "missing_token", field: "Authorization")
+        // The public listener never serves it.
+        let publicAnswer = try await HTTPTestClient().get(fixture.server.url("/admin/v1/keys/\(activeID)"))
+        #expect(publicAnswer.status == 404)
     }
 
     @Test func auditPaging() async throws {

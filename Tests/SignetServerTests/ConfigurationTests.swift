@@ -34,6 +34,31 @@ import Testing
         #expect(throws: ConfigurationError.self) { try SignetConfiguration(parsing: Data(#"{"mfa": {"attempt_limit": 1}}"#.utf8)) }
     }
 
+    /// `clients[].application_type`: read, checked like the admin API's, and stored at start-up,
+    /// so the admin API (over HTTP) reports the configured type, not the inferred one.
+    @Test func readsTheApplicationTypeAndStoresItAtStartUp() async throws {
+        let temporary = try TemporaryDirectory(prefix: "apptype")
+        defer { temporary.remove() }
+        let secretFile = try temporary.write("sgcs_" + String(repeating: "k", count: 43) + "\n", to: "svc.secret")
+        let config = try SignetConfiguration(parsing: Data(#"""
+            {"clients": [{"id": "spa", "type": "public", "redirect_uris": ["https://spa.example/cb"], "application_type": "web"},
+                         {"id": "cli", "redirect_uris": ["com.example.cli:/cb"]},
+                         {"id": "svc", "secret": "file:\#(secretFile)", "grant_types": ["client_credentials"], "scope": "", "application_type": "service"}]}
+            """#.utf8))
+        #expect(config.clients.map(\.spec.applicationType) == [.web, nil, .service])
+        let server = try TestServer(adminListener: true) {
+            $0.clients = config.clients
+        }
+        let admin = try AdminFixture(server: server)
+        defer { admin.stop() }
+        let token = try await admin.token(["admin:clients:read"])
+        for (id, type) in [("spa", "web"), ("cli", "native"), ("svc", "service")] {
+            let response = try await admin.call("GET", "/admin/v1/clients/\(id)", token: token)
+            #expect(response.status == 200, "\(response)")
+            #expect(try response.json()["application_type"]?.stringValue == type, "\(id): \(response)")
+        }
+    }
+
     @Test func readsTheMaintenanceSettings() throws {
         let config = try SignetConfiguration(parsing: Data(#"{"maintenance": {"purge_interval": 1, "purge_retention": 0}}"#.utf8))
         #expect(config.maintenance.purgeInterval == 1)
@@ -320,6 +345,11 @@ import Testing
         (#"{"clients": [{"id": "a", "redirect_uris": ["com.example.app:/cb"], "resources": ["api"]}]}"#, "clients[0].resources[0]", "absolute URI"),
         (#"{"clients": [{"id": "a", "redirect_uris": ["com.example.app:/cb"], "resources": ["https://a.example", "https://a.example"]}]}"#, "clients[0].resources[1]", "listed twice"),
         (#"{"clients": [{"id": "a", "redirect_uris": ["com.example.app:/cb"], "resources": "https://a.example"}]}"#, "clients[0].resources", "array"),
+        (#"{"clients": [{"id": "a", "redirect_uris": ["com.example.app:/cb"], "application_type": "desktop"}]}"#, "clients[0].application_type", "one of native, web, service, api"),
+        (#"{"clients": [{"id": "a", "redirect_uris": ["com.example.app:/cb"], "application_type": 1}]}"#, "clients[0].application_type", "must be a string"),
+        (#"{"clients": [{"id": "a", "secret": "env:S", "redirect_uris": ["https://a.example/cb"], "application_type": "native"}]}"#, "clients[0].application_type", "RFC 8252 §8.4"),
+        (#"{"clients": [{"id": "a", "redirect_uris": ["com.example.app:/cb"], "application_type": "api"}]}"#, "clients[0].application_type", "confidential client"),
+        (#"{"clients": [{"id": "a", "secret": "env:S", "grant_types": ["client_credentials"], "redirect_uris": ["https://a.example/cb"], "application_type": "service"}]}"#, "clients[0].redirect_uris", "takes no redirect URIs"),
     ])
     func clientMistakesAreReported(json: String, path: String, message: String) {
         do {

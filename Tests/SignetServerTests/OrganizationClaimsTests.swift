@@ -28,7 +28,7 @@ import Testing
         static let scope = "openid organization offline_access"
 
         /// `postgres`: the server runs on a fresh PostgreSQL database (`SIGNET_TEST_POSTGRES_URL`).
-        init(betaMember: Bool = true, postgres: Bool = false) throws {
+        init(betaMember: Bool = true, postgres: Bool = false, adminListener: Bool = false) throws {
             if postgres {
                 let admin = try RealPart.postgres()
                 let database = try PostgresStorage.temporary(adminConninfo: admin)
@@ -36,7 +36,7 @@ import Testing
                 let directory = try TemporaryDirectory(prefix: "pgorgs")
                 let urlFile = try directory.write(PostgresNodesTests.conninfo(admin, database: name), to: "database.conninfo")
                 let keyFile = try directory.write(MasterKey.generateHex(random: SystemRandomSource()), to: "master.key")
-                env = try Interactive {
+                env = try Interactive(adminListener: adminListener) {
                     $0.database.driver = .postgres
                     $0.database.url = .file(urlFile)
                     $0.masterKey = .file(keyFile)
@@ -44,7 +44,7 @@ import Testing
                 self.database = database
                 self.directory = directory
             } else {
-                env = try Interactive()
+                env = try Interactive(adminListener: adminListener)
                 database = nil
                 directory = nil
             }
@@ -214,6 +214,94 @@ import Testing
         try f.expectNothingIssued()
         let removed = try f.env.server.environment.storage.audit.recentAudit(limit: 100).first { $0.event == "organization_member_removed" }
         #expect(removed?.detail.contains("\"grants_revoked\":1") == true, "\(String(describing: removed))")
+    }
+
+    @Test func deletingAnOrganizationEndsEveryMembersGrantsForIt() async throws {
+        try await deletionEndsTheOrganizationsGrants(try Fixture(adminListener: true))
+    }
+
+    /// The same on PostgreSQL (the one `UPDATE … WHERE organization_id` over every member).
+    @Test(.enabled(if: RealPart.postgres.canRun, RealPart.postgres.skipComment))
+    func deletingAnOrganizationOnPostgreSQL() async throws {
+        try await deletionEndsTheOrganizationsGrants(try Fixture(postgres: true, adminListener: true))
+    }
+
+    /// Two members of acme (Alice, Bob) each hold a family for it; Alice also holds one for beta
+    /// and one without an organization. `DELETE /admin/v1/organizations/acme` ends both acme
+    /// families at once (before any refresh looks at the membership), and only them.
+    func deletionEndsTheOrganizationsGrants(_ f: Fixture) async throws {
+        defer { f.stop() }
+        let storage = f.env.server.environment.storage
+        let bob = try f.env.server.environment.makeUserService().create(email: "bob@example.com", name: "Bob", password: Interactive.password)
+        try f.env.server.environment.makeOrganizations().addMember(f.acme, userID: bob.id, roles: ["member"])
+
+        func signIn(_ extra: [(String, String?)], email: String = Interactive.email) async throws -> [String: JSONValue] {
+            let pkce = PKCEPair.generate()
+            let browser = FormBrowser()
+            _ = try await browser.open(f.authorizeURL(pkce, extra: extra))
+            let redirect = try await f.env.submitCredentials(browser, email: email).requireRedirect()
+            let response = try await f.redeem(try #require(redirect["code"]), pkce)
+            #expect(response.status == 200, "\(response)")
+            return try #require(try response.json().objectValue)
+        }
+        let aliceAcme = try await signIn([("organization", "acme")])
+        let bobAcme = try await signIn([("organization", f.acme.id)], email: "bob@example.com")
+        let aliceBeta = try await signIn([("organization", "beta")])
+        let aliceNone = try await signIn([("scope", "openid offline_access")])
+        Self.expectOrganization(try Self.claims(aliceAcme["access_token"]?.stringValue), f.acme, roles: ["admin", "billing"])
+        Self.expectOrganization(try Self.claims(aliceBeta["access_token"]?.stringValue), f.beta, roles: ["member"])
+        Self.expectNoOrganization(try Self.claims(aliceNone["access_token"]?.stringValue))
+
+        let admin = try AdminFixture(server: f.env.server)
+        let writer = try await OrganizationAdminAPITests.token(admin)
+        let reader = try await OrganizationAdminAPITests.token(admin, scopes: ["admin:orgs:read"])
+        let path = "/admin/v1/organizations/acme"
+        let etag = try #require(try await admin.call("GET", path, token: reader).header("ETag"))
+        func acmeFamilies() throws -> [GrantRecord] {
+            let now = f.env.server.clock.now
+            return try (storage.refreshTokens.activeRefreshGrants(userID: f.env.user.id, now: now)
+                + storage.refreshTokens.activeRefreshGrants(userID: bob.id, now: now)).filter { $0.organizationID == f.acme.id }
+        }
+        // Refused deletions change nothing: the organization and both families stay.
+        expectAdminError(try await admin.call("DELETE", path, token: reader, headers: ["If-Match": etag]), 403, "insufficient_scope")
+        expectAdminError(try await admin.call("DELETE", path, token: writer), 428, "precondition_required")
+        expectAdminError(try await admin.call("DELETE", path, token: writer, headers: ["If-Match": "\"stale\""]), 412, "precondition_failed")
+        expectAdminError(try await admin.call("DELETE", path, token: nil, headers: ["If-Match": etag]), 401, "missing_token", field: "Authorization")
+        #expect(try storage.organizations.organization(id: f.acme.id) != nil)
+        let acmeGrants = try acmeFamilies().map(\.grantID)
+        #expect(acmeGrants.count == 2)
+
+        let deleted = try await admin.call("DELETE", path, token: writer, headers: ["If-Match": etag])
+        #expect(deleted.status == 204, "\(deleted)")
+        expectAdminError(try await admin.call("DELETE", path, token: writer, headers: ["If-Match": etag]), 404, "not_found")
+
+        // At once, before any refresh: both acme families are revoked with the organization's reason.
+        #expect(try acmeFamilies().isEmpty)
+        for id in acmeGrants {
+            #expect(try storage.refreshTokens.grant(id: id)?.revokeReason == "organization_deleted")
+        }
+        let left = try storage.refreshTokens.activeRefreshGrants(userID: f.env.user.id, now: f.env.server.clock.now)
+        #expect(Set(left.map(\.organizationID)) == [f.beta.id, nil], "\(left)")
+        let event = try storage.audit.recentAudit(limit: 100).first { $0.event == "organization_deleted" }
+        #expect(event?.detail.contains("\"grants_revoked\":2") == true, "\(String(describing: event))")
+        // The acme access tokens fail userinfo; the refresh tokens are invalid_grant and issue nothing.
+        for tokens in [aliceAcme, bobAcme] {
+            let info = try await f.userinfo(try #require(tokens["access_token"]?.stringValue))
+            #expect(info.status == 401, "\(info)")
+            #expect(info.header("WWW-Authenticate")?.contains("error=\"invalid_token\"") == true)
+            let refused = try await f.refresh(try #require(tokens["refresh_token"]?.stringValue))
+            #expect(refused.status == 400, "\(refused)")
+            #expect(try refused.json()["error"]?.stringValue == "invalid_grant")
+            #expect(refused.header("Cache-Control") == "no-store")
+        }
+        #expect(try storage.refreshTokens.activeRefreshGrants(userID: bob.id, now: f.env.server.clock.now).isEmpty)
+        // Beta's family and the one without an organization still refresh.
+        let beta = try await f.refresh(try #require(aliceBeta["refresh_token"]?.stringValue))
+        #expect(beta.status == 200, "\(beta)")
+        Self.expectOrganization(try Self.claims(try beta.json()["access_token"]?.stringValue), f.beta, roles: ["member"])
+        let none = try await f.refresh(try #require(aliceNone["refresh_token"]?.stringValue))
+        #expect(none.status == 200, "\(none)")
+        Self.expectNoOrganization(try Self.claims(try none.json()["access_token"]?.stringValue))
     }
 
     @Test func theRequestNamesTheOrganizationBySlugOrID() async throws {

@@ -46,6 +46,45 @@ import Testing
         #expect(Accounts.codeIfAny(in: toUnknown) == nil)
     }
 
+    /// An `sso_required` domain has no password to reset: the form answers exactly as for any
+    /// address, but the mail (a real one, through the sink) says the organization signs its
+    /// addresses in through its identity provider and links to the sign-in page; it carries no
+    /// code and no reset link, and the challenge stored for it belongs to no user, so nothing can
+    /// reset the password.
+    @Test func aResetForAnSSORequiredDomainMailsTheOrganizationsWayInInstead() async throws {
+        let accounts = try await Accounts.start()
+        defer { Task { await accounts.stop() } }
+        try SSORequiredFirstFactorTests.govern(accounts.server.environment)
+        let (governed, _) = try await askReset(accounts, email: Interactive.email)
+        let (other, _) = try await askReset(accounts, email: "nobody@example.org")
+        #expect(governed.status == 303 && other.status == 303, "\(governed)")
+        #expect(governed.body == other.body)
+        expectSameHeaders(governed, other, ignoring: ["location"])
+        let governedID = try #require(governed.location?.components(separatedBy: "challenge=").last)
+        let otherID = try #require(other.location?.components(separatedBy: "challenge=").last)
+        #expect(governed.location?.replacingOccurrences(of: governedID, with: "") == other.location?.replacingOccurrences(of: otherID, with: ""))
+        // The challenge can never be answered: it names no user.
+        let challenge = try #require(try accounts.server.environment.storage.emailChallenges.challenge(id: governedID))
+        #expect(challenge.purpose == .resetPassword && challenge.userID == nil)
+
+        let mails = try await accounts.sink.waitForMessages(2).map { try $0.parsed() }
+        let mail = try #require(mails.first { $0.to.contains(Interactive.email) })
+        #expect(mail.subject == "How you sign in to Example ID")
+        let text = try #require(mail.text), html = try #require(mail.html)
+        #expect(text.contains("Governing signs in its addresses through its own identity provider, corp"), "\(text)")
+        #expect(Accounts.codeIfAny(in: mail) == nil)
+        for body in [text, html] {
+            #expect(!body.contains(Routes.emailLink) && !body.contains("token=") && !body.contains(Routes.passwordForgot), "\(body)")
+        }
+        let signIn = try Accounts.link("Sign in", in: mail)
+        #expect(signIn.path == Routes.signIn, "\(signIn)")
+        #expect(signIn.absoluteString.hasPrefix(accounts.server.issuer))
+        // The ungoverned address still gets its usual mail.
+        #expect(mails.first { $0.to.contains("nobody@example.org") }?.subject == "About your Example ID sign-in")
+        // The password is untouched.
+        #expect(try accounts.server.environment.storage.users.user(id: accounts.app.user.id)?.passwordHash != nil)
+    }
+
     @Test func theCodeSetsANewPasswordOnceEndsEverySessionAndRevokesTheGrants() async throws {
         let accounts = try await Accounts.start()
         defer { Task { await accounts.stop() } }

@@ -254,4 +254,27 @@ struct RefreshTokenContractTests {
         #expect(try store.grant(id: "a2")?.revokeReason == "user_disabled")
         #expect(try store.grant(id: "a1")?.revokeReason == "logout")
     }
+
+    @Test(arguments: Backend.allCases)
+    func revokeByOrganization(_ backend: Backend) throws {
+        let store = try backend.make().refreshTokens
+        func grant(_ id: String, user: String, organization: String?) -> GrantRecord {
+            var record = Fixture.grant(id, user: user)
+            record.organizationID = organization
+            return record
+        }
+        try store.createGrant(grant("a-acme", user: "alice", organization: "org_acme"))
+        try store.createGrant(grant("b-acme", user: "bob", organization: "org_acme"))
+        try store.createGrant(grant("a-beta", user: "alice", organization: "org_beta"))
+        try store.createGrant(grant("a-none", user: "alice", organization: nil))
+        try store.createGrant(grant("c-acme", user: "carol", organization: "org_acme"))
+        #expect(try store.revokeGrant(id: "c-acme", reason: "logout", now: t0))
+        #expect(try store.revokeGrants(organizationID: "org_acme", reason: "organization_deleted", now: t0) == 2)
+        #expect(try store.revokeGrants(organizationID: "org_acme", reason: "organization_deleted", now: t0) == 0)
+        #expect(try store.grant(id: "a-acme")?.revokeReason == "organization_deleted")
+        #expect(try store.grant(id: "b-acme")?.revokeReason == "organization_deleted")
+        #expect(try store.grant(id: "c-acme")?.revokeReason == "logout")
+        #expect(try store.isGrantActive(id: "a-beta", now: t0))
+        #expect(try store.isGrantActive(id: "a-none", now: t0))
+    }
 }
