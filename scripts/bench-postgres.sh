@@ -293,24 +293,8 @@ pg_two_nodes() {
     pid_b=$!
     PIDS+=("$pid_b")
     wait_http "http://127.0.0.1:$port_b/healthz" 60 || { cat "$WORK/pg-node-b.log" >&2; return 1; }
-    write_nginx_config "$prefix" 1 "$(cat <<EOF
-    upstream signet { server 127.0.0.1:$SIGNET_PORT; server 127.0.0.1:$port_b; keepalive 32; }
-    server {
-        listen 127.0.0.1:$nginx_port;
-        location / {
-            proxy_pass http://signet;
-            proxy_http_version 1.1;
-            proxy_set_header Connection "";
-            proxy_set_header Host \$host;
-        }
-    }
-EOF
-)"
-    show_cmd "$NGINX -p $prefix -c $prefix/nginx.conf   # upstream 127.0.0.1:$SIGNET_PORT, 127.0.0.1:$port_b; keepalive 32"
-    "$NGINX" -p "$prefix" -c "$prefix/nginx.conf" -e "$prefix/error.log" </dev/null &
-    local nginx_pid=$!
-    PIDS+=("$nginx_pid")
-    wait_http "http://127.0.0.1:$nginx_port/healthz" || { cat "$prefix/error.log" >&2; return 1; }
+    start_nginx_balancer "$prefix" "$nginx_port" "$SIGNET_PORT" "$port_b" || return 1
+    local nginx_pid=$BALANCER_PID
     # The load goes to nginx; the generator's CPU figure is node a's, so both nodes' CPU is read here.
     SIGNET_PORT=$nginx_port
     OAUTH_ARGS[1]=$nginx_port

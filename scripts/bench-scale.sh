@@ -401,24 +401,8 @@ scale_two_nodes() {
     wait_http "http://127.0.0.1:$port_a/healthz" 60 && wait_http "http://127.0.0.1:$port_b/healthz" 60 ||
         { cat "$WORK/node-a.log" "$WORK/node-b.log" >&2; return 1; }
     scale_wait_keys "$port_a" && scale_wait_keys "$port_b" || return 1
-    write_nginx_config "$prefix" 1 "$(cat <<EOF
-    upstream signet { server 127.0.0.1:$port_a; server 127.0.0.1:$port_b; keepalive 32; }
-    server {
-        listen 127.0.0.1:$nginx_port;
-        location / {
-            proxy_pass http://signet;
-            proxy_http_version 1.1;
-            proxy_set_header Connection "";
-            proxy_set_header Host \$host;
-        }
-    }
-EOF
-)"
-    show_cmd "$NGINX -p $prefix -c $prefix/nginx.conf   # upstream 127.0.0.1:$port_a, 127.0.0.1:$port_b; keepalive 32"
-    "$NGINX" -p "$prefix" -c "$prefix/nginx.conf" -e "$prefix/error.log" </dev/null &
-    local nginx_pid=$!
-    PIDS+=("$nginx_pid")
-    wait_http "http://127.0.0.1:$nginx_port/healthz" || { cat "$prefix/error.log" >&2; return 1; }
+    start_nginx_balancer "$prefix" "$nginx_port" "$port_a" "$port_b" || return 1
+    local nginx_pid=$BALANCER_PID
     scale_load two-nodes "$part" "$WRK_RUNS" "$nginx_port" "$pid_a"
     local live_twice rotated_a rotated_b
     show_cmd "psql -c \"SELECT count(*) FROM (SELECT grant_id FROM refresh_tokens WHERE rotated_at IS NULL GROUP BY grant_id HAVING count(*) > 1) f\""

@@ -176,7 +176,7 @@ start_signet() {
 # write_nginx_config PREFIX WORKERS BLOCKS: PREFIX/nginx.conf for an nginx of the bench's own
 # (private prefix, in the foreground, no access log, long keep-alive), WORKERS worker processes,
 # and BLOCKS (its upstream and server blocks) inside `http { }`. The one writer of the bench's
-# nginx configurations: start_nginx and scale_two_nodes (scripts/bench-scale.sh) use it.
+# nginx configurations: start_nginx and start_nginx_balancer use it.
 write_nginx_config() {
     local prefix=$1 workers=$2 blocks=$3 user=""
     mkdir -p "$prefix/logs"
@@ -220,6 +220,31 @@ EOF
     NGINX_PID=$!
     PIDS+=("$NGINX_PID")
     wait_http "http://127.0.0.1:$NGINX_PORT/hello" || { cat "$prefix/error.log" >&2; return 1; }
+}
+
+# start_nginx_balancer PREFIX PORT NODE_A_PORT NODE_B_PORT: nginx on 127.0.0.1:PORT spreading
+# requests over two Signet nodes (keep-alive upstreams, one worker), ready when /healthz answers
+# through it; sets BALANCER_PID. The two-node runs of the postgres and scale sections use it.
+start_nginx_balancer() {
+    local prefix=$1 port=$2 node_a=$3 node_b=$4
+    write_nginx_config "$prefix" 1 "$(cat <<EOF
+    upstream signet { server 127.0.0.1:$node_a; server 127.0.0.1:$node_b; keepalive 32; }
+    server {
+        listen 127.0.0.1:$port;
+        location / {
+            proxy_pass http://signet;
+            proxy_http_version 1.1;
+            proxy_set_header Connection "";
+            proxy_set_header Host \$host;
+        }
+    }
+EOF
+)"
+    show_cmd "$NGINX -p $prefix -c $prefix/nginx.conf   # upstream 127.0.0.1:$node_a, 127.0.0.1:$node_b; keepalive 32"
+    "$NGINX" -p "$prefix" -c "$prefix/nginx.conf" -e "$prefix/error.log" </dev/null &
+    BALANCER_PID=$!
+    PIDS+=("$BALANCER_PID")
+    wait_http "http://127.0.0.1:$port/healthz" || { cat "$prefix/error.log" >&2; return 1; }
 }
 
 # ensure_servers: one Signet and one nginx shared by the throughput sections, started once.
