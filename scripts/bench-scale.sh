@@ -302,7 +302,7 @@ scale_postgres() {
     local per_rotation pg_cpu_us
     per_rotation=$(calc "$statements / $rotations")
     pg_cpu_us=$(calc "($pg_after - $pg_before) * 1000000 / $TICKS_PER_SECOND / $rotations")
-    echo "  round trips per rotation: $per_rotation (each statement is one libpq round trip: no pipelining);"
+    echo "  statements per rotation by pg_stat_statements: $per_rotation, plus BEGIN and COMMIT (each one libpq round trip);"
     echo "  PostgreSQL CPU per rotation (postmaster and its backends, /proc): $pg_cpu_us us"
     rss=$(scale_rss "$SIGNET_PID")
     scale_compare "PostgreSQL $tokens tokens"
