@@ -108,24 +108,16 @@ import SignetServer
     }
 }
 
-/// Raw-socket requests (see `APIFixture.send`).
+/// Form POSTs to a Signet on `port`, with Basic credentials when given.
 struct HTTPTestClientShim {
     let port: Int
 
     func post(_ path: String, _ form: [(String, String)], basic: (String, String)? = nil) async throws -> TestResponse {
-        let body = Array(FormEncoding.encode(form).utf8)
-        var head = "POST \(path) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nConnection: close\r\n"
-        head += "Content-Type: application/x-www-form-urlencoded\r\nContent-Length: \(body.count)\r\n"
-        if let (id, secret) = basic {
-            head += "Authorization: Basic \(Data("\(id):\(secret)".utf8).base64EncodedString())\r\n"
-        }
-        let outcome = try await RawHTTPConnection.exchange(port: port, request: Array((head + "\r\n").utf8) + body)
-        guard let raw = outcome.response else { throw TestingError("no response: \(outcome)") }
         var headers = HTTPHeaders()
-        for line in raw.head.split(separator: "\r\n").dropFirst() {
-            guard let colon = line.firstIndex(of: ":") else { continue }
-            headers.add(String(line[..<colon]), String(line[line.index(after: colon)...]).trimmingCharacters(in: .whitespaces))
+        if let (id, secret) = basic {
+            headers.set("Authorization", "Basic \(Data("\(id):\(secret)".utf8).base64EncodedString())")
         }
-        return TestResponse(status: raw.status, headers: headers, body: raw.body, url: URL(fileURLWithPath: path))
+        guard let url = URL(string: "http://127.0.0.1:\(port)\(path)") else { throw TestingError("bad path \(path)") }
+        return try await HTTPTestClient().post(url, form: form, headers: headers)
     }
 }

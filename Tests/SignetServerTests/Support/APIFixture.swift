@@ -54,20 +54,9 @@ final class APIFixture: Sendable {
         try await send("GET", path, body: [], headers: headers.map { ($0.name, $0.value) })
     }
 
-    /// One request over a raw socket. URLSession is not used here: on Linux it stalls on a 401
-    /// that carries a `WWW-Authenticate` challenge when its delegate has no challenge handler.
+    /// One request to the fixture's server.
     func send(_ method: String, _ path: String, body: [UInt8], headers: [(String, String)]) async throws -> TestResponse {
-        var head = "\(method) \(path) HTTP/1.1\r\nHost: 127.0.0.1:\(server.port)\r\nConnection: close\r\n"
-        for (name, value) in headers { head += "\(name): \(value)\r\n" }
-        if method == "POST" { head += "Content-Length: \(body.count)\r\n" }
-        let outcome = try await RawHTTPConnection.exchange(port: server.port, request: Array((head + "\r\n").utf8) + body)
-        guard let raw = outcome.response else { throw TestingError("no response to \(method) \(path): \(outcome)") }
-        var parsed = HTTPHeaders()
-        for line in raw.head.split(separator: "\r\n").dropFirst() {
-            guard let colon = line.firstIndex(of: ":") else { continue }
-            parsed.add(String(line[..<colon]), String(line[line.index(after: colon)...]).trimmingCharacters(in: .whitespaces))
-        }
-        return TestResponse(status: raw.status, headers: parsed, body: raw.body, url: server.url(path))
+        try await client.send(method: method, url: server.url(path), body: body.isEmpty ? nil : body, headers: HTTPHeaders(headers))
     }
 
     /// Redeems a code for `app` over HTTP.

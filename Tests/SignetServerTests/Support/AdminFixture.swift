@@ -52,8 +52,7 @@ struct AdminFixture {
         return token
     }
 
-    /// A request to the admin listener, over a raw connection (FoundationNetworking cannot send a
-    /// body-less POST, and answers a Basic challenge by waiting for credentials).
+    /// A request to the admin listener.
     func call(_ method: String, _ path: String, token: String?, json: JSONValue? = nil, body: [UInt8]? = nil,
               headers: HTTPHeaders = [:]) async throws -> TestResponse {
         var headers = headers
@@ -74,18 +73,8 @@ struct AdminFixture {
     }
 
     static func raw(_ method: String, _ path: String, port: Int, body: [UInt8], headers: HTTPHeaders) async throws -> TestResponse {
-        var head = "\(method) \(path) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nConnection: close\r\n"
-        for (name, value) in headers { head += "\(name): \(value)\r\n" }
-        if method != "GET" { head += "Content-Length: \(body.count)\r\n" }
-        let outcome = try await RawHTTPConnection.exchange(port: port, request: Array((head + "\r\n").utf8) + body)
-        guard let raw = outcome.response else { throw TestingError("no response to \(method) \(path): \(outcome)") }
-        var parsed = HTTPHeaders()
-        for line in raw.head.split(separator: "\r\n").dropFirst() {
-            guard let colon = line.firstIndex(of: ":") else { continue }
-            parsed.add(String(line[..<colon]), String(line[line.index(after: colon)...]).trimmingCharacters(in: .whitespaces))
-        }
-        let url = URL(string: "http://127.0.0.1:\(port)") ?? URL(fileURLWithPath: "/")
-        return TestResponse(status: raw.status, headers: parsed, body: raw.body, url: url)
+        guard let url = URL(string: "http://127.0.0.1:\(port)\(path)") else { throw TestingError("bad path \(path)") }
+        return try await HTTPTestClient().send(method: method, url: url, body: body.isEmpty ? nil : body, headers: headers)
     }
 }
 
