@@ -432,6 +432,17 @@ cpu_target() {
     summary_add "  $1: server CPU/op" "$(printf '%.0f us' "$LOAD_CPU")" "<= $2 us" "$status"
 }
 
+# http_floor NAME: after a section's cpu_target, the same load generator on GET /healthz against
+# the same server (no storage, no crypto): the transport's own server CPU per request, and the
+# section's figure above it. Info rows; the floor is part of every target, not a target itself.
+http_floor() {
+    local op_cpu=$LOAD_CPU
+    echo "  The HTTP floor under the same load: GET /healthz (libmicrohttpd, socket, loopback, router, metrics)."
+    load_run "$1-floor" healthz "$LOAD_CONNECTIONS" 1
+    summary_add "    HTTP floor (GET /healthz); $1 above it" \
+        "$(printf '%.0f us; %.0f us' "$LOAD_CPU" "$(calc "$op_cpu - $LOAD_CPU")")" "(info)" info
+}
+
 # ---------------------------------------------------------------------------------------------
 # Sections
 
@@ -678,6 +689,7 @@ section_client_credentials() {
     load_run client-credentials client-credentials "$LOAD_CONNECTIONS"
     load_summary "client_credentials grants/s" 5000
     cpu_target "client_credentials" 40
+    http_floor client_credentials
     stop_pid "$SIGNET_PID"
 }
 
@@ -697,6 +709,7 @@ section_userinfo() {
     load_run userinfo userinfo "$LOAD_CONNECTIONS"
     load_summary "userinfo requests/s" 15000
     cpu_target "userinfo" 15
+    http_floor userinfo
     stop_pid "$SIGNET_PID"
 }
 

@@ -68,6 +68,8 @@ public struct HTTPHeaders: Sendable, Sequence, ExpressibleByDictionaryLiteral, C
     static func equalsIgnoringCase(_ a: String, _ b: String) -> Bool {
         let au = a.utf8, bu = b.utf8
         guard au.count == bu.count else { return false }
+        // Most lookups name a field the way the client spelled it.
+        if a == b { return true }
         for (x, y) in zip(au, bu) where x != y {
             let lx = (x >= 0x41 && x <= 0x5A) ? x | 0x20 : x
             let ly = (y >= 0x41 && y <= 0x5A) ? y | 0x20 : y

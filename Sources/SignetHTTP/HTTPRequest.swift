@@ -100,6 +100,8 @@ public struct HTTPRequest: Sendable {
 
     /// Whether `value` names the form media type with no charset or a UTF-8 one.
     static func isFormContentType(_ value: String) -> Bool {
+        // The value nearly every client sends, which has no parameters to read.
+        if HTTPHeaders.equalsIgnoringCase(value, "application/x-www-form-urlencoded") { return true }
         let parts = value.split(separator: ";", omittingEmptySubsequences: false)
         guard let media = parts.first,
               HTTPHeaders.equalsIgnoringCase(media.trimmingASCIISpaces(), "application/x-www-form-urlencoded") else { return false }

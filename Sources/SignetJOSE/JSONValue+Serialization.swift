@@ -61,25 +61,42 @@ extension JSONValue {
         out.append(contentsOf: value.description.utf8)
     }
 
+    /// Writes `value` as a JSON string. Runs of bytes that need no escape (nearly every string
+    /// Signet writes: tokens, ids, URLs, claims) are appended whole, not byte by byte.
     static func writeString(_ value: String, into out: inout [UInt8]) {
         out.append(UInt8(ascii: "\""))
-        for byte in value.utf8 {
-            switch byte {
-            case UInt8(ascii: "\""): out.append(contentsOf: [0x5c, 0x22])
-            case UInt8(ascii: "\\"): out.append(contentsOf: [0x5c, 0x5c])
-            case 0x0a: out.append(contentsOf: [0x5c, UInt8(ascii: "n")])
-            case 0x0d: out.append(contentsOf: [0x5c, UInt8(ascii: "r")])
-            case 0x09: out.append(contentsOf: [0x5c, UInt8(ascii: "t")])
-            case 0x08: out.append(contentsOf: [0x5c, UInt8(ascii: "b")])
-            case 0x0c: out.append(contentsOf: [0x5c, UInt8(ascii: "f")])
-            case 0x00..<0x20:
-                let hex = Array("0123456789abcdef".utf8)
-                out.append(contentsOf: [0x5c, UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0"),
-                                        hex[Int(byte >> 4)], hex[Int(byte & 0x0f)]])
-            default:
-                out.append(byte)
+        var value = value
+        value.withUTF8 { bytes in
+            var runStart = 0
+            for index in bytes.indices {
+                let byte = bytes[index]
+                guard byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") else { continue }
+                out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<index]))
+                writeEscape(byte, into: &out)
+                runStart = index + 1
             }
+            out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart...]))
         }
         out.append(UInt8(ascii: "\""))
+    }
+
+    /// The escape of one byte that JSON strings cannot hold as it is (RFC 8259 §7).
+    private static func writeEscape(_ byte: UInt8, into out: inout [UInt8]) {
+        out.append(UInt8(ascii: "\\"))
+        switch byte {
+        case UInt8(ascii: "\""), UInt8(ascii: "\\"): out.append(byte)
+        case 0x0a: out.append(UInt8(ascii: "n"))
+        case 0x0d: out.append(UInt8(ascii: "r"))
+        case 0x09: out.append(UInt8(ascii: "t"))
+        case 0x08: out.append(UInt8(ascii: "b"))
+        case 0x0c: out.append(UInt8(ascii: "f"))
+        default:
+            let hex: StaticString = "0123456789abcdef"
+            out.append(UInt8(ascii: "u"))
+            out.append(UInt8(ascii: "0"))
+            out.append(UInt8(ascii: "0"))
+            out.append(hex.utf8Start[Int(byte >> 4)])
+            out.append(hex.utf8Start[Int(byte & 0x0f)])
+        }
     }
 }

@@ -93,7 +93,7 @@ struct BenchCommand: Sendable {
 
     /// `load --port P --scenario S ...`: the native load generator (see `LoadScenario`).
     static let load = BenchCommand(name: "load", summary: """
-        load --port P --scenario refresh-id|refresh-noid|client-credentials|userinfo|signin|password
+        load --port P --scenario refresh-id|refresh-noid|client-credentials|userinfo|signin|password|healthz
                [--connections 16] [--seconds 5] [--warmup 0.5] [--runs 2] [--client bench-app]
                [--redirect-uri http://127.0.0.1/callback] [--scope "openid profile email offline_access"]
                [--email E --password-file F] [--confidential-client ID --secret-file F]

@@ -22,6 +22,10 @@ enum LoadScenario: String, CaseIterable {
     /// A password sign-in as a new browser: `GET /authorize` → `GET /signin` → `POST /signin`
     /// (CSRF field and cookie; Argon2id) → 303 to the redirect URI with a code.
     case passwordSignIn = "password"
+    /// `GET /healthz`: no storage, no crypto. The HTTP floor, the server CPU that the transport
+    /// alone (libmicrohttpd, the socket, the kernel's loopback path, the router, the metrics)
+    /// costs per request under this load generator; the other scenarios' figures include it.
+    case healthz
 
     /// Requests per operation.
     var requestsPerOperation: Int {
@@ -33,7 +37,7 @@ enum LoadScenario: String, CaseIterable {
     }
 
     /// Whether the scenario needs an SSO session established before the measurement.
-    var needsSession: Bool { self != .clientCredentials && self != .passwordSignIn }
+    var needsSession: Bool { self != .clientCredentials && self != .passwordSignIn && self != .healthz }
 
     /// Whether each connection carries a refresh-token chain that a failure breaks.
     var isChain: Bool { self == .refreshIDToken || self == .refreshNoIDToken }
@@ -96,7 +100,7 @@ final class LoadWorker: @unchecked Sendable {
             // RFC 6749 §2.3.1: form-encode id and secret before base64.
             let pair = OAuthClient.percentEncode(id) + ":" + OAuthClient.percentEncode(secret)
             basicAuthorization = "Basic " + Data(pair.utf8).base64EncodedString()
-        case .signIn, .passwordSignIn:
+        case .signIn, .passwordSignIn, .healthz:
             break
         }
     }
@@ -144,6 +148,9 @@ final class LoadWorker: @unchecked Sendable {
             }
         case .passwordSignIn:
             _ = try client.passwordSignIn(connection, email: settings.email, password: settings.password, scope: settings.scope)
+        case .healthz:
+            let response = try connection.request("GET", Routes.health)
+            guard response.status == 200 else { throw HTTPClientError("GET /healthz: status \(response.status)") }
         }
     }
 }
