@@ -8,7 +8,6 @@ import SignetWire
 /// grant that is still active, and a user who exists and is enabled.
 public struct UserAccessTokenCheck: Sendable {
     let verifier: AccessTokenVerifier
-    let refreshTokens: any RefreshTokenStore
     let users: any UserStore
     let clock: any Clock
 
@@ -37,17 +36,12 @@ public struct UserAccessTokenCheck: Sendable {
         guard let grantID = jwt.claims["gid"]?.stringValue, let subject = jwt.claims.sub else {
             throw OAuthError(.invalidToken, "The access token does not represent a user.")
         }
-        let user: UserRecord?
-        do {
-            guard try refreshTokens.isGrantActive(id: grantID, now: clock.now) else {
-                throw OAuthError(.invalidToken, "The access token has been revoked.")
-            }
-            user = try users.user(id: subject)
-        } catch let error as OAuthError {
-            throw error
-        } catch {
+        let found: (grantActive: Bool, user: UserRecord?)
+        do { found = try users.user(id: subject, ifGrantActive: grantID, now: clock.now) } catch {
             throw OAuthError.serverError(detail: "access token lookup: \(error)")
         }
+        guard found.grantActive else { throw OAuthError(.invalidToken, "The access token has been revoked.") }
+        let user = found.user
         guard let user, user.disabledAt == nil else { throw OAuthError(.invalidToken, "The access token is invalid or expired.") }
         let scope = (jwt.claims["scope"]?.stringValue).flatMap { try? Scope(parsing: $0) } ?? Scope([String]())
         return Checked(claims: jwt.claims, user: user, scope: scope, clientID: jwt.claims["client_id"]?.stringValue)
@@ -58,6 +52,6 @@ extension UserAccessTokenCheck {
     /// The check for tokens whose `aud` is the issuer.
     public init(server: AuthorizationServer) {
         self.init(verifier: AccessTokenVerifier(server: server, audience: server.policy.issuer),
-                  refreshTokens: server.storage.refreshTokens, users: server.storage.users, clock: server.clock)
+                  users: server.storage.users, clock: server.clock)
     }
 }

@@ -94,6 +94,14 @@ public struct SQLUserStore: UserStore {
         try database.read { db in try db.one(Self.byID, [id], Self.decodeUser) }
     }
 
+    /// See `UserStore.user(id:ifGrantActive:now:)`.
+    public func user(id: String, ifGrantActive grantID: String, now: Date) throws -> (grantActive: Bool, user: UserRecord?) {
+        try database.read { db in
+            guard try db.one(SQLRefreshTokenStore.activeGrant, [grantID, now], { _ in true }) ?? false else { return (false, nil) }
+            return (true, try db.one(Self.byID, [id], Self.decodeUser))
+        }
+    }
+
     /// See `UserStore.user(email:)`.
     public func user(email: String) throws -> UserRecord? {
         try database.read { db in try db.one(Self.byEmail, [email.lowercased()], Self.decodeUser) }

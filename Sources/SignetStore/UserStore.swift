@@ -8,6 +8,11 @@ public protocol UserStore: Sendable {
     /// The user with this id, or nil.
     func user(id: String) throws -> UserRecord?
 
+    /// Whether grant `grantID` is active at `now` (as `RefreshTokenStore.isGrantActive`) and, if it
+    /// is, the user with id `id`, read in one read transaction: a bearer access token's check on
+    /// every userinfo and admin request needs both.
+    func user(id: String, ifGrantActive grantID: String, now: Date) throws -> (grantActive: Bool, user: UserRecord?)
+
     /// The user with this email (compared lowercased), or nil.
     func user(email: String) throws -> UserRecord?
 

@@ -22,6 +22,27 @@ struct UserContractTests {
         #expect(try store.user(id: "u1") == Fixture.user("u1", email: "ada@example.com"))
     }
 
+    /// A bearer token's lookup: the grant's state and the user in one read; no user while the
+    /// grant is revoked, expired or unknown.
+    @Test(arguments: Backend.allCases)
+    func userIfGrantActive(_ backend: Backend) throws {
+        let storage = try backend.make()
+        let ada = Fixture.user("user-1", email: "ada@example.com")
+        try storage.users.insertUser(ada)
+        try storage.refreshTokens.createGrant(Fixture.grant("g"))
+        let found = try storage.users.user(id: "user-1", ifGrantActive: "g", now: t0)
+        #expect(found.grantActive && found.user == ada)
+        let unknownUser = try storage.users.user(id: "nobody", ifGrantActive: "g", now: t0)
+        #expect(unknownUser.grantActive && unknownUser.user == nil)
+        let expired = try storage.users.user(id: "user-1", ifGrantActive: "g", now: t0.addingTimeInterval(86_400))
+        #expect(!expired.grantActive && expired.user == nil)
+        let unknownGrant = try storage.users.user(id: "user-1", ifGrantActive: "ghost", now: t0)
+        #expect(!unknownGrant.grantActive && unknownGrant.user == nil)
+        #expect(try storage.refreshTokens.revokeGrant(id: "g", reason: "test", now: t0))
+        let revoked = try storage.users.user(id: "user-1", ifGrantActive: "g", now: t0)
+        #expect(!revoked.grantActive && revoked.user == nil)
+    }
+
     /// A page in the store: ordered by id, after a cursor, filtered by email or name with LIKE's
     /// wildcards taken literally.
     @Test(arguments: Backend.allCases)
