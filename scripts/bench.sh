@@ -439,7 +439,7 @@ http_floor() {
     local op_cpu=$LOAD_CPU
     echo "  The HTTP floor under the same load: GET /healthz (libmicrohttpd, socket, loopback, router, metrics)."
     load_run "$1-floor" healthz "$LOAD_CONNECTIONS" 1
-    summary_add "    HTTP floor (GET /healthz); $1 above it" \
+    summary_add "    HTTP floor (/healthz); op above it" \
         "$(printf '%.0f us; %.0f us' "$LOAD_CPU" "$(calc "$op_cpu - $LOAD_CPU")")" "(info)" info
 }
 
