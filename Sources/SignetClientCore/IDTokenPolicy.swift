@@ -1,9 +1,10 @@
 import Foundation
 import SignetCrypto
+import SignetJOSE
 
 /// What an `IDTokenValidator` requires of an ID token (OpenID Connect Core §3.1.3.7). Every check
 /// is explicit; nothing is inferred from the token.
-public struct IDTokenPolicy: Sendable {
+public struct IDTokenPolicy: Sendable, TokenLimited {
     /// How the `nonce` claim is checked.
     public enum NonceCheck: Sendable {
         /// Not checked (only for flows that sent no nonce).
@@ -28,14 +29,12 @@ public struct IDTokenPolicy: Sendable {
     public var nonce: NonceCheck
     /// Accepted signature algorithms (also pinned by each key). Defaults: RS256, ES256.
     public var allowedAlgorithms: Set<SignatureAlgorithm>
-    /// Tolerated clock skew for `exp` and `iat`, in seconds.
-    public var leeway: TimeInterval
+    /// Tolerated clock skew for `exp` and `iat`, the longest accepted token, and the current time
+    /// (injected); `leeway`, `maxTokenBytes` and `clock` read and write them. The validator hands
+    /// them to the JOSE verifier as they are.
+    public var limits: TokenLimits
     /// If set, `iat` must be at most this many seconds ago.
     public var maximumAge: TimeInterval?
-    /// The longest accepted token in bytes.
-    public var maxTokenBytes: Int
-    /// The current time (injected).
-    public var clock: @Sendable () -> Date
 
     /// Creates a policy.
     public init(issuer: String, audiences: Set<String>, nonce: NonceCheck,
@@ -46,9 +45,7 @@ public struct IDTokenPolicy: Sendable {
         self.audiences = audiences
         self.nonce = nonce
         self.allowedAlgorithms = allowedAlgorithms
-        self.leeway = leeway
+        self.limits = TokenLimits(leeway: leeway, maxTokenBytes: maxTokenBytes, clock: clock)
         self.maximumAge = maximumAge
-        self.maxTokenBytes = maxTokenBytes
-        self.clock = clock
     }
 }

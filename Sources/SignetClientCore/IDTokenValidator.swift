@@ -91,8 +91,8 @@ public struct IDTokenValidator: Sendable {
     /// Signature, header and times with one key; iss/aud are checked by the caller with OIDC's rules.
     private func verify(_ token: String, with key: VerificationKey) throws(IDTokenError) -> VerifiedJWT {
         do {
-            var jwtPolicy = VerificationPolicy(leeway: policy.leeway, requireExp: true,
-                                               maxTokenBytes: policy.maxTokenBytes, clock: policy.clock)
+            var jwtPolicy = VerificationPolicy(requireExp: true)
+            jwtPolicy.limits = policy.limits
             jwtPolicy.allowsMissingKeyIDWithSingleKey = true
             return try JWTVerifier(keys: [key], policy: jwtPolicy).verify(token)
         } catch .expired {

@@ -11,22 +11,11 @@ public protocol NativeIDTokenVerifier: Sendable {
     /// fallback key, never `none`), `iss` exactly, `aud` among the connection's native client ids
     /// (with `azp` when several), `exp`/`iat`, a present `nonce` claim.
     ///
+    /// - Returns: who signed in (issuer, subject, email and the provider's verified flag), after
+    ///   the connection's policy, and the token's `nonce` claim (raw or hashed, per the
+    ///   connection's `NonceForm`).
     /// - Throws: `OAuthError` — `invalid_grant` for any defect of the token,
     ///   `temporarily_unavailable` when the provider's keys cannot be fetched.
-    func verify(_ idToken: String, connection: NativeSignInConnection) async throws(OAuthError) -> VerifiedNativeIDToken
-}
-
-/// A provider ID token that passed `NativeIDTokenVerifier.verify`.
-public struct VerifiedNativeIDToken: Sendable, Equatable {
-    /// Who signed in (issuer, subject, email and the provider's verified flag), after the
-    /// connection's policy; the connection is the one the token was verified for.
-    public var identity: UpstreamIdentity
-    /// The token's `nonce` claim (raw or hashed, per the connection's `NonceForm`).
-    public var nonce: String
-
-    /// Creates the value.
-    public init(identity: UpstreamIdentity, nonce: String) {
-        self.identity = identity
-        self.nonce = nonce
-    }
+    func verify(_ idToken: String, connection: NativeSignInConnection) async throws(OAuthError)
+        -> (identity: UpstreamIdentity, nonce: String)
 }

@@ -1,7 +1,7 @@
 import Foundation
 
 /// What a `JWTVerifier` requires of a token besides a valid signature. Every check is explicit.
-public struct VerificationPolicy: Sendable {
+public struct VerificationPolicy: Sendable, TokenLimited {
     /// Required exact `iss`, or nil to skip the check.
     public var issuer: String?
     /// A value that must appear in `aud`, or nil to skip the check.
@@ -10,14 +10,12 @@ public struct VerificationPolicy: Sendable {
     /// case-insensitively with an optional `application/` prefix removed (RFC 7515 §4.1.9), so
     /// `at+jwt` matches `application/at+jwt` (RFC 9068 §4).
     public var allowedTypes: Set<String>?
-    /// Clock skew tolerated for `exp`, `nbf` and `iat`, in seconds.
-    public var leeway: TimeInterval
+    /// The clock, the skew tolerated for `exp`, `nbf` and `iat`, and the longest accepted token
+    /// (`leeway`, `maxTokenBytes` and `clock` read and write them); a policy built for another
+    /// one's checks takes that one's limits as they are.
+    public var limits: TokenLimits
     /// Whether a token without `exp` is rejected.
     public var requireExp: Bool
-    /// Longest accepted token, in bytes; longer tokens are rejected before any decoding.
-    public var maxTokenBytes: Int
-    /// The current time; injected so tests use a fixed clock.
-    public var clock: @Sendable () -> Date
     /// Whether a token without `kid` is verified with the verifier's key when it holds exactly
     /// one. OpenID Connect Core §10.1 lets a provider whose JWK Set holds a single key leave `kid`
     /// out of its ID tokens; everything else (Signet's own tokens) must name its key. Off by default.
@@ -31,10 +29,8 @@ public struct VerificationPolicy: Sendable {
         self.issuer = issuer
         self.audience = audience
         self.allowedTypes = allowedTypes
-        self.leeway = leeway
+        self.limits = TokenLimits(leeway: leeway, maxTokenBytes: maxTokenBytes, clock: clock)
         self.requireExp = requireExp
-        self.maxTokenBytes = maxTokenBytes
-        self.clock = clock
     }
 
     /// Whether a token whose `typ` header is `type` passes `allowedTypes` (always, when nil; never

@@ -24,12 +24,13 @@ public struct AccessTokenValidator: Sendable {
     /// Signature algorithms accepted (each key also pins its own).
     public let allowedAlgorithms: Set<SignatureAlgorithm>
     /// Clock skew tolerated for `exp`/`iat`/`nbf`, seconds.
-    public let leeway: TimeInterval
+    public var leeway: TimeInterval { limits.leeway }
     /// The realm named in `WWW-Authenticate`.
     public let realm: String?
     let keys: any VerificationKeySource
     let introspection: TokenIntrospector?
-    let clock: @Sendable () -> Date
+    /// The leeway, the clock and JOSE's token size limit, handed to the verifier as they are.
+    let limits: TokenLimits
 
     /// A validator with a key source in hand (a `JWKSCache`, or static keys in tests).
     public init(issuer: String, audience: String, keys: any VerificationKeySource,
@@ -40,10 +41,9 @@ public struct AccessTokenValidator: Sendable {
         self.audience = audience
         self.keys = keys
         self.allowedAlgorithms = allowedAlgorithms
-        self.leeway = leeway
+        self.limits = TokenLimits(leeway: leeway, clock: clock)
         self.realm = realm
         self.introspection = introspection
-        self.clock = clock
     }
 
     /// Discovers the issuer (checked exactly) and caches its JWKS.
@@ -101,8 +101,8 @@ public struct AccessTokenValidator: Sendable {
             // The key set cannot be fetched: the token is not at fault (503, not invalid_token).
             throw BearerError(.temporarilyUnavailable, "the issuer's signing keys cannot be fetched; try again later", realm: realm)
         }
-        let policy = VerificationPolicy(issuer: issuer, audience: audience, allowedTypes: ["at+jwt"], leeway: leeway,
-                                        requireExp: true, clock: clock)
+        var policy = VerificationPolicy(issuer: issuer, audience: audience, allowedTypes: ["at+jwt"], requireExp: true)
+        policy.limits = limits
         let verified: VerifiedJWT
         do {
             verified = try JWTVerifier(keys: [key], policy: policy).verify(token)

@@ -32,7 +32,8 @@ public final class NativeSignInVerifier: NativeIDTokenVerifier {
     }
 
     /// Verifies the token with the connection's keys and native audiences.
-    public func verify(_ idToken: String, connection native: NativeSignInConnection) async throws(OAuthError) -> VerifiedNativeIDToken {
+    public func verify(_ idToken: String, connection native: NativeSignInConnection) async throws(OAuthError)
+        -> (identity: UpstreamIdentity, nonce: String) {
         guard let connection = connections[native.id], !connection.nativeClientIDs.isEmpty else {
             throw OAuthError.invalidGrant("The connection does not accept native sign-in.", detail: "no native_client_ids")
         }
@@ -59,7 +60,7 @@ public final class NativeSignInVerifier: NativeIDTokenVerifier {
         } catch {
             throw OAuthError.invalidGrant(error.publicMessage, detail: "connection \(connection.id): \(error)")
         }
-        return VerifiedNativeIDToken(identity: upstream, nonce: nonce)
+        return (identity: upstream, nonce: nonce)
     }
 
     /// The shared client, or one trusting the connection's private CA.

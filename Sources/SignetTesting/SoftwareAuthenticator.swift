@@ -29,12 +29,13 @@ public final class SoftwareAuthenticator: @unchecked Sendable {
     public var flags: UInt8 { 0x01 | 0x04 | (backupEligible ? 0x18 : 0) }
 
     public var coseKey: [UInt8] {
-        CBORValue.map([
-            CBORMapEntry(key: .unsigned(1), value: .unsigned(1)),      // kty OKP
-            CBORMapEntry(key: .unsigned(3), value: .negative(7)),      // alg -8 (EdDSA)
-            CBORMapEntry(key: .negative(0), value: .unsigned(6)),      // crv Ed25519
-            CBORMapEntry(key: .negative(1), value: .bytes(key.publicKey.ed25519Raw ?? [])),
-        ]).encoded()
+        let coseKey: CBORValue = [
+            .unsigned(1): .unsigned(1),      // kty OKP
+            .unsigned(3): .negative(7),      // alg -8 (EdDSA)
+            .negative(0): .unsigned(6),      // crv Ed25519
+            .negative(1): .bytes(key.publicKey.ed25519Raw ?? []),
+        ]
+        return coseKey.encoded()
     }
 
     public static func challenge(_ options: JSONValue) -> String { options["challenge"]?.stringValue ?? "" }
@@ -54,12 +55,12 @@ public final class SoftwareAuthenticator: @unchecked Sendable {
         let clientDataJSON = clientData("webauthn.create", challenge: challenge, origin: origin)
         var authData = Digest.sha256(Array((rpID ?? self.rpID).utf8)) + [(flags ?? self.flags) | 0x40] + counterBytes(signCount)
         authData += [UInt8](repeating: 0, count: 16) + [UInt8(credentialID.count >> 8), UInt8(credentialID.count & 0xFF)] + credentialID + coseKey
-        let attestation = CBORValue.map([
-            CBORMapEntry(key: .text("fmt"), value: .text(statement?.format ?? "none")),
-            CBORMapEntry(key: .text("attStmt"), value: statement?.statement ?? .map([])),
-            CBORMapEntry(key: .text("authData"), value: .bytes(authData)),
-        ]).encoded()
-        return (clientDataJSON, attestation)
+        let attestation: CBORValue = [
+            .text("fmt"): .text(statement?.format ?? "none"),
+            .text("attStmt"): statement?.statement ?? .map([]),
+            .text("authData"): .bytes(authData),
+        ]
+        return (clientDataJSON, attestation.encoded())
     }
 
     /// A `RegistrationResponseJSON` for `options` (a creation options object).

@@ -62,16 +62,18 @@ public indirect enum CBORValue: Sendable, Hashable {
     }
 }
 
-/// One key and value of a CBOR map.
+/// One key and value of a CBOR map. A map to encode (a COSE key, an attestation object) is
+/// written as a dictionary literal, which keeps its order: `[.text("fmt"): .text("none"), …]`.
 public struct CBORMapEntry: Sendable, Hashable {
     /// The key.
     public let key: CBORValue
     /// The value.
     public let value: CBORValue
+}
 
-    /// An entry (for encoding a map, e.g. a COSE key or an attestation object).
-    public init(key: CBORValue, value: CBORValue) {
-        self.key = key
-        self.value = value
+extension CBORValue: ExpressibleByDictionaryLiteral {
+    /// A map with the literal's entries, in the literal's order.
+    public init(dictionaryLiteral elements: (CBORValue, CBORValue)...) {
+        self = .map(elements.map { CBORMapEntry(key: $0.0, value: $0.1) })
     }
 }

@@ -6,8 +6,8 @@ import SignetJOSE
 /// credential (`residentKey: required`), user verification required, `attestation: none`, and
 /// the algorithms ES256, EdDSA and RS256.
 public struct CreationOptions: Sendable, Hashable {
-    /// The RP ID.
-    public let rpID: String
+    /// The RP ID, the challenge and the timeout.
+    public let ceremony: CeremonyParameters
     /// The RP's name, shown by some authenticators.
     public let rpName: String
     /// The user handle: opaque, at most 64 bytes, never an email (§5.4.3).
@@ -16,10 +16,6 @@ public struct CreationOptions: Sendable, Hashable {
     public let userName: String
     /// The display name.
     public let userDisplayName: String
-    /// The challenge (at least 16 random bytes, issued and stored by the caller).
-    public let challenge: [UInt8]
-    /// The ceremony's timeout in milliseconds.
-    public let timeoutMilliseconds: Int
     /// The user's existing credentials, so an authenticator does not register twice.
     public let excludeCredentials: [CredentialDescriptor]
 
@@ -27,28 +23,23 @@ public struct CreationOptions: Sendable, Hashable {
     public init(rpID: String, rpName: String, userID: [UInt8], userName: String, userDisplayName: String,
                 challenge: [UInt8], timeoutMilliseconds: Int = 300_000, excludeCredentials: [CredentialDescriptor] = []) throws(WebAuthnError) {
         guard (1...64).contains(userID.count) else { throw .malformed(field: "user.id", reason: "must be 1 to 64 bytes") }
-        guard challenge.count >= 16 else { throw .malformed(field: "challenge", reason: "must be at least 16 bytes") }
-        self.rpID = rpID
+        ceremony = try CeremonyParameters(rpID: rpID, challenge: challenge, timeoutMilliseconds: timeoutMilliseconds)
         self.rpName = rpName
         self.userID = userID
         self.userName = userName
         self.userDisplayName = userDisplayName
-        self.challenge = challenge
-        self.timeoutMilliseconds = timeoutMilliseconds
         self.excludeCredentials = excludeCredentials
     }
 
     /// The JSON object.
     public var json: JSONValue {
-        .object([
-            "rp": ["id": .string(rpID), "name": .string(rpName)],
+        .object(ceremony.jsonMembers.merging([
+            "rp": ["id": .string(ceremony.rpID), "name": .string(rpName)],
             "user": ["id": .string(Base64URL.encode(userID)), "name": .string(userName), "displayName": .string(userDisplayName)],
-            "challenge": .string(Base64URL.encode(challenge)),
             "pubKeyCredParams": .array(COSEAlgorithm.allCases.map { ["type": "public-key", "alg": .int($0.rawValue)] }),
-            "timeout": .int(Int64(timeoutMilliseconds)),
             "excludeCredentials": .array(excludeCredentials.map(\.json)),
             "authenticatorSelection": ["residentKey": "required", "requireResidentKey": true, "userVerification": "required"],
             "attestation": "none",
-        ])
+        ]) { _, own in own })
     }
 }

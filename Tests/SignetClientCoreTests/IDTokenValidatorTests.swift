@@ -68,6 +68,24 @@ import Testing
         #expect(await refusal("") == .malformed)
     }
 
+    @Test func thePolicysLimitsReachTheSignatureCheck() async throws {
+        // Expired 120 s ago: refused with the default 60 s leeway, accepted once the policy's
+        // leeway (written through `leeway`, kept in `limits`) covers it.
+        let token = try provider.mintIDToken(nonce: "n") { $0.exp = Date().addingTimeInterval(-120) }
+        var policy = IDTokenPolicy(issuer: provider.issuer, audiences: ["app-1"], nonce: .required)
+        let keys = JWKSCache(jwksURI: provider.jwksURL, http: OutboundHTTP())
+        #expect(await refusal(token, IDTokenValidator(policy: policy, keys: keys)) == .expired)
+        policy.leeway = 300
+        #expect(policy.limits.leeway == 300)
+        _ = try await IDTokenValidator(policy: policy, keys: keys).validate(token)
+        // The policy's clock is the one the JOSE layer reads: two hours on, the token has expired.
+        policy.clock = { Date().addingTimeInterval(7200) }
+        #expect(await refusal(try provider.mintIDToken(nonce: "n"), IDTokenValidator(policy: policy, keys: keys)) == .expired)
+        // And its size limit: a token over it is refused before any key lookup.
+        policy.limits.maxTokenBytes = 64
+        #expect(await refusal(token, IDTokenValidator(policy: policy, keys: keys)) == .malformed)
+    }
+
     @Test func severalAudiencesNeedAnAuthorizedPartyOfOurs() async throws {
         let noAZP = try provider.mintIDToken(nonce: "n") { $0.aud = ["app-1", "other"]; $0["azp"] = nil }
         #expect(await refusal(noAZP) == .wrongAuthorizedParty)

@@ -127,8 +127,7 @@ import Testing
         expectPasskeyError(try await finish(fixture, token: token, device.register(try await fresh(), flags: 0x01)),
                            "invalid_request", "user-verified (UV) flag is not set")
         // A packed self attestation whose signature is not the credential key's.
-        let forgedStatement = CBORValue.map([CBORMapEntry(key: .text("alg"), value: .negative(7)),
-                                             CBORMapEntry(key: .text("sig"), value: .bytes(SecureRandom.bytes(64)))])
+        let forgedStatement: CBORValue = [.text("alg"): .negative(7), .text("sig"): .bytes(SecureRandom.bytes(64))]
         let badAttestation = try await finish(fixture, token: token, device.register(try await fresh(), statement: ("packed", forgedStatement)))
         expectPasskeyError(badAttestation, "invalid_request", "self attestation signature does not verify")
         // Not JSON, and malformed JSON.

@@ -11,7 +11,7 @@ import Testing
     }
 
     @Test func readsFlagsCounterAndExtensions() throws {
-        let extensions = CBORValue.map([CBORMapEntry(key: .text("credProtect"), value: .unsigned(2))]).encoded()
+        let extensions = ([.text("credProtect"): .unsigned(2)] as CBORValue).encoded()
         let data = try AuthenticatorData(bytes: Self.rpIDHash + [0x85, 0x00, 0x00, 0x01, 0x02] + extensions)
         #expect(data.rpIDHash == Self.rpIDHash)
         #expect(data.flags == [.userPresent, .userVerified, .extensionData])

@@ -32,11 +32,13 @@ import Testing
     }
 
     @Test func encodingRoundTrips() throws {
-        let value = CBORValue.map([
-            CBORMapEntry(key: .unsigned(1), value: .unsigned(2)),
-            CBORMapEntry(key: .negative(0), value: .bytes(Array(repeating: 9, count: 300))),
-            CBORMapEntry(key: .text("list"), value: .array([.bool(true), .null, .unsigned(70000), .negative(4_294_967_296)])),
-        ])
+        let value: CBORValue = [
+            .unsigned(1): .unsigned(2),
+            .negative(0): .bytes(Array(repeating: 9, count: 300)),
+            .text("list"): .array([.bool(true), .null, .unsigned(70000), .negative(4_294_967_296)]),
+        ]
+        // A map literal keeps its order.
+        #expect(value.mapValue?.map(\.key) == [.unsigned(1), .negative(0), .text("list")])
         #expect(try CBORValue.decode(value.encoded(), field: "x") == value)
         #expect(CBORValue.negative(256).encoded() == [0x39, 0x01, 0x00])
     }
@@ -84,7 +86,7 @@ import Testing
 
     @Test func prefixReportsWhatItTook() throws {
         let (value, consumed) = try CBORValue.decodePrefix([0xA1, 0x01, 0x02, 0xDE, 0xAD], field: "x")
-        #expect(value == .map([CBORMapEntry(key: .unsigned(1), value: .unsigned(2))]))
+        #expect(value == [.unsigned(1): .unsigned(2)])
         #expect(consumed == 3)
     }
 }
