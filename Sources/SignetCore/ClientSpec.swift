@@ -40,8 +40,8 @@ public struct ClientSpec: Sendable, Equatable {
     public init(id: String, name: String? = nil, isPublic: Bool, redirectURIs: [String] = [],
                 postLogoutRedirectURIs: [String] = [], scope: String? = nil, grantTypes: [String]? = nil,
                 firstParty: Bool = false, authenticationMethod: String? = nil, idTokenAlgorithm: String? = nil,
-                lifetimes: ClientTokenLifetimes = ClientTokenLifetimes(), allowHeadless: Bool = false,
-                allowedResources: [String] = []) {
+                lifetimes: ClientTokenLifetimes = ClientTokenLifetimes(),
+                allowHeadless: Bool = false, allowedResources: [String] = []) {
         self.id = id
         self.name = name
         self.isPublic = isPublic

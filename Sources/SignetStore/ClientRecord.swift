@@ -44,7 +44,8 @@ public struct ClientRecord: Sendable, Equatable {
                 isPublic: Bool, firstParty: Bool = false, redirectURIs: [String] = [],
                 postLogoutRedirectURIs: [String] = [], allowedScopes: [String] = [],
                 grantTypes: [String] = [], tokenEndpointAuthMethod: String, idTokenAlgorithm: String = "RS256",
-                lifetimes: ClientTokenLifetimes = ClientTokenLifetimes(), allowHeadless: Bool = false, allowedResources: [String] = [], createdAt: Date, updatedAt: Date,
+                lifetimes: ClientTokenLifetimes = ClientTokenLifetimes(),
+                allowHeadless: Bool = false, allowedResources: [String] = [], createdAt: Date, updatedAt: Date,
                 extra: String = "{}") {
         self.id = id
         self.name = name
