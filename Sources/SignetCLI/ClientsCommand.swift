@@ -73,9 +73,9 @@ enum ClientsCommand {
             scope: arguments.value("scope"), grantTypes: grants.isEmpty ? nil : grants,
             firstParty: arguments.flag("first-party"), authenticationMethod: arguments.value("auth-method"),
             idTokenAlgorithm: arguments.value("id-token-alg"),
-            accessTokenLifetime: try arguments.integer("access-token-lifetime"),
-            refreshTokenLifetime: try arguments.integer("refresh-token-lifetime"),
-            idTokenLifetime: try arguments.integer("id-token-lifetime"),
+            lifetimes: ClientTokenLifetimes(accessToken: try arguments.integer("access-token-lifetime"),
+                                            refreshToken: try arguments.integer("refresh-token-lifetime"),
+                                            idToken: try arguments.integer("id-token-lifetime")),
             allowHeadless: arguments.flag("allow-headless"), allowedResources: arguments.all("resource"))
         spec.mfaRequired = arguments.flag("mfa-required")
         if let type = arguments.value("application-type") {
@@ -104,9 +104,9 @@ enum ClientsCommand {
         for uri in record.redirectURIs { lines.append("redirect_uri:               \(uri)") }
         for uri in record.postLogoutRedirectURIs { lines.append("post_logout_redirect_uri:   \(uri)") }
         for uri in record.allowedResources { lines.append("resource:                   \(uri)") }
-        if let seconds = record.accessTokenLifetime { lines.append("access_token_lifetime:      \(seconds)") }
-        if let seconds = record.refreshTokenLifetime { lines.append("refresh_token_lifetime:     \(seconds)") }
-        if let seconds = record.idTokenLifetime { lines.append("id_token_lifetime:          \(seconds)") }
+        if let seconds = record.lifetimes.accessToken { lines.append("access_token_lifetime:      \(seconds)") }
+        if let seconds = record.lifetimes.refreshToken { lines.append("refresh_token_lifetime:     \(seconds)") }
+        if let seconds = record.lifetimes.idToken { lines.append("id_token_lifetime:          \(seconds)") }
         Output.print(lines.joined(separator: "\n"))
     }
 

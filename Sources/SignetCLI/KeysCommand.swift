@@ -60,11 +60,7 @@ enum KeysCommand {
     static func list(_ records: [SigningKeyRecord], now: Date) {
         Output.print("KID                                          ALG    STATUS     SIGNS FROM            UNPUBLISHED AFTER")
         for record in records.sorted(by: { $0.createdAt < $1.createdAt }) {
-            let status: String
-            if !record.isPublished(at: now) { status = "removed" }
-            else if record.canSign(at: now) { status = "active" }
-            else if record.activatesAt > now { status = "next" }
-            else { status = "retired" }
+            let status = record.status(at: now).rawValue
             let kid = record.id.padding(toLength: 44, withPad: " ", startingAt: 0)
             let algorithm = record.algorithm.padding(toLength: 6, withPad: " ", startingAt: 0)
             Output.print("\(kid) \(algorithm) \(status.padding(toLength: 10, withPad: " ", startingAt: 0)) \(stamp(record.activatesAt))  \(record.removeAfter.map(stamp) ?? "-")")

@@ -84,9 +84,9 @@ struct RemoteAdmin {
             if let method = spec.authenticationMethod { body["token_endpoint_auth_method"] = .string(method) }
             if let type = spec.applicationType { body["application_type"] = .string(type.rawValue) }
             if let algorithm = spec.idTokenAlgorithm { body["id_token_algorithm"] = .string(algorithm) }
-            if let seconds = spec.accessTokenLifetime { body["access_token_lifetime"] = .int(Int64(seconds)) }
-            if let seconds = spec.refreshTokenLifetime { body["refresh_token_lifetime"] = .int(Int64(seconds)) }
-            if let seconds = spec.idTokenLifetime { body["id_token_lifetime"] = .int(Int64(seconds)) }
+            if let seconds = spec.lifetimes.accessToken { body["access_token_lifetime"] = .int(Int64(seconds)) }
+            if let seconds = spec.lifetimes.refreshToken { body["refresh_token_lifetime"] = .int(Int64(seconds)) }
+            if let seconds = spec.lifetimes.idToken { body["id_token_lifetime"] = .int(Int64(seconds)) }
             let created = try await call("POST", "/admin/v1/clients", json: .object(body))
             Output.print("added \(spec.isPublic ? "public" : "confidential") client \(spec.id)")
             if let secret = created.body?["client_secret"]?.stringValue {

@@ -27,12 +27,8 @@ public struct Client: Sendable {
     public let isFirstParty: Bool
     /// ID token signature algorithm.
     public let idTokenAlgorithm: SignatureAlgorithm
-    /// Per-client access token lifetime, seconds.
-    public let accessTokenLifetime: Int?
-    /// Per-client refresh token lifetime, seconds.
-    public let refreshTokenLifetime: Int?
-    /// Per-client ID token lifetime, seconds.
-    public let idTokenLifetime: Int?
+    /// Per-client access, refresh and ID token lifetimes, seconds; nil ones are the server's.
+    public let lifetimes: ClientTokenLifetimes
     /// May use the headless native API.
     public let allowsHeadless: Bool
     /// RFC 8707 resources the client may ask access tokens for; empty: none (see `ResourceIndicator`).
@@ -114,9 +110,7 @@ public struct Client: Sendable {
             throw ClientValidationError("unknown ID token algorithm \(record.idTokenAlgorithm)")
         }
         idTokenAlgorithm = algorithm
-        accessTokenLifetime = record.accessTokenLifetime
-        refreshTokenLifetime = record.refreshTokenLifetime
-        idTokenLifetime = record.idTokenLifetime
+        lifetimes = record.lifetimes
         allowsHeadless = record.allowHeadless
         for resource in record.allowedResources where !ResourceIndicator.isWellFormed(resource) {
             throw ClientValidationError("resource \(resource) is not an absolute URI without a fragment")

@@ -30,7 +30,7 @@ struct ClientCredentialsGrant: GrantHandler {
         let resources = try ResourceIndicator.requested(parameters, client: client)
         let access = try issuer.accessToken(.init(
             subject: client.id, clientID: client.id, scope: scope, audience: resources.isEmpty ? [issuer.policy.issuer] : resources,
-            grantID: nil, authTime: nil, lifetime: client.accessTokenLifetime))
+            grantID: nil, authTime: nil, lifetime: client.lifetimes.accessToken))
         return TokenResponse(accessToken: access.token, expiresIn: access.expiresIn, scope: scope.isEmpty ? nil : scope.description)
     }
 }

@@ -155,13 +155,13 @@ public struct ClientRegistration: Sendable {
         if let algorithm = spec.idTokenAlgorithm, SignatureAlgorithm(rawValue: algorithm) == nil {
             report("id_token_algorithm", "must be one of \(SignatureAlgorithm.allCases.map(\.rawValue).joined(separator: ", "))")
         }
-        if let seconds = spec.accessTokenLifetime, !(30...86_400).contains(seconds) {
+        if let seconds = spec.lifetimes.accessToken, !(30...86_400).contains(seconds) {
             report("access_token_lifetime", "must be between 30 and 86400 seconds")
         }
-        if let seconds = spec.idTokenLifetime, !(30...86_400).contains(seconds) {
+        if let seconds = spec.lifetimes.idToken, !(30...86_400).contains(seconds) {
             report("id_token_lifetime", "must be between 30 and 86400 seconds")
         }
-        if let seconds = spec.refreshTokenLifetime, !(60...max(60, refreshFamilyLifetime)).contains(seconds) {
+        if let seconds = spec.lifetimes.refreshToken, !(60...max(60, refreshFamilyLifetime)).contains(seconds) {
             report("refresh_token_lifetime", "must be between 60 and \(refreshFamilyLifetime) seconds (the family lifetime)")
         }
         return issues
@@ -187,8 +187,7 @@ public struct ClientRegistration: Sendable {
             firstParty: spec.firstParty, redirectURIs: spec.redirectURIs, postLogoutRedirectURIs: spec.postLogoutRedirectURIs,
             allowedScopes: scope.tokens, grantTypes: uniqueGrants, tokenEndpointAuthMethod: method,
             idTokenAlgorithm: spec.idTokenAlgorithm ?? policy.idTokenAlgorithm.rawValue,
-            accessTokenLifetime: spec.accessTokenLifetime, refreshTokenLifetime: spec.refreshTokenLifetime,
-            idTokenLifetime: spec.idTokenLifetime, allowHeadless: spec.allowHeadless,
+            lifetimes: spec.lifetimes, allowHeadless: spec.allowHeadless,
             allowedResources: spec.allowedResources, createdAt: now, updatedAt: now,
             extra: Client.extra(mfaRequired: spec.mfaRequired, emailSignIn: spec.emailSignIn,
                                 applicationType: spec.applicationType

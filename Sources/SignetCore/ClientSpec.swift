@@ -1,3 +1,5 @@
+import SignetStore
+
 /// A client as an administrator describes it (CLI flags or a `clients` entry of `signet.json`),
 /// before the rules are applied. Nil fields take the defaults of `ClientRegistration`.
 public struct ClientSpec: Sendable, Equatable {
@@ -21,12 +23,8 @@ public struct ClientSpec: Sendable, Equatable {
     public var authenticationMethod: String?
     /// ID token algorithm; defaults to the server policy's.
     public var idTokenAlgorithm: String?
-    /// Access token lifetime override, seconds.
-    public var accessTokenLifetime: Int?
-    /// Refresh token lifetime override, seconds.
-    public var refreshTokenLifetime: Int?
-    /// ID token lifetime override, seconds.
-    public var idTokenLifetime: Int?
+    /// Access, refresh and ID token lifetime overrides; nil ones are the server's.
+    public var lifetimes: ClientTokenLifetimes
     /// May use the headless native API.
     public var allowHeadless: Bool
     /// RFC 8707 resources (APIs) the client may ask access tokens for, exact URIs; empty: none.
@@ -42,7 +40,7 @@ public struct ClientSpec: Sendable, Equatable {
     public init(id: String, name: String? = nil, isPublic: Bool, redirectURIs: [String] = [],
                 postLogoutRedirectURIs: [String] = [], scope: String? = nil, grantTypes: [String]? = nil,
                 firstParty: Bool = false, authenticationMethod: String? = nil, idTokenAlgorithm: String? = nil,
-                accessTokenLifetime: Int? = nil, refreshTokenLifetime: Int? = nil, idTokenLifetime: Int? = nil,
+                lifetimes: ClientTokenLifetimes = ClientTokenLifetimes(),
                 allowHeadless: Bool = false, allowedResources: [String] = []) {
         self.id = id
         self.name = name
@@ -54,9 +52,7 @@ public struct ClientSpec: Sendable, Equatable {
         self.firstParty = firstParty
         self.authenticationMethod = authenticationMethod
         self.idTokenAlgorithm = idTokenAlgorithm
-        self.accessTokenLifetime = accessTokenLifetime
-        self.refreshTokenLifetime = refreshTokenLifetime
-        self.idTokenLifetime = idTokenLifetime
+        self.lifetimes = lifetimes
         self.allowHeadless = allowHeadless
         self.allowedResources = allowedResources
     }

@@ -25,7 +25,7 @@ public enum ConsoleClient {
         let record = ClientRecord(id: id, name: "Signet console", secretHash: secretHash, isPublic: false, firstParty: true,
                                   redirectURIs: [consoleURL + callbackPath], allowedScopes: [Scope.openID] + scopes,
                                   grantTypes: [GrantType.authorizationCode.rawValue], tokenEndpointAuthMethod: "client_secret_basic",
-                                  accessTokenLifetime: tokenLifetime, allowedResources: [resource],
+                                  lifetimes: ClientTokenLifetimes(accessToken: tokenLifetime), allowedResources: [resource],
                                   createdAt: Date(timeIntervalSince1970: 0), updatedAt: Date(timeIntervalSince1970: 0))
         return try? Client(record: record)
     }

@@ -23,7 +23,7 @@ public struct RefreshTokenMinter: Sendable {
     }
 
     /// A token's lifetime for `client`: its own, or the default.
-    func lifetime(for client: Client) -> TimeInterval { TimeInterval(client.refreshTokenLifetime ?? defaultLifetime) }
+    func lifetime(for client: Client) -> TimeInterval { TimeInterval(client.lifetimes.refreshToken ?? defaultLifetime) }
 
     /// The successor of a refresh token: derived from the presented token, so a retry inside the
     /// grace window yields the same string while only hashes are stored.

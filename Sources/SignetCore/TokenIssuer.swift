@@ -92,7 +92,7 @@ public struct TokenIssuer: Sendable {
     public func idToken(_ content: IDTokenContent) throws -> String {
         let now = clock.now
         let algorithm = content.client.idTokenAlgorithm
-        let lifetime = content.client.idTokenLifetime ?? policy.idTokenLifetime
+        let lifetime = content.client.lifetimes.idToken ?? policy.idTokenLifetime
         var claims: [String: JSONValue] = [
             "iss": .string(policy.issuer),
             "sub": .string(content.user.id),

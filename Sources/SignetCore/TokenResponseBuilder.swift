@@ -24,7 +24,7 @@ struct TokenResponseBuilder: Sendable {
         let organization = scope.contains(Scope.organization) ? organization : nil
         var content = TokenIssuer.AccessTokenContent(
             subject: subject, clientID: client.id, scope: scope, audience: resources.isEmpty ? [issuer.policy.issuer] : resources,
-            grantID: grantID, authTime: authTime, lifetime: client.accessTokenLifetime)
+            grantID: grantID, authTime: authTime, lifetime: client.lifetimes.accessToken)
         content.amr = amr
         content.organization = organization
         let access = try issuer.accessToken(content)

@@ -18,8 +18,9 @@ public struct SQLClientStore: ClientStore {
             redirectURIs: try row.stringArray(6), postLogoutRedirectURIs: try row.stringArray(7),
             allowedScopes: try row.stringArray(8), grantTypes: try row.stringArray(9),
             tokenEndpointAuthMethod: try row.text(10), idTokenAlgorithm: try row.text(11),
-            accessTokenLifetime: try row.optionalInt(12), refreshTokenLifetime: try row.optionalInt(13),
-            idTokenLifetime: try row.optionalInt(14), allowHeadless: try row.bool(15),
+            lifetimes: ClientTokenLifetimes(accessToken: try row.optionalInt(12), refreshToken: try row.optionalInt(13),
+                                            idToken: try row.optionalInt(14)),
+            allowHeadless: try row.bool(15),
             allowedResources: try row.stringArray(19), createdAt: try row.date(16), updatedAt: try row.date(17),
             extra: try row.text(18))
     }
@@ -51,7 +52,7 @@ public struct SQLClientStore: ClientStore {
             client.id, client.name, client.secretHash, client.secretSalt, client.isPublic, client.firstParty,
             try StringList.json(client.redirectURIs), try StringList.json(client.postLogoutRedirectURIs),
             try StringList.json(client.allowedScopes), try StringList.json(client.grantTypes), client.tokenEndpointAuthMethod,
-            client.idTokenAlgorithm, client.accessTokenLifetime, client.refreshTokenLifetime, client.idTokenLifetime,
+            client.idTokenAlgorithm, client.lifetimes.accessToken, client.lifetimes.refreshToken, client.lifetimes.idToken,
             client.allowHeadless, client.createdAt, client.updatedAt, client.extra, try StringList.json(client.allowedResources),
         ]
         try database.transaction { db in

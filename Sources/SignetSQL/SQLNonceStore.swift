@@ -5,7 +5,7 @@ import SignetStore
 public struct SQLNonceStore: NonceStore {
     let database: any SQLDatabase
 
-    static let insert = "INSERT INTO nonces (nonce_hash, client_id, created_at, expires_at) VALUES ($1, $2, $3, $4)"
+    static let insert = SQLTemplate.insert(into: "nonces", "nonce_hash, client_id, created_at, expires_at")
     /// Single use is this one statement: of racing calls exactly one matches the row.
     static let consume = """
         UPDATE nonces SET consumed_at = $1

@@ -20,7 +20,7 @@ public struct SQLOrganizationStore: OrganizationStore {
     static let deleteOrg = "DELETE FROM organizations WHERE id = $1"
 
     static let rolesOf = "SELECT name FROM organization_roles WHERE organization_id = $1 ORDER BY name"
-    static let insertRoleSQL = "INSERT INTO organization_roles (organization_id, name, created_at) VALUES ($1, $2, $3)"
+    static let insertRoleSQL = SQLTemplate.insert(into: "organization_roles", "organization_id, name, created_at")
     static let deleteRoleSQL = "DELETE FROM organization_roles WHERE organization_id = $1 AND name = $2"
 
     static let memberColumns = "organization_id, user_id, roles, created_at"

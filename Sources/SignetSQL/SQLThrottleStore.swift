@@ -10,7 +10,7 @@ public struct SQLThrottleStore: ThrottleStore {
     let database: any SQLDatabase
 
     static let expire = "DELETE FROM throttle_hits WHERE key = $1 AND at <= $2"
-    static let insert = "INSERT INTO throttle_hits (key, at) VALUES ($1, $2)"
+    static let insert = SQLTemplate.insert(into: "throttle_hits", "key, at")
     static let count = "SELECT COUNT(*) FROM throttle_hits WHERE key = $1 AND at > $2 AND at <= $3"
     static let reset = "DELETE FROM throttle_hits WHERE key = $1"
     static let removeOne = """

@@ -339,9 +339,9 @@ enum AdminRoutes {
         if let value = try body.bool("first_party") { spec.firstParty = value }
         if body.has("token_endpoint_auth_method") { spec.authenticationMethod = try body.string("token_endpoint_auth_method") }
         if body.has("id_token_algorithm") { spec.idTokenAlgorithm = try body.string("id_token_algorithm") }
-        if body.has("access_token_lifetime") { spec.accessTokenLifetime = try body.integer("access_token_lifetime") }
-        if body.has("refresh_token_lifetime") { spec.refreshTokenLifetime = try body.integer("refresh_token_lifetime") }
-        if body.has("id_token_lifetime") { spec.idTokenLifetime = try body.integer("id_token_lifetime") }
+        if body.has("access_token_lifetime") { spec.lifetimes.accessToken = try body.integer("access_token_lifetime") }
+        if body.has("refresh_token_lifetime") { spec.lifetimes.refreshToken = try body.integer("refresh_token_lifetime") }
+        if body.has("id_token_lifetime") { spec.lifetimes.idToken = try body.integer("id_token_lifetime") }
         if let value = try body.bool("allow_headless") { spec.allowHeadless = value }
         if let value = try body.strings("resources") { spec.allowedResources = value }
         if let value = try body.string("application_type") {

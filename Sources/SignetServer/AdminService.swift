@@ -100,8 +100,7 @@ public struct AdminService: Sendable {
         var spec = ClientSpec(id: record.id, name: record.name, isPublic: record.isPublic, redirectURIs: record.redirectURIs,
                               postLogoutRedirectURIs: record.postLogoutRedirectURIs, scope: record.allowedScopes.joined(separator: " "),
                               grantTypes: record.grantTypes, firstParty: record.firstParty, authenticationMethod: record.tokenEndpointAuthMethod,
-                              idTokenAlgorithm: record.idTokenAlgorithm, accessTokenLifetime: record.accessTokenLifetime,
-                              refreshTokenLifetime: record.refreshTokenLifetime, idTokenLifetime: record.idTokenLifetime,
+                              idTokenAlgorithm: record.idTokenAlgorithm, lifetimes: record.lifetimes,
                               allowHeadless: record.allowHeadless, allowedResources: record.allowedResources)
         let extra = Client.ExtraSettings(record)
         spec.applicationType = extra.applicationType
@@ -126,9 +125,9 @@ public struct AdminService: Sendable {
             "id_token_algorithm": .string(record.idTokenAlgorithm),
             "created_at": .string(stamp(record.createdAt)), "updated_at": .string(stamp(record.updatedAt)),
         ]
-        if let seconds = record.accessTokenLifetime { object["access_token_lifetime"] = .int(Int64(seconds)) }
-        if let seconds = record.refreshTokenLifetime { object["refresh_token_lifetime"] = .int(Int64(seconds)) }
-        if let seconds = record.idTokenLifetime { object["id_token_lifetime"] = .int(Int64(seconds)) }
+        if let seconds = record.lifetimes.accessToken { object["access_token_lifetime"] = .int(Int64(seconds)) }
+        if let seconds = record.lifetimes.refreshToken { object["refresh_token_lifetime"] = .int(Int64(seconds)) }
+        if let seconds = record.lifetimes.idToken { object["id_token_lifetime"] = .int(Int64(seconds)) }
         return .object(object)
     }
 
@@ -277,11 +276,8 @@ public struct AdminService: Sendable {
 
     /// A key's public facts: never its private half.
     static func json(_ record: SigningKeyRecord, now: Date) -> JSONValue {
-        let status: String
-        if !record.isPublished(at: now) { status = "removed" } else if record.canSign(at: now) { status = "active" }
-        else if record.activatesAt > now { status = "next" } else { status = "retired" }
-        return .object([
-            "id": .string(record.id), "algorithm": .string(record.algorithm), "status": .string(status),
+        .object([
+            "id": .string(record.id), "algorithm": .string(record.algorithm), "status": .string(record.status(at: now).rawValue),
             "created_at": .string(stamp(record.createdAt)), "activates_at": .string(stamp(record.activatesAt)),
             "retired_at": record.retiredAt.map { .string(stamp($0)) } ?? .null,
             "remove_after": record.removeAfter.map { .string(stamp($0)) } ?? .null,

@@ -240,13 +240,13 @@ public enum Settings {
     static let clientIDTokenAlgorithm = Setting(\ClientEntry.idTokenAlgorithm, "id_token_algorithm", nil, .optional(.oneOf),
         "Algorithm of this client's ID tokens; defaults to keys.id_token_algorithm.")
     /// Access token lifetime.
-    static let clientAccessTokenLifetime = Setting(\ClientEntry.spec.accessTokenLifetime, "access_token_lifetime", nil, .optional(.seconds()),
+    static let clientAccessTokenLifetime = Setting(\ClientEntry.spec.lifetimes.accessToken, "access_token_lifetime", nil, .optional(.seconds()),
         "Overrides lifetimes.access_token for this client (30 to 86400).")
     /// Refresh token lifetime.
-    static let clientRefreshTokenLifetime = Setting(\ClientEntry.spec.refreshTokenLifetime, "refresh_token_lifetime", nil, .optional(.seconds()),
+    static let clientRefreshTokenLifetime = Setting(\ClientEntry.spec.lifetimes.refreshToken, "refresh_token_lifetime", nil, .optional(.seconds()),
         "Overrides lifetimes.refresh_token for this client (60 up to lifetimes.refresh_token_absolute).")
     /// ID token lifetime.
-    static let clientIDTokenLifetime = Setting(\ClientEntry.spec.idTokenLifetime, "id_token_lifetime", nil, .optional(.seconds()),
+    static let clientIDTokenLifetime = Setting(\ClientEntry.spec.lifetimes.idToken, "id_token_lifetime", nil, .optional(.seconds()),
         "Overrides lifetimes.id_token for this client (30 to 86400).")
     /// Headless API.
     static let clientAllowHeadless = Setting(\ClientEntry.spec.allowHeadless, "allow_headless", false, .boolean,

@@ -26,12 +26,8 @@ public struct ClientRecord: Sendable, Equatable {
     public var tokenEndpointAuthMethod: String
     /// JWS algorithm for ID tokens issued to this client.
     public var idTokenAlgorithm: String
-    /// Access-token lifetime in seconds; nil for the server default.
-    public var accessTokenLifetime: Int?
-    /// Refresh-token (family) lifetime in seconds; nil for the server default.
-    public var refreshTokenLifetime: Int?
-    /// ID-token lifetime in seconds; nil for the server default.
-    public var idTokenLifetime: Int?
+    /// The client's own access-, refresh- and ID-token lifetimes; nil ones are the server's.
+    public var lifetimes: ClientTokenLifetimes
     /// Whether the headless JSON sign-in API may be used with this client.
     public var allowHeadless: Bool
     /// RFC 8707 resources (APIs) the client may ask access tokens for, exact URIs; empty: none.
@@ -48,7 +44,7 @@ public struct ClientRecord: Sendable, Equatable {
                 isPublic: Bool, firstParty: Bool = false, redirectURIs: [String] = [],
                 postLogoutRedirectURIs: [String] = [], allowedScopes: [String] = [],
                 grantTypes: [String] = [], tokenEndpointAuthMethod: String, idTokenAlgorithm: String = "RS256",
-                accessTokenLifetime: Int? = nil, refreshTokenLifetime: Int? = nil, idTokenLifetime: Int? = nil,
+                lifetimes: ClientTokenLifetimes = ClientTokenLifetimes(),
                 allowHeadless: Bool = false, allowedResources: [String] = [], createdAt: Date, updatedAt: Date,
                 extra: String = "{}") {
         self.id = id
@@ -63,9 +59,7 @@ public struct ClientRecord: Sendable, Equatable {
         self.grantTypes = grantTypes
         self.tokenEndpointAuthMethod = tokenEndpointAuthMethod
         self.idTokenAlgorithm = idTokenAlgorithm
-        self.accessTokenLifetime = accessTokenLifetime
-        self.refreshTokenLifetime = refreshTokenLifetime
-        self.idTokenLifetime = idTokenLifetime
+        self.lifetimes = lifetimes
         self.allowHeadless = allowHeadless
         self.allowedResources = allowedResources
         self.createdAt = createdAt

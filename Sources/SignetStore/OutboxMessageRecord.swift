@@ -31,14 +31,20 @@ public struct OutboxMessageRecord: Sendable, Equatable {
     /// When it was sent or given up.
     public var finishedAt: Date?
 
-    /// Creates a record; a new message is `pending`, with no attempts, due at `createdAt`.
-    public init(id: String, sealedMessage: [UInt8], createdAt: Date, attempts: Int = 0, nextAttemptAt: Date? = nil,
-                state: State = .pending, finishedAt: Date? = nil) {
+    /// A new message: `pending`, with no attempts, due at `createdAt`.
+    public init(id: String, sealedMessage: [UInt8], createdAt: Date) {
+        self.init(id: id, sealedMessage: sealedMessage, createdAt: createdAt, attempts: 0, nextAttemptAt: createdAt,
+                  state: .pending, finishedAt: nil)
+    }
+
+    /// A message as stored.
+    public init(id: String, sealedMessage: [UInt8], createdAt: Date, attempts: Int, nextAttemptAt: Date, state: State,
+                finishedAt: Date?) {
         self.id = id
         self.sealedMessage = sealedMessage
         self.createdAt = createdAt
         self.attempts = attempts
-        self.nextAttemptAt = nextAttemptAt ?? createdAt
+        self.nextAttemptAt = nextAttemptAt
         self.state = state
         self.finishedAt = finishedAt
     }

@@ -53,6 +53,25 @@ public struct SigningKeyRecord: Sendable, Equatable {
     public func isPublished(at now: Date) -> Bool {
         removeAfter.map { now < $0 } ?? true
     }
+
+    /// Where a key stands in its life cycle: the `status` of `signet keys list` and of the admin API.
+    public enum Status: String, Sendable, CaseIterable {
+        /// Published, signing from `activatesAt` (a rotation's next key).
+        case next
+        /// Signing.
+        case active
+        /// No longer signing, still published.
+        case retired
+        /// Unpublished: past `removeAfter`.
+        case removed
+    }
+
+    /// The key's status at `now`.
+    public func status(at now: Date) -> Status {
+        if !isPublished(at: now) { return .removed }
+        if canSign(at: now) { return .active }
+        return activatesAt > now ? .next : .retired
+    }
 }
 
 extension SigningKeyRecord: CustomStringConvertible {

@@ -68,8 +68,8 @@ import SignetWire
         (ClientSpec(id: "a", isPublic: false, redirectURIs: ["https://w.example/cb"], authenticationMethod: "none"), "token_endpoint_auth_method"),
         (ClientSpec(id: "a", isPublic: true, redirectURIs: ["com.example.app:/cb"], idTokenAlgorithm: "HS256"), "id_token_algorithm"),
         (ClientSpec(id: "a", isPublic: true, redirectURIs: ["com.example.app:/cb"], scope: "openid \"x\""), "scope"),
-        (ClientSpec(id: "a", isPublic: true, redirectURIs: ["com.example.app:/cb"], accessTokenLifetime: 5), "access_token_lifetime"),
-        (ClientSpec(id: "a", isPublic: true, redirectURIs: ["com.example.app:/cb"], refreshTokenLifetime: 999_999_999), "refresh_token_lifetime"),
+        (ClientSpec(id: "a", isPublic: true, redirectURIs: ["com.example.app:/cb"], lifetimes: ClientTokenLifetimes(accessToken: 5)), "access_token_lifetime"),
+        (ClientSpec(id: "a", isPublic: true, redirectURIs: ["com.example.app:/cb"], lifetimes: ClientTokenLifetimes(refreshToken: 999_999_999)), "refresh_token_lifetime"),
     ])
     func refused(spec: ClientSpec, field: String) throws {
         let fixture = try TokenFixture()

@@ -312,7 +312,7 @@ import Testing
         let native = config.clients[0]
         #expect(native.spec.isPublic && native.spec.firstParty && native.secret == nil)
         #expect(native.spec.redirectURIs.count == 2)
-        #expect(native.spec.accessTokenLifetime == 600)
+        #expect(native.spec.lifetimes.accessToken == 600)
         let service = config.clients[1]
         #expect(!service.spec.isPublic)
         #expect(service.secret == .environment("SVC_SECRET"))

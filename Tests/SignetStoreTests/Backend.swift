@@ -46,7 +46,7 @@ enum Fixture {
             firstParty: true, redirectURIs: ["http://127.0.0.1/callback", "com.example.app:/callback"],
             postLogoutRedirectURIs: ["com.example.app:/logged-out"], allowedScopes: ["openid", "profile"],
             grantTypes: ["authorization_code", "refresh_token"], tokenEndpointAuthMethod: "client_secret_basic",
-            idTokenAlgorithm: "ES256", accessTokenLifetime: 600, refreshTokenLifetime: nil, idTokenLifetime: 300,
+            idTokenAlgorithm: "ES256", lifetimes: ClientTokenLifetimes(accessToken: 600, idToken: 300),
             allowHeadless: true, allowedResources: ["https://api.example.com", "https://files.example.com"],
             createdAt: time, updatedAt: time, extra: #"{"logo":"x"}"#)
     }

@@ -91,7 +91,7 @@ struct KeyAndClientContractTests {
         changed.secretSalt = nil
         changed.isPublic = true
         changed.redirectURIs = []
-        changed.accessTokenLifetime = nil
+        changed.lifetimes.accessToken = nil
         changed.createdAt = t0.addingTimeInterval(999)   // ignored on replace
         changed.updatedAt = t0.addingTimeInterval(60)
         try store.upsertClient(changed)
