@@ -1,6 +1,6 @@
 import SignetWire
 
 /// Every string of the email sign-in page.
-enum EmailSignInText: String, CatalogStrings {
+enum EmailSignInText: String, AddressPageText, CatalogStrings {
     case title, intro, email, submit, signInLink, back
 }

@@ -11,41 +11,16 @@ import SignetWire
 /// email). Stored server-side in the pending-request store under the keyed hash of an `sgn_`
 /// handle (`clientID` column `link:{connection}`), bound to one browser by a cookie, and consumed
 /// once by the successful proof. The identity itself never travels through the browser.
-struct PendingLink: Codable, Equatable {
+struct PendingLink: Equatable {
     var connectionID: String
-    var issuer: String
-    var subject: String
-    var email: String?
-    var emailVerified: Bool
-    var name: String?
-    var givenName: String?
-    var familyName: String?
+    /// The verified upstream identity (what of it is stored: `UpstreamIdentity`'s coding keys).
+    var identity: UpstreamIdentity
     /// The existing account the user must prove.
     var userID: String
     /// The pending authorization request (`sgq_` handle) to continue afterwards.
     var requestHandle: String
     /// Base64url of the keyed hash of the browser's link cookie.
     var browserBinding: String
-
-    init(_ identity: UpstreamIdentity, connectionID: String, userID: String, requestHandle: String, browserBinding: String) {
-        self.connectionID = connectionID
-        issuer = identity.issuer
-        subject = identity.subject
-        email = identity.email
-        emailVerified = identity.emailVerified
-        name = identity.name
-        givenName = identity.givenName
-        familyName = identity.familyName
-        self.userID = userID
-        self.requestHandle = requestHandle
-        self.browserBinding = browserBinding
-    }
-
-    /// The identity as the resolver takes it (what the account policy needs of it is stored).
-    var identity: UpstreamIdentity {
-        UpstreamIdentity(issuer: issuer, subject: subject, email: email, emailVerified: emailVerified,
-                         name: name, givenName: givenName, familyName: familyName)
-    }
 
     func encoded() -> String {
         let encoder = JSONEncoder()
@@ -54,6 +29,30 @@ struct PendingLink: Codable, Equatable {
     }
 
     static func decode(_ text: String) -> PendingLink? { try? JSONDecoder().decode(PendingLink.self, from: Data(text.utf8)) }
+}
+
+extension PendingLink: Codable {
+    /// The link's own members; the identity's stand beside them in the same flat object.
+    private enum CodingKeys: String, CodingKey {
+        case connectionID, userID, requestHandle, browserBinding
+    }
+
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(connectionID: try container.decode(String.self, forKey: .connectionID), identity: try UpstreamIdentity(from: decoder),
+                  userID: try container.decode(String.self, forKey: .userID),
+                  requestHandle: try container.decode(String.self, forKey: .requestHandle),
+                  browserBinding: try container.decode(String.self, forKey: .browserBinding))
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        try identity.encode(to: encoder)
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(connectionID, forKey: .connectionID)
+        try container.encode(userID, forKey: .userID)
+        try container.encode(requestHandle, forKey: .requestHandle)
+        try container.encode(browserBinding, forKey: .browserBinding)
+    }
 }
 
 /// Linking after proof: `GET /federation/link?link=…` shows the password form for the existing
@@ -73,7 +72,7 @@ extension FederationRoutes {
                    pending: PendingRequest) throws -> HTTPResponse {
         let handle = server.tokens.make(.nonce)
         let value = interactive.csrf.newBrowserValue()
-        let link = PendingLink(identity, connectionID: connectionID, userID: existingUserID, requestHandle: pending.handle,
+        let link = PendingLink(connectionID: connectionID, identity: identity, userID: existingUserID, requestHandle: pending.handle,
                                browserBinding: binding(of: value))
         let now = server.clock.now
         try requestStore.insertPendingAuthorization(PendingAuthorizationRecord(

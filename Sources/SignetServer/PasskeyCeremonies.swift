@@ -11,18 +11,13 @@ import SignetWire
 /// it returns. Every refusal is an `OAuthError` whose description says what was wrong, and leaves
 /// the credentials and sessions as they were (the challenge is used up by any attempt).
 struct PasskeyCeremonies: Sendable {
-    let store: any PasskeyStore
-    let users: any UserStore
-    let tokens: OpaqueTokens
-    let random: any RandomSource
-    let clock: any Clock
-    let auditor: Auditor
+    /// Its storage (passkeys, ceremonies, users, throttle), token hashes, randomness, clock and audit trail.
+    let server: AuthorizationServer
     /// The RP ID and the accepted origins.
     let rpID: String
     let origins: Set<String>
     let rpName: String
     /// The rate limit of the options per client address, and the bound of the ceremony table.
-    let throttle: any ThrottleStore
     let optionsPerMinute: Int
     let maximumCeremonies: Int
 
@@ -34,25 +29,22 @@ struct PasskeyCeremonies: Sendable {
     static let maximumNameLength = 64
 
     init(server: AuthorizationServer, configuration: SignetConfiguration) {
-        store = server.storage.passkeys
-        users = server.storage.users
-        tokens = server.tokens
-        random = server.random
-        clock = server.clock
-        auditor = server.auditor
+        self.server = server
         rpID = configuration.passkeyRPID
         origins = configuration.passkeyOrigins
         rpName = configuration.issuerHost ?? "Signet"
-        throttle = server.storage.throttle
         optionsPerMinute = configuration.passkeys.optionsPerMinute
         maximumCeremonies = configuration.passkeys.maxCeremonies
     }
 
+    /// The passkeys and their ceremonies.
+    var store: any PasskeyStore { server.storage.passkeys }
+
     /// The keyed hash a challenge is stored under.
-    func challengeHash(_ challenge: [UInt8]) -> [UInt8] { tokens.hash("passkey-challenge:" + Base64URL.encode(challenge)) }
+    func challengeHash(_ challenge: [UInt8]) -> [UInt8] { server.tokens.hash("passkey-challenge:" + Base64URL.encode(challenge)) }
 
     /// A keyed hash binding a ceremony to what its response must come with.
-    func binding(_ parts: String...) -> [UInt8] { tokens.hash("passkey-binding:" + parts.joined(separator: "\u{0}")) }
+    func binding(_ parts: String...) -> [UInt8] { server.tokens.hash("passkey-binding:" + parts.joined(separator: "\u{0}")) }
 
     /// The WebAuthn user handle of an account: its id's bytes (opaque, never the email, §14.6.1).
     static func userHandle(_ user: UserRecord) -> [UInt8] { Array(user.id.utf8) }
@@ -64,15 +56,16 @@ struct PasskeyCeremonies: Sendable {
     /// before it is a key); false when the address has asked `passkeys.options_per_minute`
     /// times in the last minute already (then the caller answers 429, RFC 6585 §4).
     func admit(clientAddress: String) throws -> Bool {
-        let key = "passkey_options:" + Base64URL.encode(tokens.hash("address:" + clientAddress).prefix(16))
-        return try throttle.hitIfUnder([ThrottleLimit(key: key, limit: optionsPerMinute, windowSeconds: Self.rateWindow)], now: clock.now)
+        let key = "passkey_options:" + Base64URL.encode(server.tokens.hash("address:" + clientAddress).prefix(16))
+        return try server.storage.throttle.hitIfUnder([ThrottleLimit(key: key, limit: optionsPerMinute, windowSeconds: Self.rateWindow)],
+                                                      now: server.clock.now)
     }
 
     /// Issues and stores a challenge, within the table's bound (`passkeys.max_ceremonies`): a
     /// flood of options from many addresses cannot grow `passkey_ceremonies` without limit.
     private func issue(_ kind: PasskeyCeremonyRecord.Kind, userID: String?, binding: [UInt8], context: String) throws -> [UInt8] {
-        let challenge = random.bytes(Self.challengeLength)
-        let now = clock.now
+        let challenge = server.random.bytes(Self.challengeLength)
+        let now = server.clock.now
         let record = PasskeyCeremonyRecord(challengeHash: challengeHash(challenge), kind: kind, userID: userID, binding: binding,
                                            context: context, createdAt: now, expiresAt: now.addingTimeInterval(Self.lifetime))
         guard try store.insertCeremony(record, maximumRows: maximumCeremonies) else {
@@ -104,7 +97,7 @@ struct PasskeyCeremonies: Sendable {
         let response: RegistrationResponse
         do throws(WebAuthnError) { response = try RegistrationResponse(json: body) } catch { throw Self.refusal(error) }
         let ceremony = try consume(response.clientDataJSON, kind: .registration, binding: binding)
-        guard let userID = ceremony.userID, let user = try users.user(id: userID), user.disabledAt == nil else {
+        guard let userID = ceremony.userID, let user = try server.storage.users.user(id: userID), user.disabledAt == nil else {
             throw OAuthError(.accessDenied, "The account cannot add passkeys.").telling(PasskeyErrorText.cannotAdd)
         }
         let credential: CredentialRecord
@@ -117,12 +110,12 @@ struct PasskeyCeremonies: Sendable {
                                    signCount: Int64(credential.signCount), backupEligible: credential.backupEligible,
                                    backupState: credential.backupState, transports: credential.transports,
                                    name: Self.cleanName(name, fallback: (credential.backupEligible ? PasskeyText.defaultNameSynced : PasskeyText.defaultNameDevice).localized.en),
-                                   createdAt: clock.now)
+                                   createdAt: server.clock.now)
         do { try store.insertPasskey(record) } catch StoreError.duplicate {
             throw OAuthError.invalidRequest("This passkey is registered already.").telling(PasskeyErrorText.alreadyRegistered)
         }
-        auditor.record("passkey_registered", subject: user.id, detail: ["backup_eligible": .bool(record.backupEligible),
-                                                                        "attestation": .string(credential.attestationFormat)])
+        server.auditor.record("passkey_registered", subject: user.id, detail: ["backup_eligible": .bool(record.backupEligible),
+                                                                               "attestation": .string(credential.attestationFormat)])
         return record
     }
 
@@ -160,7 +153,7 @@ struct PasskeyCeremonies: Sendable {
             throw OAuthError(.accessDenied, "This passkey was blocked because its counter went backwards; remove it and add it again.")
                 .telling(PasskeyErrorText.blocked)
         }
-        guard let user = try users.user(id: stored.userID), user.disabledAt == nil else {
+        guard let user = try server.storage.users.user(id: stored.userID), user.disabledAt == nil else {
             throw OAuthError(.accessDenied, "This passkey is not registered here.").telling(PasskeyErrorText.notRegistered)
         }
         let verified: VerifiedAssertion
@@ -175,16 +168,16 @@ struct PasskeyCeremonies: Sendable {
         }
         // W3C WebAuthn §7.2 step 22: a counter that did not increase may mean a cloned authenticator.
         if verified.possibleClone {
-            try store.flagPasskey(id: stored.id, at: clock.now)
-            auditor.record("passkey_flagged", subject: user.id, detail: ["reason": "sign counter did not increase"])
+            try store.flagPasskey(id: stored.id, at: server.clock.now)
+            server.auditor.record("passkey_flagged", subject: user.id, detail: ["reason": "sign counter did not increase"])
             throw OAuthError(.accessDenied, "This passkey's signature counter went backwards, so it was blocked; remove it and add it again.")
                 .telling(PasskeyErrorText.blocked)
         }
         guard try store.recordPasskeyUse(id: stored.id, signCount: Int64(verified.signCount), backupState: verified.backupState,
-                                         at: clock.now) else {
+                                         at: server.clock.now) else {
             throw OAuthError(.accessDenied, "This passkey was used at the same moment elsewhere; try again.").telling(PasskeyErrorText.raced)
         }
-        auditor.record("passkey_signed_in", subject: user.id)
+        server.auditor.record("passkey_signed_in", subject: user.id)
         return SignedIn(user: user, amr: verified.amr, context: ceremony.context)
     }
 
@@ -200,7 +193,7 @@ struct PasskeyCeremonies: Sendable {
     private func consume(_ clientDataJSON: [UInt8], kind: PasskeyCeremonyRecord.Kind, binding: [UInt8]) throws -> PasskeyCeremonyRecord {
         let challenge: [UInt8]
         do throws(WebAuthnError) { challenge = try self.challenge(of: clientDataJSON) } catch { throw Self.refusal(error) }
-        guard let ceremony = try store.consumeCeremony(challengeHash: challengeHash(challenge), kind: kind, now: clock.now) else {
+        guard let ceremony = try store.consumeCeremony(challengeHash: challengeHash(challenge), kind: kind, now: server.clock.now) else {
             throw OAuthError.invalidRequest("The passkey challenge is unknown, expired or already used; start again.")
                 .telling(PasskeyErrorText.challengeGone)
         }

@@ -1,6 +1,6 @@
 import SignetWire
 
 /// Every string of the forgotten-password page.
-enum RecoveryText: String, CatalogStrings {
+enum RecoveryText: String, AddressPageText, CatalogStrings {
     case title, intro, email, submit, signInLink, back
 }

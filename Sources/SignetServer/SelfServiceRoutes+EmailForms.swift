@@ -12,19 +12,12 @@ extension SelfServiceRoutes {
     struct AddressForm {
         let path: String
         let purpose: EmailChallengePurpose
-        let title: any PageStrings
-        let intro: any PageStrings
-        let label: any PageStrings
-        let submit: any PageStrings
-        let back: any PageStrings
+        /// The page's strings.
+        let text: any AddressPageText.Type
     }
 
-    static let recoveryForm = AddressForm(path: Routes.passwordForgot, purpose: .resetPassword, title: RecoveryText.title,
-                                          intro: RecoveryText.intro, label: RecoveryText.email, submit: RecoveryText.submit,
-                                          back: RecoveryText.back)
-    static let emailSignInForm = AddressForm(path: Routes.emailSignIn, purpose: .signIn, title: EmailSignInText.title,
-                                             intro: EmailSignInText.intro, label: EmailSignInText.email, submit: EmailSignInText.submit,
-                                             back: EmailSignInText.back)
+    static let recoveryForm = AddressForm(path: Routes.passwordForgot, purpose: .resetPassword, text: RecoveryText.self)
+    static let emailSignInForm = AddressForm(path: Routes.emailSignIn, purpose: .signIn, text: EmailSignInText.self)
 
     /// Whether the page is offered at all: only with mail, and email sign-in only when switched on
     /// for the client of the sign-in (`accounts.email_sign_in`, or the client's own `email_sign_in`).
@@ -51,13 +44,13 @@ extension SelfServiceRoutes {
     }
 
     func addressForm(_ context: PageContext, _ page: AddressForm, handle: String?, browserValue: String, email: String, error: String?, status: Int) -> HTTPResponse {
-        var body = "<p>\(context.html(page.intro))</p>\n"
+        var body = "<p>\(context.html(page.text.intro))</p>\n"
         if let error { body += Self.errorParagraph(error) }
         body += formStart(action: page.path, handle: handle, browserValue: browserValue, purpose: page.path + ":" + (handle ?? ""),
-                          emailLabel: context.text(page.label), email: email, autocomplete: "username")
-        body += "<button type=\"submit\">\(context.html(page.submit))</button>\n</form>\n"
-        body += Self.backToSignIn(handle, label: context.text(page.back))
-        return HTMLPage.response(context, title: context.text(page.title), body: body, status: status)
+                          emailLabel: context.text(page.text.email), email: email, autocomplete: "username")
+        body += "<button type=\"submit\">\(context.html(page.text.submit))</button>\n</form>\n"
+        body += Self.backToSignIn(handle, label: context.text(page.text.back))
+        return HTMLPage.response(context, title: context.text(page.text.title), body: body, status: status)
     }
 
     /// The mail of a reset asked for an `sso_required` address: the organization's name (its

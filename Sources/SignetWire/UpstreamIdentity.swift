@@ -16,7 +16,7 @@ public struct UpstreamIdentity: Sendable, Equatable {
     /// Family name.
     public var familyName: String?
     /// Apple's private relay address (`is_private_email`).
-    public var isPrivateRelayEmail: Bool
+    public var isPrivateRelayEmail = false
     /// Google's `hd` claim (the Workspace domain), checked against `hosted_domain`.
     public var hostedDomain: String?
     /// The token to revoke at the provider when the account is deleted (Apple only: its refresh
@@ -71,6 +71,15 @@ public enum RevocableToken: Sendable, Equatable, CustomStringConvertible {
 
     /// Redacted.
     public var description: String { "RevocableToken(<redacted>, \(hint))" }
+}
+
+extension UpstreamIdentity: Codable {
+    /// What is kept when an identity waits in the store (a pending link): its key and profile.
+    /// Never `revocableToken` (a secret), nor the relay flag or `hd`, which only the callback's
+    /// checks read.
+    private enum CodingKeys: String, CodingKey {
+        case issuer, subject, email, emailVerified, name, givenName, familyName
+    }
 }
 
 extension UpstreamIdentity: CustomStringConvertible {
