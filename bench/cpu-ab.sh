@@ -24,10 +24,11 @@ trap cleanup EXIT
 start() {
     local bin=$1 sync=$2 data
     data=$(mktemp -d "$WORK/data.XXXX")
+    # No admin listener: its fixed default port (9080) would collide with another run's server.
     if [ -n "${THREADS:-}" ]; then
-        printf '{"database": {"synchronous": "%s"}, "http": {"threads": %d}}\n' "$sync" "$THREADS" >"$data.json"
+        printf '{"database": {"synchronous": "%s"}, "http": {"threads": %d}, "admin": {"listen": []}}\n' "$sync" "$THREADS" >"$data.json"
     else
-        printf '{"database": {"synchronous": "%s"}}\n' "$sync" >"$data.json"
+        printf '{"database": {"synchronous": "%s"}, "admin": {"listen": []}}\n' "$sync" >"$data.json"
     fi
     head -c 18 /dev/urandom | base64 | tr '+/' '-_' >"$data.password"
     "$bin" users add bench@example.com --password-stdin --config "$data.json" --data "$data" <"$data.password" >/dev/null
