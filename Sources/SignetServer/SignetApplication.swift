@@ -99,7 +99,7 @@ public final class SignetApplication: Sendable {
     /// The default HTTP threads on SQLite: as many requests in flight as PostgreSQL's default
     /// pool (`database.max_connections` 16). Measured on 2 cores (bench/README.md, "Session 10
     /// (gc)"): with 2 threads a group commit held at most 2 rotations; with 16 the syncs per
-    /// rotation fell to about a third, with `synchronous` NORMAL the CPU per rotation did not
+    /// rotation fell to a quarter, with `synchronous` NORMAL the CPU per rotation did not
     /// change, and 32 gained nothing over 16.
     static let sqliteThreads = 16
 
