@@ -12,6 +12,7 @@
 #       one sendmsg or sendto (libmicrohttpd uses both).
 #
 # BENCH (default .build/release/SignetBench) drives the load. Everything listens on 127.0.0.1.
+# THREADS=N sets the servers' `http.threads` (default: not set, the server's own default).
 set -euo pipefail
 BENCH=${BENCH:-.build/release/SignetBench}
 WORK=$(mktemp -d /tmp/cpu-ab.XXXX)
@@ -23,7 +24,12 @@ trap cleanup EXIT
 start() {
     local bin=$1 sync=$2 data
     data=$(mktemp -d "$WORK/data.XXXX")
-    printf '{"database": {"synchronous": "%s"}}\n' "$sync" >"$data.json"
+    # No admin listener: its fixed default port (9080) would collide with another run's server.
+    if [ -n "${THREADS:-}" ]; then
+        printf '{"database": {"synchronous": "%s"}, "http": {"threads": %d}, "admin": {"listen": []}}\n' "$sync" "$THREADS" >"$data.json"
+    else
+        printf '{"database": {"synchronous": "%s"}, "admin": {"listen": []}}\n' "$sync" >"$data.json"
+    fi
     head -c 18 /dev/urandom | base64 | tr '+/' '-_' >"$data.password"
     "$bin" users add bench@example.com --password-stdin --config "$data.json" --data "$data" <"$data.password" >/dev/null
     "$bin" clients add bench-app --public --first-party --redirect-uri http://127.0.0.1/callback \

@@ -49,7 +49,7 @@ LOAD_CONNECTIONS=16
 PASSWORD_CONNECTIONS=4
 # slowfed: the mock upstream's delay (seconds) on every answer but /authorize, and how many
 # federated sign-ins are kept in flight while refresh rotations are measured (more than the
-# server's HTTP threads, one per core, so a callback that held its thread would show).
+# server's HTTP threads, 16 on SQLite, so a callback that held its thread would show).
 UPSTREAM_DELAY=3
 FEDERATED_BROWSERS=32
 STRICT=0
@@ -619,7 +619,7 @@ section_slowfed() {
     echo "  federated sign-ins back to back: GET /authorize -> GET /signin -> GET /federation/start -> the mock's"
     echo "  /authorize -> GET /oauth2/callback/slow (Signet redeems the code upstream: waits ${UPSTREAM_DELAY} s) -> 303 with a"
     echo "  code -> POST /token (must return an ID token). A failed sign-in invalidates the figure. The server"
-    echo "  has $(nproc) HTTP threads (threads = 0: one per core), fewer than the callbacks waiting upstream."
+    echo "  has $(( $(nproc) > 16 ? $(nproc) : 16 )) HTTP threads (threads = 0 on SQLite: 16, at least one per core), fewer than the callbacks waiting upstream."
     local secrets=$WORK/slowfed-secrets issuer="" i
     mkdir -p "$secrets"
     head -c 24 /dev/urandom | base64 | tr '+/' '-_' >"$secrets/upstream-secret"

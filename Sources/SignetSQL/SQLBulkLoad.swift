@@ -79,7 +79,7 @@ extension SQLStores {
     /// Runs `sql` outside a transaction on the writing connection (a loader's `PRAGMA`s, `DROP` and
     /// `CREATE INDEX`, `ANALYZE`).
     public func executeOnWriter(_ sql: String) throws {
-        try database.write { db in try db.execute(sql) }
+        try database.writeOutsideTransaction { db in try db.execute(sql) }
     }
 
     /// The first column of every row of `sql` (no parameters) on the writing connection, as text: a

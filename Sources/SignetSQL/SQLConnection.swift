@@ -40,8 +40,10 @@ extension SQLConnection {
     /// (`SQLDialect.beginTransaction`: SQLite `BEGIN IMMEDIATE` takes the write lock up front, so
     /// a read-then-write never fails half-way with `SQLITE_BUSY`; PostgreSQL `BEGIN`, READ
     /// COMMITTED, with `{for_update}` on the rows read), rolling back if it throws. The statements
-    /// are cached like any other: they run on every write transaction.
+    /// are cached like any other: they run on every write transaction. Inside a transaction
+    /// already open (a caller's own, or SQLite's group commit) it is a `savepoint` instead.
     public func transaction<T>(_ body: () throws -> T) throws -> T {
+        if isInTransaction { return try savepoint(body) }
         try run(dialect.beginTransaction)
         do {
             let result = try body()
@@ -49,6 +51,25 @@ extension SQLConnection {
             return result
         } catch {
             if isInTransaction { _ = try? run("ROLLBACK") }
+            throw error
+        }
+    }
+
+    /// Runs `body` as a savepoint of the open transaction: if it throws, what it wrote is rolled
+    /// back (`ROLLBACK TO`) and the transaction goes on with what came before it. Savepoints nest
+    /// (each `RELEASE` and `ROLLBACK TO` names the innermost). A failure that ends the whole
+    /// transaction (SQLite: a full disk, an I/O error) leaves `isInTransaction` false.
+    public func savepoint<T>(_ body: () throws -> T) throws -> T {
+        try run("SAVEPOINT signet_savepoint")
+        do {
+            let result = try body()
+            try run("RELEASE signet_savepoint")
+            return result
+        } catch {
+            if isInTransaction {
+                _ = try? run("ROLLBACK TO signet_savepoint")
+                _ = try? run("RELEASE signet_savepoint")
+            }
             throw error
         }
     }

@@ -18,6 +18,19 @@ public final class SQLTimings: Sendable {
     final class Installed: Sendable {
         let call: Observer
         init(_ call: @escaping Observer) { self.call = call }
+
+        /// Runs `body` and tells the observer how long it took as `operation`.
+        func measure<T>(_ operation: String, _ body: () throws -> T) rethrows -> T {
+            let started = DispatchTime.now().uptimeNanoseconds
+            do {
+                let result = try body()
+                call(operation, Double(DispatchTime.now().uptimeNanoseconds &- started) / 1e9, false)
+                return result
+            } catch {
+                call(operation, Double(DispatchTime.now().uptimeNanoseconds &- started) / 1e9, true)
+                throw error
+            }
+        }
     }
     private let installed = Mutex<Installed?>(nil)
     private let names = Mutex<[String: String]>([:])
@@ -31,6 +44,14 @@ public final class SQLTimings: Sendable {
     }
 
     var observer: Installed? { installed.withLock { $0 } }
+
+    /// Runs `body`, statement template `sql` that a backend runs on its own rather than through a
+    /// facet's connection (SQLite's group commit: the `BEGIN` and `COMMIT` of a batch), timed for
+    /// the observer when one is installed.
+    public func measure<T>(_ sql: String, _ body: () throws -> T) rethrows -> T {
+        guard let observer else { return try body() }
+        return try observer.measure(operation(sql), body)
+    }
 
     /// The operation name of `template`, computed once per template.
     func operation(_ template: String) -> String {
@@ -65,13 +86,30 @@ struct TimedSQLDatabase: SQLDatabase {
     let timings: SQLTimings
 
     func read<T>(_ body: (any SQLConnection) throws -> T) throws -> T {
-        guard let observer = timings.observer else { return try base.read(body) }
-        return try base.read { db in try body(TimedSQLConnection(base: db, timings: timings, observer: observer)) }
+        try timed(body) { try base.read($0) }
     }
 
     func write<T: Sendable>(_ body: (any SQLConnection) throws -> T) throws -> T {
-        guard let observer = timings.observer else { return try base.write(body) }
-        return try base.write { db in try body(TimedSQLConnection(base: db, timings: timings, observer: observer)) }
+        try timed(body) { try base.write($0) }
+    }
+
+    func transaction<T: Sendable>(_ body: (any SQLConnection) throws -> T) throws -> T {
+        try timed(body) { try base.transaction($0) }
+    }
+
+    func writeOutsideTransaction<T: Sendable>(_ body: (any SQLConnection) throws -> T) throws -> T {
+        try timed(body) { try base.writeOutsideTransaction($0) }
+    }
+
+    /// `call` (one of the backend's methods) with `body`, whose connection is timed while an
+    /// observer is installed. (`call` gets `body` as escaping only to be allowed to pass it on:
+    /// Swift refuses a non-escaping closure as the argument of another; nothing keeps it.)
+    private func timed<T>(_ body: (any SQLConnection) throws -> T,
+                          _ call: (@escaping (any SQLConnection) throws -> T) throws -> T) throws -> T {
+        try withoutActuallyEscaping(body) { body in
+            guard let observer = timings.observer else { return try call(body) }
+            return try call { db in try body(TimedSQLConnection(base: db, timings: timings, observer: observer)) }
+        }
     }
 }
 
@@ -102,14 +140,6 @@ final class TimedSQLConnection: SQLConnection {
     func execute(_ sql: String) throws { try base.execute(sql) }
 
     private func timed<T>(_ sql: String, _ body: () throws -> T) throws -> T {
-        let started = DispatchTime.now().uptimeNanoseconds
-        do {
-            let result = try body()
-            observer.call(timings.operation(sql), Double(DispatchTime.now().uptimeNanoseconds &- started) / 1e9, false)
-            return result
-        } catch {
-            observer.call(timings.operation(sql), Double(DispatchTime.now().uptimeNanoseconds &- started) / 1e9, true)
-            throw error
-        }
+        try observer.measure(timings.operation(sql), body)
     }
 }

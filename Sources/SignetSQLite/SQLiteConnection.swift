@@ -6,9 +6,10 @@ import SignetStore
 /// One SQLite connection with its cache of prepared statements.
 ///
 /// Threading: a connection is opened in multi-thread mode (`SQLITE_OPEN_NOMUTEX`) and must be used
-/// by one thread at a time. `SQLiteDatabase` guarantees that: the writer connection sits behind a
-/// `Mutex`, and read connections are checked out of a pool for the length of one call. That rule,
-/// not the compiler, is why this type is `@unchecked Sendable`.
+/// by one thread at a time. `SQLiteDatabase` guarantees that: the writer connection is used only
+/// by the thread holding `SQLiteWriter`'s lock (a group commit's leader, or `withLock`), and read
+/// connections are checked out of a pool for the length of one call. That rule, not the
+/// compiler, is why this type is `@unchecked Sendable`.
 final class SQLiteConnection: SQLConnection, @unchecked Sendable {
     /// The `sqlite3*` handle; valid until `deinit`.
     let handle: OpaquePointer

@@ -2,9 +2,10 @@ import Foundation
 import SignetSQL
 import Synchronization
 
-/// The connections of one SQLite file: a single writer connection behind a lock (`SQLiteWriter`;
-/// SQLite allows one writer at a time anyway; queuing in-process avoids busy-waiting), and a pool
-/// of read-only connections that run in parallel with the writer.
+/// The connections of one SQLite file: a single writer connection (`SQLiteWriter`; SQLite allows
+/// one writer at a time anyway; queuing in-process avoids busy-waiting, and lets writes that
+/// queue up share one commit), and a pool of read-only connections that run in parallel with the
+/// writer.
 final class SQLiteDatabase: SQLDatabase {
     let path: String
     let writer: SQLiteWriter
@@ -25,9 +26,25 @@ final class SQLiteDatabase: SQLDatabase {
         if let ownedDirectory { try? FileManager.default.removeItem(atPath: ownedDirectory) }
     }
 
-    /// Runs `body` on the writer connection, holding the in-process write lock.
+    /// Runs `body` on the writer connection as a member of a group commit (`SQLiteWriter`): in
+    /// autocommit when it is the only write, else inside the group's transaction, its statements
+    /// kept even if it throws (as in autocommit). Returns once they are committed.
     @discardableResult
     func write<T: Sendable>(_ body: (any SQLConnection) throws -> T) throws -> T {
+        try writer.write(.statements) { db in try body(db) }
+    }
+
+    /// Runs `body` as one transaction of a group commit (`SQLiteWriter`): `BEGIN IMMEDIATE` when
+    /// it opens the group's transaction, else a savepoint in it; a throw rolls back `body` alone.
+    /// Returns once the group has committed.
+    @discardableResult
+    func transaction<T: Sendable>(_ body: (any SQLConnection) throws -> T) throws -> T {
+        try writer.write(.transaction) { db in try body(db) }
+    }
+
+    /// Runs `body` on the writer connection between group commits, outside any transaction.
+    @discardableResult
+    func writeOutsideTransaction<T: Sendable>(_ body: (any SQLConnection) throws -> T) throws -> T {
         try writer.withLock { db in try body(db) }
     }
 

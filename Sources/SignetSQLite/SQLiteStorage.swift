@@ -8,8 +8,9 @@ import Glibc
 
 /// The embedded store: one SQLite database file in WAL mode, with the facets of `SQLStores`.
 ///
-/// Writes go through a single writer connection behind a lock, reads through a pool of read
-/// connections that run in parallel with the writer (`SQLiteDatabase`). Other processes on the
+/// Writes go through a single writer connection, where writes that queue up share one commit
+/// (`SQLiteWriter`, group commit), reads through a pool of read connections that run in parallel
+/// with the writer (`SQLiteDatabase`). Other processes on the
 /// same file (the CLI while the server runs) are serialised by SQLite's own locking and
 /// `busy_timeout`. Read-then-write operations run in `BEGIN IMMEDIATE` transactions.
 public final class SQLiteStorage: SQLStorage, Sendable {
@@ -44,6 +45,7 @@ public final class SQLiteStorage: SQLStorage, Sendable {
         self.database = SQLiteDatabase(path: path, writer: connection, maxIdleReaders: maxIdleReaders,
                                        ownedDirectory: ownedDirectory)
         self.stores = SQLStores(database)
+        database.writer.report(to: stores.timings)
         let version = try currentVersion()
         guard version <= SQLMigrations.latest else {
             throw StoreError.backend("database schema version \(version) is newer than this build (\(SQLMigrations.latest))")

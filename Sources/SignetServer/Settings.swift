@@ -79,7 +79,7 @@ public enum Settings {
         "A connection that sends nothing for this long is closed, which also cuts off slow clients.")
     /// Worker threads.
     public static let threads = Setting(\SignetConfiguration.http.threads, "threads", 0, .integer(0...256),
-        "HTTP worker threads per listen address; 0 means one per core with SQLite, and with PostgreSQL one per pooled connection (`database.max_connections`, at least one per core), since a request's store calls wait on the database while they hold its thread.")
+        "HTTP worker threads per listen address; 0 means 16 with SQLite (at least one per core), so that the requests whose writes wait for one commit's sync can share the next (group commit), and with PostgreSQL one per pooled connection (`database.max_connections`, at least one per core), since a request's store calls wait on the database while they hold its thread.")
     /// TLS certificate.
     public static let tlsCertificate = Setting(\SignetConfiguration.http.tlsCertificateFile, "tls_certificate_file", nil, .optional(.string("path")),
         "PEM certificate chain; with tls_private_key serves https directly. Usually TLS ends at a load balancer instead.")

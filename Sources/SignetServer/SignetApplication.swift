@@ -79,19 +79,29 @@ public final class SignetApplication: Sendable {
                                        tls: tls, accessLog: config.log.requests ? Log.request : nil)
     }
 
-    /// HTTP worker threads per listen address: `http.threads` when set; otherwise one per core on
-    /// SQLite, and on PostgreSQL one per pooled connection (`database.max_connections`, at least
-    /// one per core). A request's store calls run on the thread that serves it, and on PostgreSQL
-    /// each statement waits for a network round trip, so a node has at most this many requests at
-    /// the database: with one thread per core, 2 on a 2-core node, however large its pool.
+    /// HTTP worker threads per listen address: `http.threads` when set; otherwise, on SQLite,
+    /// `sqliteThreads` (at least one per core), and on PostgreSQL one per pooled connection
+    /// (`database.max_connections`, at least one per core). A request's store calls run on the
+    /// thread that serves it, so a node has at most this many requests at the database. On
+    /// SQLite a write waits for the group commit that holds it (`SQLiteWriter`): the requests
+    /// whose writes queue during one commit's sync share the next, so a group can only be as
+    /// large as the threads waiting, and a waiting thread sleeps (no CPU, a mostly untouched
+    /// stack). On PostgreSQL each statement waits for a round trip.
     static func httpThreadCount(_ config: SignetConfiguration, cores: Int) -> Int {
         if config.http.threads > 0 { return config.http.threads }
         let perCore = max(1, cores)
         switch config.database.driver {
-        case .sqlite: return perCore
+        case .sqlite: return max(perCore, sqliteThreads)
         case .postgres: return max(perCore, config.database.maxConnections)
         }
     }
+
+    /// The default HTTP threads on SQLite: as many requests in flight as PostgreSQL's default
+    /// pool (`database.max_connections` 16). Measured on 2 cores (bench/README.md, "Session 10
+    /// (gc)"): with 2 threads a group commit held at most 2 rotations; with 16 the syncs per
+    /// rotation fell to a quarter, with `synchronous` NORMAL the CPU per rotation did not
+    /// change, and 32 gained nothing over 16.
+    static let sqliteThreads = 16
 
     /// Starts the listeners and the background key refresher.
     public func start(listen: [String]? = nil) throws -> HTTPServer {

@@ -86,7 +86,8 @@ public struct SignetConfiguration: Sendable {
         public var trustedProxies: [String] = Settings.trustedProxies.defaultValue
         /// Idle timeout.
         public var connectionTimeoutSeconds: Int = Settings.connectionTimeout.defaultValue
-        /// Worker threads; 0 = cores (SQLite) or the pool size (PostgreSQL), `SignetApplication.httpThreadCount`.
+        /// Worker threads; 0 = 16 (SQLite) or the pool size (PostgreSQL), at least one per core:
+        /// `SignetApplication.httpThreadCount`.
         public var threads: Int = Settings.threads.defaultValue
         /// TLS certificate path.
         public var tlsCertificateFile: String? = Settings.tlsCertificate.defaultValue

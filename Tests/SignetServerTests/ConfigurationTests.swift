@@ -190,13 +190,15 @@ import Testing
         #expect(SignetConfiguration.defaults.database.url == nil)
     }
 
-    /// `http.threads` 0: one HTTP thread per core on SQLite; on PostgreSQL one per pooled
-    /// connection (at least one per core), since each request's store calls hold its thread while
-    /// they wait for the database. A value the operator sets is used as it is.
+    /// `http.threads` 0: 16 HTTP threads on SQLite (at least one per core), so writes waiting
+    /// for one commit can share it; on PostgreSQL one per pooled connection (at least one per
+    /// core), since each request's store calls hold its thread while they wait for the database.
+    /// A value the operator sets is used as it is.
     @Test func httpThreadsFollowThePoolOnPostgres() throws {
         let sqlite = try SignetConfiguration(parsing: Data("{}".utf8))
-        #expect(SignetApplication.httpThreadCount(sqlite, cores: 2) == 2)
-        #expect(SignetApplication.httpThreadCount(sqlite, cores: 0) == 1)
+        #expect(SignetApplication.httpThreadCount(sqlite, cores: 2) == 16)
+        #expect(SignetApplication.httpThreadCount(sqlite, cores: 0) == 16)
+        #expect(SignetApplication.httpThreadCount(sqlite, cores: 32) == 32)
         let postgres = try SignetConfiguration(parsing: Data(#"{"master_key": "env:K", "database": {"driver": "postgres", "url": "env:U", "max_connections": 24}}"#.utf8))
         #expect(SignetApplication.httpThreadCount(postgres, cores: 2) == 24)
         #expect(SignetApplication.httpThreadCount(postgres, cores: 32) == 32)
