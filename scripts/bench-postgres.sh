@@ -108,9 +108,11 @@ pg_operation_cost() {
 # (log_statement = all, each line prefixed with the application name), and the lines of Signet's
 # connections (application_name "signet") are counted, BEGIN and COMMIT included (which
 # pg_stat_statements does not count when they come as prepared statements). libpq waits for each
-# statement's result before sending the next, so each line is one round trip. Sets PG_LOGGED_TRIPS.
+# statement's result before sending the next, so each line is one round trip, except a BEGIN that
+# Signet pipelines with the transaction's first statement (logged as `execute <unnamed>: BEGIN`):
+# it travels with that statement. Sets PG_LOGGED_TRIPS (round trips) and PG_LOGGED_STATEMENTS.
 pg_round_trips() {
-    local key=$1 scenario=$2 db=$3 dir=$4 table=$5 condition=${6:-} log offset since operations lines
+    local key=$1 scenario=$2 db=$3 dir=$4 table=$5 condition=${6:-} log offset since operations lines pipelined
     log=$dir/server.log
     pg_sql postgres "ALTER SYSTEM SET log_statement = 'all'" >/dev/null
     pg_sql postgres "ALTER SYSTEM SET log_line_prefix = '%a|'" >/dev/null
@@ -130,8 +132,11 @@ pg_round_trips() {
     tail -c +$((offset + 1)) "$log" | grep -E '^signet\|LOG:  (execute [^:]*|statement): ' |
         sed -E 's/^signet\|LOG:  (execute [^:]*|statement): //' | cut -c1-60 | sort | uniq -c | sort -rn | head -8 |
         awk -v n="$operations" '{ c = $1; $1 = ""; printf "  | %6.2f per operation %s\n", c / n, $0 }'
-    PG_LOGGED_TRIPS=$(calc "$lines / $operations")
-    echo "  $scenario: $lines statements logged for $operations operations (the load's set-up included): $PG_LOGGED_TRIPS round trips each"
+    pipelined=$(tail -c +$((offset + 1)) "$log" | grep -c -E '^signet\|LOG:  execute <unnamed>: BEGIN$' || true)
+    PG_LOGGED_STATEMENTS=$(calc "$lines / $operations")
+    PG_LOGGED_TRIPS=$(calc "($lines - $pipelined) / $operations")
+    echo "  $scenario: $lines statements logged for $operations operations (the load's set-up included), $pipelined of them"
+    echo "  a BEGIN pipelined with the next statement: $PG_LOGGED_STATEMENTS statements, $PG_LOGGED_TRIPS round trips each"
 }
 
 # pg_live_twice DB: families (grants) holding more than one live (unrotated) refresh token.

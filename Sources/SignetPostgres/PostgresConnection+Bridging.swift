@@ -68,7 +68,7 @@ extension PostgresConnection {
     }
 
     /// True while the server connection is usable.
-    var isHealthy: Bool { PQstatus(handle) == CONNECTION_OK }
+    var isHealthy: Bool { PQstatus(handle) == CONNECTION_OK && PQpipelineStatus(handle) == PQ_PIPELINE_OFF }
 
     /// True when the connection is outside any transaction (safe to hand to the next caller).
     var isIdle: Bool { PQtransactionStatus(handle) == PQTRANS_IDLE }
@@ -80,6 +80,7 @@ extension PostgresConnection {
 
     /// Runs statements without parameters (DDL, transaction control); several may be separated by `;`.
     func execute(_ sql: String) throws {
+        try sendPendingBegin()
         guard let result = PQexec(handle, sql) else { throw StoreError.backend("postgres: \(connectionMessage)") }
         defer { PQclear(result) }
         try check(result)
@@ -104,9 +105,83 @@ extension PostgresConnection {
             try check(result)
             preparedNames[template] = name
         }
+        guard beginPending else {
+            return try exec(params, { values, lengths, formats in
+                PQexecPrepared(handle, name, Int32(params.count), values, lengths, formats, 0)
+            }, body)
+        }
+        beginPending = false
         return try exec(params, { values, lengths, formats in
-            PQexecPrepared(handle, name, Int32(params.count), values, lengths, formats, 0)
+            afterBegin(name: name, values: values, lengths: lengths, formats: formats)
         }, body)
+    }
+
+    /// Sends a pending `BEGIN` on its own (before SQL that `execute` runs unprepared).
+    private func sendPendingBegin() throws {
+        guard beginPending else { return }
+        beginPending = false
+        guard let result = PQexec(handle, PostgresDialect.dialect.beginTransaction) else {
+            throw StoreError.backend("postgres: \(connectionMessage)")
+        }
+        defer { PQclear(result) }
+        try check(result)
+    }
+
+    /// `BEGIN` and prepared statement `name` with its parameters, in one pipeline (libpq pipeline
+    /// mode: both go out in one write and come back in one read), and the statement's result; nil when they
+    /// could not be sent. A failed `BEGIN` is returned in place of the statement's result (the
+    /// server skipped the statement), so the caller's check throws its error. A connection that
+    /// cannot leave pipeline mode is no longer healthy, so the pool closes it.
+    private func afterBegin(name: String, values: [UnsafePointer<CChar>?], lengths: [Int32], formats: [Int32]) -> OpaquePointer? {
+        guard PQenterPipelineMode(handle) == 1 else { return nil }
+        defer { _ = PQexitPipelineMode(handle) }
+        let queued = PQsendQueryParams(handle, PostgresDialect.dialect.beginTransaction, 0, nil, nil, nil, nil, 0) == 1
+            && PQsendQueryPrepared(handle, name, Int32(values.count), values, lengths, formats, 0) == 1
+        guard PQpipelineSync(handle) == 1 else { return nil }
+        guard queued else {
+            drainPipeline()
+            return nil
+        }
+        let begin = nextPipelineResult()
+        let statement = nextPipelineResult()
+        drainPipeline()
+        guard let begin else {
+            statement.map { PQclear($0) }
+            return nil
+        }
+        guard PQresultStatus(begin) == PGRES_COMMAND_OK else {
+            statement.map { PQclear($0) }
+            return begin
+        }
+        PQclear(begin)
+        return statement
+    }
+
+    /// The next query's result in the pipeline, with the NULL that ends that query read past.
+    private func nextPipelineResult() -> OpaquePointer? {
+        guard let result = PQgetResult(handle) else { return nil }
+        if PQresultStatus(result) != PGRES_PIPELINE_SYNC {
+            while let extra = PQgetResult(handle) { PQclear(extra) }
+        }
+        return result
+    }
+
+    /// Reads and frees what is left of the pipeline up to its sync point, so that pipeline mode
+    /// can be left (`PQexitPipelineMode` refuses while results are pending). Only called after
+    /// `PQpipelineSync` was sent; a broken connection ends it too.
+    private func drainPipeline() {
+        var emptyReads = 0
+        while emptyReads < 8 {
+            guard let result = PQgetResult(handle) else {
+                if PQstatus(handle) != CONNECTION_OK { return }
+                emptyReads += 1
+                continue
+            }
+            emptyReads = 0
+            let status = PQresultStatus(result)
+            PQclear(result)
+            if status == PGRES_PIPELINE_SYNC { return }
+        }
     }
 
     /// `params` as libpq's value, length and format arrays for `send`, whose result goes to `body`

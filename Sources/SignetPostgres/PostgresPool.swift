@@ -67,7 +67,7 @@ final class PostgresPool: SQLDatabase {
         }
         let db = try idle.withLock { $0.popLast() } ?? openLimitedConnection()
         defer {
-            if db.isHealthy, db.isIdle {
+            if db.isHealthy, !db.isInTransaction {
                 idle.withLock { $0.append(db) }
             }
         }

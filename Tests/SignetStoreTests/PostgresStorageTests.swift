@@ -235,6 +235,58 @@ struct PostgresStorageTests {
 
     /// A statement past the limit is cancelled, the transaction around it rolls back, and the
     /// connection goes back to the pool outside any transaction and keeps working.
+    /// A write transaction's `BEGIN` goes out with its first statement (one pipeline): the
+    /// statements still form one transaction, a first statement that fails leaves nothing behind
+    /// and the connection idle and reusable, and a transaction that runs nothing sends nothing.
+    @Test func theBeginTravelsWithTheFirstStatementAndKeepsTransactionsWhole() throws {
+        try withDatabase { database in
+            let store = try store(database, maxConnections: 1)
+            let insert = """
+                INSERT INTO grants (grant_id, client_id, user_id, scope, created_at, absolute_expires_at, auth_time, payload)
+                VALUES ($1, 'app', 'user-1', 'openid', 0, 9000000000000000, 0, '{}')
+                """
+            let pid = try store.withConnection { db in try db.one("SELECT pg_backend_pid()", []) { try $0.int64(0) } }
+            // One transaction: the first statement sees itself inside it, the second sees the first's row.
+            try store.withConnection { db in
+                try db.transaction {
+                    #expect(db.isInTransaction)
+                    let first = try db.one("SELECT txid_current()", []) { try $0.int64(0) }
+                    try db.run(insert, ["one"])
+                    let second = try db.one("SELECT txid_current()", []) { try $0.int64(0) }
+                    #expect(first == second)
+                }
+            }
+            #expect(try store.refreshTokens.grant(id: "one") != nil)
+            // A failing first statement: the error is the statement's, nothing persists.
+            #expect(throws: StoreError.duplicate) {
+                try store.withConnection { db in try db.transaction { try db.run(insert, ["one"]) } }
+            }
+            // A failing later statement rolls back the earlier one.
+            #expect(throws: StoreError.duplicate) {
+                try store.withConnection { db in
+                    try db.transaction {
+                        try db.run(insert, ["two"])
+                        try db.run(insert, ["one"])
+                    }
+                }
+            }
+            #expect(try store.refreshTokens.grant(id: "two") == nil)
+            // A transaction whose body throws before any statement, and an empty one.
+            struct Refused: Error {}
+            #expect(throws: Refused.self) { try store.withConnection { db in try db.transaction { throw Refused() } } }
+            try store.withConnection { db in try db.transaction { } }
+            // The one pooled connection is the same, idle, and outside any transaction.
+            let (again, inTransaction) = try store.withConnection { db in
+                (try db.one("SELECT pg_backend_pid()", []) { try $0.int64(0) }, db.isInTransaction)
+            }
+            #expect(again == pid && !inTransaction)
+            let admin = try PostgresConnection.connect(conninfo: try RealPart.postgres(), database: database)
+            #expect(try sessions(of: database, seenFrom: admin) == ["idle"])
+            try store.refreshTokens.createGrant(Fixture.grant("after"))
+            #expect(try store.refreshTokens.grant(id: "after") != nil)
+        }
+    }
+
     @Test func aStatementPastTheLimitFailsAndRollsBack() throws {
         try withDatabase { database in
             let store = try store(database, maxConnections: 1, statementTimeout: 1)
