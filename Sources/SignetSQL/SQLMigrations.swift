@@ -66,6 +66,8 @@ public enum SQLMigrations {
     /// `migrate(_:)` up to schema version `last` only: an older build's schema, for tests of the
     /// migrations after it on data written in it.
     public static func migrate(_ db: any SQLConnection, through last: Int) throws -> [Int] {
+        // Every start of a current database: one read instead of a transaction per migration.
+        if try appliedCount(db, through: last) == last { return [] }
         try db.execute(db.dialect.render(bookkeeping))
         var applied: [Int] = []
         for migration in all.prefix(last) {
@@ -81,6 +83,13 @@ public enum SQLMigrations {
             if didApply { applied.append(migration.version) }
         }
         return applied
+    }
+
+    /// How many of the versions 1 … `last` the database has applied (0 without the bookkeeping table).
+    static func appliedCount(_ db: any SQLConnection, through last: Int) throws -> Int {
+        guard try db.one(db.dialect.tableExistsQuery, ["schema_migrations"], { _ in true }) != nil else { return 0 }
+        return try db.one("SELECT COUNT(*) FROM schema_migrations WHERE version BETWEEN 1 AND $1", [last]) { try $0.int64(0) }
+            .map { Int($0) } ?? 0
     }
 
     /// The highest migration applied to the database (0 for an empty one).

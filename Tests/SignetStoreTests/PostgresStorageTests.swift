@@ -105,37 +105,13 @@ struct PostgresStorageTests {
     /// before, and they still go with their grant.
     @Test func migrationSeventeenStoresATokensScopeOnlyWhereItDiffersFromItsGrants() throws {
         try withDatabase { database in
-            let old = try store(database, migrate: false)
-            try old.withConnection { db in
-                #expect(try SQLMigrations.migrate(db, through: 16) == Array(1...16))
-                try db.execute("""
-                    INSERT INTO grants (grant_id, client_id, user_id, scope, created_at, absolute_expires_at, auth_time, payload)
-                    VALUES ('g-1', 'app', 'user-1', 'openid offline_access', 0, 9000000000000000, 0, '{}')
-                    """)
-                let insert = """
-                    INSERT INTO refresh_tokens (token_hash, grant_id, parent_hash, scope, created_at, expires_at, rotated_at, successor_hash)
-                    VALUES ($1, 'g-1', NULL, $2, 0, 8000000000000000, NULL, NULL)
-                    """
-                _ = try db.run(insert, [hash("rt-same"), "openid offline_access"])
-                _ = try db.run(insert, [hash("rt-narrow"), "openid"])
-            }
+            try store(database, migrate: false).withConnection { db in try TokenScopeMigration.writeVersion16(db) }
             let store = try store(database, migrate: false)
             #expect(try store.currentVersion() == 16)
             #expect(try store.migrate() == [17])
-            #expect(try store.refreshTokens.refreshToken(hash: hash("rt-same"))?.scope == "openid offline_access")
-            #expect(try store.refreshTokens.refreshToken(hash: hash("rt-narrow"))?.scope == "openid")
-            guard case .rotated(let rotation) = try store.refreshTokens.rotateRefreshToken(
-                tokenHash: hash("rt-same"), clientID: "app", successorHash: hash("rt-next"),
-                successorExpiresAt: t0.addingTimeInterval(3_600), now: t0, graceSeconds: 0) else {
-                Issue.record("expected .rotated")
-                return
-            }
-            #expect(rotation.successor.scope == "openid offline_access")
-            #expect(try store.refreshTokens.refreshToken(hash: hash("rt-next")) == rotation.successor)
+            try TokenScopeMigration.expectScopesKept(store.refreshTokens)
             try store.withConnection { db in
-                let stored = try db.query("SELECT scope FROM refresh_tokens ORDER BY token_hash", []) { $0.optionalText(0) }
-                #expect(stored.count == 3)
-                #expect(stored.compactMap { $0 } == ["openid"])
+                #expect(try db.query(TokenScopeMigration.storedScopesQuery, []) { $0.optionalText(0) } == TokenScopeMigration.storedScopes)
                 _ = try db.run("DELETE FROM grants WHERE grant_id = 'g-1'")
                 #expect(try db.one("SELECT COUNT(*) FROM refresh_tokens", []) { try $0.int64(0) } == 0)
             }

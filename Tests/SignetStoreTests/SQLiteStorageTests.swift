@@ -145,36 +145,12 @@ struct SQLiteStorageTests {
             let path = directory + "/db.sqlite3"
             try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
             let connection = try SQLiteConnection.open(path: path)
-            #expect(try SQLMigrations.migrate(connection, through: 16) == Array(1...16))
-            try connection.execute("""
-                INSERT INTO grants (grant_id, client_id, user_id, scope, created_at, absolute_expires_at, auth_time, payload)
-                VALUES ('g-1', 'app', 'user-1', 'openid offline_access', 0, 9000000000000000, 0, '{}')
-                """)
-            let insert = """
-                INSERT INTO refresh_tokens (token_hash, grant_id, parent_hash, scope, created_at, expires_at, rotated_at, successor_hash)
-                VALUES ($1, 'g-1', NULL, $2, 0, 8000000000000000, NULL, NULL)
-                """
-            _ = try connection.run(insert, [hash("rt-same"), "openid offline_access"])
-            _ = try connection.run(insert, [hash("rt-narrow"), "openid"])
+            try TokenScopeMigration.writeVersion16(connection)
             let store = try SQLiteStorage(path: path, migrate: false)
             #expect(try store.currentVersion() == 16)
             #expect(try store.migrate() == [17])
-            #expect(try store.refreshTokens.refreshToken(hash: hash("rt-same"))?.scope == "openid offline_access")
-            #expect(try store.refreshTokens.refreshToken(hash: hash("rt-narrow"))?.scope == "openid")
-            let storedScope = { (label: String) throws -> String? in
-                try connection.one("SELECT scope FROM refresh_tokens WHERE token_hash = $1", [hash(label)]) { $0.optionalText(0) } ?? nil
-            }
-            #expect(try storedScope("rt-same") == nil)
-            #expect(try storedScope("rt-narrow") == "openid")
-            guard case .rotated(let rotation) = try store.refreshTokens.rotateRefreshToken(
-                tokenHash: hash("rt-same"), clientID: "app", successorHash: hash("rt-next"),
-                successorExpiresAt: t0.addingTimeInterval(3_600), now: t0, graceSeconds: 0) else {
-                Issue.record("expected .rotated")
-                return
-            }
-            #expect(rotation.successor.scope == "openid offline_access")
-            #expect(try store.refreshTokens.refreshToken(hash: hash("rt-next")) == rotation.successor)
-            #expect(try storedScope("rt-next") == nil)
+            try TokenScopeMigration.expectScopesKept(store.refreshTokens)
+            #expect(try connection.query(TokenScopeMigration.storedScopesQuery, []) { $0.optionalText(0) } == TokenScopeMigration.storedScopes)
             #expect(try connection.query("PRAGMA foreign_key_check", []) { _ in () }.isEmpty)
             _ = try connection.run("DELETE FROM grants WHERE grant_id = 'g-1'")
             #expect(try connection.one("SELECT COUNT(*) FROM refresh_tokens", []) { try $0.int64(0) } == 0)
