@@ -10,7 +10,7 @@ import SignetStore
 /// recognised. A failing purge is logged and tried again at the next interval; it never stops the
 /// server. The thread is not part of the Swift cooperative pool; a purge holds the store only as
 /// long as one batch of deletes, like any request, and rests between batches
-/// (`PurgePace.standard`), so the requests' writes go on at close to their undisturbed rate.
+/// (`maintenance.purge_rest`), so the requests' writes go on at close to their undisturbed rate.
 public final class PeriodicPurge: Sendable {
     /// Closed by `stop()`; never rung, so each wait lasts the whole interval.
     private let stopping = Doorbell()
@@ -18,11 +18,12 @@ public final class PeriodicPurge: Sendable {
 
     /// Starts purging `storage` every `interval` seconds, removing rows that expired or ended more
     /// than `retention` seconds before `clock.now`, and audit events older than `auditRetention`
-    /// seconds (0: none; `AuditLog.purgeAudit(before:)` keeps the chain's checkpoint). The first
-    /// purge runs one interval after start.
-    public init(storage: any SignetStorage, clock: any Clock, interval: Int, retention: Int, auditRetention: Int = 0) {
+    /// seconds (0: none; `AuditLog.purgeAudit(before:)` keeps the chain's checkpoint), at `pace`
+    /// (`maintenance.purge_rest`). The first purge runs one interval after start.
+    public init(storage: any SignetStorage, clock: any Clock, interval: Int, retention: Int, pace: PurgePace = .standard,
+                auditRetention: Int = 0) {
         let period = TimeInterval(max(interval, 1))
-        var pace = PurgePace.standard
+        var pace = pace
         // `stop()` ends a long purge at its next rest instead of waiting for it to finish.
         pace.wait = { [stopping] seconds in stopping.wait(seconds: seconds) }
         thread = BackgroundThread(name: "signet-purge") { [stopping, pace] in

@@ -11,8 +11,8 @@ import Foundation
 public struct PurgePace: Sendable {
     /// Rows of one table deleted per transaction.
     public var batchSize: Int
-    /// The rest after a full batch, as a multiple of the time that batch took: 4 keeps the purge
-    /// inside its transactions about a fifth of the time; 0 never rests.
+    /// The rest after a full batch, as a multiple of the time that batch took: 9 keeps the purge
+    /// inside its transactions about a tenth of the time; 0 never rests.
     public var restFactor: Double
     /// The longest rest, seconds (a batch slowed by a busy machine must not stall the purge).
     public var longestRest: TimeInterval
@@ -29,9 +29,9 @@ public struct PurgePace: Sendable {
         self.wait = wait
     }
 
-    /// `signet purge` and the server's periodic purge: 500 rows a transaction, resting 4 times as
-    /// long as each batch took.
-    public static let standard = PurgePace(batchSize: 500, restFactor: 4)
+    /// `signet purge` and the server's periodic purge (`maintenance.purge_rest` sets the factor):
+    /// 200 rows a transaction, resting 9 times as long as each batch took, at most 5 s.
+    public static let standard = PurgePace(batchSize: 200, restFactor: 9, longestRest: 5)
 
     /// Sleeps the calling thread; always goes on.
     public static let sleep: @Sendable (TimeInterval) -> Bool = { seconds in
