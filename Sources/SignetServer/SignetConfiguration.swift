@@ -2,6 +2,7 @@ import Foundation
 import SignetCore
 import SignetCrypto
 import SignetSQLite
+import SignetStore
 
 /// Everything `signet serve` needs to run, read from `signet.json` or taken from the defaults.
 public struct SignetConfiguration: Sendable {
