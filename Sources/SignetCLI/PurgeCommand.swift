@@ -2,18 +2,25 @@ import Foundation
 import SignetCore
 import SignetServer
 
-/// `signet purge`: deletes expired rows once, with the configured `maintenance.purge_retention`,
-/// and prints how many it deleted. For installations that set `maintenance.purge_interval` to 0
-/// and purge from cron instead, or to reclaim space right away.
+/// `signet purge [--rest N]`: deletes expired rows once, with the configured
+/// `maintenance.purge_retention`, at the configured pace (`maintenance.purge_rest`, or `--rest`:
+/// 0 for a maintenance window), and prints how many it deleted. For installations that set
+/// `maintenance.purge_interval` to 0 and purge from cron instead, or to reclaim space right away.
 enum PurgeCommand {
     static func run(_ raw: [String]) throws -> Int32 {
-        let arguments = try ParsedArguments(raw, options: CommonOptions.valued, flags: [])
+        let arguments = try ParsedArguments(raw, options: CommonOptions.valued.union(["rest"]), flags: [])
         guard arguments.positionals.isEmpty else { throw UsageError("unexpected argument \(arguments.positionals[0])") }
-        let configuration = try CommonOptions.configuration(arguments)
+        var configuration = try CommonOptions.configuration(arguments)
+        if let rest = arguments.value("rest") {
+            guard let factor = Int(rest), Settings.purgeRest.kind.range?.contains(factor) == true else {
+                throw UsageError("--rest needs a whole number from 0 to 100")
+            }
+            configuration.maintenance.purgeRest = factor
+        }
         let storage = try ConfiguredStorage.open(configuration, migrate: true).storage
         let retention = configuration.maintenance.purgeRetention
         let now = SystemClock().now
-        let removed = try storage.purge(before: now.addingTimeInterval(-TimeInterval(retention)))
+        let removed = try storage.purge(before: now.addingTimeInterval(-TimeInterval(retention)), pace: configuration.maintenance.purgePace)
         Output.print("purged \(removed) expired row(s) (kept \(retention) s past expiry)")
         let auditRetention = configuration.audit.retention
         if auditRetention > 0 {

@@ -10,7 +10,8 @@ public enum SignetCommandLine {
     commands:
       serve          [--demo]: run the server (no --config: the embedded default in ./signet-data; --demo adds a mock Google)
       migrate        apply pending database migrations
-      purge          delete expired rows now (maintenance.purge_retention past expiry); prints the count
+      purge          [--rest N]: delete expired rows now (maintenance.purge_retention past expiry), resting N times
+                       each batch's time between batches (maintenance.purge_rest; 0: no rest); prints the count
       keys           list | rotate [--algorithm ALG] [--prepublish SECONDS] | retire KID
       clients        add ID [--public (default) | --confidential] [--name N] [--redirect-uri URI]...
                        [--post-logout-redirect-uri URI]... [--scope "openid profile email offline_access"]

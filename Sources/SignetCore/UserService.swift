@@ -121,8 +121,13 @@ public final class UserService: Sendable {
         return user
     }
 
-    /// Makes the dummy hash now (at start-up) rather than at the first unknown email.
-    public func prepare() { _ = dummyHash() }
+    /// Starts making the dummy hash now (at start-up) rather than at the first unknown email, on a
+    /// thread of its own: its Argon2id run was three quarters of `signet serve`'s start-up CPU
+    /// (bench/README.md, "Session 10 (store)"). A verification that needs it first waits for that
+    /// run rather than making a second.
+    public func prepare() {
+        Thread { [self] in _ = self.dummyHash() }.start()
+    }
 
     /// Disables a user: ends every session and revokes every grant family (so refresh tokens
     /// fail, and access tokens fail wherever the grant is checked). Returns the counts.
@@ -178,11 +183,12 @@ public final class UserService: Sendable {
         auditor.record("user_enabled", subject: userID)
     }
 
+    /// The dummy hash, made under the lock the first time, so callers racing `prepare()` wait for
+    /// the one run.
     private func dummyHash() -> String {
-        if let existing = dummy.withLock({ $0 }) { return existing }
-        let made = (try? Argon2id.hash(password: Base64URL.encode(random.bytes(16)), parameters: passwordParameters)) ?? ""
-        return dummy.withLock { value in
+        dummy.withLock { value in
             if let value { return value }
+            let made = (try? Argon2id.hash(password: Base64URL.encode(random.bytes(16)), parameters: passwordParameters)) ?? ""
             value = made
             return made
         }

@@ -42,7 +42,7 @@ extension SQLStores {
             try Self.insertRows("users", SQLUserStore.userColumns, users, db)
             try Self.insertRows("sessions", SQLSessionStore.sessionColumns, sessions, db)
             try Self.insertRows("grants", SQLRefreshTokenStore.grantColumns, grants, db)
-            try Self.insertRows("refresh_tokens", SQLRefreshTokenStore.tokenColumns, tokens, db)
+            try Self.insertRows("refresh_tokens", SQLRefreshTokenStore.tokenColumns, tokens, db, tuple: SQLRefreshTokenStore.tokenTuple)
             try Self.insertRows("authorization_codes", SQLCodeStore.codeColumns, codes, db)
             guard !rows.audit.isEmpty else { return }
             guard var head = try db.one(SQLAuditLog.head, [], { (try $0.int64(0), try $0.blob(1)) }) else {
@@ -60,18 +60,23 @@ extension SQLStores {
         }
     }
 
-    /// `rows` (each one row's parameters in `columns` order) as multi-row inserts into `table`.
-    static func insertRows(_ table: String, _ columns: String, _ rows: [[any SQLBindable]], _ db: any SQLConnection) throws {
+    /// `rows` (each one row's parameters in `columns` order) as multi-row inserts into `table`, each
+    /// row written as `tuple` (default: one parameter a column; see `SQLTemplate.insert(into:_:tuple:rows:)`).
+    static func insertRows(_ table: String, _ columns: String, _ rows: [[any SQLBindable]], _ db: any SQLConnection,
+                           tuple: String? = nil) throws {
         guard let width = rows.first?.count, width > 0 else { return }
         let perStatement = max(1, bulkParameters / width)
-        let full = SQLTemplate.insert(into: table, columns, rows: perStatement)
+        func statement(rows: Int) -> String {
+            tuple.map { SQLTemplate.insert(into: table, columns, tuple: $0, rows: rows) } ?? SQLTemplate.insert(into: table, columns, rows: rows)
+        }
+        let full = statement(rows: perStatement)
         var start = 0
         while start < rows.count {
             let end = min(start + perStatement, rows.count)
             var binds: [any SQLBindable] = []
             binds.reserveCapacity((end - start) * width)
             for row in rows[start..<end] { binds.append(contentsOf: row) }
-            try db.run(end - start == perStatement ? full : SQLTemplate.insert(into: table, columns, rows: end - start), binds)
+            try db.run(end - start == perStatement ? full : statement(rows: end - start), binds)
             start = end
         }
     }

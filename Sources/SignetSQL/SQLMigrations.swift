@@ -42,6 +42,7 @@ public enum SQLMigrations {
         SQLMigration(version: 14, template: auditActorIndex),
         SQLMigration(version: 15, template: grantOrganization),
         SQLMigration(version: 16, template: grantOrganizationIndex),
+        SQLMigration(version: 17, template: tokenScopeFromGrant),
     ]
 
     /// The highest version this build knows.
@@ -59,9 +60,17 @@ public enum SQLMigrations {
     /// returns the versions applied (empty when the schema is current). Callers that share the
     /// database with other processes serialise around it (PostgreSQL: an advisory lock).
     public static func migrate(_ db: any SQLConnection) throws -> [Int] {
+        try migrate(db, through: latest)
+    }
+
+    /// `migrate(_:)` up to schema version `last` only: an older build's schema, for tests of the
+    /// migrations after it on data written in it.
+    public static func migrate(_ db: any SQLConnection, through last: Int) throws -> [Int] {
+        // Every start of a current database: one read instead of a transaction per migration.
+        if try appliedCount(db, through: last) == last { return [] }
         try db.execute(db.dialect.render(bookkeeping))
         var applied: [Int] = []
-        for migration in all {
+        for migration in all.prefix(last) {
             let didApply = try db.transaction { () throws -> Bool in
                 let done = try db.one("SELECT 1 FROM schema_migrations WHERE version = $1", [migration.version]) { _ in true }
                 if done != nil { return false }
@@ -74,6 +83,13 @@ public enum SQLMigrations {
             if didApply { applied.append(migration.version) }
         }
         return applied
+    }
+
+    /// How many of the versions 1 … `last` the database has applied (0 without the bookkeeping table).
+    static func appliedCount(_ db: any SQLConnection, through last: Int) throws -> Int {
+        guard try db.one(db.dialect.tableExistsQuery, ["schema_migrations"], { _ in true }) != nil else { return 0 }
+        return try db.one("SELECT COUNT(*) FROM schema_migrations WHERE version BETWEEN 1 AND $1", [last]) { try $0.int64(0) }
+            .map { Int($0) } ?? 0
     }
 
     /// The highest migration applied to the database (0 for an empty one).
@@ -498,6 +514,38 @@ public enum SQLMigrations {
     /// only grants made with scope `organization` have a row.
     static let grantOrganizationIndex = """
     CREATE INDEX grants_organization ON grants (organization_id) WHERE organization_id IS NOT NULL
+    """
+
+    /// A refresh token's scope only where it differs from its family's (NULL: the grant's
+    /// `scope`). A token's scope is its family's: the first token takes the grant's and every
+    /// successor its predecessor's (RFC 6749 §6; a refresh that asks for less narrows only that
+    /// access token), so the column repeated the grant's 35 or so bytes in every row: 42 of the
+    /// 490 bytes a family took on SQLite (bench/README.md, "Session 10 (store)"). A token stored
+    /// with a scope of its own keeps it. `refresh_tokens` is rebuilt (neither dialect relaxes
+    /// NOT NULL the same way, and a copy leaves no dead rows on PostgreSQL): the new table is
+    /// filled in key order, the old one and its index dropped, the new one renamed. Each token has
+    /// its grant (`ON DELETE CASCADE` under enforced foreign keys on both backends), so the join
+    /// loses no row. Its one index is the same: `refresh_tokens_grant` finds a family's tokens for
+    /// the cascade from `grants` (purge, account deletion) and for `activeRefreshGrants`.
+    static let tokenScopeFromGrant = """
+    CREATE TABLE refresh_tokens_v17 (
+        token_hash     {bytes} PRIMARY KEY,
+        grant_id       TEXT NOT NULL REFERENCES grants (grant_id) ON DELETE CASCADE,
+        parent_hash    {bytes},
+        scope          TEXT,
+        created_at     {int} NOT NULL,
+        expires_at     {int} NOT NULL,
+        rotated_at     {int},
+        successor_hash {bytes}
+    ) {without_rowid};
+    INSERT INTO refresh_tokens_v17 (token_hash, grant_id, parent_hash, scope, created_at, expires_at, rotated_at, successor_hash)
+    SELECT t.token_hash, t.grant_id, t.parent_hash, CASE WHEN t.scope = g.scope THEN NULL ELSE t.scope END,
+           t.created_at, t.expires_at, t.rotated_at, t.successor_hash
+    FROM refresh_tokens t JOIN grants g ON g.grant_id = t.grant_id
+    ORDER BY t.token_hash;
+    DROP TABLE refresh_tokens;
+    ALTER TABLE refresh_tokens_v17 RENAME TO refresh_tokens;
+    CREATE INDEX refresh_tokens_grant ON refresh_tokens (grant_id);
     """
 
     /// Migration 9's backfill: the chain row from the genesis value, then every `audit_log` row,

@@ -28,7 +28,19 @@ public struct SQLRefreshTokenStore: RefreshTokenStore {
     static let tokenColumns = """
         token_hash, grant_id, parent_hash, scope, created_at, expires_at, rotated_at, successor_hash
         """
+    /// `tokenColumns` read from `refresh_tokens t` joined to its `grants g`: a NULL scope is the
+    /// family's (migration 17 stores a token's scope only where it differs from its grant's).
+    static let tokenSelect = """
+        t.token_hash, t.grant_id, t.parent_hash, COALESCE(t.scope, g.scope), t.created_at, t.expires_at, t.rotated_at,
+        t.successor_hash
+        """
+    /// One row of `insertTokenSQL` (and of `SQLStores.bulkInsert`'s multi-row insert): the scope is
+    /// stored only when it is not the grant's, read in the same statement.
+    static let tokenTuple = """
+        ($1, $2, $3, CASE WHEN $4 = (SELECT scope FROM grants WHERE grant_id = $2) THEN NULL ELSE $4 END, $5, $6, $7, $8)
+        """
 
+    /// A token in `tokenSelect` order.
     static func decodeToken(_ row: any SQLRow) throws -> RefreshTokenRecord {
         RefreshTokenRecord(
             tokenHash: try row.blob(0), grantID: try row.text(1), parentHash: try row.optionalBlob(2),
@@ -43,7 +55,7 @@ public struct SQLRefreshTokenStore: RefreshTokenStore {
     /// takes). The grant always exists for a token (`ON DELETE CASCADE`), so an inner join
     /// loses nothing: no row is an unknown token.
     static let tokenAndGrantForRotation = """
-        SELECT t.token_hash, t.grant_id, t.parent_hash, t.scope, t.created_at, t.expires_at, t.rotated_at, t.successor_hash,
+        SELECT \(tokenSelect),
             g.grant_id, g.client_id, g.user_id, g.scope, g.created_at, g.absolute_expires_at, g.revoked_at, g.revoke_reason,
             g.session_id, g.auth_time, g.payload, g.resources, g.amr, g.organization_id,
             (SELECT disabled_at IS NOT NULL FROM users WHERE id = g.user_id)
@@ -51,8 +63,10 @@ public struct SQLRefreshTokenStore: RefreshTokenStore {
         WHERE t.token_hash = $1{for_update}
         """
     static let activeGrant = "SELECT 1 FROM grants WHERE grant_id = $1 AND revoked_at IS NULL AND absolute_expires_at > $2"
-    static let insertTokenSQL = "INSERT INTO refresh_tokens (\(tokenColumns)) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)"
-    static let tokenByHash = "SELECT \(tokenColumns) FROM refresh_tokens WHERE token_hash = $1"
+    static let insertTokenSQL = "INSERT INTO refresh_tokens (\(tokenColumns)) VALUES \(tokenTuple)"
+    static let tokenByHash = """
+        SELECT \(tokenSelect) FROM refresh_tokens t JOIN grants g ON g.grant_id = t.grant_id WHERE t.token_hash = $1
+        """
     static let markRotated = """
         UPDATE refresh_tokens SET rotated_at = $1, successor_hash = $2
         WHERE token_hash = $3 AND rotated_at IS NULL
@@ -125,7 +139,7 @@ public struct SQLRefreshTokenStore: RefreshTokenStore {
         try db.run(insertTokenSQL, tokenBinds(token))
     }
 
-    /// `token` as `insertTokenSQL`'s parameters (also `SQLStores.bulkInsert`'s).
+    /// `token` as `insertTokenSQL`'s parameters (also `SQLStores.bulkInsert`'s, row by row in `tokenTuple`).
     static func tokenBinds(_ token: RefreshTokenRecord) -> [any SQLBindable] {
         [
             token.tokenHash, token.grantID, token.parentHash, token.scope, token.createdAt, token.expiresAt,

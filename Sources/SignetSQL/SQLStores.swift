@@ -86,11 +86,6 @@ public struct SQLStores: Sendable {
     ]
     static let purgeThrottle = "DELETE FROM throttle_hits WHERE at < $1"
 
-    /// Rows per purge transaction. A purge of a million expired rows in one transaction held
-    /// SQLite's write lock for seconds, and every sign-in and refresh waited behind it
-    /// (bench/README.md, "scale"); batches let the serving writes in between.
-    public static let purgeBatchSize = 1_000
-
     /// Runs `body` in one write transaction on this store's database, for an action whose writes
     /// must commit together with outbox mail: `SQLMailOutbox.enqueue(_:on:)` on `body`'s
     /// connection enqueues the mail if and only if the transaction commits.
@@ -99,28 +94,39 @@ public struct SQLStores: Sendable {
         try database.transaction(body)
     }
 
-    /// See `SignetStorage.purge(before:)`: in transactions of `purgeBatchSize` rows per table.
+    /// See `SignetStorage.purge(before:)`: at `PurgePace.standard`.
     public func purge(before: Date) throws -> Int {
-        try purge(before: before, batchSize: Self.purgeBatchSize)
+        try purge(before: before, pace: .standard)
     }
 
-    /// `purge(before:)` with `batchSize` rows of one table per transaction: each transaction
-    /// deletes the first `batchSize` expired rows (and counts the tokens of those grants first),
-    /// until a batch comes back short. Expired rows stay expired, so the batches converge; a
-    /// batch that fails leaves the earlier ones deleted, and the next purge goes on.
+    /// `purge(before:)` with `batchSize` rows of one table per transaction and no rest between them.
     public func purge(before: Date, batchSize: Int) throws -> Int {
+        try purge(before: before, pace: PurgePace(batchSize: batchSize, restFactor: 0))
+    }
+
+    /// See `SignetStorage.purge(before:pace:)`: each transaction deletes the first
+    /// `pace.batchSize` expired rows of one table (and counts the tokens of those grants first),
+    /// until a batch comes back short; after each full batch the purge rests (`PurgePace.rest`),
+    /// outside any transaction, so the serving writes take the database in between. Expired rows
+    /// stay expired, so the batches converge; a batch that fails, or a `wait` that says stop,
+    /// leaves the earlier ones deleted, and the next purge goes on.
+    public func purge(before: Date, pace: PurgePace) throws -> Int {
+        let batchSize = max(1, pace.batchSize)
+        let clock = ContinuousClock()
         var removed = 0
         for batch in Self.purgeBatches {
             let selected = "SELECT \(batch.key) FROM \(batch.table) WHERE \(batch.condition) LIMIT $2"
             let delete = "DELETE FROM \(batch.table) WHERE \(batch.key) IN (\(selected))"
             let countTokens = "SELECT COUNT(*) FROM refresh_tokens WHERE grant_id IN (\(selected))"
             while true {
+                let started = clock.now
                 let (rows, tokens) = try database.transaction { db in
                     let tokens = batch.countsTokens ? try db.one(countTokens, [before, batchSize]) { Int(try $0.int64(0)) } ?? 0 : 0
                     return (try db.run(delete, [before, batchSize]), tokens)
                 }
                 removed += rows + tokens
                 if rows < batchSize { break }
+                guard pace.rest(after: started.duration(to: clock.now)) else { return removed }
             }
         }
         return removed + (try database.transaction { db in try db.run(Self.purgeThrottle, [before]) })
@@ -174,5 +180,10 @@ extension SQLStorage {
     /// Deletes expired and ended artifacts; see `SignetStorage.purge(before:)`.
     public func purge(before: Date) throws -> Int {
         try stores.purge(before: before)
+    }
+
+    /// See `SignetStorage.purge(before:pace:)`.
+    public func purge(before: Date, pace: PurgePace) throws -> Int {
+        try stores.purge(before: before, pace: pace)
     }
 }

@@ -161,9 +161,12 @@ public enum Settings {
     /// How long expired rows are kept.
     public static let purgeRetention = Setting(\SignetConfiguration.maintenance.purgeRetention, "purge_retention", 86_400, .seconds(0...31_536_000),
         "How long a row is kept after it expired or ended before it is deleted, so a replay of a recently expired code or refresh token is still recognised as one (and revokes its grant) rather than seen as unknown.")
+    /// How much a purge rests between its batches.
+    public static let purgeRest = Setting(\SignetConfiguration.maintenance.purgeRest, "purge_rest", 9, .integer(0...100),
+        "After each batch of deletes (200 rows of one table, in one transaction) a purge, periodic or `signet purge`, rests this many times as long as the batch took (at most 5 s), so it holds the database about 1/(1 + purge_rest) of the time and requests are served at close to their undisturbed rate meanwhile; 0 never rests (fastest, for a maintenance window: `signet purge --rest 0`).")
     /// The settings of the `maintenance` object, in reference order.
     public static let maintenance = SettingsGroup<SignetConfiguration>(key: "maintenance", title: "Expired data", settings: [
-        purgeInterval.entry, purgeRetention.entry,
+        purgeInterval.entry, purgeRetention.entry, purgeRest.entry,
     ])
 
     // MARK: mail

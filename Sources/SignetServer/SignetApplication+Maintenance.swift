@@ -7,7 +7,7 @@ extension SignetApplication {
         let maintenance = environment.configuration.maintenance
         guard maintenance.purgeInterval > 0 else { return nil }
         return PeriodicPurge(storage: environment.storage, clock: environment.clock,
-                             interval: maintenance.purgeInterval, retention: maintenance.purgeRetention,
+                             interval: maintenance.purgeInterval, retention: maintenance.purgeRetention, pace: maintenance.purgePace,
                              auditRetention: environment.configuration.audit.retention)
     }
 

@@ -2,6 +2,7 @@ import Foundation
 import SignetCore
 import SignetCrypto
 import SignetSQLite
+import SignetStore
 
 /// Everything `signet serve` needs to run, read from `signet.json` or taken from the defaults.
 public struct SignetConfiguration: Sendable {
@@ -141,6 +142,16 @@ public struct SignetConfiguration: Sendable {
         public var purgeInterval: Int = Settings.purgeInterval.defaultValue
         /// Seconds a row is kept past its expiry or end.
         public var purgeRetention: Int = Settings.purgeRetention.defaultValue
+        /// A purge's rest after each batch, as a multiple of the time the batch took.
+        public var purgeRest: Int = Settings.purgeRest.defaultValue
+
+        /// The pace of a purge (`SignetStorage.purge(before:pace:)`): `PurgePace.standard` with
+        /// `purgeRest`.
+        public var purgePace: PurgePace {
+            var pace = PurgePace.standard
+            pace.restFactor = Double(purgeRest)
+            return pace
+        }
     }
 
     /// Sending mail (`SignetConfiguration+Mail.swift` turns it into a transport).

@@ -51,4 +51,10 @@ public protocol SignetStorage: Sendable {
     /// (e.g. a day), so replays of recently expired codes and tokens are still recognised.
     @discardableResult
     func purge(before: Date) throws -> Int
+
+    /// `purge(before:)` at `pace` (`purge(before:)` is this at `PurgePace.standard`): rows per
+    /// transaction, the rest between batches, and a `wait` that may stop the purge between two
+    /// batches (then it returns what it deleted so far).
+    @discardableResult
+    func purge(before: Date, pace: PurgePace) throws -> Int
 }

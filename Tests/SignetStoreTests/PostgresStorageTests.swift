@@ -100,6 +100,24 @@ struct PostgresStorageTests {
         }
     }
 
+    /// A database as migration 16 left it, with refresh tokens in it: migration 17 keeps every
+    /// token's scope but stores it only where it differs from its grant's, the tokens rotate as
+    /// before, and they still go with their grant.
+    @Test func migrationSeventeenStoresATokensScopeOnlyWhereItDiffersFromItsGrants() throws {
+        try withDatabase { database in
+            try store(database, migrate: false).withConnection { db in try TokenScopeMigration.writeVersion16(db) }
+            let store = try store(database, migrate: false)
+            #expect(try store.currentVersion() == 16)
+            #expect(try store.migrate() == [17])
+            try TokenScopeMigration.expectScopesKept(store.refreshTokens)
+            try store.withConnection { db in
+                #expect(try db.query(TokenScopeMigration.storedScopesQuery, []) { $0.optionalText(0) } == TokenScopeMigration.storedScopes)
+                _ = try db.run("DELETE FROM grants WHERE grant_id = 'g-1'")
+                #expect(try db.one("SELECT COUNT(*) FROM refresh_tokens", []) { try $0.int64(0) } == 0)
+            }
+        }
+    }
+
     /// A database as version 2 left it opens unchanged and migration 3 moves each grant's `amr`
     /// out of its JSON payload into the typed column.
     @Test func migrationThreeFillsTheGrantsAMRFromThePayload() throws {

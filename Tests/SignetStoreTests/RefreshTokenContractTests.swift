@@ -36,6 +36,30 @@ struct RefreshTokenContractTests {
         #expect(try !store.isGrantActive(id: "ghost", now: t0))
     }
 
+    /// A token keeps the scope it was stored with: its family's (which the store need not repeat,
+    /// migration 17), or a narrower one of its own; its successor keeps the same.
+    @Test(arguments: Backend.allCases)
+    func aTokenKeepsItsOwnScopeOrItsFamilys(_ backend: Backend) throws {
+        let store = try family(backend).refreshTokens
+        var narrow = Fixture.token("rt-narrow", grant: "g")
+        narrow.scope = "openid"
+        try store.insertRefreshToken(narrow)
+        #expect(try store.refreshToken(hash: hash("rt-narrow")) == narrow)
+        #expect(try store.refreshToken(hash: hash("rt-0"))?.scope == Fixture.grant("g").scope)
+        guard case .rotated(let rotation) = try rotate(store, "rt-narrow", to: "rt-narrow-1", at: 10) else {
+            Issue.record("expected .rotated")
+            return
+        }
+        #expect(rotation.successor.scope == "openid")
+        #expect(try store.refreshToken(hash: hash("rt-narrow-1"))?.scope == "openid")
+        guard case .rotated(let wide) = try rotate(store, "rt-0", to: "rt-1", at: 20) else {
+            Issue.record("expected .rotated")
+            return
+        }
+        #expect(try store.refreshToken(hash: hash("rt-1")) == wide.successor)
+        #expect(wide.successor.scope == Fixture.grant("g").scope)
+    }
+
     @Test(arguments: Backend.allCases)
     func aDisabledUserIsSeenInsideTheRotationAndRevokesTheFamily(_ backend: Backend) throws {
         let storage = try family(backend)

@@ -137,6 +137,26 @@ struct SQLiteStorageTests {
         }
     }
 
+    /// A database as migration 16 left it, with refresh tokens in it: migration 17 keeps every
+    /// token's scope but stores it only where it differs from its grant's, the tokens rotate as
+    /// before, and they still go with their grant.
+    @Test func migrationSeventeenStoresATokensScopeOnlyWhereItDiffersFromItsGrants() throws {
+        try withDirectory { directory in
+            let path = directory + "/db.sqlite3"
+            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+            let connection = try SQLiteConnection.open(path: path)
+            try TokenScopeMigration.writeVersion16(connection)
+            let store = try SQLiteStorage(path: path, migrate: false)
+            #expect(try store.currentVersion() == 16)
+            #expect(try store.migrate() == [17])
+            try TokenScopeMigration.expectScopesKept(store.refreshTokens)
+            #expect(try connection.query(TokenScopeMigration.storedScopesQuery, []) { $0.optionalText(0) } == TokenScopeMigration.storedScopes)
+            #expect(try connection.query("PRAGMA foreign_key_check", []) { _ in () }.isEmpty)
+            _ = try connection.run("DELETE FROM grants WHERE grant_id = 'g-1'")
+            #expect(try connection.one("SELECT COUNT(*) FROM refresh_tokens", []) { try $0.int64(0) } == 0)
+        }
+    }
+
     @Test func refusesSchemaNewerThanBuild() throws {
         try withDirectory { directory in
             let path = directory + "/db.sqlite3"

@@ -53,6 +53,31 @@ extension BenchCommand {
         return 0
     }
 
+    /// `purge --config FILE | --data DIR [--batch 500] [--rest-factor 4] [--seconds N]`: one purge at
+    /// the given `PurgePace` (what `signet purge` does at `PurgePace.standard`), for comparing paces
+    /// under load; `--seconds` stops it at the first rest after that long (0: run to the end).
+    /// Prints the rows deleted and the time taken.
+    static let purge = BenchCommand(name: "purge", summary: """
+        purge --config FILE | --data DIR [--batch 500] [--rest-factor 4] [--seconds 0]   one purge at a chosen pace
+        """) { arguments in
+        let options = try BenchOptions(arguments)
+        try options.allowOnly(["config", "data", "batch", "rest-factor", "seconds"])
+        var configuration = try options.string("config").map { try SignetConfiguration(contentsOf: $0) } ?? .defaults
+        if let data = options.string("data") { configuration.dataDirectory = data }
+        let storage = try ConfiguredStorage.open(configuration, migrate: false).storage
+        let restFactor = options.string("rest-factor").flatMap(Double.init) ?? PurgePace.standard.restFactor
+        let limit = options.string("seconds").flatMap(Double.init) ?? 0
+        let started = Date()
+        let pace = PurgePace(batchSize: try options.int("batch", default: PurgePace.standard.batchSize), restFactor: restFactor) { seconds in
+            Thread.sleep(forTimeInterval: seconds)
+            return limit <= 0 || Date().timeIntervalSince(started) < limit
+        }
+        let removed = try storage.purge(before: Date().addingTimeInterval(-TimeInterval(configuration.maintenance.purgeRetention)), pace: pace)
+        print("purged \(removed) rows in " + String(format: "%.1f s", Date().timeIntervalSince(started))
+              + " (batch \(pace.batchSize), rest \(restFactor) x each batch)")
+        return 0
+    }
+
     /// Workers for `load --seeded-tokens FILE`: the tokens split over the connections, each
     /// presented once (then each chain goes on from its last successor); no SSO session needed.
     static func seededWorkers(_ settings: LoadSettings, connections: Int, file: String) throws -> [LoadWorker] {
