@@ -43,6 +43,10 @@ start() {
         [ "$(curl -s -o /dev/null -w '%{http_code}' "http://127.0.0.1:$PORT/healthz")" = 200 ] && break
         sleep 0.02
     done
+    # /healthz answers while the first start still generates the signing keys on a background
+    # thread (RSA-2048: ~170 ms idle, seconds under load); /jwks.json waits for them, so the
+    # load (and its CPU window) starts after the key generation.
+    curl -s -o /dev/null --max-time 60 "http://127.0.0.1:$PORT/jwks.json"
     ARGS=(--port "$PORT" --server-pid "$SERVER_PID" --client bench-app --redirect-uri http://127.0.0.1/callback
           --email bench@example.com --password-file "$data.password"
           --confidential-client bench-service --secret-file "$data.secret")

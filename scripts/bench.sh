@@ -381,6 +381,9 @@ start_oauth_server() {
     SIGNET_PID=$!
     PIDS+=("$SIGNET_PID")
     wait_http "http://127.0.0.1:$SIGNET_PORT/healthz" || { cat "$WORK/$name.log" >&2; return 1; }
+    # The first start generates the signing keys on a background thread after /healthz answers;
+    # /jwks.json waits for them, so no load run (and no server CPU window) overlaps the generation.
+    wait_http "http://127.0.0.1:$SIGNET_PORT/jwks.json" || { cat "$WORK/$name.log" >&2; return 1; }
     OAUTH_ARGS=(--port "$SIGNET_PORT" --server-pid "$SIGNET_PID" --client bench-app --redirect-uri http://127.0.0.1/callback
                 --email bench@example.com --password-file "$password_file"
                 --confidential-client bench-service --secret-file "$secret_file")
