@@ -10,7 +10,8 @@ import Glibc
 /// thread of its own. Sends never raise SIGPIPE.
 public final class RawHTTPConnection: @unchecked Sendable {
     // One test drives one connection; `buffer` is not shared between threads.
-    private let fd: Int32
+    /// The socket; -1 once closed (so it is closed exactly once).
+    private var fd: Int32
     private let timeoutMilliseconds: Int32
     private var buffer: [UInt8] = []
 
@@ -74,12 +75,17 @@ public final class RawHTTPConnection: @unchecked Sendable {
             result = Self.connect(fd, to: address)
         }
         guard result == 0 else {
+            let failure = errno
+            // A class whose stored properties are all set runs its deinit when its init throws:
+            // close here and mark the descriptor gone, or deinit closes the same number again,
+            // by then possibly another thread's socket (a server's listen socket or epoll set).
             Glibc.close(fd)
-            throw TestingError("cannot connect to \(host):\(port) (errno \(errno))")
+            fd = -1
+            throw TestingError("cannot connect to \(host):\(port) (errno \(failure))")
         }
     }
 
-    deinit { Glibc.close(fd) }
+    deinit { if fd >= 0 { Glibc.close(fd) } }
 
     /// `connect(2)` to a `sockaddr_in` or `sockaddr_in6`.
     private static func connect<Address>(_ fd: Int32, to address: Address) -> Int32 {
