@@ -39,11 +39,16 @@ struct RefreshTokenGrant: GrantHandler {
         let successor = parts.refreshMinter.successor(of: presented)
         let successorHash = parts.tokens.hash(successor)
         let rotation: Rotation
+        // What the check computed, kept for the response: the rows it ran on are the rotation's
+        // (the presented token and its family, read under the rotation's lock), so the scope and
+        // audiences are the same ones, and need not be parsed twice.
+        var checked: (scope: Scope, audiences: [String])?
         switch try parts.refreshTokens.rotateRefreshToken(
             tokenHash: parts.tokens.hash(presented), clientID: client.id, successorHash: successorHash,
             successorExpiresAt: now.addingTimeInterval(parts.refreshMinter.lifetime(for: client)), now: now, graceSeconds: graceSeconds,
             check: { token, grant in
-                if narrows { _ = try narrowed(token: token, grant: grant, requestedScope: requestedScope, parameters, client: client) }
+                guard narrows else { return }
+                checked = try narrowed(token: token, grant: grant, requestedScope: requestedScope, parameters, client: client)
             }) {
         case .rotated(let result):
             rotation = result
@@ -60,8 +65,8 @@ struct RefreshTokenGrant: GrantHandler {
         case .revoked, .expired, .notFound, .clientMismatch:
             throw OAuthError.invalidGrant("The refresh token is invalid, expired or revoked.")
         }
-        let (scope, audiences) = try narrowed(token: rotation.presented, grant: rotation.grant, requestedScope: requestedScope,
-                                              parameters, client: client)
+        let (scope, audiences) = try checked ?? narrowed(token: rotation.presented, grant: rotation.grant,
+                                                         requestedScope: requestedScope, parameters, client: client)
         // Disabling a user revokes its grants, so a live grant means an active user; the user
         // record is read only when an ID token needs its claims (the hot path skips the read).
         var user: UserRecord?

@@ -36,14 +36,31 @@ extension JSONValue {
             out.append(UInt8(ascii: "]"))
         case .object(let members):
             out.append(UInt8(ascii: "{"))
-            let keys = members.keys.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
-            for (index, key) in keys.enumerated() {
+            // The members in the order of their names' UTF-8 bytes, each value taken with its name
+            // (no second lookup by name).
+            let sorted = members.sorted { Self.utf8Precedes($0.key, $1.key) }
+            for (index, member) in sorted.enumerated() {
                 if index > 0 { out.append(UInt8(ascii: ",")) }
-                Self.writeString(key, into: &out)
+                Self.writeString(member.key, into: &out)
                 out.append(UInt8(ascii: ":"))
-                members[key]?.write(into: &out)
+                member.value.write(into: &out)
             }
             out.append(UInt8(ascii: "}"))
+        }
+    }
+
+    /// Whether `a`'s UTF-8 bytes sort before `b`'s (byte-wise, a prefix first): the order
+    /// `a.utf8.lexicographicallyPrecedes(b.utf8)` gives, compared on the contiguous bytes rather
+    /// than through the generic sequence iterators (every claims set is sorted on each token issued).
+    static func utf8Precedes(_ a: String, _ b: String) -> Bool {
+        var a = a, b = b
+        return a.withUTF8 { left in
+            b.withUTF8 { right in
+                for index in 0..<min(left.count, right.count) where left[index] != right[index] {
+                    return left[index] < right[index]
+                }
+                return left.count < right.count
+            }
         }
     }
 

@@ -33,9 +33,13 @@ public struct JWSSigner: Sendable {
     /// Signs `payload` and returns `header.payload.signature`, with the header
     /// `{"alg":…,"kid":…,"typ":…}` (typ omitted when nil).
     public func sign(payload: [UInt8], type: String? = nil) throws(JOSEError) -> String {
-        var header: [String: JSONValue] = ["alg": .string(algorithm.rawValue), "kid": .string(keyID)]
-        if let type { header["typ"] = .string(type) }
-        var signingInput = Array(Base64URL.encode(JSONValue.object(header).serialized()).utf8)
+        // The members in the order `JSONValue.serialized()` sorts them (alg < kid < typ), written
+        // without a dictionary: this runs for every token issued.
+        var header = JSONObjectWriter(capacity: 64 + keyID.utf8.count)
+        header.add("alg", algorithm.rawValue)
+        header.add("kid", keyID)
+        header.add("typ", type)
+        var signingInput = Array(Base64URL.encode(header.finished()).utf8)
         signingInput.append(UInt8(ascii: "."))
         signingInput.append(contentsOf: Base64URL.encode(payload).utf8)
         let signature: [UInt8]

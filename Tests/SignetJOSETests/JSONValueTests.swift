@@ -71,6 +71,10 @@ import Testing
     @Test func keysSortByUTF8Bytes() {
         let value: JSONValue = ["b": 1, "a": 2, "B": 3, "é": 4, "aa": 5]
         #expect(value.serializedString() == #"{"B":3,"a":2,"aa":5,"b":1,"é":4}"#)
+        // Bytes, not String's order: a decomposed "e\u{301}" (65 CC 81) sorts before "f" (66),
+        // though as a String it equals "é", which sorts after "f".
+        let decomposed: JSONValue = .object(["f": 1, "e\u{301}": 2])
+        #expect(decomposed.serializedString() == "{\"e\u{301}\":2,\"f\":1}")
     }
 
     @Test func codableRoundTrip() throws {
