@@ -118,6 +118,31 @@ struct PostgresStorageTests {
         }
     }
 
+    /// A database as migration 17 left it, with grant families of each kind: migration 18 gives
+    /// each grant an integer key that its tokens reference and empties the payloads; everything
+    /// reads back, rotates, revokes and purges as before, and tokens still go with their grant.
+    @Test func migrationEighteenKeysTokensToTheirGrantByInteger() throws {
+        try withDatabase { database in
+            try store(database, migrate: false).withConnection { db in try GrantKeyMigration.writeVersion17(db) }
+            let store = try store(database, migrate: false)
+            #expect(try store.currentVersion() == 17)
+            #expect(try store.migrate() == [18])
+            try store.withConnection { db in
+                #expect(try db.query(GrantKeyMigration.storedTokensQuery, []) { [try $0.text(0), $0.optionalText(1)] }
+                        == GrantKeyMigration.storedTokens)
+            }
+            try GrantKeyMigration.expectReadBack(store.refreshTokens)
+            try GrantKeyMigration.expectFamiliesWork(store)
+            try store.withConnection { db in
+                #expect(try db.query(GrantKeyMigration.storedPayloadsQuery, []) { try $0.text(0) } == ["{}"])
+                let count = "SELECT COUNT(*) FROM refresh_tokens"
+                #expect(try db.one(count, []) { try $0.int64(0) } == GrantKeyMigration.tokensLeft)
+                _ = try db.run("DELETE FROM grants WHERE grant_id = 'g-live'")
+                #expect(try db.one(count, []) { try $0.int64(0) } == GrantKeyMigration.tokensLeft - GrantKeyMigration.liveFamilyTokens)
+            }
+        }
+    }
+
     /// A database as version 2 left it opens unchanged and migration 3 moves each grant's `amr`
     /// out of its JSON payload into the typed column.
     @Test func migrationThreeFillsTheGrantsAMRFromThePayload() throws {

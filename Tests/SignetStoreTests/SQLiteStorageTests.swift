@@ -157,6 +157,32 @@ struct SQLiteStorageTests {
         }
     }
 
+    /// A database as migration 17 left it, with grant families of each kind: migration 18 gives
+    /// each grant an integer key that its tokens reference and empties the payloads; everything
+    /// reads back, rotates, revokes and purges as before, and tokens still go with their grant.
+    @Test func migrationEighteenKeysTokensToTheirGrantByInteger() throws {
+        try withDirectory { directory in
+            let path = directory + "/db.sqlite3"
+            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+            let connection = try SQLiteConnection.open(path: path)
+            try GrantKeyMigration.writeVersion17(connection)
+            let store = try SQLiteStorage(path: path, migrate: false)
+            #expect(try store.currentVersion() == 17)
+            #expect(try store.migrate() == [18])
+            #expect(try connection.query(GrantKeyMigration.storedTokensQuery, []) { [try $0.text(0), $0.optionalText(1)] }
+                    == GrantKeyMigration.storedTokens)
+            try GrantKeyMigration.expectReadBack(store.refreshTokens)
+            try GrantKeyMigration.expectFamiliesWork(store)
+            #expect(try connection.query(GrantKeyMigration.storedPayloadsQuery, []) { try $0.text(0) } == ["{}"])
+            #expect(try connection.query("PRAGMA foreign_key_check", []) { _ in () }.isEmpty)
+            #expect(try connection.query("PRAGMA integrity_check", []) { try $0.text(0) } == ["ok"])
+            let count = "SELECT COUNT(*) FROM refresh_tokens"
+            #expect(try connection.one(count, []) { try $0.int64(0) } == GrantKeyMigration.tokensLeft)
+            _ = try connection.run("DELETE FROM grants WHERE grant_id = 'g-live'")
+            #expect(try connection.one(count, []) { try $0.int64(0) } == GrantKeyMigration.tokensLeft - GrantKeyMigration.liveFamilyTokens)
+        }
+    }
+
     @Test func refusesSchemaNewerThanBuild() throws {
         try withDirectory { directory in
             let path = directory + "/db.sqlite3"
