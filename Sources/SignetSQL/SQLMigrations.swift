@@ -562,7 +562,12 @@ public enum SQLMigrations {
     /// copied in key order (grants by `grant_id`, so the ids follow it; tokens joined to their
     /// new grant row by `grant_id`), the old ones dropped (tokens first: they reference the old
     /// grants), the new ones renamed (SQLite rewrites the reference to the renamed table) and
-    /// every index made again, the same ones: each has its query (docs/architecture.md).
+    /// every index made again, the same ones (each has its query, docs/architecture.md) but one:
+    /// `grants_session` holds the first 11 characters of the session id instead of all of it (a
+    /// session's public id is its keyed hash in base64url, 43 characters: 66 random bits are
+    /// plenty to find an ended session's families, and `revokeBySession` compares the whole id on
+    /// the rows found), and only for the grants that have a session (token exchange and native
+    /// sign-in make families without one).
     static let grantRowKey = """
     CREATE TABLE grants_v18 (
         id                  {row_key},
@@ -605,7 +610,7 @@ public enum SQLMigrations {
     ALTER TABLE grants_v18 RENAME TO grants;
     ALTER TABLE refresh_tokens_v18 RENAME TO refresh_tokens;
     CREATE INDEX grants_user ON grants (user_id);
-    CREATE INDEX grants_session ON grants (session_id);
+    CREATE INDEX grants_session ON grants (substr(session_id, 1, 11)) WHERE session_id IS NOT NULL;
     CREATE INDEX grants_expires ON grants (absolute_expires_at);
     CREATE INDEX grants_revoked ON grants (revoked_at) WHERE revoked_at IS NOT NULL;
     CREATE INDEX grants_organization ON grants (organization_id) WHERE organization_id IS NOT NULL;

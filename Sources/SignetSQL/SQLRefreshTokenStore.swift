@@ -101,7 +101,12 @@ public struct SQLRefreshTokenStore: RefreshTokenStore {
     static let revokeByOrganization = """
         UPDATE grants SET revoked_at = $1, revoke_reason = $2 WHERE organization_id = $3 AND revoked_at IS NULL
         """
-    static let revokeBySession = "UPDATE grants SET revoked_at = $1, revoke_reason = $2 WHERE session_id = $3 AND revoked_at IS NULL"
+    /// Through `grants_session`, which indexes the first 11 characters of the session id (migration
+    /// 18): the prefix finds the rows, the whole id decides.
+    static let revokeBySession = """
+        UPDATE grants SET revoked_at = $1, revoke_reason = $2
+        WHERE substr(session_id, 1, 11) = substr($3, 1, 11) AND session_id = $3 AND revoked_at IS NULL
+        """
     /// One upsert: a racing insert of the same grant waits, then takes the DO UPDATE branch.
     static let revokeIssuedFrom = """
         INSERT INTO grants (\(grantColumns)) VALUES ($1, $2, $3, $4, $5, $5, $5, $6, $7, $8, '{}', '[]', '', NULL)
