@@ -172,8 +172,8 @@ public struct SQLRefreshTokenStore: RefreshTokenStore {
     /// scope stored only if it is not `grantScope`.
     static func successorBinds(_ token: RefreshTokenRecord, grantKey: Int64, grantScope: String) -> [any SQLBindable] {
         [
-            token.tokenHash, grantKey, token.parentHash, token.scope == grantScope ? nil : token.scope, token.createdAt,
-            token.expiresAt, token.rotatedAt, token.successorHash,
+            token.tokenHash, grantKey, token.parentHash, (token.scope == grantScope ? nil : token.scope) as String?,
+            token.createdAt, token.expiresAt, token.rotatedAt, token.successorHash,
         ]
     }
 

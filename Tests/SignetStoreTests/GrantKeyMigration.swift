@@ -60,7 +60,7 @@ enum GrantKeyMigration {
             _ = try db.run("""
                 INSERT INTO refresh_tokens (token_hash, grant_id, parent_hash, scope, created_at, expires_at, rotated_at, successor_hash)
                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
-                """, [token.tokenHash, token.grantID, token.parentHash, token.scope == grantScope ? nil : token.scope,
+                """, [token.tokenHash, token.grantID, token.parentHash, (token.scope == grantScope ? nil : token.scope) as String?,
                       token.createdAt, token.expiresAt, token.rotatedAt, token.successorHash])
         }
     }

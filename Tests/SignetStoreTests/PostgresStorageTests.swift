@@ -108,7 +108,7 @@ struct PostgresStorageTests {
             try store(database, migrate: false).withConnection { db in try TokenScopeMigration.writeVersion16(db) }
             let store = try store(database, migrate: false)
             #expect(try store.currentVersion() == 16)
-            #expect(try store.migrate() == [17])
+            #expect(try store.migrate() == Array(17...SQLMigrations.latest))
             try TokenScopeMigration.expectScopesKept(store.refreshTokens)
             try store.withConnection { db in
                 #expect(try db.query(TokenScopeMigration.storedScopesQuery, []) { $0.optionalText(0) } == TokenScopeMigration.storedScopes)
@@ -126,7 +126,7 @@ struct PostgresStorageTests {
             try store(database, migrate: false).withConnection { db in try GrantKeyMigration.writeVersion17(db) }
             let store = try store(database, migrate: false)
             #expect(try store.currentVersion() == 17)
-            #expect(try store.migrate() == [18])
+            #expect(try store.migrate() == Array(18...SQLMigrations.latest))
             try store.withConnection { db in
                 #expect(try db.query(GrantKeyMigration.storedTokensQuery, []) { [try $0.text(0), $0.optionalText(1)] }
                         == GrantKeyMigration.storedTokens)

@@ -148,7 +148,7 @@ struct SQLiteStorageTests {
             try TokenScopeMigration.writeVersion16(connection)
             let store = try SQLiteStorage(path: path, migrate: false)
             #expect(try store.currentVersion() == 16)
-            #expect(try store.migrate() == [17])
+            #expect(try store.migrate() == Array(17...SQLMigrations.latest))
             try TokenScopeMigration.expectScopesKept(store.refreshTokens)
             #expect(try connection.query(TokenScopeMigration.storedScopesQuery, []) { $0.optionalText(0) } == TokenScopeMigration.storedScopes)
             #expect(try connection.query("PRAGMA foreign_key_check", []) { _ in () }.isEmpty)
@@ -168,7 +168,7 @@ struct SQLiteStorageTests {
             try GrantKeyMigration.writeVersion17(connection)
             let store = try SQLiteStorage(path: path, migrate: false)
             #expect(try store.currentVersion() == 17)
-            #expect(try store.migrate() == [18])
+            #expect(try store.migrate() == Array(18...SQLMigrations.latest))
             #expect(try connection.query(GrantKeyMigration.storedTokensQuery, []) { [try $0.text(0), $0.optionalText(1)] }
                     == GrantKeyMigration.storedTokens)
             try GrantKeyMigration.expectReadBack(store.refreshTokens)
