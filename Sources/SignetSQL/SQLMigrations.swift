@@ -582,8 +582,8 @@ public enum SQLMigrations {
         revoke_reason       TEXT,
         session_id          TEXT,
         payload             TEXT NOT NULL,
-        resources           TEXT NOT NULL,
-        amr                 TEXT NOT NULL,
+        resources           TEXT NOT NULL DEFAULT '[]',
+        amr                 TEXT NOT NULL DEFAULT '',
         organization_id     TEXT
     );
     INSERT INTO grants_v18 (created_at, absolute_expires_at, auth_time, revoked_at, grant_id, client_id, user_id, scope,

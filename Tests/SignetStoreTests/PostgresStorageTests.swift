@@ -127,10 +127,10 @@ struct PostgresStorageTests {
             let store = try store(database, migrate: false)
             #expect(try store.currentVersion() == 17)
             #expect(try store.migrate() == Array(18...SQLMigrations.latest))
-            try store.withConnection { db in
-                #expect(try db.query(GrantKeyMigration.storedTokensQuery, []) { [try $0.text(0), $0.optionalText(1)] }
-                        == GrantKeyMigration.storedTokens)
+            let stored = try store.withConnection { db in
+                try db.query(GrantKeyMigration.storedTokensQuery, []) { [try $0.text(0), $0.optionalText(1)] }
             }
+            #expect(stored == GrantKeyMigration.storedTokens)
             try GrantKeyMigration.expectReadBack(store.refreshTokens)
             try GrantKeyMigration.expectFamiliesWork(store)
             try store.withConnection { db in
