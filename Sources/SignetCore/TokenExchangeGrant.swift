@@ -127,8 +127,7 @@ struct TokenExchangeGrant: NetworkGrantHandler {
         do {
             let grant = GrantRecord(grantID: random.identifier(), clientID: client.id, userID: user.id, scope: scope.description,
                                     createdAt: now, absoluteExpiresAt: parts.familyExpiry(startingAt: now),
-                                    sessionID: nil, authTime: now, payload: CodePayload(amr: ["fed"]).json,
-                                    resources: resources, amr: ["fed"])
+                                    sessionID: nil, authTime: now, resources: resources, amr: ["fed"])
             try parts.refreshTokens.createGrant(grant)
             var response = try parts.responses.build(
                 client: client, user: user, scope: scope, grantID: grant.grantID, resources: grant.resources, nonce: nil,
