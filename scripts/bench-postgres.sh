@@ -141,7 +141,7 @@ pg_round_trips() {
 
 # pg_live_twice DB: families (grants) holding more than one live (unrotated) refresh token.
 pg_live_twice() {
-    pg_sql "$1" "SELECT count(*) FROM (SELECT grant_id FROM refresh_tokens WHERE rotated_at IS NULL GROUP BY grant_id HAVING count(*) > 1) f"
+    pg_sql "$1" "SELECT count(*) FROM (SELECT grant_ref FROM refresh_tokens WHERE rotated_at IS NULL GROUP BY grant_ref HAVING count(*) > 1) f"
 }
 
 # pg_pgbench NAME CLIENTS SCRIPTS...: pgbench on database pgbench_ceiling with SCRIPTS (files in
@@ -316,7 +316,7 @@ pg_two_nodes() {
     cpu_a=$(calc "($a_after - $a_before) * 1000000 / $TICKS_PER_SECOND / $rotations")
     cpu_b=$(calc "($b_after - $b_before) * 1000000 / $TICKS_PER_SECOND / $rotations")
     echo "  $rotations rotations; CPU per rotation (of all rotations): node a $cpu_a us, node b $cpu_b us (both nodes served)"
-    show_cmd "psql -c \"SELECT count(*) FROM (SELECT grant_id FROM refresh_tokens WHERE rotated_at IS NULL GROUP BY grant_id HAVING count(*) > 1) f\""
+    show_cmd "psql -c \"SELECT count(*) FROM (SELECT grant_ref FROM refresh_tokens WHERE rotated_at IS NULL GROUP BY grant_ref HAVING count(*) > 1) f\""
     live_twice=$(pg_live_twice signet_two)
     revoked=$(pg_sql signet_two "SELECT count(*) FROM grants WHERE revoked_at IS NOT NULL")
     echo "  families with more than one live (unrotated) refresh token after the run: $live_twice (must be 0);"

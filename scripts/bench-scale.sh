@@ -371,8 +371,8 @@ scale_two_nodes() {
     local nginx_pid=$BALANCER_PID
     scale_load two-nodes "$part" "$WRK_RUNS" "$nginx_port" "$pid_a"
     local live_twice rotated_a rotated_b
-    show_cmd "psql -c \"SELECT count(*) FROM (SELECT grant_id FROM refresh_tokens WHERE rotated_at IS NULL GROUP BY grant_id HAVING count(*) > 1) f\""
-    live_twice=$(scale_pg_sql "SELECT count(*) FROM (SELECT grant_id FROM refresh_tokens WHERE rotated_at IS NULL GROUP BY grant_id HAVING count(*) > 1) f")
+    show_cmd "psql -c \"SELECT count(*) FROM (SELECT grant_ref FROM refresh_tokens WHERE rotated_at IS NULL GROUP BY grant_ref HAVING count(*) > 1) f\""
+    live_twice=$(scale_pg_sql "SELECT count(*) FROM (SELECT grant_ref FROM refresh_tokens WHERE rotated_at IS NULL GROUP BY grant_ref HAVING count(*) > 1) f")
     echo "  families with more than one live (unrotated) refresh token after the run: $live_twice (must be 0)"
     echo "  (the server CPU per operation above is node a's only)"
     local status

@@ -22,13 +22,12 @@ enum OutboundTransport {
         return try parse(try raw.get(), sizeLimit: sizeLimit, method: method)
     }
 
-    /// Where to connect, and what to put in the request line and `Host`.
+    /// Where to connect, and what to put in the request line; `Host` is derived from them.
     struct Target: Sendable {
         let host: String
         let port: Int
         let tls: Bool
         let requestTarget: String
-        let hostHeader: String
 
         init(_ url: URL) throws(OutboundError) {
             guard let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https" else {
@@ -38,16 +37,23 @@ enum OutboundTransport {
                   !host.isEmpty else { throw .transport("URL without host") }
             if host.hasPrefix("["), host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
             tls = scheme == "https"
-            let defaultPort = tls ? 443 : 80
-            port = components.port ?? defaultPort
+            port = components.port ?? Self.defaultPort(tls: tls)
             self.host = host
             let path = components.percentEncodedPath.isEmpty ? "/" : components.percentEncodedPath
             requestTarget = path + (components.percentEncodedQuery.map { "?" + $0 } ?? "")
-            let hostPart = host.contains(":") ? "[\(host)]" : host
-            hostHeader = port == defaultPort ? hostPart : "\(hostPart):\(port)"
             for text in [host, requestTarget] where text.utf8.contains(where: { $0 <= 0x20 || $0 == 0x7F }) {
                 throw .transport("malformed URL")
             }
+        }
+
+        /// The scheme's own port: 443 for https, 80 for http.
+        static func defaultPort(tls: Bool) -> Int { tls ? 443 : 80 }
+
+        /// The `Host` header (RFC 9110 §7.2): the host, in brackets when it is an IPv6 literal,
+        /// and the port unless it is the scheme's own.
+        var hostHeader: String {
+            let hostPart = host.contains(":") ? "[\(host)]" : host
+            return port == Self.defaultPort(tls: tls) ? hostPart : "\(hostPart):\(port)"
         }
     }
 

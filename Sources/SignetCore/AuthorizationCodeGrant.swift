@@ -8,11 +8,9 @@ struct AuthorizationCodeGrant: GrantHandler {
     let codes: any AuthorizationCodeStore
     /// The code's user, which must still be active.
     let users: any UserStore
-    /// Code hashes, the new grant family (revoked on a replayed code), its first refresh token,
-    /// the response, code replays.
+    /// Code hashes, the new grant family (revoked on a replayed code) and its end, its first
+    /// refresh token, the response, code replays.
     let parts: TokenGrantParts
-    /// The grant family's absolute lifetime, seconds.
-    let familyLifetime: Int
     /// The current membership of the code's organization.
     let organizations: OrganizationSelection
 
@@ -129,10 +127,11 @@ struct AuthorizationCodeGrant: GrantHandler {
         // RFC 8707: the family keeps the resources of the request, so every refresh can use them.
         let granted = record.resource.map { $0.split(separator: " ").map(String.init) } ?? []
         let audiences = try ResourceIndicator.narrowed(granted, parameters, client: client)
+        // The family keeps the code's `amr` in its own column; its payload has nothing else to carry.
         let amr = CodePayload(record.payload).amr
         let grant = GrantRecord(grantID: record.grantID, clientID: client.id, userID: user.id, scope: record.scope,
-                                createdAt: now, absoluteExpiresAt: now.addingTimeInterval(TimeInterval(familyLifetime)),
-                                sessionID: record.sessionID, authTime: record.authTime, payload: record.payload,
+                                createdAt: now, absoluteExpiresAt: parts.familyExpiry(startingAt: now),
+                                sessionID: record.sessionID, authTime: record.authTime,
                                 resources: granted, amr: amr, organizationID: record.organizationID)
         let first = parts.refreshMinter.firstToken(grant: grant, client: client, scope: scope, now: now)
         return Redemption(grant: grant, first: first, user: user, scope: scope, audiences: audiences, organization: organization)
@@ -143,6 +142,6 @@ extension AuthorizationCodeGrant {
     /// Takes its parts from the server.
     init(server: AuthorizationServer) {
         self.init(codes: server.storage.codes, users: server.storage.users, parts: server.grantParts,
-                  familyLifetime: server.policy.refreshFamilyLifetime, organizations: OrganizationSelection(server: server))
+                  organizations: OrganizationSelection(server: server))
     }
 }

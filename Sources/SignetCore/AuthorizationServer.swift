@@ -58,7 +58,8 @@ public final class AuthorizationServer: Sendable {
                                                 defaultLifetime: policy.refreshTokenLifetime)
         self.ownTokens = OwnTokenVerification(keyRing: keyRing, issuer: policy.issuer, clock: clock)
         self.grantParts = TokenGrantParts(tokens: tokens, refreshTokens: storage.refreshTokens, refreshMinter: refreshMinter,
-                                          responses: TokenResponseBuilder(issuer: issuer), auditor: auditor, clock: clock)
+                                          familyLifetime: policy.refreshFamilyLifetime, responses: TokenResponseBuilder(issuer: issuer),
+                                          auditor: auditor, clock: clock)
     }
 
     /// A new random identifier (grant ids, user ids): 128 bits, base64url.

@@ -1,7 +1,8 @@
 import SignetJOSE
 
-/// What the authorize side records in a code (and a grant family) for the token side: the
-/// authentication methods (`amr`), as JSON in the record's opaque `payload`.
+/// What the authorize side records in a code for the token side: the authentication methods
+/// (`amr`), as JSON in the code's opaque `payload`. The grant family made from the code keeps them
+/// in its own `amr` column (`GrantRecord.amr`) and an empty payload.
 struct CodePayload {
     var amr: [String] = []
 

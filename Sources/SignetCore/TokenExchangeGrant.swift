@@ -29,12 +29,11 @@ struct TokenExchangeGrant: NetworkGrantHandler {
     let nonces: any NonceStore
     /// Finds or provisions the account.
     let accounts: FederatedAccountResolver
-    /// Nonce hashes, the new grant family, its first refresh token, the response, native sign-ins.
+    /// Nonce hashes, the new grant family and its end, its first refresh token, the response,
+    /// native sign-ins.
     let parts: TokenGrantParts
     /// Grant ids.
     let random: any RandomSource
-    /// The grant family's absolute lifetime, seconds.
-    let familyLifetime: Int
 
     var grantType: GrantType { .tokenExchange }
     // `actor_token`, `actor_token_type` and `audience` are refused when present, not accepted.
@@ -127,9 +126,8 @@ struct TokenExchangeGrant: NetworkGrantHandler {
         // 7. Signet's tokens.
         do {
             let grant = GrantRecord(grantID: random.identifier(), clientID: client.id, userID: user.id, scope: scope.description,
-                                    createdAt: now, absoluteExpiresAt: now.addingTimeInterval(TimeInterval(familyLifetime)),
-                                    sessionID: nil, authTime: now, payload: CodePayload(amr: ["fed"]).json,
-                                    resources: resources, amr: ["fed"])
+                                    createdAt: now, absoluteExpiresAt: parts.familyExpiry(startingAt: now),
+                                    sessionID: nil, authTime: now, resources: resources, amr: ["fed"])
             try parts.refreshTokens.createGrant(grant)
             var response = try parts.responses.build(
                 client: client, user: user, scope: scope, grantID: grant.grantID, resources: grant.resources, nonce: nil,
@@ -173,6 +171,6 @@ extension TokenExchangeGrant {
     /// Takes its parts from the server.
     init(server: AuthorizationServer, verifier: any NativeIDTokenVerifier) {
         self.init(verifier: verifier, nonces: server.storage.nonces, accounts: FederatedAccountResolver(server: server),
-                  parts: server.grantParts, random: server.random, familyLifetime: server.policy.refreshFamilyLifetime)
+                  parts: server.grantParts, random: server.random)
     }
 }

@@ -85,8 +85,9 @@ extension ServerCore {
         case .new:
             if accessLog != nil { state.startNanos = DispatchTime.now().uptimeNanoseconds }
             state.headers = collectHeaders(connection)
-            state.clientAddress = peerAddress(connection)
-            state.requestID = RequestContext.requestID(peer: state.clientAddress, headers: state.headers,
+            state.peerAddress = peerAddress(connection)
+            state.clientAddress = state.peerAddress
+            state.requestID = RequestContext.requestID(peer: state.peerAddress, headers: state.headers,
                                                        trustedProxies: trustedProxies)
             state.phase = .receiving
             // RFC 9112 §3.2: a server MUST answer 400 to an HTTP/1.1 request without Host.
@@ -139,7 +140,7 @@ extension ServerCore {
         watchdog.requestReceived(state.connection)
         let methodText = String(cString: method)
         state.logMethod = HTTPMethod(rawValue: methodText)
-        let peer = peerAddress(connection)
+        let peer = state.peerAddress
         let client = trustedProxies.client(peer: peer, headers: state.headers)
         guard var request = HTTPRequest(wireMethod: methodText, requestTarget: state.rawURI, headers: state.headers,
                                         body: state.body, peerAddress: peer, isSecure: client.isSecure ?? isSecure,

@@ -1,3 +1,5 @@
+import CSignetShims
+
 /// What is known about the request being handled, for every line logged and every audit event
 /// recorded while it runs: bound by the server around each handler (also across
 /// `BlockingWork.run`), read with `RequestContext.current`.
@@ -42,17 +44,28 @@ public struct RequestContext: Sendable, Equatable {
     }
 
     /// 96 random bits as 24 lowercase hex digits (not a secret: an id to find lines by).
-    /// Two 64-bit draws (two `getrandom` calls), not one per byte: twelve system calls were 2 % of
-    /// a refresh rotation's CPU (bench/README.md).
+    /// Drawn through a per-thread buffer of `getrandom` output (`signet_buffered_random`): one
+    /// system call per 42 ids instead of two per request (bench/README.md, "Session 11 (http)").
     static func fresh() -> String {
-        var generator = SystemRandomNumberGenerator()
-        let high = generator.next() as UInt64, low = generator.next() as UInt64
-        return String(unsafeUninitializedCapacity: 24) { out in
-            for index in 0..<24 {
-                let nibble = index < 16 ? (high >> UInt64(60 - 4 * index)) & 0xF : (low >> UInt64(60 - 4 * (index - 16))) & 0xF
-                out[index] = nibble < 10 ? UInt8(ascii: "0") + UInt8(nibble) : UInt8(ascii: "a") + UInt8(nibble - 10)
-            }
-            return 24
+        var random: (UInt64, UInt64) = (0, 0)
+        withUnsafeMutableBytes(of: &random) { raw in
+            guard signet_buffered_random(raw.baseAddress, 12) != 0 else { return }
+            var generator = SystemRandomNumberGenerator()   // getrandom failed: ask it directly
+            raw.storeBytes(of: generator.next() as UInt64, as: UInt64.self)
+            raw.storeBytes(of: generator.next() as UInt64, toByteOffset: 8, as: UInt64.self)
         }
+        return withUnsafeBytes(of: &random) { raw in
+            String(unsafeUninitializedCapacity: 24) { out in
+                for index in 0..<12 {
+                    out[2 * index] = hexDigit(raw[index] >> 4)
+                    out[2 * index + 1] = hexDigit(raw[index] & 0xF)
+                }
+                return 24
+            }
+        }
+    }
+
+    private static func hexDigit(_ nibble: UInt8) -> UInt8 {
+        nibble < 10 ? UInt8(ascii: "0") + nibble : UInt8(ascii: "a") + nibble - 10
     }
 }

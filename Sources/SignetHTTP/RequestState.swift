@@ -36,6 +36,8 @@ final class RequestState: @unchecked Sendable {
     var logPath = ""
     /// The request id, chosen when the headers arrive (`RequestContext.requestID(peer:headers:trustedProxies:)`).
     var requestID = ""
+    /// The connection's peer (IP literal), read once when the headers arrive.
+    var peerAddress = ""
     /// The client's address as far as known (the peer until the request is parsed).
     var clientAddress = ""
     /// What the MHD thread sends after a resume.

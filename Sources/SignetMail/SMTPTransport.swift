@@ -14,8 +14,8 @@ public protocol MailTransport: Sendable {
 public struct SMTPTransport: MailTransport {
     /// The server.
     public let endpoint: SMTPEndpoint
-    let username: String?
-    let password: String?
+    /// The AUTH user and password; nil: no AUTH.
+    let credentials: SMTPCredentials?
     let caFile: String?
     let requireTLS: Bool
     let ehloName: String
@@ -26,11 +26,10 @@ public struct SMTPTransport: MailTransport {
     ///     STARTTLS on a loopback server too (the tests use it).
     ///   - caFile: a PEM bundle to trust instead of the system store.
     ///   - ehloName: the name Signet gives itself in EHLO (the issuer's host).
-    public init(endpoint: SMTPEndpoint, username: String? = nil, password: String? = nil, caFile: String? = nil,
+    public init(endpoint: SMTPEndpoint, credentials: SMTPCredentials? = nil, caFile: String? = nil,
                 requireTLS: Bool? = nil, ehloName: String = "localhost", timeoutSeconds: Double = 30) {
         self.endpoint = endpoint
-        self.username = username
-        self.password = password
+        self.credentials = credentials
         self.caFile = caFile
         self.requireTLS = requireTLS ?? endpoint.requiresSTARTTLS
         self.ehloName = ehloName
@@ -53,8 +52,8 @@ public struct SMTPTransport: MailTransport {
             sender.address.withCString { fromText in
                 withCStrings(recipients.map(\.address)) { rcpt in
                     data.withUnsafeBufferPointer { bytes in
-                        withOptionalCString(username) { user in
-                            withOptionalCString(password) { secret in
+                        withOptionalCString(credentials?.username) { user in
+                            withOptionalCString(credentials?.password) { secret in
                                 withOptionalCString(caFile) { ca in
                                     var request = signet_smtp_request(
                                         url: urlText, mail_from: fromText, rcpt: rcpt.baseAddress, rcpt_count: rcpt.count,

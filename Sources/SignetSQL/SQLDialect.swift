@@ -9,8 +9,9 @@ import Synchronization
 /// - `{for_update}` marks a read in a transaction that must lock the rows it returns;
 /// - `{rowid}` is the table's physical row id (for deleting one of several equal rows);
 /// - in migrations, column types `{int}` (times as microseconds since 1970, and numbers),
-///   `{bytes}`, `{bool}`, `{serial}` (an increasing integer key) and `{without_rowid}` after a
-///   table's closing parenthesis.
+///   `{bytes}`, `{bool}`, `{serial}` (an increasing integer key), `{row_key}` (an integer key the
+///   database assigns, which may be reused after its row is deleted: SQLite's rowid) and
+///   `{without_rowid}` after a table's closing parenthesis.
 /// Upserts (`INSERT … ON CONFLICT … DO UPDATE SET x = excluded.x`) are spelled the same in both.
 public struct SQLDialect: Sendable {
     /// What precedes a parameter's number (SQLite `?1`, PostgreSQL `$1`).
@@ -27,14 +28,14 @@ public struct SQLDialect: Sendable {
     /// Statement text by template, shared by every connection of this dialect.
     private let renderedTexts = RenderedTexts()
 
-    /// A dialect: `rowLock` is what `{for_update}` becomes; `integer`, `flag`, `bytes` and
-    /// `serialKey` are column types; `tableOptions` follows a table definition's parenthesis.
+    /// A dialect: `rowLock` is what `{for_update}` becomes; `integer`, `flag`, `bytes`,
+    /// `serialKey` and `rowKey` are column types; `tableOptions` follows a table definition's parenthesis.
     public init(parameterPrefix: String, rowLock: String, rowID: String, integer: String, flag: String, bytes: String,
-                serialKey: String, tableOptions: String, beginTransaction: String, lockStatement: String?,
+                serialKey: String, rowKey: String, tableOptions: String, beginTransaction: String, lockStatement: String?,
                 tableExistsQuery: String) {
         self.parameterPrefix = parameterPrefix
         tokens = ["for_update": rowLock, "rowid": rowID, "int": integer, "bool": flag, "bytes": bytes,
-                  "serial": serialKey, "without_rowid": tableOptions]
+                  "serial": serialKey, "row_key": rowKey, "without_rowid": tableOptions]
         self.beginTransaction = beginTransaction
         self.lockStatement = lockStatement
         self.tableExistsQuery = tableExistsQuery

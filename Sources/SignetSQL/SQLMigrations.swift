@@ -22,7 +22,7 @@ public struct SQLMigration: Sendable {
 ///
 /// Times are integer microseconds since 1970 (`{int}`: SQLite `INTEGER`, PostgreSQL `BIGINT`),
 /// hashes and keys `{bytes}` (`BLOB` / `BYTEA`), string lists JSON text, flags `{bool}`
-/// (0/1 / `BOOLEAN`), the audit sequence `{serial}`.
+/// (0/1 / `BOOLEAN`), the audit sequence `{serial}`, a grant's integer key `{row_key}`.
 public enum SQLMigrations {
     /// Every migration, in order.
     public static let all: [SQLMigration] = [
@@ -43,6 +43,7 @@ public enum SQLMigrations {
         SQLMigration(version: 15, template: grantOrganization),
         SQLMigration(version: 16, template: grantOrganizationIndex),
         SQLMigration(version: 17, template: tokenScopeFromGrant),
+        SQLMigration(version: 18, template: grantRowKey),
     ]
 
     /// The highest version this build knows.
@@ -546,6 +547,74 @@ public enum SQLMigrations {
     DROP TABLE refresh_tokens;
     ALTER TABLE refresh_tokens_v17 RENAME TO refresh_tokens;
     CREATE INDEX refresh_tokens_grant ON refresh_tokens (grant_id);
+    """
+
+    /// Refresh tokens reference their grant by an integer key (`grants.id`, the database's own:
+    /// SQLite's rowid, a PostgreSQL identity) instead of repeating its 22-character text id;
+    /// `grant_id` stays the public handle (APIs, audit, access tokens), unique. And a grant's
+    /// `payload` is `{}`: its copy of the code's `amr` has had nothing reading it since migration 3
+    /// (the `amr` column). On SQLite this is 52 of the 448 bytes a family took (bench/README.md,
+    /// "Session 11 (bytes)"): the key costs nothing there (a rowid table has it anyway), and each
+    /// token row and its `refresh_tokens_grant` entry hold 3 bytes instead of 23. On PostgreSQL
+    /// the key is a column and a primary-key index of its own, about what it saves on the token
+    /// side; both tables are rebuilt with their fixed-width columns first (no alignment padding
+    /// between text and integer columns), which is most of what PostgreSQL gains. Both tables are
+    /// copied in key order (grants by `grant_id`, so the ids follow it; tokens joined to their
+    /// new grant row by `grant_id`), the old ones dropped (tokens first: they reference the old
+    /// grants), the new ones renamed (SQLite rewrites the reference to the renamed table) and
+    /// every index made again, the same ones (each has its query, docs/architecture.md) but one:
+    /// `grants_session` holds the first 11 characters of the session id instead of all of it (a
+    /// session's public id is its keyed hash in base64url, 43 characters: 66 random bits are
+    /// plenty to find an ended session's families, and `revokeBySession` compares the whole id on
+    /// the rows found), and only for the grants that have a session (token exchange and native
+    /// sign-in make families without one).
+    static let grantRowKey = """
+    CREATE TABLE grants_v18 (
+        id                  {row_key},
+        created_at          {int} NOT NULL,
+        absolute_expires_at {int} NOT NULL,
+        auth_time           {int} NOT NULL,
+        revoked_at          {int},
+        grant_id            TEXT NOT NULL UNIQUE,
+        client_id           TEXT NOT NULL,
+        user_id             TEXT NOT NULL,
+        scope               TEXT NOT NULL,
+        revoke_reason       TEXT,
+        session_id          TEXT,
+        payload             TEXT NOT NULL,
+        resources           TEXT NOT NULL DEFAULT '[]',
+        amr                 TEXT NOT NULL DEFAULT '',
+        organization_id     TEXT
+    );
+    INSERT INTO grants_v18 (created_at, absolute_expires_at, auth_time, revoked_at, grant_id, client_id, user_id, scope,
+                            revoke_reason, session_id, payload, resources, amr, organization_id)
+    SELECT created_at, absolute_expires_at, auth_time, revoked_at, grant_id, client_id, user_id, scope,
+           revoke_reason, session_id, '{}', resources, amr, organization_id
+    FROM grants ORDER BY grant_id;
+    CREATE TABLE refresh_tokens_v18 (
+        token_hash     {bytes} PRIMARY KEY,
+        grant_ref      {int} NOT NULL REFERENCES grants_v18 (id) ON DELETE CASCADE,
+        created_at     {int} NOT NULL,
+        expires_at     {int} NOT NULL,
+        rotated_at     {int},
+        parent_hash    {bytes},
+        scope          TEXT,
+        successor_hash {bytes}
+    ) {without_rowid};
+    INSERT INTO refresh_tokens_v18 (token_hash, grant_ref, created_at, expires_at, rotated_at, parent_hash, scope, successor_hash)
+    SELECT t.token_hash, g.id, t.created_at, t.expires_at, t.rotated_at, t.parent_hash, t.scope, t.successor_hash
+    FROM refresh_tokens t JOIN grants_v18 g ON g.grant_id = t.grant_id
+    ORDER BY t.token_hash;
+    DROP TABLE refresh_tokens;
+    DROP TABLE grants;
+    ALTER TABLE grants_v18 RENAME TO grants;
+    ALTER TABLE refresh_tokens_v18 RENAME TO refresh_tokens;
+    CREATE INDEX grants_user ON grants (user_id);
+    CREATE INDEX grants_session ON grants (substr(session_id, 1, 11)) WHERE session_id IS NOT NULL;
+    CREATE INDEX grants_expires ON grants (absolute_expires_at);
+    CREATE INDEX grants_revoked ON grants (revoked_at) WHERE revoked_at IS NOT NULL;
+    CREATE INDEX grants_organization ON grants (organization_id) WHERE organization_id IS NOT NULL;
+    CREATE INDEX refresh_tokens_grant ON refresh_tokens (grant_ref);
     """
 
     /// Migration 9's backfill: the chain row from the genesis value, then every `audit_log` row,

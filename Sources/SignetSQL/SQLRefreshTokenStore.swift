@@ -1,7 +1,10 @@
 import Foundation
 import SignetStore
 
-/// Grant families and refresh tokens over a SQL database (`grants`, `refresh_tokens`).
+/// Grant families and refresh tokens over a SQL database (`grants`, `refresh_tokens`). A token
+/// row references its grant by the grant's integer key (`refresh_tokens.grant_ref` = `grants.id`,
+/// migration 18); the text `grant_id` is the public handle, and every token read returns it from
+/// the join with the grant.
 public struct SQLRefreshTokenStore: RefreshTokenStore {
     let database: any SQLDatabase
 
@@ -25,19 +28,25 @@ public struct SQLRefreshTokenStore: RefreshTokenStore {
             organizationID: row.optionalText(first + 13))
     }
 
+    /// The columns a token is written with, in `tokenBinds` order (`grant_ref` from the grant's public id).
     static let tokenColumns = """
-        token_hash, grant_id, parent_hash, scope, created_at, expires_at, rotated_at, successor_hash
+        token_hash, grant_ref, parent_hash, scope, created_at, expires_at, rotated_at, successor_hash
         """
-    /// `tokenColumns` read from `refresh_tokens t` joined to its `grants g`: a NULL scope is the
-    /// family's (migration 17 stores a token's scope only where it differs from its grant's).
+    /// `refresh_tokens t` joined to its `grants g`, the join every token read makes.
+    static let tokenJoin = "refresh_tokens t JOIN grants g ON g.id = t.grant_ref"
+    /// A token read from `tokenJoin`, in `decodeToken` order: the family's public id from the
+    /// grant, and a NULL scope is the family's (migration 17 stores a token's scope only where it
+    /// differs from its grant's).
     static let tokenSelect = """
-        t.token_hash, t.grant_id, t.parent_hash, COALESCE(t.scope, g.scope), t.created_at, t.expires_at, t.rotated_at,
+        t.token_hash, g.grant_id, t.parent_hash, COALESCE(t.scope, g.scope), t.created_at, t.expires_at, t.rotated_at,
         t.successor_hash
         """
-    /// One row of `insertTokenSQL` (and of `SQLStores.bulkInsert`'s multi-row insert): the scope is
-    /// stored only when it is not the grant's, read in the same statement.
+    /// One row of `SQLStores.bulkInsert`'s multi-row insert of `tokenBinds`: the grant's key and
+    /// scope looked up by its public id (a missing grant fails the NOT NULL), the scope stored only
+    /// when it is not the grant's.
     static let tokenTuple = """
-        ($1, $2, $3, CASE WHEN $4 = (SELECT scope FROM grants WHERE grant_id = $2) THEN NULL ELSE $4 END, $5, $6, $7, $8)
+        ($1, (SELECT id FROM grants WHERE grant_id = $2), $3,
+         CASE WHEN $4 = (SELECT scope FROM grants WHERE grant_id = $2) THEN NULL ELSE $4 END, $5, $6, $7, $8)
         """
 
     /// A token in `tokenSelect` order.
@@ -54,19 +63,26 @@ public struct SQLRefreshTokenStore: RefreshTokenStore {
     /// statement (PostgreSQL locks the token row, then the grant row: the order every rotation
     /// takes). The grant always exists for a token (`ON DELETE CASCADE`), so an inner join
     /// loses nothing: no row is an unknown token.
+    /// The grant's key comes last (column 23), for the successor's insert (`insertSuccessorSQL`).
     static let tokenAndGrantForRotation = """
         SELECT \(tokenSelect),
             g.grant_id, g.client_id, g.user_id, g.scope, g.created_at, g.absolute_expires_at, g.revoked_at, g.revoke_reason,
             g.session_id, g.auth_time, g.payload, g.resources, g.amr, g.organization_id,
-            (SELECT disabled_at IS NOT NULL FROM users WHERE id = g.user_id)
-        FROM refresh_tokens t JOIN grants g ON g.grant_id = t.grant_id
+            (SELECT disabled_at IS NOT NULL FROM users WHERE id = g.user_id), t.grant_ref
+        FROM \(tokenJoin)
         WHERE t.token_hash = $1{for_update}
         """
     static let activeGrant = "SELECT 1 FROM grants WHERE grant_id = $1 AND revoked_at IS NULL AND absolute_expires_at > $2"
-    static let insertTokenSQL = "INSERT INTO refresh_tokens (\(tokenColumns)) VALUES \(tokenTuple)"
-    static let tokenByHash = """
-        SELECT \(tokenSelect) FROM refresh_tokens t JOIN grants g ON g.grant_id = t.grant_id WHERE t.token_hash = $1
+    /// A token of the family whose public id is `$2` (`tokenBinds`): one lookup of the grant gives
+    /// its key and its scope; no row is inserted when there is no such grant.
+    static let insertTokenSQL = """
+        INSERT INTO refresh_tokens (\(tokenColumns))
+        SELECT $1, id, $3, CASE WHEN $4 = scope THEN NULL ELSE $4 END, $5, $6, $7, $8 FROM grants WHERE grant_id = $2
         """
+    /// A rotation's successor, whose grant the rotation has read: its key and the stored scope
+    /// (NULL for the grant's) are bound (`successorBinds`), no lookup.
+    static let insertSuccessorSQL = "INSERT INTO refresh_tokens (\(tokenColumns)) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)"
+    static let tokenByHash = "SELECT \(tokenSelect) FROM \(tokenJoin) WHERE t.token_hash = $1"
     static let markRotated = """
         UPDATE refresh_tokens SET rotated_at = $1, successor_hash = $2
         WHERE token_hash = $3 AND rotated_at IS NULL
@@ -75,7 +91,7 @@ public struct SQLRefreshTokenStore: RefreshTokenStore {
     static let activeRefreshByUser = """
         SELECT \(grantColumns) FROM grants
         WHERE user_id = $1 AND revoked_at IS NULL AND absolute_expires_at > $2
-          AND EXISTS (SELECT 1 FROM refresh_tokens r WHERE r.grant_id = grants.grant_id)
+          AND EXISTS (SELECT 1 FROM refresh_tokens r WHERE r.grant_ref = grants.id)
         ORDER BY created_at DESC
         """
     static let revokeByUser = "UPDATE grants SET revoked_at = $1, revoke_reason = $2 WHERE user_id = $3 AND revoked_at IS NULL"
@@ -85,7 +101,12 @@ public struct SQLRefreshTokenStore: RefreshTokenStore {
     static let revokeByOrganization = """
         UPDATE grants SET revoked_at = $1, revoke_reason = $2 WHERE organization_id = $3 AND revoked_at IS NULL
         """
-    static let revokeBySession = "UPDATE grants SET revoked_at = $1, revoke_reason = $2 WHERE session_id = $3 AND revoked_at IS NULL"
+    /// Through `grants_session`, which indexes the first 11 characters of the session id (migration
+    /// 18): the prefix finds the rows, the whole id decides.
+    static let revokeBySession = """
+        UPDATE grants SET revoked_at = $1, revoke_reason = $2
+        WHERE substr(session_id, 1, 11) = substr($3, 1, 11) AND session_id = $3 AND revoked_at IS NULL
+        """
     /// One upsert: a racing insert of the same grant waits, then takes the DO UPDATE branch.
     static let revokeIssuedFrom = """
         INSERT INTO grants (\(grantColumns)) VALUES ($1, $2, $3, $4, $5, $5, $5, $6, $7, $8, '{}', '[]', '', NULL)
@@ -136,7 +157,7 @@ public struct SQLRefreshTokenStore: RefreshTokenStore {
     }
 
     static func insertToken(_ token: RefreshTokenRecord, _ db: any SQLConnection) throws {
-        try db.run(insertTokenSQL, tokenBinds(token))
+        guard try db.run(insertTokenSQL, tokenBinds(token)) == 1 else { throw StoreError.notFound }
     }
 
     /// `token` as `insertTokenSQL`'s parameters (also `SQLStores.bulkInsert`'s, row by row in `tokenTuple`).
@@ -144,6 +165,15 @@ public struct SQLRefreshTokenStore: RefreshTokenStore {
         [
             token.tokenHash, token.grantID, token.parentHash, token.scope, token.createdAt, token.expiresAt,
             token.rotatedAt, token.successorHash,
+        ]
+    }
+
+    /// `token` as `insertSuccessorSQL`'s parameters: in the family whose key is `grantKey`, its
+    /// scope stored only if it is not `grantScope`.
+    static func successorBinds(_ token: RefreshTokenRecord, grantKey: Int64, grantScope: String) -> [any SQLBindable] {
+        [
+            token.tokenHash, grantKey, token.parentHash, (token.scope == grantScope ? nil : token.scope) as String?,
+            token.createdAt, token.expiresAt, token.rotatedAt, token.successorHash,
         ]
     }
 
@@ -176,9 +206,10 @@ public struct SQLRefreshTokenStore: RefreshTokenStore {
                                       successorExpiresAt: successorExpiresAt, now: now, graceSeconds: graceSeconds)
         return try database.transaction { db in
             let read = try db.one(Self.tokenAndGrantForRotation, [tokenHash]) { row in
-                (try Self.decodeToken(row), try Self.decodeGrant(row, first: 8), try row.optionalBool(22) ?? false)
+                (try Self.decodeToken(row), try Self.decodeGrant(row, first: 8), try row.optionalBool(22) ?? false,
+                 try row.int64(23))
             }
-            guard let (token, grant, userDisabled) = read else {
+            guard let (token, grant, userDisabled, grantKey) = read else {
                 return RefreshRotation.decide(request, token: nil, grant: nil, userDisabled: false, successor: nil).0
             }
             if grant.clientID == clientID { try check(token, grant) }
@@ -195,7 +226,7 @@ public struct SQLRefreshTokenStore: RefreshTokenStore {
             case .rotate(let presentedHash, let at, let next):
                 let changed = try db.run(Self.markRotated, [at, next.tokenHash, presentedHash])
                 guard changed == 1 else { throw StoreError.backend("refresh token changed under its lock") }
-                try Self.insertToken(next, db)
+                try db.run(Self.insertSuccessorSQL, Self.successorBinds(next, grantKey: grantKey, grantScope: grant.scope))
             }
             return result
         }

@@ -71,14 +71,15 @@ public struct SQLStores: Sendable {
 
     /// What `purge(before:)` deletes, in order, each with `$1` = `before` and `$2` = the batch
     /// size: a table, its key and the condition for an expired row. Tokens go with their grant
-    /// (ON DELETE CASCADE), so `countsTokens` counts a batch's tokens before its grants go.
+    /// (ON DELETE CASCADE), so `countsTokens` counts a batch's tokens (by `grant_ref`, the
+    /// grants' `id`) before its grants go.
     /// `throttle_hits` has no key: it is deleted in one statement (its rows live one window).
     static let purgeBatches: [(table: String, key: String, condition: String, countsTokens: Bool)] = [
         ("authorization_requests", "id_hash", "expires_at < $1", false),
         ("authorization_codes", "code_hash", "expires_at < $1", false),
         ("nonces", "nonce_hash", "expires_at < $1", false),
         ("sessions", "id_hash", "absolute_expires_at < $1 OR idle_expires_at < $1 OR ended_at < $1", false),
-        ("grants", "grant_id", "absolute_expires_at < $1 OR revoked_at < $1", true),
+        ("grants", "id", "absolute_expires_at < $1 OR revoked_at < $1", true),
         ("mail_outbox", "id", "finished_at < $1", false),
         ("passkey_ceremonies", "challenge_hash", "expires_at < $1", false),
         ("email_challenges", "id", "expires_at < $1", false),
@@ -117,7 +118,7 @@ public struct SQLStores: Sendable {
         for batch in Self.purgeBatches {
             let selected = "SELECT \(batch.key) FROM \(batch.table) WHERE \(batch.condition) LIMIT $2"
             let delete = "DELETE FROM \(batch.table) WHERE \(batch.key) IN (\(selected))"
-            let countTokens = "SELECT COUNT(*) FROM refresh_tokens WHERE grant_id IN (\(selected))"
+            let countTokens = "SELECT COUNT(*) FROM refresh_tokens WHERE grant_ref IN (\(selected))"
             while true {
                 let started = clock.now
                 let (rows, tokens) = try database.transaction { db in

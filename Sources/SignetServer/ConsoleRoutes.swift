@@ -19,15 +19,14 @@ struct ConsoleRoutes: Sendable {
     let authorizer: AdminAuthorizer
     let service: AdminService
     let environment: ServerEnvironment
-    let tokenEndpoint: TokenEndpoint
-    let revocation: RevocationEndpoint
+    /// The console's code redemption and sign-out at the issuer, as `ConsoleClient`.
+    let oauth: ConsoleOAuthClient
     let metrics: ServerMetrics
     let connections: [Connection]
     let csrf: CSRFTokens
     let issuer: String
     /// The console's base URL as browsers reach it (no trailing slash).
     let base: String
-    let clientSecret: String
 
     static let home = "/console"
     static let callback = ConsoleClient.callbackPath
@@ -50,14 +49,12 @@ struct ConsoleRoutes: Sendable {
         authorizer = application.adminAuthorizer()
         service = AdminService(environment: application.environment, federation: application.federation)
         environment = application.environment
-        tokenEndpoint = application.tokenEndpoint
-        revocation = RevocationEndpoint(server: application.authorizationServer)
+        oauth = ConsoleOAuthClient(application: application)
         metrics = application.metrics
         connections = application.federation.connections
         csrf = CSRFTokens(key: application.environment.masterKey.browserKey, random: application.environment.random)
         issuer = application.issuer
         self.base = base
-        clientSecret = ConsoleClient.secret(application.environment.masterKey)
     }
 
     /// Served over https: cookies get `Secure` and the `__Host-` prefix (RFC 6265bis §4.1.3.2).
@@ -225,10 +222,8 @@ struct ConsoleRoutes: Sendable {
         // RFC 6749 §10.12: the state must be the one this browser sent.
         guard request.query.first("error") == nil, let code = request.query.first("code"), let returned = request.query.first("state"),
               constantTimeEquals(Array(returned.utf8), Array(state.utf8)) else { return incomplete() }
-        let parameters = RequestParameters([("grant_type", "authorization_code"), ("code", code), ("redirect_uri", base + Self.callback),
-                                            ("code_verifier", verifier)])
         let token: TokenResponse
-        do throws(OAuthError) { token = try tokenEndpoint.handle(parameters, authorization: basicAuthorization) } catch { return incomplete() }
+        do throws(OAuthError) { token = try oauth.redeem(code: code, redirectURI: base + Self.callback, verifier: verifier) } catch { return incomplete() }
         var response: HTTPResponse
         do {
             let principal = try authorizer.authenticate(token.accessToken)
@@ -259,7 +254,7 @@ struct ConsoleRoutes: Sendable {
                 return errors.csrfFailure()
             }
             do throws(OAuthError) {
-                try revocation.handle(RequestParameters([("token", token), ("token_type_hint", "access_token")]), authorization: basicAuthorization)
+                try oauth.revoke(accessToken: token)
             } catch {
                 return errors.render(error)
             }
@@ -269,11 +264,6 @@ struct ConsoleRoutes: Sendable {
         var response = HTMLPage.response(page, title: page.text(ConsoleText.signedOutTitle), body: body)
         response.setCookie(cleared(tokenCookie, path: "/"))
         return response
-    }
-
-    /// The console client's credentials for the token and revocation endpoints (RFC 6749 §2.3.1).
-    var basicAuthorization: String {
-        "Basic " + Data((FormEncoding.encodeComponent(ConsoleClient.id) + ":" + FormEncoding.encodeComponent(clientSecret)).utf8).base64EncodedString()
     }
 
     func cleared(_ name: String, path: String) -> SetCookie {

@@ -84,8 +84,8 @@ struct PasskeyCeremonies: Sendable {
         let existing = try store.passkeys(userID: user.id).map { CredentialDescriptor(id: $0.id, transports: $0.transports) }
         let challenge = try issue(.registration, userID: user.id, binding: binding, context: context)
         do throws(WebAuthnError) {
-            return try CreationOptions(rpID: rpID, rpName: rpName, userID: handle, userName: user.email,
-                                       userDisplayName: user.name ?? user.email, challenge: challenge,
+            let entity = try UserEntity(id: handle, name: user.email, displayName: user.name ?? user.email)
+            return try CreationOptions(rpID: rpID, rpName: rpName, user: entity, challenge: challenge,
                                        timeoutMilliseconds: Int(Self.lifetime * 1000), excludeCredentials: existing).json
         } catch {
             throw OAuthError.serverError(detail: "passkey options: \(error)")

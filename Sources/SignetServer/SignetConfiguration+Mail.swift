@@ -39,7 +39,9 @@ extension SignetConfiguration {
         }
         let caFile = mail.caFile.map { $0.hasPrefix("/") ? $0 : (dataDirectory as NSString).appendingPathComponent($0) }
         let ehloName = URLComponents(string: issuer)?.host ?? "localhost"
-        let transport = SMTPTransport(endpoint: endpoint, username: mail.username, password: password, caFile: caFile,
+        // AUTH goes with a user name; the loader requires mail.password beside it.
+        let credentials = mail.username.map { SMTPCredentials(username: $0, password: password ?? "") }
+        let transport = SMTPTransport(endpoint: endpoint, credentials: credentials, caFile: caFile,
                                       ehloName: ehloName, timeoutSeconds: Double(mail.timeoutSeconds))
         return MailDelivery(transport: transport, from: from, fromName: mail.fromName ?? branding.productName,
                             lease: TimeInterval(2 * mail.timeoutSeconds + 60))

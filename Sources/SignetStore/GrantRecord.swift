@@ -22,7 +22,8 @@ public struct GrantRecord: Sendable, Equatable {
     public var sessionID: String?
     /// When the user authenticated (`auth_time`).
     public var authTime: Date
-    /// Anything else needed to issue tokens, as JSON; opaque to the store.
+    /// Anything else needed to issue tokens, as JSON; opaque to the store. `{}` for every family
+    /// Signet makes: what it needs has typed columns (`amr`, `resources`, `organizationID`).
     public var payload: String
     /// RFC 8707 resources granted (the access tokens' audiences); empty: the issuer. A refresh
     /// may narrow them, never widen them (RFC 8707 §2).

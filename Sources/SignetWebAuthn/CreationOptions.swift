@@ -10,24 +10,17 @@ public struct CreationOptions: Sendable, Hashable {
     public let ceremony: CeremonyParameters
     /// The RP's name, shown by some authenticators.
     public let rpName: String
-    /// The user handle: opaque, at most 64 bytes, never an email (§5.4.3).
-    public let userID: [UInt8]
-    /// The account name shown in account pickers.
-    public let userName: String
-    /// The display name.
-    public let userDisplayName: String
+    /// The account the credential is for.
+    public let user: UserEntity
     /// The user's existing credentials, so an authenticator does not register twice.
     public let excludeCredentials: [CredentialDescriptor]
 
-    /// Options; throws when the user handle or the challenge break §5.4.3 / §13.4.3.
-    public init(rpID: String, rpName: String, userID: [UInt8], userName: String, userDisplayName: String,
-                challenge: [UInt8], timeoutMilliseconds: Int = 300_000, excludeCredentials: [CredentialDescriptor] = []) throws(WebAuthnError) {
-        guard (1...64).contains(userID.count) else { throw .malformed(field: "user.id", reason: "must be 1 to 64 bytes") }
+    /// Options; throws when the challenge breaks §13.4.3.
+    public init(rpID: String, rpName: String, user: UserEntity, challenge: [UInt8], timeoutMilliseconds: Int = 300_000,
+                excludeCredentials: [CredentialDescriptor] = []) throws(WebAuthnError) {
         ceremony = try CeremonyParameters(rpID: rpID, challenge: challenge, timeoutMilliseconds: timeoutMilliseconds)
         self.rpName = rpName
-        self.userID = userID
-        self.userName = userName
-        self.userDisplayName = userDisplayName
+        self.user = user
         self.excludeCredentials = excludeCredentials
     }
 
@@ -35,7 +28,7 @@ public struct CreationOptions: Sendable, Hashable {
     public var json: JSONValue {
         .object(ceremony.jsonMembers.merging([
             "rp": ["id": .string(ceremony.rpID), "name": .string(rpName)],
-            "user": ["id": .string(Base64URL.encode(userID)), "name": .string(userName), "displayName": .string(userDisplayName)],
+            "user": user.json,
             "pubKeyCredParams": .array(COSEAlgorithm.allCases.map { ["type": "public-key", "alg": .int($0.rawValue)] }),
             "excludeCredentials": .array(excludeCredentials.map(\.json)),
             "authenticatorSelection": ["residentKey": "required", "requireResidentKey": true, "userVerification": "required"],

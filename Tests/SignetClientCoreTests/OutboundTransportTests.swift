@@ -51,6 +51,17 @@ import Testing
         }
     }
 
+    @Test func theHostHeaderNamesThePortOnlyWhenItIsNotTheSchemes() throws {
+        func host(_ url: String) throws -> String { try OutboundTransport.Target(try #require(URL(string: url))).hostHeader }
+        #expect(try host("https://id.example.com/token") == "id.example.com")
+        #expect(try host("https://id.example.com:443/token") == "id.example.com")
+        #expect(try host("http://id.example.com:80/") == "id.example.com")
+        #expect(try host("https://id.example.com:8443/token") == "id.example.com:8443")
+        #expect(try host("http://127.0.0.1:443/x") == "127.0.0.1:443")
+        #expect(try host("https://[::1]/x") == "[::1]")
+        #expect(try host("http://[::1]:8080/x") == "[::1]:8080")
+    }
+
     static func parse(_ text: String, sizeLimit: Int = 1024, method: String = "GET") throws(OutboundError) -> OutboundResponse {
         try OutboundTransport.parse(Array(text.utf8), sizeLimit: sizeLimit, method: method)
     }

@@ -39,13 +39,13 @@ final class GrantParts: Sendable {
     }
 
     var codeGrant: AuthorizationCodeGrant {
-        AuthorizationCodeGrant(codes: storage.codes, users: storage.users, parts: grantParts(), familyLifetime: 86_400,
+        AuthorizationCodeGrant(codes: storage.codes, users: storage.users, parts: grantParts(),
                                organizations: OrganizationSelection(store: storage.organizations))
     }
 
     /// The grants' shared parts, over `refreshTokens` (the store's by default).
     func grantParts(refreshTokens: (any RefreshTokenStore)? = nil) -> TokenGrantParts {
-        TokenGrantParts(tokens: tokens, refreshTokens: refreshTokens ?? storage.refreshTokens, refreshMinter: minter,
+        TokenGrantParts(tokens: tokens, refreshTokens: refreshTokens ?? storage.refreshTokens, refreshMinter: minter, familyLifetime: 86_400,
                         responses: TokenResponseBuilder(issuer: issuer), auditor: auditor, clock: clock)
     }
 
@@ -131,7 +131,7 @@ final class GrantParts: Sendable {
         let parts = try GrantParts()
         let codes = CountingCodes(base: parts.storage.codes)
         let grant = AuthorizationCodeGrant(codes: codes, users: parts.storage.users, parts: parts.grantParts(),
-                                           familyLifetime: 86_400, organizations: OrganizationSelection(store: parts.storage.organizations))
+                                           organizations: OrganizationSelection(store: parts.storage.organizations))
         let response = try grant.handle(GrantParts.parameters([
             ("code", try parts.code()), ("redirect_uri", "com.example.app:/cb"), ("code_verifier", TokenFixture.verifier)]),
             client: try parts.client())

@@ -84,7 +84,7 @@ struct SMTPDeliveryTests {
         let sink = try await MailSink.start(tls: certificate, requireSTARTTLS: true, auth: (user: "signet", password: "s3cret-pass"))
         defer { Task { await sink.stop() } }
         let endpoint = try SMTPEndpoint(sink.url)
-        try SMTPTransport(endpoint: endpoint, username: "signet", password: "s3cret-pass", caFile: certificate.certificate,
+        try SMTPTransport(endpoint: endpoint, credentials: SMTPCredentials(username: "signet", password: "s3cret-pass"), caFile: certificate.certificate,
                           requireTLS: true).send(Self.message())
         let received = try await sink.waitForMessages(1)
         #expect(received[0].tls)
@@ -92,12 +92,12 @@ struct SMTPDeliveryTests {
 
         // The same server with the system trust store: the self-signed certificate is refused.
         let untrusted = try #require(throws: MailError.self) {
-            try SMTPTransport(endpoint: endpoint, username: "signet", password: "s3cret-pass", requireTLS: true).send(Self.message())
+            try SMTPTransport(endpoint: endpoint, credentials: SMTPCredentials(username: "signet", password: "s3cret-pass"), requireTLS: true).send(Self.message())
         }
         #expect(untrusted.isTransient)
         // A wrong password: refused at AUTH, worth another try once the operator fixes it.
         let denied = try #require(throws: MailError.self) {
-            try SMTPTransport(endpoint: endpoint, username: "signet", password: "wrong", caFile: certificate.certificate,
+            try SMTPTransport(endpoint: endpoint, credentials: SMTPCredentials(username: "signet", password: "wrong"), caFile: certificate.certificate,
                               requireTLS: true).send(Self.message())
         }
         #expect(denied.isTransient)

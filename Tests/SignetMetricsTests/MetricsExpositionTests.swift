@@ -70,6 +70,21 @@ struct MetricsExpositionTests {
         #expect(histogram.labels().count == 160_000)
     }
 
+    /// Threads adding the same new series at once get one series each, and the limit holds while
+    /// they race (finding a series takes no lock; only adding one does).
+    @Test func seriesAddedConcurrentlyAreMadeOnceAndTheLimitHolds() {
+        let registry = MetricsRegistry(seriesLimit: 50)
+        let family = registry.counter("signet_test_total", help: "x", labels: ["path", "status"])
+        DispatchQueue.concurrentPerform(iterations: 16) { _ in
+            for index in 0..<400 { family.labels("/p\(index % 80)", "200").increment() }
+        }
+        let lines = registry.exposition().split(separator: "\n").filter { !$0.hasPrefix("#") }
+        // 80 paths, 80 increments each: the first 50 added keep theirs, the other 30 count as other.
+        #expect(lines.count == 51)
+        #expect(lines.dropLast().allSatisfy { $0.hasPrefix("signet_test_total{path=\"/p") && $0.hasSuffix(",status=\"200\"} 80") })
+        #expect(lines.last == "signet_test_total{path=\"other\",status=\"other\"} 2400")
+    }
+
     /// promtool (Prometheus's own linter) accepts the text.
     @Test(.enabled(if: RealPart.prometheus.canRun, RealPart.prometheus.skipComment))
     func promtoolAcceptsIt() throws {

@@ -170,12 +170,12 @@ import Testing
         try await retryCodes(signet, held: held)
         // No family has two live refresh tokens.
         let live = try await Subprocess.run("/usr/bin/sqlite3", [database, """
-            SELECT r.grant_id FROM refresh_tokens r JOIN grants g ON g.grant_id = r.grant_id
-            WHERE r.rotated_at IS NULL AND g.revoked_at IS NULL GROUP BY r.grant_id HAVING COUNT(*) > 1;
+            SELECT g.grant_id FROM refresh_tokens r JOIN grants g ON g.id = r.grant_ref
+            WHERE r.rotated_at IS NULL AND g.revoked_at IS NULL GROUP BY g.grant_id HAVING COUNT(*) > 1;
             """])
         #expect(live.status == 0, "\(live)")
         #expect(live.stdout.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty, "families with two live refresh tokens: \(live.stdout)")
-        let families = try await Subprocess.run("/usr/bin/sqlite3", [database, "SELECT COUNT(DISTINCT grant_id) FROM refresh_tokens;"])
+        let families = try await Subprocess.run("/usr/bin/sqlite3", [database, "SELECT COUNT(DISTINCT grant_ref) FROM refresh_tokens;"])
         #expect((Int(families.stdout.trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0) > 0, "no refresh family was stored")
 
         // No signing key was lost.

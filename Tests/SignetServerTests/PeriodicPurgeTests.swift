@@ -103,6 +103,49 @@ import Testing
         #expect(try storage.throttle.hitCount(key: "purge-test:new", windowSeconds: 3600, now: Date()) == 1)
     }
 
+    /// `--rest N` sets the pace of this one purge: a value outside 0…100, or no whole number, is a
+    /// usage error (exit 64) that deletes nothing; `--rest 0` deletes every expired row, in as many
+    /// 200-row batches as it takes, whatever the configuration's `purge_rest` says.
+    @Test func purgeRestIsCheckedAndItsBatchesDeleteEveryExpiredRow() async throws {
+        let directory = try TemporaryDirectory(prefix: "purge-rest")
+        defer { directory.remove() }
+        let data = directory.appending("data")
+        var configuration = SignetConfiguration.defaults
+        configuration.dataDirectory = data
+        let expiredRows = 450
+        let twoDaysAgo = Date().addingTimeInterval(-2 * 86_400)
+        do {
+            let storage = try ConfiguredStorage.open(configuration, migrate: true).storage
+            for index in 0..<expiredRows {
+                _ = try storage.throttle.hit(key: "purge-rest:old:\(index)", windowSeconds: 60, now: twoDaysAgo)
+            }
+            _ = try storage.throttle.hit(key: "purge-rest:new", windowSeconds: 60, now: Date())
+        }
+        func oldRowsLeft() throws -> Int {
+            let storage = try ConfiguredStorage.open(configuration, migrate: false).storage
+            return try (0..<expiredRows).reduce(0) { count, index in
+                count + (try storage.throttle.hitCount(key: "purge-rest:old:\(index)", windowSeconds: 7 * 86_400, now: Date()))
+            }
+        }
+
+        for bad in [["--rest", "101"], ["--rest", "-1"], ["--rest", "two"], ["--rest", "1.5"], ["--rest"]] {
+            let refused = try await SignetBinary.run(["purge", "--data", data] + bad)
+            #expect(refused.status == 64, "\(bad): \(refused)")
+            #expect(refused.stderr.contains("--rest"), "\(bad): \(refused)")
+            #expect(!refused.stdout.contains("purged"), "\(bad): \(refused)")
+        }
+        #expect(try oldRowsLeft() == expiredRows)
+
+        // A configuration that would rest 100 times as long as each batch took; --rest 0 overrides it.
+        let file = try directory.write(#"{"data_dir": "data", "maintenance": {"purge_rest": 100}}"#, to: "signet.json")
+        let purged = try await SignetBinary.run(["purge", "--config", file, "--rest", "0"])
+        #expect(purged.status == 0, "\(purged)")
+        #expect(purged.stdout.contains("purged \(expiredRows) expired row(s)"), "\(purged)")
+        #expect(try oldRowsLeft() == 0)
+        let storage = try ConfiguredStorage.open(configuration, migrate: false).storage
+        #expect(try storage.throttle.hitCount(key: "purge-rest:new", windowSeconds: 3600, now: Date()) == 1)
+    }
+
     @Test func checkConfigRefusesANegativePurgeInterval() async throws {
         let directory = try TemporaryDirectory(prefix: "purge-config")
         defer { directory.remove() }

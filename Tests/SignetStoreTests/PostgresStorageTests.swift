@@ -108,12 +108,37 @@ struct PostgresStorageTests {
             try store(database, migrate: false).withConnection { db in try TokenScopeMigration.writeVersion16(db) }
             let store = try store(database, migrate: false)
             #expect(try store.currentVersion() == 16)
-            #expect(try store.migrate() == [17])
+            #expect(try store.migrate() == Array(17...SQLMigrations.latest))
             try TokenScopeMigration.expectScopesKept(store.refreshTokens)
             try store.withConnection { db in
                 #expect(try db.query(TokenScopeMigration.storedScopesQuery, []) { $0.optionalText(0) } == TokenScopeMigration.storedScopes)
                 _ = try db.run("DELETE FROM grants WHERE grant_id = 'g-1'")
                 #expect(try db.one("SELECT COUNT(*) FROM refresh_tokens", []) { try $0.int64(0) } == 0)
+            }
+        }
+    }
+
+    /// A database as migration 17 left it, with grant families of each kind: migration 18 gives
+    /// each grant an integer key that its tokens reference and empties the payloads; everything
+    /// reads back, rotates, revokes and purges as before, and tokens still go with their grant.
+    @Test func migrationEighteenKeysTokensToTheirGrantByInteger() throws {
+        try withDatabase { database in
+            try store(database, migrate: false).withConnection { db in try GrantKeyMigration.writeVersion17(db) }
+            let store = try store(database, migrate: false)
+            #expect(try store.currentVersion() == 17)
+            #expect(try store.migrate() == Array(18...SQLMigrations.latest))
+            let stored = try store.withConnection { db in
+                try db.query(GrantKeyMigration.storedTokensQuery, []) { [try $0.text(0), $0.optionalText(1)] }
+            }
+            #expect(stored == GrantKeyMigration.storedTokens)
+            try GrantKeyMigration.expectReadBack(store.refreshTokens)
+            try GrantKeyMigration.expectFamiliesWork(store)
+            try store.withConnection { db in
+                #expect(try db.query(GrantKeyMigration.storedPayloadsQuery, []) { try $0.text(0) } == ["{}"])
+                let count = "SELECT COUNT(*) FROM refresh_tokens"
+                #expect(try db.one(count, []) { try $0.int64(0) } == GrantKeyMigration.tokensLeft)
+                _ = try db.run("DELETE FROM grants WHERE grant_id = 'g-live'")
+                #expect(try db.one(count, []) { try $0.int64(0) } == GrantKeyMigration.tokensLeft - GrantKeyMigration.liveFamilyTokens)
             }
         }
     }

@@ -279,6 +279,24 @@ struct RefreshTokenContractTests {
         #expect(try store.grant(id: "a1")?.revokeReason == "logout")
     }
 
+    /// The session index holds only the first 11 characters of a session id (migration 18): ids
+    /// that share them are still told apart, and a family without a session is never matched.
+    @Test(arguments: Backend.allCases)
+    func revokeBySessionComparesTheWholeID(_ backend: Backend) throws {
+        let store = try backend.make().refreshTokens
+        let session = "0123456789a-first-session-public-identifier"
+        try store.createGrant(Fixture.grant("one", session: session))
+        try store.createGrant(Fixture.grant("other", session: "0123456789a-other-session-public-identifier"))
+        try store.createGrant(Fixture.grant("prefix", session: "0123456789a"))
+        try store.createGrant(Fixture.grant("none", session: nil))
+        #expect(try store.revokeGrants(sessionID: session, reason: "logout", now: t0) == 1)
+        #expect(try store.revokeGrants(sessionID: "0123456789a", reason: "logout", now: t0) == 1)
+        #expect(try !store.isGrantActive(id: "one", now: t0))
+        #expect(try !store.isGrantActive(id: "prefix", now: t0))
+        #expect(try store.isGrantActive(id: "other", now: t0))
+        #expect(try store.isGrantActive(id: "none", now: t0))
+    }
+
     @Test(arguments: Backend.allCases)
     func revokeByOrganization(_ backend: Backend) throws {
         let store = try backend.make().refreshTokens

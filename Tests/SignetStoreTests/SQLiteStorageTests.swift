@@ -148,12 +148,38 @@ struct SQLiteStorageTests {
             try TokenScopeMigration.writeVersion16(connection)
             let store = try SQLiteStorage(path: path, migrate: false)
             #expect(try store.currentVersion() == 16)
-            #expect(try store.migrate() == [17])
+            #expect(try store.migrate() == Array(17...SQLMigrations.latest))
             try TokenScopeMigration.expectScopesKept(store.refreshTokens)
             #expect(try connection.query(TokenScopeMigration.storedScopesQuery, []) { $0.optionalText(0) } == TokenScopeMigration.storedScopes)
             #expect(try connection.query("PRAGMA foreign_key_check", []) { _ in () }.isEmpty)
             _ = try connection.run("DELETE FROM grants WHERE grant_id = 'g-1'")
             #expect(try connection.one("SELECT COUNT(*) FROM refresh_tokens", []) { try $0.int64(0) } == 0)
+        }
+    }
+
+    /// A database as migration 17 left it, with grant families of each kind: migration 18 gives
+    /// each grant an integer key that its tokens reference and empties the payloads; everything
+    /// reads back, rotates, revokes and purges as before, and tokens still go with their grant.
+    @Test func migrationEighteenKeysTokensToTheirGrantByInteger() throws {
+        try withDirectory { directory in
+            let path = directory + "/db.sqlite3"
+            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+            let connection = try SQLiteConnection.open(path: path)
+            try GrantKeyMigration.writeVersion17(connection)
+            let store = try SQLiteStorage(path: path, migrate: false)
+            #expect(try store.currentVersion() == 17)
+            #expect(try store.migrate() == Array(18...SQLMigrations.latest))
+            #expect(try connection.query(GrantKeyMigration.storedTokensQuery, []) { [try $0.text(0), $0.optionalText(1)] }
+                    == GrantKeyMigration.storedTokens)
+            try GrantKeyMigration.expectReadBack(store.refreshTokens)
+            try GrantKeyMigration.expectFamiliesWork(store)
+            #expect(try connection.query(GrantKeyMigration.storedPayloadsQuery, []) { try $0.text(0) } == ["{}"])
+            #expect(try connection.query("PRAGMA foreign_key_check", []) { _ in () }.isEmpty)
+            #expect(try connection.query("PRAGMA integrity_check", []) { try $0.text(0) } == ["ok"])
+            let count = "SELECT COUNT(*) FROM refresh_tokens"
+            #expect(try connection.one(count, []) { try $0.int64(0) } == GrantKeyMigration.tokensLeft)
+            _ = try connection.run("DELETE FROM grants WHERE grant_id = 'g-live'")
+            #expect(try connection.one(count, []) { try $0.int64(0) } == GrantKeyMigration.tokensLeft - GrantKeyMigration.liveFamilyTokens)
         }
     }
 

@@ -8,8 +8,9 @@ import Testing
     let challenge = [UInt8](repeating: 0xAB, count: 32)
 
     @Test func creationOptionsCarrySignetsPolicy() throws {
-        let options = try CreationOptions(rpID: "login.example.com", rpName: "Example", userID: [1, 2, 3], userName: "ada",
-                                          userDisplayName: "Ada", challenge: challenge, timeoutMilliseconds: 120_000,
+        let options = try CreationOptions(rpID: "login.example.com", rpName: "Example",
+                                          user: try UserEntity(id: [1, 2, 3], name: "ada", displayName: "Ada"),
+                                          challenge: challenge, timeoutMilliseconds: 120_000,
                                           excludeCredentials: [CredentialDescriptor(id: [9, 9], transports: ["internal"])])
         let json = try JSONValue.parse(options.json.serialized())
         #expect(json["rp"] == ["id": "login.example.com", "name": "Example"])
@@ -36,7 +37,7 @@ import Testing
         #expect(refusal { () throws(WebAuthnError) in try RequestOptions(rpID: "x", challenge: [1, 2, 3]) }
                 == .malformed(field: "challenge", reason: "must be at least 16 bytes"))
         #expect(refusal { () throws(WebAuthnError) in
-            try CreationOptions(rpID: "x", rpName: "x", userID: [UInt8](repeating: 1, count: 65), userName: "a", userDisplayName: "a", challenge: challenge)
+            try UserEntity(id: [UInt8](repeating: 1, count: 65), name: "a", displayName: "a")
         } == .malformed(field: "user.id", reason: "must be 1 to 64 bytes"))
     }
 }

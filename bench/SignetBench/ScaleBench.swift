@@ -241,8 +241,7 @@ final class SeedLoader {
             let family = Int(family)
             rows.grants.append(GrantRecord(grantID: grantID(family), clientID: plan.clientID, userID: userID(family % plan.users),
                                            scope: scope, createdAt: created(family), absoluteExpiresAt: expires(family),
-                                           sessionID: random.identifier(), authTime: created(family),
-                                           payload: #"{"amr":["pwd"]}"#, amr: ["pwd"]))
+                                           sessionID: random.identifier(), authTime: created(family), amr: ["pwd"]))
             if rows.grants.count >= plan.batch { try flush() }
         }
         try flush()
