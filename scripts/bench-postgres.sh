@@ -102,26 +102,42 @@ pg_operation_cost() {
         "$(printf '%s; %.0f us; %.0f us' "$per_op" "$cpu" "$(result "load.$key.server_cpu_us" 2>/dev/null || echo 0)")" "(info)" info
 }
 
-# pg_round_trips KEY SCENARIO DB DIR TABLE [WHERE]: round trips per operation (an operation: a row of
-# TABLE created during the run that matches WHERE: a rotation's successor token, a sign-in's grant) counted in the server log: for one
-# short load run (2 s, its own, since logging slows the server) the cluster logs every statement
-# (log_statement = all, each line prefixed with the application name), and the lines of Signet's
-# connections (application_name "signet") are counted, BEGIN and COMMIT included (which
-# pg_stat_statements does not count when they come as prepared statements). libpq waits for each
-# statement's result before sending the next, so each line is one round trip, except a BEGIN that
-# Signet pipelines with the transaction's first statement (logged as `execute <unnamed>: BEGIN`):
-# it travels with that statement. Sets PG_LOGGED_TRIPS (round trips) and PG_LOGGED_STATEMENTS.
+# pg_round_trips KEY SCENARIO DB DIR TABLE [WHERE]: statements and round trips per operation (an
+# operation: a row of TABLE created during the run that matches WHERE: a rotation's successor token,
+# a sign-in's grant), for one short load run (2 s, its own, since logging and tracing slow the
+# server). Statements: the cluster logs every statement (log_statement = all, each line prefixed
+# with the application name), and the lines of Signet's connections (application_name "signet")
+# are counted, BEGIN and COMMIT included (which pg_stat_statements does not count when they come as
+# prepared statements). Round trips: Signet sends several statements in one libpq pipeline (a
+# transaction's BEGIN with its first statement, held writes with the next statement or COMMIT),
+# which the log cannot show, so they are counted on Signet's side: `strace -f -yy -e trace=sendto`
+# on the server during the same run, the sends to a Unix socket (PostgreSQL's; libpq sends a
+# statement, or a whole pipeline, with one `send` and waits for the answer). Without strace, the
+# log's lines minus the BEGINs pipelined with the next statement (`execute <unnamed>: BEGIN`).
+# Sets PG_LOGGED_TRIPS (round trips) and PG_LOGGED_STATEMENTS.
 pg_round_trips() {
     local key=$1 scenario=$2 db=$3 dir=$4 table=$5 condition=${6:-} log offset since operations lines pipelined
+    local trace=$WORK/$key.strace tracer="" sends=""
     log=$dir/server.log
     pg_sql postgres "ALTER SYSTEM SET log_statement = 'all'" >/dev/null
     pg_sql postgres "ALTER SYSTEM SET log_line_prefix = '%a|'" >/dev/null
     pg_sql postgres "SELECT pg_reload_conf()" >/dev/null
+    if command -v strace >/dev/null; then
+        show_cmd "strace -f -qq -yy -e trace=sendto -o $trace -p $SIGNET_PID &"
+        strace -f -qq -yy -e trace=sendto -o "$trace" -p "$SIGNET_PID" 2>/dev/null &
+        tracer=$!
+        sleep 1   # attached to every thread
+    fi
     offset=$(stat -c %s "$log")
     since=$(pg_now_us "$db")
     show_cmd "psql -c \"ALTER SYSTEM SET log_statement = 'all'\" -c \"ALTER SYSTEM SET log_line_prefix = '%a|'\" -c 'SELECT pg_reload_conf()'; $BENCH load --scenario $scenario --seconds 2 --runs 1 ..."
     "$BENCH" load "${OAUTH_ARGS[@]}" --scenario "$scenario" --connections "$LOAD_CONNECTIONS" --seconds 2 \
         --runs 1 --results "$RESULTS" --key "$key" 2>&1 | sed 's/^/  /' || true
+    if [ -n "$tracer" ]; then
+        kill -INT "$tracer" 2>/dev/null || true
+        wait "$tracer" 2>/dev/null || true
+        sends=$(grep -c -E 'sendto\([0-9]+<UNIX-STREAM:' "$trace" || true)
+    fi
     pg_sql postgres "ALTER SYSTEM RESET log_statement" >/dev/null
     pg_sql postgres "ALTER SYSTEM RESET log_line_prefix" >/dev/null
     pg_sql postgres "SELECT pg_reload_conf()" >/dev/null
@@ -137,6 +153,10 @@ pg_round_trips() {
     PG_LOGGED_TRIPS=$(calc "($lines - $pipelined) / $operations")
     echo "  $scenario: $lines statements logged for $operations operations (the load's set-up included), $pipelined of them"
     echo "  a BEGIN pipelined with the next statement: $PG_LOGGED_STATEMENTS statements, $PG_LOGGED_TRIPS round trips each"
+    if [ -n "$sends" ]; then
+        PG_LOGGED_TRIPS=$(calc "$sends / $operations")
+        echo "  by strace, $sends sends to PostgreSQL's socket in the same run: $PG_LOGGED_TRIPS round trips each"
+    fi
 }
 
 # pg_live_twice DB: families (grants) holding more than one live (unrotated) refresh token.
@@ -247,11 +267,11 @@ section_postgres() {
     pg_cpu=$(calc "($pg_after - $pg_before) * 1000000 / $TICKS_PER_SECOND / $rotations")
     echo "  statements per rotation: $PG_STATEMENTS_PER_ROTATION (pg_stat_statements leaves out BEGIN and COMMIT sent as prepared"
     echo "  statements; the server log below counts them). PostgreSQL CPU per rotation (postmaster and backends, /proc): $pg_cpu us"
-    echo "  Round trips per rotation, counted in PostgreSQL's log:"
+    echo "  Statements per rotation, counted in PostgreSQL's log, and round trips, counted by strace:"
     pg_round_trips pg-trips refresh-noid signet_bench "$pgdir" refresh_tokens "parent_hash IS NOT NULL"
-    local rotation_trips=$PG_LOGGED_TRIPS
+    local rotation_trips=$PG_LOGGED_TRIPS rotation_statements=$PG_LOGGED_STATEMENTS
     pg_round_trips pg-signin-trips signin signet_bench "$pgdir" grants
-    summary_add "  signin on PG: round trips (server log)" "$PG_LOGGED_TRIPS" "(info)" info
+    summary_add "  signin on PG: round trips (strace); statements (server log)" "$PG_LOGGED_TRIPS; $PG_LOGGED_STATEMENTS" "(info)" info
     PG_LOGGED_TRIPS=$rotation_trips
     echo "  Per operation on the same server (one run each, for the capacity model in docs/operations.md):"
     pg_operation_cost pg-signin signin signet_bench
@@ -269,7 +289,7 @@ section_postgres() {
     printf '  one commit; %.0f us Signet CPU + %.0f us PostgreSQL CPU): %s x the ceiling (target >= 0.8 x)\n' "$signet_cpu" "$pg_cpu" "$ratio"
     summary_add "refresh rotations/s on PostgreSQL, no ID token" "$(printf '%.0f/s p50 %.1f p99 %.1f ms' "$rate" "$p50" "$p99")" "(info)" "$([ "$ok" = 1 ] && echo info || echo MISS)"
     summary_add "  server CPU/op; PostgreSQL CPU/op" "$(printf '%.0f us; %.0f us' "$signet_cpu" "$pg_cpu")" "(info)" info
-    summary_add "  round trips per rotation (server log)" "$PG_LOGGED_TRIPS (pg_stat_statements: $PG_STATEMENTS_PER_ROTATION)" "(info)" info
+    summary_add "  round trips per rotation (strace); statements (server log)" "$PG_LOGGED_TRIPS; $rotation_statements (pg_stat_statements: $PG_STATEMENTS_PER_ROTATION)" "(info)" info
     summary_add "pgbench one-row commits/s, $PG_POOL clients" "$(printf '%.0f/s, PG CPU %.0f us/tx' "$CEILING_TPS" "$CEILING_PG_CPU")" "(ceiling)" info
     summary_add "  pgbench rotation-shaped tx/s (5 stmts)" "$(printf '%.0f/s, PG CPU %.0f us/tx' "$SHAPE_TPS" "$SHAPE_PG_CPU")" "(info)" info
     summary_add "  Signet rotations / ceiling" "${ratio}x" ">= 0.80x" "$status"

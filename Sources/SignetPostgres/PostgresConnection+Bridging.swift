@@ -79,82 +79,151 @@ extension PostgresConnection {
     }
 
     /// Runs statements without parameters (DDL, transaction control); several may be separated by `;`.
+    /// What the transaction holds back (`beginPending`, `held`) is sent first, in a pipeline of its own.
     func execute(_ sql: String) throws {
-        try sendPendingBegin()
+        if beginPending || !held.isEmpty { _ = try pipelined(then: nil) }
         guard let result = PQexec(handle, sql) else { throw StoreError.backend("postgres: \(connectionMessage)") }
         defer { PQclear(result) }
         try check(result)
     }
 
     /// Runs template `template` with `params` (text format, binary for `bytea`) through this
-    /// connection's prepared statement for it, preparing it on first use (named `s1`, `s2`, … per
-    /// connection; the parameter types are those of the first call, a NULL's left to the server), hands the
-    /// result to `body`, and frees it afterwards, even when `body` throws. A failed preparation
-    /// is not kept, so the next call prepares again.
+    /// connection's prepared statement for it (`preparedName`), hands the result to `body`, and
+    /// frees it afterwards, even when `body` throws. What the transaction holds back (a deferred
+    /// `BEGIN`, held writes) goes out in one pipeline with it, and a failure among those is
+    /// thrown instead of the statement's result.
     func exec<T>(template: String, _ params: [SQLValue], _ body: (OpaquePointer) throws -> T) throws -> T {
-        let name: String
-        if let known = preparedNames[template] {
-            name = known
+        let name = try preparedName(template, params)
+        let sent: OpaquePointer? = if beginPending || !held.isEmpty {
+            try pipelined(then: (name, params))
         } else {
-            name = "s\(preparedNames.count + 1)"
-            let types = params.map(\.typeOID)
-            guard let result = PQprepare(handle, name, dialect.rendered(template), Int32(params.count), types) else {
-                throw StoreError.backend("postgres: \(connectionMessage)")
-            }
-            defer { PQclear(result) }
-            try check(result)
-            preparedNames[template] = name
-        }
-        guard beginPending else {
-            return try exec(params, { values, lengths, formats in
+            withParameters(params) { values, lengths, formats in
                 PQexecPrepared(handle, name, Int32(params.count), values, lengths, formats, 0)
-            }, body)
+            }
         }
-        beginPending = false
-        return try exec(params, { values, lengths, formats in
-            afterBegin(name: name, values: values, lengths: lengths, formats: formats)
-        }, body)
+        guard let result = sent else { throw StoreError.backend("postgres: \(connectionMessage)") }
+        defer { PQclear(result) }
+        try check(result)
+        return try body(result)
     }
 
-    /// Sends a pending `BEGIN` on its own (before SQL that `execute` runs unprepared).
-    private func sendPendingBegin() throws {
-        guard beginPending else { return }
-        beginPending = false
-        guard let result = PQexec(handle, PostgresDialect.dialect.beginTransaction) else {
+    /// This connection's prepared statement for `template`, prepared on first use (named `s1`,
+    /// `s2`, … per connection; the parameter types are those of the first call, a NULL's left to
+    /// the server). A failed preparation is not kept, so the next call prepares again.
+    func preparedName(_ template: String, _ params: [SQLValue]) throws -> String {
+        if let known = preparedNames[template] { return known }
+        let name = try prepare(dialect.rendered(template), params)
+        preparedNames[template] = name
+        return name
+    }
+
+    /// This connection's prepared statement for write `template` checked to change exactly
+    /// `rows` rows (`rowChecked`), prepared on first use; nil when the template cannot be checked
+    /// that way.
+    func checkedName(_ template: String, rows: Int, _ params: [SQLValue]) throws -> String? {
+        let key = CheckedTemplate(template: template, rows: rows)
+        if let known = checkedNames[key] { return known }
+        guard let sql = Self.rowChecked(dialect.rendered(template), rows: rows) else { return nil }
+        let name = try prepare(sql, params)
+        checkedNames[key] = name
+        return name
+    }
+
+    private func prepare(_ sql: String, _ params: [SQLValue]) throws -> String {
+        let name = "s\(preparedNames.count + checkedNames.count + 1)"
+        guard let result = PQprepare(handle, name, sql, Int32(params.count), params.map(\.typeOID)) else {
             throw StoreError.backend("postgres: \(connectionMessage)")
         }
         defer { PQclear(result) }
         try check(result)
+        return name
     }
 
-    /// `BEGIN` and prepared statement `name` with its parameters, in one pipeline (libpq pipeline
-    /// mode: both go out in one write and come back in one read), and the statement's result; nil when they
-    /// could not be sent. A failed `BEGIN` is returned in place of the statement's result (the
-    /// server skipped the statement), so the caller's check throws its error. A connection that
-    /// cannot leave pipeline mode is no longer healthy, so the pool closes it.
-    private func afterBegin(name: String, values: [UnsafePointer<CChar>?], lengths: [Int32], formats: [Int32]) -> OpaquePointer? {
-        guard PQenterPipelineMode(handle) == 1 else { return nil }
+    /// The text of the failure `rowChecked` raises, before the count the write changed.
+    static let rowCheckMarker = "signet row check: changed"
+
+    /// `write` (one `INSERT`, `UPDATE` or `DELETE` without `RETURNING`, rendered) as one
+    /// statement that fails unless it changes exactly `rows` rows: the write in a data-modifying
+    /// `WITH` whose `RETURNING` rows are counted, and a count other than `rows` cast to an integer
+    /// from text, which fails (SQLSTATE 22P02, the text `rowCheckMarker`, the count, `rows`) inside
+    /// the server; so the statements after it in the same pipeline, its `COMMIT` included, are
+    /// skipped and the transaction awaits its rollback. nil for any other statement.
+    static func rowChecked(_ write: String, rows: Int) -> String? {
+        let verb = write.prefix { $0.isLetter }.lowercased()
+        guard ["insert", "update", "delete"].contains(verb), !write.contains(";"),
+              write.range(of: "returning", options: .caseInsensitive) == nil else { return nil }
+        return """
+            WITH signet_write AS (\(write) RETURNING 1) \
+            SELECT CASE count(*) WHEN \(rows) THEN 0 \
+            ELSE ('\(rowCheckMarker) ' || count(*) || ', expected \(rows)')::integer END FROM signet_write
+            """
+    }
+
+    /// True when `result` is the failure of a statement made by `rowChecked`.
+    static func failedRowCheck(_ result: OpaquePointer) -> Bool {
+        field(result, "C") == "22P02" && field(result, "M")?.contains(rowCheckMarker) == true
+    }
+
+    /// Sends the deferred `BEGIN`, the held writes and then `final` (a prepared statement and its
+    /// parameters) in one pipeline (libpq pipeline mode: they go out in one write and come back
+    /// in one read), and returns `final`'s result, unchecked (nil when there is no `final`).
+    /// Throws the first failure before `final`: a failed `BEGIN`, a held write's error, or its
+    /// `mismatch` when its row check failed; after one the server skips the rest up to the
+    /// pipeline's sync point, `final` included, and the transaction awaits its rollback. Throws
+    /// the connection's error when the pipeline cannot be sent or read; a connection that cannot
+    /// leave pipeline mode is no longer healthy, so the pool closes it.
+    func pipelined(then final: (name: String, params: [SQLValue])?) throws -> OpaquePointer? {
+        let begin = beginPending, writes = held
+        beginPending = false
+        held = []
+        guard PQenterPipelineMode(handle) == 1 else { throw connectionError }
         defer { _ = PQexitPipelineMode(handle) }
-        let queued = PQsendQueryParams(handle, PostgresDialect.dialect.beginTransaction, 0, nil, nil, nil, nil, 0) == 1
-            && PQsendQueryPrepared(handle, name, Int32(values.count), values, lengths, formats, 0) == 1
-        guard PQpipelineSync(handle) == 1 else { return nil }
+        var queued = !begin || PQsendQueryParams(handle, PostgresDialect.dialect.beginTransaction, 0, nil, nil, nil, nil, 0) == 1
+        for write in writes where queued {
+            queued = send(write.name, write.params)
+        }
+        if queued, let final { queued = send(final.name, final.params) }
+        guard PQpipelineSync(handle) == 1 else { throw connectionError }
         guard queued else {
             drainPipeline()
-            return nil
+            throw connectionError
         }
-        let begin = nextPipelineResult()
-        let statement = nextPipelineResult()
+        var failure: (any Error)?
+        if begin { settle(nextPipelineResult(), &failure, mismatch: nil) }
+        for write in writes { settle(nextPipelineResult(), &failure, mismatch: write.mismatch) }
+        let result = final == nil ? nil : nextPipelineResult()
         drainPipeline()
-        guard let begin else {
-            statement.map { PQclear($0) }
-            return nil
+        if final != nil, result == nil, failure == nil { failure = connectionError }
+        if let failure {
+            result.map { PQclear($0) }
+            throw failure
         }
-        guard PQresultStatus(begin) == PGRES_COMMAND_OK else {
-            statement.map { PQclear($0) }
-            return begin
+        return result
+    }
+
+    /// Queues prepared statement `name` with `params` in the pipeline; false when libpq refuses.
+    private func send(_ name: String, _ params: [SQLValue]) -> Bool {
+        withParameters(params) { values, lengths, formats in
+            PQsendQueryPrepared(handle, name, Int32(params.count), values, lengths, formats, 0)
+        } == 1
+    }
+
+    /// Frees a pipelined statement's `result` and records its failure in `failure`, unless an
+    /// earlier one is recorded (the server then skipped this one): the statement's error, or
+    /// `mismatch` when it is a held write whose row check failed. A missing result is the
+    /// connection's error.
+    private func settle(_ result: OpaquePointer?, _ failure: inout (any Error)?, mismatch: StoreError?) {
+        guard let result else {
+            if failure == nil { failure = connectionError }
+            return
         }
-        PQclear(begin)
-        return statement
+        defer { PQclear(result) }
+        guard failure == nil else { return }
+        do {
+            try check(result)
+        } catch {
+            if let mismatch, Self.failedRowCheck(result) { failure = mismatch } else { failure = error }
+        }
     }
 
     /// The next query's result in the pipeline, with the NULL that ends that query read past.
@@ -184,11 +253,9 @@ extension PostgresConnection {
         }
     }
 
-    /// `params` as libpq's value, length and format arrays for `send`, whose result goes to `body`
-    /// and is freed afterwards.
-    private func exec<T>(_ params: [SQLValue],
-                         _ send: (_ values: [UnsafePointer<CChar>?], _ lengths: [Int32], _ formats: [Int32]) -> OpaquePointer?,
-                         _ body: (OpaquePointer) throws -> T) throws -> T {
+    /// Calls `body` with `params` as libpq's value, length and format arrays, valid during the call.
+    private func withParameters<T>(_ params: [SQLValue],
+                                   _ body: (_ values: [UnsafePointer<CChar>?], _ lengths: [Int32], _ formats: [Int32]) -> T) -> T {
         let formats = params.map { value -> Int32 in if case .bytes = value { 1 } else { 0 } }
         var lengths: [Int32] = []
         var buffers: [UnsafeMutablePointer<CChar>?] = []
@@ -216,12 +283,7 @@ extension PostgresConnection {
             lengths.append(Int32(bytes.count))
             buffers.append(buffer)
         }
-        let values = buffers.map { UnsafePointer($0) }
-        let result = send(values, lengths, formats)
-        guard let result else { throw StoreError.backend("postgres: \(connectionMessage)") }
-        defer { PQclear(result) }
-        try check(result)
-        return try body(result)
+        return body(buffers.map { UnsafePointer($0) }, lengths, formats)
     }
 
     static func rowCount(_ result: OpaquePointer) -> Int32 {
@@ -259,6 +321,9 @@ extension PostgresConnection {
         guard let ascii = code.asciiValue, let text = PQresultErrorField(result, Int32(ascii)) else { return nil }
         return String(cString: text)
     }
+
+    /// The connection's last error as the store's error.
+    var connectionError: StoreError { .backend("postgres: \(connectionMessage)") }
 
     /// The connection's last error, on one line.
     var connectionMessage: String {

@@ -19,6 +19,25 @@ final class PostgresConnection: SQLConnection, @unchecked Sendable {
     /// first statement (`exec`), which saves a round trip per write transaction. A transaction that
     /// runs no statement sends nothing, its `COMMIT` or `ROLLBACK` included.
     var beginPending = false
+    /// Writes held back inside the transaction (`write(_:_:check:)`), in order, each prepared:
+    /// they go out in one pipeline with the transaction's next statement or its `COMMIT`.
+    var held: [HeldWrite] = []
+    /// Server-side prepared statements of row-checked writes (`checkedName`), by template and row count.
+    var checkedNames: [CheckedTemplate: String] = [:]
+
+    /// A write held back: its prepared statement, its parameters, and what the transaction fails
+    /// with when its row check fails (nil: no check).
+    struct HeldWrite {
+        let name: String
+        let params: [SQLValue]
+        let mismatch: StoreError?
+    }
+
+    /// A write template with the number of rows it must change.
+    struct CheckedTemplate: Hashable {
+        let template: String
+        let rows: Int
+    }
 
     init(handle: OpaquePointer) {
         self.handle = handle
@@ -29,11 +48,12 @@ final class PostgresConnection: SQLConnection, @unchecked Sendable {
     }
 
     /// Whether a transaction is open (or failed and not yet rolled back), or its `BEGIN` pending.
-    var isInTransaction: Bool { beginPending || !isIdle }
+    var isInTransaction: Bool { beginPending || !held.isEmpty || !isIdle }
 
     /// Runs a statement that returns no rows; returns the number of rows it changed.
     /// `BEGIN` is deferred to the next statement (`beginPending`); `COMMIT` and `ROLLBACK` of a
-    /// transaction that never sent it have nothing to end.
+    /// transaction that never sent it, and holds no write, have nothing to end. A rollback drops
+    /// the writes held: they come after every statement sent, so after any savepoint.
     @discardableResult
     func run(_ sql: String, _ binds: [any SQLBindable]) throws -> Int {
         if binds.isEmpty {
@@ -41,12 +61,29 @@ final class PostgresConnection: SQLConnection, @unchecked Sendable {
                 beginPending = true
                 return 0
             }
-            if beginPending, sql == "COMMIT" || sql == "ROLLBACK" {
+            if sql.hasPrefix("ROLLBACK") { held.removeAll() }
+            if beginPending, held.isEmpty, sql == "COMMIT" || sql == "ROLLBACK" {
                 beginPending = false
                 return 0
             }
         }
         return try exec(template: sql, binds.map(\.sqlValue)) { result in Self.changedRows(result) }
+    }
+
+    /// Inside a transaction, holds the write back for the next pipeline (`exec`), its row count
+    /// checked by the server (`rowChecked`); outside one, or for a write the server cannot check,
+    /// runs it at once and checks the count here.
+    func write(_ sql: String, _ binds: [any SQLBindable], check: SQLRowCheck?) throws {
+        let params = binds.map(\.sqlValue)
+        if isInTransaction {
+            let name: String? = if let check { try checkedName(sql, rows: check.rows, params) } else { try preparedName(sql, params) }
+            if let name {
+                held.append(HeldWrite(name: name, params: params, mismatch: check?.mismatch))
+                return
+            }
+        }
+        let changed = try exec(template: sql, params) { result in Self.changedRows(result) }
+        if let check, changed != check.rows { throw check.mismatch }
     }
 
     /// Runs a statement and decodes every row it returns.

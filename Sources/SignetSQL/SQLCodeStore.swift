@@ -56,9 +56,7 @@ public struct SQLCodeStore: AuthorizationCodeStore {
     static func consume(_ codeHash: [UInt8], now: Date, _ db: any SQLConnection) throws -> CodeConsumption {
         let outcome = CodeConsumption.decide(try db.one(codeForRedemption, [codeHash], decodeCode), now: now)
         if case .consumed = outcome {
-            guard try db.run(markConsumed, [now, codeHash]) == 1 else {
-                throw StoreError.backend("authorization code changed under its lock")
-            }
+            try db.write(markConsumed, [now, codeHash], changing: 1, else: .backend("authorization code changed under its lock"))
         }
         return outcome
     }
@@ -70,8 +68,9 @@ public struct SQLCodeStore: AuthorizationCodeStore {
 
     /// See `AuthorizationCodeStore.redeemCode(codeHash:now:grant:firstToken:)`.
     ///
-    /// `consumeCode`'s transaction with the family's two inserts in it. On PostgreSQL that is
-    /// `BEGIN`, the locked read, the `UPDATE`, two `INSERT`s, `COMMIT`; on SQLite one commit.
+    /// `consumeCode`'s transaction with the family's two inserts in it. On PostgreSQL that is 2
+    /// round trips: `BEGIN` with the locked read, then the `UPDATE`, two `INSERT`s and `COMMIT` in
+    /// one pipeline (`SQLConnection.write`); on SQLite one commit.
     public func redeemCode(codeHash: [UInt8], now: Date, grant: GrantRecord, firstToken: RefreshTokenRecord?) throws -> CodeConsumption {
         try database.transaction { db in
             let outcome = try Self.consume(codeHash, now: now, db)

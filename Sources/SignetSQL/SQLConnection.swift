@@ -1,4 +1,5 @@
 import Foundation
+import SignetStore
 
 /// One database connection, used by one thread at a time, as both backends implement it.
 ///
@@ -22,9 +23,40 @@ public protocol SQLConnection: AnyObject {
 
     /// Runs SQL without parameters, already rendered (DDL; several statements separated by `;`).
     func execute(_ sql: String) throws
+
+    /// Runs a write (one `INSERT`, `UPDATE` or `DELETE` without `RETURNING`) whose outcome the
+    /// caller does not read: with `check`, it must change exactly `check.rows` rows or fail with
+    /// `check.mismatch`. The backend decides when it runs and is checked. Outside a transaction
+    /// it runs at once (autocommit: on a mismatch the write stands and the error is thrown).
+    /// Inside one, SQLite runs and checks it at once; PostgreSQL holds it back and sends it in one
+    /// pipeline with the transaction's next statement or its `COMMIT`, the server checking the
+    /// count, so a failure skips what follows in that pipeline, the `COMMIT` included. Either way
+    /// its error (or mismatch) fails the transaction, which rolls back; but it may be thrown by a
+    /// later statement of the transaction or its `COMMIT` rather than by this call, so use it only
+    /// where any error ends the transaction. `ROLLBACK` (and `ROLLBACK TO`) drops writes still held.
+    func write(_ sql: String, _ binds: [any SQLBindable], check: SQLRowCheck?) throws
 }
 
 extension SQLConnection {
+    /// `write` for a backend that runs every statement at once (SQLite): runs it, then checks
+    /// the count.
+    public func write(_ sql: String, _ binds: [any SQLBindable], check: SQLRowCheck?) throws {
+        let changed = try run(sql, binds)
+        if let check, changed != check.rows { throw check.mismatch }
+    }
+
+    /// A write that must change exactly `rows` rows, or fail (and fail its transaction) with
+    /// `mismatch`; see `write(_:_:check:)` for when it runs.
+    public func write(_ sql: String, _ binds: [any SQLBindable], changing rows: Int, else mismatch: StoreError) throws {
+        try write(sql, binds, check: SQLRowCheck(rows: rows, mismatch: mismatch))
+    }
+
+    /// A write whose count is not checked (an `INSERT` of one row changes one row or fails);
+    /// see `write(_:_:check:)` for when it runs.
+    public func write(_ sql: String, _ binds: [any SQLBindable]) throws {
+        try write(sql, binds, check: nil)
+    }
+
     /// Runs a statement with no parameters that returns no rows.
     @discardableResult
     public func run(_ sql: String) throws -> Int {

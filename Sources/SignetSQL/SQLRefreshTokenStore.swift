@@ -129,7 +129,7 @@ public struct SQLRefreshTokenStore: RefreshTokenStore {
     }
 
     static func insertGrant(_ grant: GrantRecord, _ db: any SQLConnection) throws {
-        try db.run(insertGrantSQL, try grantBinds(grant))
+        try db.write(insertGrantSQL, try grantBinds(grant))
     }
 
     /// `grant` as `insertGrantSQL`'s parameters (also `SQLStores.bulkInsert`'s).
@@ -157,7 +157,7 @@ public struct SQLRefreshTokenStore: RefreshTokenStore {
     }
 
     static func insertToken(_ token: RefreshTokenRecord, _ db: any SQLConnection) throws {
-        guard try db.run(insertTokenSQL, tokenBinds(token)) == 1 else { throw StoreError.notFound }
+        try db.write(insertTokenSQL, tokenBinds(token), changing: 1, else: .notFound)
     }
 
     /// `token` as `insertTokenSQL`'s parameters (also `SQLStores.bulkInsert`'s, row by row in `tokenTuple`).
@@ -197,8 +197,9 @@ public struct SQLRefreshTokenStore: RefreshTokenStore {
     /// state written against: a racing rotation of the same token waits, then sees it rotated (a
     /// grace retry or reuse). `check` runs on those rows before anything is decided; a throw
     /// rolls the transaction back. `RefreshRotation.decide` makes the decision; this applies its
-    /// write. On PostgreSQL a plain rotation is 5 round trips: `BEGIN`, this read, the `UPDATE`,
-    /// the `INSERT`, `COMMIT`.
+    /// write, which nothing reads before the commit (`SQLConnection.write`). On PostgreSQL a plain
+    /// rotation is 2 round trips: `BEGIN` with this read, then the `UPDATE`, the `INSERT` and
+    /// `COMMIT` in one pipeline.
     public func rotateRefreshToken(tokenHash: [UInt8], clientID: String, successorHash: [UInt8],
                                    successorExpiresAt: Date, now: Date, graceSeconds: Int,
                                    check: (RefreshTokenRecord, GrantRecord) throws -> Void) throws -> RotationResult {
@@ -222,11 +223,11 @@ public struct SQLRefreshTokenStore: RefreshTokenStore {
             case .none:
                 break
             case .revokeGrant(let id, let reason, let at):
-                try db.run(Self.revokeByID, [at, reason, id])
+                try db.write(Self.revokeByID, [at, reason, id])
             case .rotate(let presentedHash, let at, let next):
-                let changed = try db.run(Self.markRotated, [at, next.tokenHash, presentedHash])
-                guard changed == 1 else { throw StoreError.backend("refresh token changed under its lock") }
-                try db.run(Self.insertSuccessorSQL, Self.successorBinds(next, grantKey: grantKey, grantScope: grant.scope))
+                try db.write(Self.markRotated, [at, next.tokenHash, presentedHash], changing: 1,
+                             else: .backend("refresh token changed under its lock"))
+                try db.write(Self.insertSuccessorSQL, Self.successorBinds(next, grantKey: grantKey, grantScope: grant.scope))
             }
             return result
         }

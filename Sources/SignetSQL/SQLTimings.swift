@@ -136,6 +136,12 @@ final class TimedSQLConnection: SQLConnection {
         try timed(sql) { try base.query(sql, binds, decode) }
     }
 
+    /// Timed as the call: where the backend holds the write back (PostgreSQL, inside a
+    /// transaction), its time falls to the statement it is sent with.
+    func write(_ sql: String, _ binds: [any SQLBindable], check: SQLRowCheck?) throws {
+        try timed(sql) { try base.write(sql, binds, check: check) }
+    }
+
     /// DDL (migrations): not timed.
     func execute(_ sql: String) throws { try base.execute(sql) }
 

@@ -2,7 +2,7 @@
 import SignetTesting
 import Testing
 
-/// How a connection's libpq parameters are built; no server needed.
+/// How a connection's libpq parameters and its row-checked writes are built; no server needed.
 @Suite(.endToEndLimit) struct PostgresConnectionTests {
     /// The value given to `keyword`, the last one winning as in libpq, or nil.
     func value(_ keyword: String, in parameters: [(keyword: String, value: String)]) -> String? {
@@ -53,5 +53,18 @@ import Testing
                                                                  database: "signet_test_1", environment: [:])
         #expect(parameters.filter { $0.keyword == "dbname" }.map(\.value) == ["host=/run/pg dbname=postgres", "signet_test_1"])
         #expect(value("connect_timeout", in: parameters) == "10")
+    }
+
+    /// One INSERT, UPDATE or DELETE without RETURNING becomes a statement that checks its own
+    /// row count; anything else is not (`write` runs it at once and checks the count itself).
+    @Test func onlyAPlainWriteIsRowChecked() {
+        let checked = PostgresConnection.rowChecked("UPDATE probe SET note = $1 WHERE id = $2", rows: 2)
+        #expect(checked?.hasPrefix("WITH signet_write AS (UPDATE probe SET note = $1 WHERE id = $2 RETURNING 1) ") == true)
+        #expect(checked?.contains("CASE count(*) WHEN 2 THEN 0") == true)
+        #expect(PostgresConnection.rowChecked("delete FROM probe WHERE id = $1", rows: 1) != nil)
+        for statement in ["SELECT 1", "UPDATE probe SET note = $1 RETURNING id", "DELETE FROM probe; DELETE FROM other",
+                          "WITH x AS (SELECT 1) UPDATE probe SET note = 'x'"] {
+            #expect(PostgresConnection.rowChecked(statement, rows: 1) == nil, "\(statement)")
+        }
     }
 }

@@ -330,6 +330,116 @@ struct PostgresStorageTests {
         }
     }
 
+    /// Writes held back in a transaction (`SQLConnection.write`) go out with its next statement or
+    /// its `COMMIT`, in one pipeline: nothing reaches the server before then; a row check that
+    /// fails throws its own error, and it or any failing statement of the pipeline rolls back the
+    /// whole transaction (the `COMMIT` sent with them never happens), as does a failure inside a
+    /// savepoint only that savepoint; the connection comes back idle and reusable.
+    @Test func heldWritesTravelWithTheCommitAndAFailureRollsBackEverything() throws {
+        try withDatabase { database in
+            let store = try store(database, maxConnections: 1)
+            try store.withConnection { db in try db.execute("CREATE TABLE probe (id TEXT PRIMARY KEY, note TEXT)") }
+            let insert = "INSERT INTO probe (id) VALUES ($1)"
+            let note = "UPDATE probe SET note = $1 WHERE id = $2"
+            let changed = StoreError.backend("the probe changed")
+            func notes() throws -> [String] {
+                try store.withConnection { db in
+                    try db.query("SELECT id || ':' || COALESCE(note, '-') FROM probe ORDER BY id", []) { try $0.text(0) }
+                }
+            }
+            let admin = try PostgresConnection.connect(conninfo: try RealPart.postgres(), database: database)
+            let pid = try store.withConnection { db in try db.one("SELECT pg_backend_pid()", []) { try $0.int64(0) } }
+            // Held until the commit: the server has seen nothing of the transaction, not even its BEGIN.
+            try store.withConnection { db in
+                try db.transaction {
+                    try db.write(insert, ["one"])
+                    try db.write(note, ["first", "one"], changing: 1, else: changed)
+                    #expect(db.isInTransaction)
+                    #expect(try sessions(of: database, seenFrom: admin) == ["idle"])
+                }
+            }
+            #expect(try notes() == ["one:first"])
+            // A read sends what is held first, in the same transaction.
+            try store.withConnection { db in
+                try db.transaction {
+                    try db.write(insert, ["two"])
+                    #expect(try db.one("SELECT count(*) FROM probe", []) { try $0.int64(0) } == 2)
+                    #expect(try sessions(of: database, seenFrom: admin) == ["idle in transaction"])
+                    try db.write(note, ["second", "two"], changing: 1, else: changed)
+                }
+            }
+            #expect(try notes() == ["one:first", "two:second"])
+            // A row check that fails (no row, or more rows than expected) throws its error and
+            // rolls back the writes before and after it.
+            #expect(throws: changed) {
+                try store.withConnection { db in
+                    try db.transaction {
+                        try db.write(insert, ["three"])
+                        try db.write(note, ["lost", "nobody"], changing: 1, else: changed)
+                        try db.write(note, ["lost", "one"], changing: 1, else: changed)
+                    }
+                }
+            }
+            #expect(throws: changed) {
+                try store.withConnection { db in
+                    try db.transaction {
+                        try db.write(note, ["lost", "one"], changing: 1, else: changed)
+                        try db.write("UPDATE probe SET note = $1", ["lost"], changing: 1, else: changed)
+                    }
+                }
+            }
+            #expect(try notes() == ["one:first", "two:second"])
+            // A failing later statement: its own error, and the checked write before it is undone.
+            #expect(throws: StoreError.duplicate) {
+                try store.withConnection { db in
+                    try db.transaction {
+                        try db.write(note, ["lost", "one"], changing: 1, else: changed)
+                        try db.write(insert, ["one"])
+                    }
+                }
+            }
+            // A failing held write thrown by the read it went out with; nothing after it runs.
+            #expect(throws: StoreError.duplicate) {
+                try store.withConnection { db in
+                    try db.transaction {
+                        try db.write(insert, ["two"])
+                        _ = try db.one("SELECT count(*) FROM probe", []) { try $0.int64(0) }
+                        Issue.record("the read after a failed held write returned")
+                    }
+                }
+            }
+            #expect(try notes() == ["one:first", "two:second"])
+            // In a savepoint, a failure undoes only the savepoint; a savepoint that throws drops
+            // the writes it held.
+            struct Refused: Error {}
+            try store.withConnection { db in
+                try db.transaction {
+                    try db.write(insert, ["outer"])
+                    #expect(throws: StoreError.duplicate) { try db.transaction { try db.write(insert, ["one"]) } }
+                    #expect(throws: Refused.self) {
+                        try db.transaction {
+                            try db.write(insert, ["dropped"])
+                            throw Refused()
+                        }
+                    }
+                    try db.write(note, ["kept", "outer"], changing: 1, else: changed)
+                }
+            }
+            #expect(try notes() == ["one:first", "outer:kept", "two:second"])
+            // Outside a transaction the write runs at once: a wrong count is thrown, the write stands.
+            #expect(throws: changed) {
+                try store.withConnection { db in try db.write("UPDATE probe SET note = $1", ["all"], changing: 1, else: changed) }
+            }
+            #expect(try notes() == ["one:all", "outer:all", "two:all"])
+            // The one pooled connection is the same, idle, and outside any transaction.
+            let (again, inTransaction) = try store.withConnection { db in
+                (try db.one("SELECT pg_backend_pid()", []) { try $0.int64(0) }, db.isInTransaction)
+            }
+            #expect(again == pid && !inTransaction)
+            #expect(try sessions(of: database, seenFrom: admin) == ["idle"])
+        }
+    }
+
     @Test func aStatementPastTheLimitFailsAndRollsBack() throws {
         try withDatabase { database in
             let store = try store(database, maxConnections: 1, statementTimeout: 1)
