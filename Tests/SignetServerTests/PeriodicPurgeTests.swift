@@ -8,6 +8,16 @@ import Testing
 /// Expired rows are deleted: by the running server's background purge (maintenance.purge_interval)
 /// and by `signet purge`, each keeping rows for maintenance.purge_retention past their expiry.
 @Suite(.endToEndLimit) struct PeriodicPurgeTests {
+    /// A temporary folder (the caller removes it), its `data` folder, and the default configuration
+    /// pointing at that data folder.
+    static func dataFolder(prefix: String) throws -> (TemporaryDirectory, String, SignetConfiguration) {
+        let directory = try TemporaryDirectory(prefix: prefix)
+        let data = directory.appending("data")
+        var configuration = SignetConfiguration.defaults
+        configuration.dataDirectory = data
+        return (directory, data, configuration)
+    }
+
     /// Polls `condition` every 0.1 s for at most 10 s; true once it held.
     static func eventually(_ condition: () throws -> Bool) async throws -> Bool {
         for _ in 0..<100 {
@@ -74,11 +84,8 @@ import Testing
     }
 
     @Test func purgeCommandDeletesWithTheConfiguredRetentionAndPrintsTheCount() async throws {
-        let directory = try TemporaryDirectory(prefix: "purge")
+        let (directory, data, configuration) = try Self.dataFolder(prefix: "purge")
         defer { directory.remove() }
-        let data = directory.appending("data")
-        var configuration = SignetConfiguration.defaults
-        configuration.dataDirectory = data
         let tenMinutesAgo = Date().addingTimeInterval(-600)
         do {
             let storage = try ConfiguredStorage.open(configuration, migrate: true).storage
@@ -107,11 +114,8 @@ import Testing
     /// usage error (exit 64) that deletes nothing; `--rest 0` deletes every expired row, in as many
     /// 200-row batches as it takes, whatever the configuration's `purge_rest` says.
     @Test func purgeRestIsCheckedAndItsBatchesDeleteEveryExpiredRow() async throws {
-        let directory = try TemporaryDirectory(prefix: "purge-rest")
+        let (directory, data, configuration) = try Self.dataFolder(prefix: "purge-rest")
         defer { directory.remove() }
-        let data = directory.appending("data")
-        var configuration = SignetConfiguration.defaults
-        configuration.dataDirectory = data
         let expiredRows = 450
         let twoDaysAgo = Date().addingTimeInterval(-2 * 86_400)
         do {

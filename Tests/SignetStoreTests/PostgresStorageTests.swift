@@ -28,6 +28,17 @@ struct PostgresStorageTests {
                             maxConnections: maxConnections, statementTimeout: statementTimeout, dropOnDeinit: nil)
     }
 
+    /// A store on `database` after `write` left it at schema `version`, migrated from there:
+    /// exactly the later migrations run.
+    func migrated(_ database: String, from version: Int,
+                  writtenBy write: (any SQLConnection) throws -> Void) throws -> PostgresStorage {
+        try store(database, migrate: false).withConnection { db in try write(db) }
+        let store = try store(database, migrate: false)
+        #expect(try store.currentVersion() == version)
+        #expect(try store.migrate() == Array((version + 1)...SQLMigrations.latest))
+        return store
+    }
+
     /// Expects the error of a statement cancelled by `statement_timeout` (57014) or `lock_timeout` (55P03).
     func expectTimeLimit(_ error: any Error, sourceLocation: SourceLocation = #_sourceLocation) {
         guard case StoreError.backend(let message)? = error as? StoreError else {
@@ -105,10 +116,7 @@ struct PostgresStorageTests {
     /// before, and they still go with their grant.
     @Test func migrationSeventeenStoresATokensScopeOnlyWhereItDiffersFromItsGrants() throws {
         try withDatabase { database in
-            try store(database, migrate: false).withConnection { db in try TokenScopeMigration.writeVersion16(db) }
-            let store = try store(database, migrate: false)
-            #expect(try store.currentVersion() == 16)
-            #expect(try store.migrate() == Array(17...SQLMigrations.latest))
+            let store = try migrated(database, from: 16, writtenBy: TokenScopeMigration.writeVersion16)
             try TokenScopeMigration.expectScopesKept(store.refreshTokens)
             try store.withConnection { db in
                 #expect(try db.query(TokenScopeMigration.storedScopesQuery, []) { $0.optionalText(0) } == TokenScopeMigration.storedScopes)
@@ -123,10 +131,7 @@ struct PostgresStorageTests {
     /// reads back, rotates, revokes and purges as before, and tokens still go with their grant.
     @Test func migrationEighteenKeysTokensToTheirGrantByInteger() throws {
         try withDatabase { database in
-            try store(database, migrate: false).withConnection { db in try GrantKeyMigration.writeVersion17(db) }
-            let store = try store(database, migrate: false)
-            #expect(try store.currentVersion() == 17)
-            #expect(try store.migrate() == Array(18...SQLMigrations.latest))
+            let store = try migrated(database, from: 17, writtenBy: GrantKeyMigration.writeVersion17)
             let stored = try store.withConnection { db in
                 try db.query(GrantKeyMigration.storedTokensQuery, []) { [try $0.text(0), $0.optionalText(1)] }
             }

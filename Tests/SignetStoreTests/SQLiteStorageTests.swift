@@ -17,6 +17,20 @@ struct SQLiteStorageTests {
         try body(directory)
     }
 
+    /// A store on a file in `directory` that `write` left at schema `version`, migrated from there:
+    /// exactly the later migrations run. Also the connection that wrote the old schema.
+    func migrated(from version: Int, in directory: String,
+                  writtenBy write: (SQLiteConnection) throws -> Void) throws -> (SQLiteStorage, SQLiteConnection) {
+        let path = directory + "/db.sqlite3"
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        let connection = try SQLiteConnection.open(path: path)
+        try write(connection)
+        let store = try SQLiteStorage(path: path, migrate: false)
+        #expect(try store.currentVersion() == version)
+        #expect(try store.migrate() == Array((version + 1)...SQLMigrations.latest))
+        return (store, connection)
+    }
+
     @Test func migrationsApplyOnceAndAreIdempotent() throws {
         try withDirectory { directory in
             let path = directory + "/db.sqlite3"
@@ -142,13 +156,7 @@ struct SQLiteStorageTests {
     /// before, and they still go with their grant.
     @Test func migrationSeventeenStoresATokensScopeOnlyWhereItDiffersFromItsGrants() throws {
         try withDirectory { directory in
-            let path = directory + "/db.sqlite3"
-            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-            let connection = try SQLiteConnection.open(path: path)
-            try TokenScopeMigration.writeVersion16(connection)
-            let store = try SQLiteStorage(path: path, migrate: false)
-            #expect(try store.currentVersion() == 16)
-            #expect(try store.migrate() == Array(17...SQLMigrations.latest))
+            let (store, connection) = try migrated(from: 16, in: directory, writtenBy: TokenScopeMigration.writeVersion16)
             try TokenScopeMigration.expectScopesKept(store.refreshTokens)
             #expect(try connection.query(TokenScopeMigration.storedScopesQuery, []) { $0.optionalText(0) } == TokenScopeMigration.storedScopes)
             #expect(try connection.query("PRAGMA foreign_key_check", []) { _ in () }.isEmpty)
@@ -162,13 +170,7 @@ struct SQLiteStorageTests {
     /// reads back, rotates, revokes and purges as before, and tokens still go with their grant.
     @Test func migrationEighteenKeysTokensToTheirGrantByInteger() throws {
         try withDirectory { directory in
-            let path = directory + "/db.sqlite3"
-            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-            let connection = try SQLiteConnection.open(path: path)
-            try GrantKeyMigration.writeVersion17(connection)
-            let store = try SQLiteStorage(path: path, migrate: false)
-            #expect(try store.currentVersion() == 17)
-            #expect(try store.migrate() == Array(18...SQLMigrations.latest))
+            let (store, connection) = try migrated(from: 17, in: directory, writtenBy: GrantKeyMigration.writeVersion17)
             #expect(try connection.query(GrantKeyMigration.storedTokensQuery, []) { [try $0.text(0), $0.optionalText(1)] }
                     == GrantKeyMigration.storedTokens)
             try GrantKeyMigration.expectReadBack(store.refreshTokens)
