@@ -25,10 +25,11 @@ public struct RefreshTokenMinter: Sendable {
     /// A token's lifetime for `client`: its own, or the default.
     func lifetime(for client: Client) -> TimeInterval { TimeInterval(client.lifetimes.refreshToken ?? defaultLifetime) }
 
-    /// The successor of a refresh token: derived from the presented token, so a retry inside the
-    /// grace window yields the same string while only hashes are stored.
-    func successor(of presented: String) -> String {
-        OpaqueTokens.Kind.refresh.rawValue + "_" + Base64URL.encode(derivationKey.mac(presented))
+    /// The successor of a refresh token of the family `grantID`: derived from the presented token,
+    /// so a retry inside the grace window yields the same string while only hashes are stored, and
+    /// with the family's id appended as every refresh token has it (`OpaqueTokens.refreshLocator`).
+    func successor(of presented: String, grantID: String) -> String {
+        OpaqueTokens.Kind.refresh.rawValue + "_" + Base64URL.encode(derivationKey.mac(presented)) + grantID
     }
 
     /// The first refresh token of a new grant family (code redemption, token exchange): only for
@@ -44,7 +45,7 @@ public struct RefreshTokenMinter: Sendable {
     /// (for `RefreshTokenStore.createGrant(_:firstToken:)`), or nil when the family gets none.
     func firstToken(grant: GrantRecord, client: Client, scope: Scope, now: Date) -> (token: String, record: RefreshTokenRecord)? {
         guard scope.contains(Scope.offlineAccess), client.grantTypes.contains(.refreshToken) else { return nil }
-        let token = tokens.make(.refresh)
+        let token = tokens.makeRefresh(grantID: grant.grantID)
         return (token, RefreshTokenRecord(
             tokenHash: tokens.hash(token), grantID: grant.grantID, scope: grant.scope, createdAt: now,
             expiresAt: min(now.addingTimeInterval(lifetime(for: client)), grant.absoluteExpiresAt)))
