@@ -21,8 +21,8 @@ public protocol RefreshTokenStore: Sendable {
     /// Whether the family exists, is not revoked and `now < absoluteExpiresAt`. Cheap.
     func isGrantActive(id: String, now: Date) throws -> Bool
 
-    /// Stores the first refresh token of a family. Throws `.duplicate` if the hash exists and
-    /// `.notFound` if the family does not.
+    /// Stores the first refresh token of a family. Throws `.duplicate` if the hash exists in the
+    /// family and `.notFound` if the family does not.
     func insertRefreshToken(_ token: RefreshTokenRecord) throws
 
     /// The token with this hash in the family whose public id is `grantID`, whatever its state,
@@ -33,7 +33,8 @@ public protocol RefreshTokenStore: Sendable {
 
     /// Presents a refresh token, in one transaction. The token is found as `refreshToken(hash:grantID:)`
     /// finds it (`grantID`: its string's locator); its successor is stored in the same family.
-    /// - unknown hash (or not in the family `grantID` names): `.notFound`; another client's token: `.clientMismatch`; nothing changes.
+    /// - unknown hash (or not in the family `grantID` names): `.notFound`; another client's token:
+    ///   `.clientMismatch`; nothing changes.
     /// - family revoked: `.revoked`; family past its absolute lifetime: `.expired`.
     /// - the family's user exists and is disabled: revokes the family (reason `user_disabled`) in
     ///   the same transaction and returns `.userDisabled` with the revoked grant.
