@@ -47,7 +47,7 @@ struct RefreshTokenGrant: GrantHandler {
         } else {
             throw OAuthError.invalidGrant("The refresh token is invalid, expired or revoked.")
         }
-        let successor = parts.refreshMinter.successor(of: presented, grantID: grantID)
+        var successor = parts.refreshMinter.successor(of: presented, grantID: grantID)
         let successorHash = parts.tokens.hash(successor)
         let rotation: Rotation
         // What the check computed, kept for the response: the rows it ran on are the rotation's
@@ -64,7 +64,11 @@ struct RefreshTokenGrant: GrantHandler {
         case .rotated(let result):
             rotation = result
         case .graceRetry(let result):
-            guard result.successor.tokenHash == successorHash else {
+            // A token rotated before migration 19 got a successor naming no family; its retry gets that one again.
+            let earlier = locator.grantID == nil ? parts.refreshMinter.successorNamingNoFamily(of: presented) : nil
+            if let earlier, result.successor.tokenHash != successorHash, result.successor.tokenHash == parts.tokens.hash(earlier) {
+                successor = earlier
+            } else if result.successor.tokenHash != successorHash {
                 throw OAuthError.invalidGrant("The refresh token is invalid.", detail: "grace retry successor mismatch")
             }
             rotation = result

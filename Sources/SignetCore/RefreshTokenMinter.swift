@@ -29,7 +29,13 @@ public struct RefreshTokenMinter: Sendable {
     /// so a retry inside the grace window yields the same string while only hashes are stored, and
     /// with the family's id appended as every refresh token has it (`OpaqueTokens.refreshLocator`).
     func successor(of presented: String, grantID: String) -> String {
-        OpaqueTokens.Kind.refresh.rawValue + "_" + Base64URL.encode(derivationKey.mac(presented)) + grantID
+        successorNamingNoFamily(of: presented) + grantID
+    }
+
+    /// The successor as it was derived before migration 19, without the family's id: what a token
+    /// rotated before the upgrade got, so a retry of it inside the grace window gets it again.
+    func successorNamingNoFamily(of presented: String) -> String {
+        OpaqueTokens.Kind.refresh.rawValue + "_" + Base64URL.encode(derivationKey.mac(presented))
     }
 
     /// The first refresh token of a new grant family (code redemption, token exchange): only for

@@ -253,6 +253,28 @@ import SignetWire
         #expect(try fixture.refresh(successor).refreshToken?.hasSuffix(family) == true)
     }
 
+    /// A grace-window retry of a token rotated just before migration 19 gets the successor it got
+    /// then (47 characters, naming no family), and that successor rotates to one that names it.
+    @Test func aRetryOfATokenRotatedBeforeMigrationNineteenGetsItsEarlierSuccessor() throws {
+        let fixture = try TokenFixture()
+        let token = try start(fixture)
+        let tokens = fixture.server.tokens
+        let family = try #require(tokens.refreshLocator(token)?.grantID)
+        let old = String(token.prefix(4 + 43))
+        let earlier = fixture.server.grantParts.refreshMinter.successorNamingNoFamily(of: old)
+        let connection = try SQLiteConnection.open(path: fixture.storage.path)
+        _ = try connection.run("UPDATE refresh_tokens SET token_hash = $1, legacy = 1, rotated_at = $2, successor_hash = $3 WHERE token_hash = $4",
+                               [tokens.hash(old), fixture.clock.now, tokens.hash(earlier), tokens.hash(token)])
+        _ = try connection.run("""
+            INSERT INTO refresh_tokens (grant_ref, created_at, expires_at, legacy, token_hash, parent_hash)
+            SELECT grant_ref, created_at, expires_at, 1, $2, $1 FROM refresh_tokens WHERE token_hash = $1
+            """, [tokens.hash(old), tokens.hash(earlier)])
+        fixture.clock.advance(by: 5)
+        #expect(try fixture.refresh(old).refreshToken == earlier)
+        let next = try #require(try fixture.refresh(earlier).refreshToken)
+        #expect(next.count == 4 + 43 + 22 && next.hasSuffix(family))
+    }
+
     @Test func unknownAndMalformedTokens() throws {
         let fixture = try TokenFixture()
         _ = try start(fixture)
