@@ -33,8 +33,8 @@ public struct IntrospectionEndpoint: Sendable {
         let token = try parameters.required("token")
         _ = try parameters.single("token_type_hint")
         do {
-            if tokens.hasShape(token, of: .refresh) {
-                return try refreshToken(token, caller: client) ?? Self.inactive
+            if let locator = tokens.refreshLocator(token) {
+                return try refreshToken(token, locator, caller: client) ?? Self.inactive
             }
             return try accessToken(token) ?? Self.inactive
         } catch {
@@ -59,9 +59,9 @@ public struct IntrospectionEndpoint: Sendable {
         return .object(object)
     }
 
-    private func refreshToken(_ token: String, caller: Client) throws -> JSONValue? {
+    private func refreshToken(_ token: String, _ locator: RefreshLocator, caller: Client) throws -> JSONValue? {
         let now = clock.now
-        guard let record = try refreshTokens.refreshToken(hash: tokens.hash(token)),
+        guard let record = try refreshTokens.refreshToken(hash: tokens.hash(token), grantID: locator.grantID),
               record.rotatedAt == nil, now < record.expiresAt,
               let grant = try refreshTokens.grant(id: record.grantID),
               grant.isActive(at: now), grant.clientID == caller.id,

@@ -29,14 +29,25 @@ struct RefreshTokenGrant: GrantHandler {
     private func refresh(_ parameters: RequestParameters, client: Client) throws -> TokenResponse {
         let presented = try parameters.required("refresh_token")
         let requestedScope = try parameters.single("scope").map { text throws(OAuthError) in try Scope(parsing: text) }
-        guard parts.tokens.hasShape(presented, of: .refresh) else { throw OAuthError.invalidGrant("The refresh token is invalid.") }
+        guard let locator = parts.tokens.refreshLocator(presented) else { throw OAuthError.invalidGrant("The refresh token is invalid.") }
+        let presentedHash = parts.tokens.hash(presented)
         let now = parts.clock.now
         // A request that narrows is checked against the family inside the rotation's transaction,
         // before anything is written, so a refused one (invalid_scope, invalid_target) leaves the
         // token as it was. Scope and resources never change within a family, so the check holds
         // for the rotated token too.
         let narrows = requestedScope != nil || parameters.contains("resource")
-        let successor = parts.refreshMinter.successor(of: presented)
+        // The successor names the family as every new token does; a token issued before migration 19
+        // names none, so its family is read from its row first (one more read, for those tokens only).
+        let grantID: String
+        if let named = locator.grantID {
+            grantID = named
+        } else if let legacy = try parts.refreshTokens.refreshToken(hash: presentedHash, grantID: nil) {
+            grantID = legacy.grantID
+        } else {
+            throw OAuthError.invalidGrant("The refresh token is invalid, expired or revoked.")
+        }
+        var successor = parts.refreshMinter.successor(of: presented, grantID: grantID)
         let successorHash = parts.tokens.hash(successor)
         let rotation: Rotation
         // What the check computed, kept for the response: the rows it ran on are the rotation's
@@ -44,7 +55,7 @@ struct RefreshTokenGrant: GrantHandler {
         // audiences are the same ones, and need not be parsed twice.
         var checked: (scope: Scope, audiences: [String])?
         switch try parts.refreshTokens.rotateRefreshToken(
-            tokenHash: parts.tokens.hash(presented), clientID: client.id, successorHash: successorHash,
+            tokenHash: presentedHash, grantID: locator.grantID, clientID: client.id, successorHash: successorHash,
             successorExpiresAt: now.addingTimeInterval(parts.refreshMinter.lifetime(for: client)), now: now, graceSeconds: graceSeconds,
             check: { token, grant in
                 guard narrows else { return }
@@ -53,7 +64,11 @@ struct RefreshTokenGrant: GrantHandler {
         case .rotated(let result):
             rotation = result
         case .graceRetry(let result):
-            guard result.successor.tokenHash == successorHash else {
+            // A token rotated before migration 19 got a successor naming no family; its retry gets that one again.
+            let earlier = locator.grantID == nil ? parts.refreshMinter.successorNamingNoFamily(of: presented) : nil
+            if let earlier, result.successor.tokenHash != successorHash, result.successor.tokenHash == parts.tokens.hash(earlier) {
+                successor = earlier
+            } else if result.successor.tokenHash != successorHash {
                 throw OAuthError.invalidGrant("The refresh token is invalid.", detail: "grace retry successor mismatch")
             }
             rotation = result

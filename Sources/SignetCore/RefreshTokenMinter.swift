@@ -25,9 +25,16 @@ public struct RefreshTokenMinter: Sendable {
     /// A token's lifetime for `client`: its own, or the default.
     func lifetime(for client: Client) -> TimeInterval { TimeInterval(client.lifetimes.refreshToken ?? defaultLifetime) }
 
-    /// The successor of a refresh token: derived from the presented token, so a retry inside the
-    /// grace window yields the same string while only hashes are stored.
-    func successor(of presented: String) -> String {
+    /// The successor of a refresh token of the family `grantID`: derived from the presented token,
+    /// so a retry inside the grace window yields the same string while only hashes are stored, and
+    /// with the family's id appended as every refresh token has it (`OpaqueTokens.refreshLocator`).
+    func successor(of presented: String, grantID: String) -> String {
+        successorNamingNoFamily(of: presented) + grantID
+    }
+
+    /// The successor as it was derived before migration 19, without the family's id: what a token
+    /// rotated before the upgrade got, so a retry of it inside the grace window gets it again.
+    func successorNamingNoFamily(of presented: String) -> String {
         OpaqueTokens.Kind.refresh.rawValue + "_" + Base64URL.encode(derivationKey.mac(presented))
     }
 
@@ -44,7 +51,7 @@ public struct RefreshTokenMinter: Sendable {
     /// (for `RefreshTokenStore.createGrant(_:firstToken:)`), or nil when the family gets none.
     func firstToken(grant: GrantRecord, client: Client, scope: Scope, now: Date) -> (token: String, record: RefreshTokenRecord)? {
         guard scope.contains(Scope.offlineAccess), client.grantTypes.contains(.refreshToken) else { return nil }
-        let token = tokens.make(.refresh)
+        let token = tokens.makeRefresh(grantID: grant.grantID)
         return (token, RefreshTokenRecord(
             tokenHash: tokens.hash(token), grantID: grant.grantID, scope: grant.scope, createdAt: now,
             expiresAt: min(now.addingTimeInterval(lifetime(for: client)), grant.absoluteExpiresAt)))

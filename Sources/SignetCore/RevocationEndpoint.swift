@@ -24,8 +24,8 @@ public struct RevocationEndpoint: Sendable {
         _ = try parameters.single("token_type_hint")
         let now = clock.now
         do {
-            if tokens.hasShape(token, of: .refresh) {
-                guard let record = try refreshTokens.refreshToken(hash: tokens.hash(token)),
+            if let locator = tokens.refreshLocator(token) {
+                guard let record = try refreshTokens.refreshToken(hash: tokens.hash(token), grantID: locator.grantID),
                       let grant = try refreshTokens.grant(id: record.grantID),
                       grant.clientID == client.id else { return }
                 if try refreshTokens.revokeGrant(id: grant.grantID, reason: "revoked_by_client", now: now) {

@@ -64,14 +64,30 @@ public struct SQLRefreshTokenStore: RefreshTokenStore {
     /// takes). The grant always exists for a token (`ON DELETE CASCADE`), so an inner join
     /// loses nothing: no row is an unknown token.
     /// The grant's key comes last (column 23), for the successor's insert (`insertSuccessorSQL`).
-    static let tokenAndGrantForRotation = """
+    /// `$1` is the token's hash, `$2` the grant id its string names (`located`).
+    static func tokenAndGrantForRotation(_ located: Bool) -> String {
+        """
         SELECT \(tokenSelect),
             g.grant_id, g.client_id, g.user_id, g.scope, g.created_at, g.absolute_expires_at, g.revoked_at, g.revoke_reason,
             g.session_id, g.auth_time, g.payload, g.resources, g.amr, g.organization_id,
             (SELECT disabled_at IS NOT NULL FROM users WHERE id = g.user_id), t.grant_ref
         FROM \(tokenJoin)
-        WHERE t.token_hash = $1{for_update}
+        WHERE \(tokenWhere(located)){for_update}
         """
+    }
+    static let rotationLocated = tokenAndGrantForRotation(true)
+    static let rotationLegacy = tokenAndGrantForRotation(false)
+    /// How a token is found (migration 19): one whose string names its family (`$2`, the grant's
+    /// public id) under that grant, by the primary key (`grant_ref`, `token_hash`); one issued
+    /// before migration 19 (`$2` not bound) by its hash through `refresh_tokens_legacy`, which
+    /// holds only those rows.
+    static func tokenWhere(_ located: Bool) -> String {
+        located ? "g.grant_id = $2 AND t.token_hash = $1" : "t.token_hash = $1 AND t.legacy = 1"
+    }
+    /// The parameters of a token read by `tokenWhere`.
+    static func tokenKey(_ hash: [UInt8], _ grantID: String?) -> [any SQLBindable] {
+        grantID.map { [hash, $0] } ?? [hash]
+    }
     static let activeGrant = "SELECT 1 FROM grants WHERE grant_id = $1 AND revoked_at IS NULL AND absolute_expires_at > $2"
     /// A token of the family whose public id is `$2` (`tokenBinds`): one lookup of the grant gives
     /// its key and its scope; no row is inserted when there is no such grant.
@@ -82,10 +98,13 @@ public struct SQLRefreshTokenStore: RefreshTokenStore {
     /// A rotation's successor, whose grant the rotation has read: its key and the stored scope
     /// (NULL for the grant's) are bound (`successorBinds`), no lookup.
     static let insertSuccessorSQL = "INSERT INTO refresh_tokens (\(tokenColumns)) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)"
-    static let tokenByHash = "SELECT \(tokenSelect) FROM \(tokenJoin) WHERE t.token_hash = $1"
+    static let tokenLocated = "SELECT \(tokenSelect) FROM \(tokenJoin) WHERE \(tokenWhere(true))"
+    static let tokenLegacy = "SELECT \(tokenSelect) FROM \(tokenJoin) WHERE \(tokenWhere(false))"
+    /// A token of the family whose key is `$1` (a rotation's successor), by the primary key.
+    static let tokenInFamily = "SELECT \(tokenSelect) FROM \(tokenJoin) WHERE t.grant_ref = $1 AND t.token_hash = $2"
     static let markRotated = """
         UPDATE refresh_tokens SET rotated_at = $1, successor_hash = $2
-        WHERE token_hash = $3 AND rotated_at IS NULL
+        WHERE grant_ref = $3 AND token_hash = $4 AND rotated_at IS NULL
         """
     static let revokeByID = "UPDATE grants SET revoked_at = $1, revoke_reason = $2 WHERE grant_id = $3 AND revoked_at IS NULL"
     static let activeRefreshByUser = """
@@ -177,19 +196,21 @@ public struct SQLRefreshTokenStore: RefreshTokenStore {
         ]
     }
 
-    /// See `RefreshTokenStore.refreshToken(hash:)`.
-    public func refreshToken(hash: [UInt8]) throws -> RefreshTokenRecord? {
-        try database.read { db in try db.one(Self.tokenByHash, [hash], Self.decodeToken) }
+    /// See `RefreshTokenStore.refreshToken(hash:grantID:)`.
+    public func refreshToken(hash: [UInt8], grantID: String?) throws -> RefreshTokenRecord? {
+        try database.read { db in
+            try db.one(grantID == nil ? Self.tokenLegacy : Self.tokenLocated, Self.tokenKey(hash, grantID), Self.decodeToken)
+        }
     }
 
-    /// See `RefreshTokenStore.rotateRefreshToken(tokenHash:clientID:successorHash:successorExpiresAt:now:graceSeconds:)`.
-    public func rotateRefreshToken(tokenHash: [UInt8], clientID: String, successorHash: [UInt8],
+    /// See `RefreshTokenStore.rotateRefreshToken(tokenHash:grantID:clientID:successorHash:successorExpiresAt:now:graceSeconds:)`.
+    public func rotateRefreshToken(tokenHash: [UInt8], grantID: String?, clientID: String, successorHash: [UInt8],
                                    successorExpiresAt: Date, now: Date, graceSeconds: Int) throws -> RotationResult {
-        try rotateRefreshToken(tokenHash: tokenHash, clientID: clientID, successorHash: successorHash,
+        try rotateRefreshToken(tokenHash: tokenHash, grantID: grantID, clientID: clientID, successorHash: successorHash,
                                successorExpiresAt: successorExpiresAt, now: now, graceSeconds: graceSeconds) { _, _ in }
     }
 
-    /// See `RefreshTokenStore.rotateRefreshToken(tokenHash:clientID:successorHash:successorExpiresAt:now:graceSeconds:check:)`.
+    /// See `RefreshTokenStore.rotateRefreshToken(tokenHash:grantID:clientID:successorHash:successorExpiresAt:now:graceSeconds:check:)`.
     ///
     /// One transaction that reads the presented token with its grant (and its user's disabled
     /// flag) in one statement, locking both (SQLite: the write lock from `BEGIN IMMEDIATE`;
@@ -199,14 +220,17 @@ public struct SQLRefreshTokenStore: RefreshTokenStore {
     /// rolls the transaction back. `RefreshRotation.decide` makes the decision; this applies its
     /// write, which nothing reads before the commit (`SQLConnection.write`). On PostgreSQL a plain
     /// rotation is 2 round trips: `BEGIN` with this read, then the `UPDATE`, the `INSERT` and
-    /// `COMMIT` in one pipeline.
-    public func rotateRefreshToken(tokenHash: [UInt8], clientID: String, successorHash: [UInt8],
+    /// `COMMIT` in one pipeline. The token is read by `tokenWhere`; the successor, the update and
+    /// the insert all go to the presented token's family (`grant_ref`), so on SQLite a rotation
+    /// writes one leaf of `refresh_tokens` (the family's tokens sit together in its primary key).
+    public func rotateRefreshToken(tokenHash: [UInt8], grantID: String?, clientID: String, successorHash: [UInt8],
                                    successorExpiresAt: Date, now: Date, graceSeconds: Int,
                                    check: (RefreshTokenRecord, GrantRecord) throws -> Void) throws -> RotationResult {
         let request = RotationRequest(tokenHash: tokenHash, clientID: clientID, successorHash: successorHash,
                                       successorExpiresAt: successorExpiresAt, now: now, graceSeconds: graceSeconds)
         return try database.transaction { db in
-            let read = try db.one(Self.tokenAndGrantForRotation, [tokenHash]) { row in
+            let read = try db.one(grantID == nil ? Self.rotationLegacy : Self.rotationLocated,
+                                  Self.tokenKey(tokenHash, grantID)) { row in
                 (try Self.decodeToken(row), try Self.decodeGrant(row, first: 8), try row.optionalBool(22) ?? false,
                  try row.int64(23))
             }
@@ -215,7 +239,7 @@ public struct SQLRefreshTokenStore: RefreshTokenStore {
             }
             if grant.clientID == clientID { try check(token, grant) }
             let successor = try RefreshRotation.successorToRead(token, request).flatMap { hash in
-                try db.one(Self.tokenByHash, [hash], Self.decodeToken)
+                try db.one(Self.tokenInFamily, [grantKey, hash], Self.decodeToken)
             }
             let (result, write) = RefreshRotation.decide(request, token: token, grant: grant,
                                                          userDisabled: userDisabled, successor: successor)
@@ -225,7 +249,7 @@ public struct SQLRefreshTokenStore: RefreshTokenStore {
             case .revokeGrant(let id, let reason, let at):
                 try db.write(Self.revokeByID, [at, reason, id])
             case .rotate(let presentedHash, let at, let next):
-                try db.write(Self.markRotated, [at, next.tokenHash, presentedHash], changing: 1,
+                try db.write(Self.markRotated, [at, next.tokenHash, grantKey, presentedHash], changing: 1,
                              else: .backend("refresh token changed under its lock"))
                 try db.write(Self.insertSuccessorSQL, Self.successorBinds(next, grantKey: grantKey, grantScope: grant.scope))
             }

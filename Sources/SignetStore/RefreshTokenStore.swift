@@ -21,15 +21,20 @@ public protocol RefreshTokenStore: Sendable {
     /// Whether the family exists, is not revoked and `now < absoluteExpiresAt`. Cheap.
     func isGrantActive(id: String, now: Date) throws -> Bool
 
-    /// Stores the first refresh token of a family. Throws `.duplicate` if the hash exists and
-    /// `.notFound` if the family does not.
+    /// Stores the first refresh token of a family. Throws `.duplicate` if the hash exists in the
+    /// family and `.notFound` if the family does not.
     func insertRefreshToken(_ token: RefreshTokenRecord) throws
 
-    /// The token with this hash, whatever its state, or nil.
-    func refreshToken(hash: [UInt8]) throws -> RefreshTokenRecord?
+    /// The token with this hash in the family whose public id is `grantID`, whatever its state,
+    /// or nil. `grantID` is the locator the token string carries (`OpaqueTokens.refreshLocator`):
+    /// nil for a token issued before migration 19, found by its hash among those alone. A token
+    /// asked for under another family (or a new one under nil) is not found.
+    func refreshToken(hash: [UInt8], grantID: String?) throws -> RefreshTokenRecord?
 
-    /// Presents a refresh token, in one transaction:
-    /// - unknown hash: `.notFound`; another client's token: `.clientMismatch`; nothing changes.
+    /// Presents a refresh token, in one transaction. The token is found as `refreshToken(hash:grantID:)`
+    /// finds it (`grantID`: its string's locator); its successor is stored in the same family.
+    /// - unknown hash (or not in the family `grantID` names): `.notFound`; another client's token:
+    ///   `.clientMismatch`; nothing changes.
     /// - family revoked: `.revoked`; family past its absolute lifetime: `.expired`.
     /// - the family's user exists and is disabled: revokes the family (reason `user_disabled`) in
     ///   the same transaction and returns `.userDisabled` with the revoked grant.
@@ -46,7 +51,7 @@ public protocol RefreshTokenStore: Sendable {
     ///   same transaction and returns `.reuseDetected` with the revoked grant.
     /// Of concurrent calls for one live token, exactly one gets `.rotated`. The rule itself is
     /// `RefreshRotation.decide`; a store reads the rows and applies its write.
-    func rotateRefreshToken(tokenHash: [UInt8], clientID: String, successorHash: [UInt8],
+    func rotateRefreshToken(tokenHash: [UInt8], grantID: String?, clientID: String, successorHash: [UInt8],
                             successorExpiresAt: Date, now: Date, graceSeconds: Int) throws -> RotationResult
 
     /// `rotateRefreshToken` with a caller's check first: when the presented token and its family
@@ -54,7 +59,7 @@ public protocol RefreshTokenStore: Sendable {
     /// transaction and before anything is decided or written; if it throws, nothing is written
     /// and its error is thrown. (A refresh that narrows its scope or resources is checked against
     /// the family this way, so a refused request leaves the token as it was, with no separate read.)
-    func rotateRefreshToken(tokenHash: [UInt8], clientID: String, successorHash: [UInt8],
+    func rotateRefreshToken(tokenHash: [UInt8], grantID: String?, clientID: String, successorHash: [UInt8],
                             successorExpiresAt: Date, now: Date, graceSeconds: Int,
                             check: (RefreshTokenRecord, GrantRecord) throws -> Void) throws -> RotationResult
 
@@ -99,13 +104,14 @@ extension RefreshTokenStore {
 
     /// The check as its own reads before the rotation (for stores that cannot run it inside their
     /// transaction): the token, then its family, then `rotateRefreshToken`.
-    public func rotateRefreshToken(tokenHash: [UInt8], clientID: String, successorHash: [UInt8],
+    public func rotateRefreshToken(tokenHash: [UInt8], grantID: String?, clientID: String, successorHash: [UInt8],
                                    successorExpiresAt: Date, now: Date, graceSeconds: Int,
                                    check: (RefreshTokenRecord, GrantRecord) throws -> Void) throws -> RotationResult {
-        if let token = try refreshToken(hash: tokenHash), let grant = try grant(id: token.grantID), grant.clientID == clientID {
+        if let token = try refreshToken(hash: tokenHash, grantID: grantID), let grant = try grant(id: token.grantID),
+           grant.clientID == clientID {
             try check(token, grant)
         }
-        return try rotateRefreshToken(tokenHash: tokenHash, clientID: clientID, successorHash: successorHash,
+        return try rotateRefreshToken(tokenHash: tokenHash, grantID: grantID, clientID: clientID, successorHash: successorHash,
                                       successorExpiresAt: successorExpiresAt, now: now, graceSeconds: graceSeconds)
     }
 }

@@ -148,7 +148,7 @@ final class GrantParts: Sendable {
             ("code", code), ("redirect_uri", "com.example.app:/cb"), ("code_verifier", TokenFixture.verifier)]), client: client).refreshToken)
         let grant = parts.refreshGrant
         let second = try #require(try grant.handle(GrantParts.parameters([("refresh_token", first)]), client: client).refreshToken)
-        #expect(second == parts.minter.successor(of: first))
+        #expect(first.hasSuffix("grant-1") && second == parts.minter.successor(of: first, grantID: "grant-1"))
         parts.clock.advance(by: 31)   // past the grace window
         #expect(GrantParts.errorCode { _ = try grant.handle(GrantParts.parameters([("refresh_token", first)]), client: client) } == .invalidGrant)
         #expect(GrantParts.errorCode { _ = try grant.handle(GrantParts.parameters([("refresh_token", second)]), client: client) } == .invalidGrant)
@@ -310,8 +310,8 @@ struct FailingRefreshTokens: RefreshTokenStore {
     func grant(id: String) throws -> GrantRecord? { throw Down() }
     func isGrantActive(id: String, now: Date) throws -> Bool { throw Down() }
     func insertRefreshToken(_ token: RefreshTokenRecord) throws { throw Down() }
-    func refreshToken(hash: [UInt8]) throws -> RefreshTokenRecord? { throw Down() }
-    func rotateRefreshToken(tokenHash: [UInt8], clientID: String, successorHash: [UInt8], successorExpiresAt: Date, now: Date,
+    func refreshToken(hash: [UInt8], grantID: String?) throws -> RefreshTokenRecord? { throw Down() }
+    func rotateRefreshToken(tokenHash: [UInt8], grantID: String?, clientID: String, successorHash: [UInt8], successorExpiresAt: Date, now: Date,
                             graceSeconds: Int) throws -> RotationResult { throw Down() }
     func revokeGrant(id: String, reason: String, now: Date) throws -> Bool { throw Down() }
     func revokeGrant(issuedFrom code: AuthorizationCodeRecord, reason: String, now: Date) throws { throw Down() }

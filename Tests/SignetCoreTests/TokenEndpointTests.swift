@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import SignetJOSE
 import SignetStore
+@testable import SignetSQLite
 import SignetWire
 @testable import SignetCore
 
@@ -198,7 +199,8 @@ import SignetWire
     @Test func aRefreshedIDTokenKeepsTheSignInsAMR() throws {
         let fixture = try TokenFixture()
         let token = try start(fixture)
-        let presented = try #require(try fixture.storage.refreshTokens.refreshToken(hash: fixture.server.tokens.hash(token)))
+        let presented = try #require(try fixture.storage.refreshTokens.refreshToken(hash: fixture.server.tokens.hash(token),
+                                                                                         grantID: fixture.server.tokens.refreshLocator(token)?.grantID))
         #expect(try fixture.storage.refreshTokens.grant(id: presented.grantID)?.amr == ["pwd"])
         let refreshed = try fixture.refresh(token)
         let claims = try fixture.server.verifier(types: ["JWT"], audience: "app").verify(try #require(refreshed.idToken)).claims
@@ -212,7 +214,8 @@ import SignetWire
         let token = try start(fixture)
         try fixture.storage.users.setDisabled(userID: fixture.userID, disabledAt: fixture.clock.now, now: fixture.clock.now)
         #expect(fixture.errorCode { _ = try fixture.refresh(token, scope: "offline_access") } == .invalidGrant)
-        let presented = try #require(try fixture.storage.refreshTokens.refreshToken(hash: fixture.server.tokens.hash(token)))
+        let presented = try #require(try fixture.storage.refreshTokens.refreshToken(hash: fixture.server.tokens.hash(token),
+                                                                                         grantID: fixture.server.tokens.refreshLocator(token)?.grantID))
         #expect(presented.rotatedAt == nil)
         let grant = try #require(try fixture.storage.refreshTokens.grant(id: presented.grantID))
         #expect(grant.revokeReason == RevokeReason.userDisabled)
@@ -228,6 +231,48 @@ import SignetWire
         #expect(fixture.errorCode { _ = try fixture.refresh(token, client: "other") } == .invalidGrant)
         // Nothing changed: the owner can still use it.
         #expect(try fixture.refresh(token).refreshToken != nil)
+    }
+
+    /// A refresh token issued before migration 19 (47 characters, naming no family; its row marked
+    /// `legacy` as the migration marks every row it copies) still rotates, found by its hash alone;
+    /// its successor names the family, a retry in the grace window gets the same one, and it rotates.
+    @Test func aTokenFromBeforeMigrationNineteenRotatesToOneThatNamesItsFamily() throws {
+        let fixture = try TokenFixture()
+        let token = try start(fixture)
+        let tokens = fixture.server.tokens
+        let family = try #require(tokens.refreshLocator(token)?.grantID)
+        #expect(token.count == 4 + 43 + 22 && family.count == 22)
+        let old = String(token.prefix(4 + 43))
+        #expect(tokens.refreshLocator(old) == RefreshLocator(grantID: nil))
+        let connection = try SQLiteConnection.open(path: fixture.storage.path)
+        _ = try connection.run("UPDATE refresh_tokens SET token_hash = $1, legacy = 1 WHERE token_hash = $2",
+                               [tokens.hash(old), tokens.hash(token)])
+        let successor = try #require(try fixture.refresh(old).refreshToken)
+        #expect(successor.count == 4 + 43 + 22 && successor.hasSuffix(family))
+        #expect(try fixture.refresh(old).refreshToken == successor)
+        #expect(try fixture.refresh(successor).refreshToken?.hasSuffix(family) == true)
+    }
+
+    /// A grace-window retry of a token rotated just before migration 19 gets the successor it got
+    /// then (47 characters, naming no family), and that successor rotates to one that names it.
+    @Test func aRetryOfATokenRotatedBeforeMigrationNineteenGetsItsEarlierSuccessor() throws {
+        let fixture = try TokenFixture()
+        let token = try start(fixture)
+        let tokens = fixture.server.tokens
+        let family = try #require(tokens.refreshLocator(token)?.grantID)
+        let old = String(token.prefix(4 + 43))
+        let earlier = fixture.server.grantParts.refreshMinter.successorNamingNoFamily(of: old)
+        let connection = try SQLiteConnection.open(path: fixture.storage.path)
+        _ = try connection.run("UPDATE refresh_tokens SET token_hash = $1, legacy = 1, rotated_at = $2, successor_hash = $3 WHERE token_hash = $4",
+                               [tokens.hash(old), fixture.clock.now, tokens.hash(earlier), tokens.hash(token)])
+        _ = try connection.run("""
+            INSERT INTO refresh_tokens (grant_ref, created_at, expires_at, legacy, token_hash, parent_hash)
+            SELECT grant_ref, created_at, expires_at, 1, $2, $1 FROM refresh_tokens WHERE token_hash = $1
+            """, [tokens.hash(old), tokens.hash(earlier)])
+        fixture.clock.advance(by: 5)
+        #expect(try fixture.refresh(old).refreshToken == earlier)
+        let next = try #require(try fixture.refresh(earlier).refreshToken)
+        #expect(next.count == 4 + 43 + 22 && next.hasSuffix(family))
     }
 
     @Test func unknownAndMalformedTokens() throws {

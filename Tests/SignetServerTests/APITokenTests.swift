@@ -138,6 +138,36 @@ import SignetTesting
         #expect(try expired.json()["error"]?.stringValue == "invalid_grant")
     }
 
+    /// A refresh token names its family (`sgr_` + 43 characters + the grant id its access tokens
+    /// carry as `gid`). One whose suffix names another family, one cut short and one with no suffix
+    /// at all are each `invalid_grant` over HTTP and change nothing: both families still rotate.
+    @Test func aRefreshTokenWithATamperedFamilyIsInvalidGrantAndChangesNothing() async throws {
+        let fixture = try APIFixture()
+        defer { fixture.stop() }
+        let first = try await fixture.tokens(), second = try await fixture.tokens()
+        let mine = try #require(first["refresh_token"]?.stringValue), theirs = try #require(second["refresh_token"]?.stringValue)
+        let access = try #require(first["access_token"]?.stringValue), otherAccess = try #require(second["access_token"]?.stringValue)
+        let family = try #require(try NativeSignInFixture.claims(access)["gid"]?.stringValue)
+        let other = try #require(try NativeSignInFixture.claims(otherAccess)["gid"]?.stringValue)
+        #expect(mine.count == 4 + 43 + 22 && mine.hasPrefix("sgr_") && mine.hasSuffix(family) && family != other)
+        let base = String(mine.prefix(4 + 43))
+        for (name, tampered) in [("another family's id", base + other), ("cut short", String(mine.dropLast())), ("no family", base),
+                                 ("this family on another token", String(theirs.prefix(4 + 43)) + family)] {
+            let response = try await fixture.post("/token", [("grant_type", "refresh_token"), ("refresh_token", tampered), ("client_id", "app")])
+            #expect(response.status == 400, "\(name)")
+            #expect(response.header("Cache-Control") == "no-store", "\(name)")
+            #expect(try response.json()["error"]?.stringValue == "invalid_grant", "\(name)")
+        }
+        let refreshTokens = fixture.core.storage.refreshTokens
+        for (token, id) in [(mine, family), (theirs, other)] {
+            #expect(try refreshTokens.refreshToken(hash: fixture.core.tokens.hash(token), grantID: id)?.rotatedAt == nil)
+            #expect(try refreshTokens.isGrantActive(id: id, now: fixture.server.clock.now))
+            let next = try await fixture.post("/token", [("grant_type", "refresh_token"), ("refresh_token", token), ("client_id", "app")])
+            #expect(next.status == 200)
+            #expect(try next.json()["refresh_token"]?.stringValue?.hasSuffix(id) == true, "the successor names the same family")
+        }
+    }
+
     @Test func concurrentRefreshesNeverForkTheFamily() async throws {
         let fixture = try APIFixture()
         defer { fixture.stop() }

@@ -148,7 +148,7 @@ struct ConcurrencyContractTests {
         let (results, errors) = race(threads: 8) { _ in
             try (0..<families).map { family in
                 try (family, storage.refreshTokens.rotateRefreshToken(
-                    tokenHash: hash("rt-\(family)"), clientID: "app", successorHash: hash("rt-\(family)-next"),
+                    tokenHash: hash("rt-\(family)"), grantID: "g\(family)", clientID: "app", successorHash: hash("rt-\(family)-next"),
                     successorExpiresAt: t0.addingTimeInterval(3_601), now: t0.addingTimeInterval(1), graceSeconds: 30))
             }
         }

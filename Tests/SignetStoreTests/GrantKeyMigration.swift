@@ -81,7 +81,7 @@ enum GrantKeyMigration {
             #expect(try store.grant(id: grant.grantID) == grant, sourceLocation: sourceLocation)
         }
         for token in tokens {
-            #expect(try store.refreshToken(hash: token.tokenHash) == token, sourceLocation: sourceLocation)
+            #expect(try store.refreshToken(hash: token.tokenHash, grantID: nil) == token, sourceLocation: sourceLocation)
         }
         #expect(try store.isGrantActive(id: "g-live", now: t0), sourceLocation: sourceLocation)
         #expect(try !store.isGrantActive(id: "g-revoked", now: t0), sourceLocation: sourceLocation)
@@ -97,7 +97,7 @@ enum GrantKeyMigration {
     static func expectFamiliesWork(_ storage: any SignetStorage, sourceLocation: SourceLocation = #_sourceLocation) throws {
         let store = storage.refreshTokens
         func rotate(_ presented: String, _ next: String) throws -> RotationResult {
-            try store.rotateRefreshToken(tokenHash: hash(presented), clientID: "app", successorHash: hash(next),
+            try store.rotateRefreshToken(tokenHash: hash(presented), grantID: nil, clientID: "app", successorHash: hash(next),
                                          successorExpiresAt: t0.addingTimeInterval(3_600), now: t0, graceSeconds: 0)
         }
         guard case .rotated(let rotation) = try rotate("rt-live", "rt-next"),
@@ -107,9 +107,9 @@ enum GrantKeyMigration {
         }
         #expect(rotation.successor.grantID == "g-live" && rotation.successor.scope == "openid offline_access",
                 sourceLocation: sourceLocation)
-        #expect(try store.refreshToken(hash: hash("rt-next")) == rotation.successor, sourceLocation: sourceLocation)
+        #expect(try store.refreshToken(hash: hash("rt-next"), grantID: "g-live") == rotation.successor, sourceLocation: sourceLocation)
         #expect(narrow.successor.grantID == "g-org" && narrow.successor.scope == "openid", sourceLocation: sourceLocation)
-        #expect(try store.refreshToken(hash: hash("rt-org-next")) == narrow.successor, sourceLocation: sourceLocation)
+        #expect(try store.refreshToken(hash: hash("rt-org-next"), grantID: "g-org") == narrow.successor, sourceLocation: sourceLocation)
 
         let fresh = GrantRecord(grantID: "g-fresh", clientID: "app", userID: "user-1", scope: "openid offline_access",
                                 createdAt: t0, absoluteExpiresAt: t0.addingTimeInterval(86_400), authTime: t0, amr: ["pwd"])
@@ -117,7 +117,7 @@ enum GrantKeyMigration {
                                        createdAt: t0, expiresAt: t0.addingTimeInterval(3_600))
         try store.createGrant(fresh, firstToken: first)
         #expect(try store.grant(id: "g-fresh") == fresh, sourceLocation: sourceLocation)
-        #expect(try store.refreshToken(hash: hash("rt-fresh")) == first, sourceLocation: sourceLocation)
+        #expect(try store.refreshToken(hash: hash("rt-fresh"), grantID: "g-fresh") == first, sourceLocation: sourceLocation)
         #expect(throws: StoreError.notFound, sourceLocation: sourceLocation) {
             try store.insertRefreshToken(RefreshTokenRecord(tokenHash: hash("rt-ghost"), grantID: "ghost", scope: "openid",
                                                             createdAt: t0, expiresAt: t0.addingTimeInterval(60)))
@@ -146,9 +146,9 @@ enum GrantKeyMigration {
             #expect(try store.grant(id: gone) == nil, sourceLocation: sourceLocation)
         }
         for gone in ["rt-revoked", "rt-expired"] {
-            #expect(try store.refreshToken(hash: hash(gone)) == nil, sourceLocation: sourceLocation)
+            #expect(try store.refreshToken(hash: hash(gone), grantID: nil) == nil, sourceLocation: sourceLocation)
         }
-        #expect(try store.refreshToken(hash: hash("rt-next")) == rotation.successor, sourceLocation: sourceLocation)
+        #expect(try store.refreshToken(hash: hash("rt-next"), grantID: "g-live") == rotation.successor, sourceLocation: sourceLocation)
     }
 
     /// Tokens left after `expectFamiliesWork`: g-live's three, g-org's two, g-fresh's one.

@@ -126,6 +126,27 @@ struct PostgresStorageTests {
         }
     }
 
+    /// A database as migration 18 left it, with tokens issued before migration 19 (which name no
+    /// family): migration 19 keys tokens under their grant; the old tokens are found by their hash
+    /// alone, rotate, and their successors are new rows under the same family; the grant index is
+    /// gone (the primary key serves it), the partial index of the old rows is there.
+    @Test func migrationNineteenKeysTokensUnderTheirGrantAndKeepsOldTokensWorking() throws {
+        try withDatabase { database in
+            let store = try migrated(database, from: 18, writtenBy: TokenFamilyMigration.writeVersion18)
+            try TokenFamilyMigration.expectOldTokensWork(store.refreshTokens)
+            try store.withConnection { db in
+                #expect(try db.query(TokenFamilyMigration.legacyQuery, []) { try $0.optionalInt64(0) } == TokenFamilyMigration.legacyMarks)
+                let indexes = """
+                    SELECT indexname FROM pg_indexes WHERE schemaname = current_schema() AND tablename = 'refresh_tokens'
+                      AND indexname NOT IN (SELECT conname FROM pg_constraint) ORDER BY indexname
+                    """
+                #expect(try db.query(indexes, []) { try $0.text(0) } == ["refresh_tokens_legacy"])
+                _ = try db.run("DELETE FROM grants WHERE grant_id = 'g-old'")
+                #expect(try db.one("SELECT COUNT(*) FROM refresh_tokens", []) { try $0.int64(0) } == 1)
+            }
+        }
+    }
+
     /// A database as migration 17 left it, with grant families of each kind: migration 18 gives
     /// each grant an integer key that its tokens reference and empties the payloads; everything
     /// reads back, rotates, revokes and purges as before, and tokens still go with their grant.
@@ -240,7 +261,7 @@ struct PostgresStorageTests {
                         }
                     }
                     let result = try store.refreshTokens.rotateRefreshToken(
-                        tokenHash: hash("rt"), clientID: "app", successorHash: hash("rt-next"),
+                        tokenHash: hash("rt"), grantID: "g", clientID: "app", successorHash: hash("rt-next"),
                         successorExpiresAt: t0.addingTimeInterval(3_600), now: t0, graceSeconds: 30)
                     rotations.withLock { $0.append(result) }
                 } catch {
@@ -495,7 +516,7 @@ struct PostgresStorageTests {
             // Rotation locks the token, then its grant: the second lock is the one it cannot get.
             _ = try holder.query("SELECT grant_id FROM grants WHERE grant_id = $1 FOR UPDATE", ["g"]) { _ in () }
             func rotate() throws -> RotationResult {
-                try store.refreshTokens.rotateRefreshToken(tokenHash: hash("rt"), clientID: "app", successorHash: hash("rt-next"),
+                try store.refreshTokens.rotateRefreshToken(tokenHash: hash("rt"), grantID: "g", clientID: "app", successorHash: hash("rt-next"),
                                              successorExpiresAt: t0.addingTimeInterval(3_600), now: t0, graceSeconds: 30)
             }
             do {
@@ -506,8 +527,8 @@ struct PostgresStorageTests {
             }
             // A plain update of the locked row, outside a transaction, fails the same way.
             #expect(throws: StoreError.self) { _ = try store.refreshTokens.revokeGrant(id: "g", reason: "test", now: t0) }
-            #expect(try store.refreshTokens.refreshToken(hash: hash("rt"))?.rotatedAt == nil)
-            #expect(try store.refreshTokens.refreshToken(hash: hash("rt-next")) == nil)
+            #expect(try store.refreshTokens.refreshToken(hash: hash("rt"), grantID: "g")?.rotatedAt == nil)
+            #expect(try store.refreshTokens.refreshToken(hash: hash("rt-next"), grantID: "g") == nil)
             #expect(try store.refreshTokens.grant(id: "g")?.revokedAt == nil)
             #expect(try sessions(of: database, seenFrom: holder).allSatisfy { $0 == "idle" })
 
@@ -516,7 +537,7 @@ struct PostgresStorageTests {
                 Issue.record("the rotation failed once the lock was released")
                 return
             }
-            #expect(try store.refreshTokens.refreshToken(hash: hash("rt-next")) != nil)
+            #expect(try store.refreshTokens.refreshToken(hash: hash("rt-next"), grantID: "g") != nil)
         }
     }
 

@@ -37,13 +37,13 @@ struct PurgeBatchContractTests {
         #expect(try stores.purge(before: t0.addingTimeInterval(2 * day), batchSize: 2) == 8 + 9 + 5 + 3)
         for index in 0..<7 {
             #expect(try storage.refreshTokens.grant(id: "old-\(index)") == nil)
-            #expect(try storage.refreshTokens.refreshToken(hash: hash("old-rt-\(index)")) == nil)
+            #expect(try storage.refreshTokens.refreshToken(hash: hash("old-rt-\(index)"), grantID: "old-\(index)") == nil)
         }
-        #expect(try storage.refreshTokens.refreshToken(hash: hash("old-rt-0b")) == nil)
+        #expect(try storage.refreshTokens.refreshToken(hash: hash("old-rt-0b"), grantID: "old-0") == nil)
         #expect(try storage.refreshTokens.grant(id: "revoked") == nil)
         for index in 0..<3 {
             #expect(try storage.refreshTokens.isGrantActive(id: "new-\(index)", now: t0))
-            #expect(try storage.refreshTokens.refreshToken(hash: hash("new-rt-\(index)")) != nil)
+            #expect(try storage.refreshTokens.refreshToken(hash: hash("new-rt-\(index)"), grantID: "new-\(index)") != nil)
         }
         guard case .consumed = try storage.codes.consumeCode(codeHash: hash("new-code"), now: t0) else {
             Issue.record("the live code should have survived")
@@ -70,9 +70,9 @@ struct PurgeBatchContractTests {
         #expect(try storage.users.user(id: "user-1")?.email == "ada@example.com")
         #expect(try storage.sessions.session(idHash: hash("s1"), now: t0) == Fixture.session("s1"))
         #expect(try storage.refreshTokens.grant(id: "g1") == Fixture.grant("g1"))
-        #expect(try storage.refreshTokens.refreshToken(hash: hash("rt1")) == Fixture.token("rt1", grant: "g1"))
+        #expect(try storage.refreshTokens.refreshToken(hash: hash("rt1"), grantID: "g1") == Fixture.token("rt1", grant: "g1"))
         let rotated = try storage.refreshTokens.rotateRefreshToken(
-            tokenHash: hash("rt1"), clientID: "app", successorHash: hash("rt2"), successorExpiresAt: t0.addingTimeInterval(3_600),
+            tokenHash: hash("rt1"), grantID: "g1", clientID: "app", successorHash: hash("rt2"), successorExpiresAt: t0.addingTimeInterval(3_600),
             now: t0.addingTimeInterval(10), graceSeconds: 0)
         guard case .rotated = rotated else {
             Issue.record("a bulk-inserted token should rotate, got \(rotated)")

@@ -14,8 +14,8 @@ struct RefreshTokenContractTests {
     }
 
     func rotate(_ store: any RefreshTokenStore, _ presented: String, to successor: String, at seconds: Double,
-                client: String = "app", grace: Int = 30) throws -> RotationResult {
-        try store.rotateRefreshToken(tokenHash: hash(presented), clientID: client, successorHash: hash(successor),
+                client: String = "app", grace: Int = 30, family: String? = "g") throws -> RotationResult {
+        try store.rotateRefreshToken(tokenHash: hash(presented), grantID: family, clientID: client, successorHash: hash(successor),
                                      successorExpiresAt: t0.addingTimeInterval(seconds + 3_600),
                                      now: t0.addingTimeInterval(seconds), graceSeconds: grace)
     }
@@ -28,8 +28,8 @@ struct RefreshTokenContractTests {
         #expect(throws: StoreError.notFound) { try store.insertRefreshToken(Fixture.token("rt-x", grant: "ghost")) }
         #expect(try store.grant(id: "g") == Fixture.grant("g"))
         #expect(try store.grant(id: "ghost") == nil)
-        #expect(try store.refreshToken(hash: hash("rt-0")) == Fixture.token("rt-0", grant: "g"))
-        #expect(try store.refreshToken(hash: hash("rt-x")) == nil)
+        #expect(try store.refreshToken(hash: hash("rt-0"), grantID: "g") == Fixture.token("rt-0", grant: "g"))
+        #expect(try store.refreshToken(hash: hash("rt-x"), grantID: "g") == nil)
         #expect(try store.isGrantActive(id: "g", now: t0))
         #expect(try store.isGrantActive(id: "g", now: t0.addingTimeInterval(86_399)))
         #expect(try !store.isGrantActive(id: "g", now: t0.addingTimeInterval(86_400)))
@@ -44,19 +44,19 @@ struct RefreshTokenContractTests {
         var narrow = Fixture.token("rt-narrow", grant: "g")
         narrow.scope = "openid"
         try store.insertRefreshToken(narrow)
-        #expect(try store.refreshToken(hash: hash("rt-narrow")) == narrow)
-        #expect(try store.refreshToken(hash: hash("rt-0"))?.scope == Fixture.grant("g").scope)
+        #expect(try store.refreshToken(hash: hash("rt-narrow"), grantID: "g") == narrow)
+        #expect(try store.refreshToken(hash: hash("rt-0"), grantID: "g")?.scope == Fixture.grant("g").scope)
         guard case .rotated(let rotation) = try rotate(store, "rt-narrow", to: "rt-narrow-1", at: 10) else {
             Issue.record("expected .rotated")
             return
         }
         #expect(rotation.successor.scope == "openid")
-        #expect(try store.refreshToken(hash: hash("rt-narrow-1"))?.scope == "openid")
+        #expect(try store.refreshToken(hash: hash("rt-narrow-1"), grantID: "g")?.scope == "openid")
         guard case .rotated(let wide) = try rotate(store, "rt-0", to: "rt-1", at: 20) else {
             Issue.record("expected .rotated")
             return
         }
-        #expect(try store.refreshToken(hash: hash("rt-1")) == wide.successor)
+        #expect(try store.refreshToken(hash: hash("rt-1"), grantID: "g") == wide.successor)
         #expect(wide.successor.scope == Fixture.grant("g").scope)
     }
 
@@ -74,8 +74,8 @@ struct RefreshTokenContractTests {
         #expect(grant.revokedAt == t0.addingTimeInterval(10))
         #expect(grant.revokeReason == RevokeReason.userDisabled)
         #expect(try store.grant(id: "g") == grant)
-        #expect(try store.refreshToken(hash: hash("rt-0"))?.rotatedAt == nil)
-        #expect(try store.refreshToken(hash: hash("rt-1")) == nil)
+        #expect(try store.refreshToken(hash: hash("rt-0"), grantID: "g")?.rotatedAt == nil)
+        #expect(try store.refreshToken(hash: hash("rt-1"), grantID: "g") == nil)
         // The family stays revoked when the user is enabled again.
         try storage.users.setDisabled(userID: "user-1", disabledAt: nil, now: t0.addingTimeInterval(20))
         #expect(try rotate(store, "rt-0", to: "rt-1", at: 30) == .revoked)
@@ -99,17 +99,40 @@ struct RefreshTokenContractTests {
         let store = try family(backend).refreshTokens
         try store.createGrant(Fixture.grant("g2"), firstToken: Fixture.token("rt-a", grant: "g2"))
         #expect(try store.grant(id: "g2") == Fixture.grant("g2"))
-        #expect(try store.refreshToken(hash: hash("rt-a")) == Fixture.token("rt-a", grant: "g2"))
+        #expect(try store.refreshToken(hash: hash("rt-a"), grantID: "g2") == Fixture.token("rt-a", grant: "g2"))
         #expect(throws: StoreError.duplicate) {
             try store.createGrant(Fixture.grant("g"), firstToken: Fixture.token("rt-b", grant: "g"))
         }
-        #expect(try store.refreshToken(hash: hash("rt-b")) == nil)
-        #expect(throws: StoreError.duplicate) {
-            try store.createGrant(Fixture.grant("g4"), firstToken: Fixture.token("rt-0", grant: "g4"))
+        #expect(try store.refreshToken(hash: hash("rt-b"), grantID: "g") == nil)
+        #expect(throws: StoreError.notFound) {
+            try store.createGrant(Fixture.grant("g4"), firstToken: Fixture.token("rt-c", grant: "ghost"))
         }
         #expect(try store.grant(id: "g4") == nil)
         try store.createGrant(Fixture.grant("g3"), firstToken: nil)
         #expect(try store.grant(id: "g3") == Fixture.grant("g3"))
+    }
+
+    /// A token is found only under the family its string names (migration 19: the grant id is
+    /// its locator): under another family, or as a token from before migration 19 (no family),
+    /// it is unknown, and presenting it that way changes nothing.
+    @Test(arguments: Backend.allCases)
+    func aTokenIsFoundOnlyUnderItsFamily(_ backend: Backend) throws {
+        let store = try family(backend).refreshTokens
+        try store.createGrant(Fixture.grant("g2"))
+        #expect(try store.refreshToken(hash: hash("rt-0"), grantID: "g2") == nil)
+        #expect(try store.refreshToken(hash: hash("rt-0"), grantID: "ghost") == nil)
+        #expect(try store.refreshToken(hash: hash("rt-0"), grantID: nil) == nil)
+        for family in ["g2", "ghost", nil] as [String?] {
+            #expect(try rotate(store, "rt-0", to: "rt-1", at: 10, family: family) == .notFound)
+        }
+        #expect(try store.refreshToken(hash: hash("rt-0"), grantID: "g") == Fixture.token("rt-0", grant: "g"))
+        #expect(try store.refreshToken(hash: hash("rt-1"), grantID: "g") == nil)
+        guard case .rotated(let rotation) = try rotate(store, "rt-0", to: "rt-1", at: 20) else {
+            Issue.record("expected .rotated")
+            return
+        }
+        #expect(rotation.successor.grantID == "g")
+        #expect(try store.refreshToken(hash: hash("rt-1"), grantID: "g") == rotation.successor)
     }
 
     struct Refused: Error {}
@@ -122,7 +145,7 @@ struct RefreshTokenContractTests {
         let store = try family(backend).refreshTokens
         var seen: [(RefreshTokenRecord, GrantRecord)] = []
         #expect(throws: Refused.self) {
-            try store.rotateRefreshToken(tokenHash: hash("rt-0"), clientID: "app", successorHash: hash("rt-1"),
+            try store.rotateRefreshToken(tokenHash: hash("rt-0"), grantID: "g", clientID: "app", successorHash: hash("rt-1"),
                                          successorExpiresAt: t0.addingTimeInterval(3_610), now: t0.addingTimeInterval(10),
                                          graceSeconds: 30) { token, grant in
                 seen.append((token, grant))
@@ -132,11 +155,11 @@ struct RefreshTokenContractTests {
         #expect(seen.count == 1)
         #expect(seen.first?.0 == Fixture.token("rt-0", grant: "g"))
         #expect(seen.first?.1 == Fixture.grant("g"))
-        #expect(try store.refreshToken(hash: hash("rt-0")) == Fixture.token("rt-0", grant: "g"))
-        #expect(try store.refreshToken(hash: hash("rt-1")) == nil)
+        #expect(try store.refreshToken(hash: hash("rt-0"), grantID: "g") == Fixture.token("rt-0", grant: "g"))
+        #expect(try store.refreshToken(hash: hash("rt-1"), grantID: "g") == nil)
         // Not asked for another client's token or an unknown hash; those decide as without a check.
         for (presented, client, expected) in [("rt-0", "other", RotationResult.clientMismatch), ("rt-x", "app", .notFound)] {
-            let result = try store.rotateRefreshToken(tokenHash: hash(presented), clientID: client, successorHash: hash("rt-1"),
+            let result = try store.rotateRefreshToken(tokenHash: hash(presented), grantID: "g", clientID: client, successorHash: hash("rt-1"),
                                                       successorExpiresAt: t0.addingTimeInterval(3_610),
                                                       now: t0.addingTimeInterval(10), graceSeconds: 30) { _, _ in throw Refused() }
             #expect(result == expected)
@@ -161,8 +184,8 @@ struct RefreshTokenContractTests {
         #expect(first.successor == RefreshTokenRecord(
             tokenHash: hash("rt-1"), grantID: "g", parentHash: hash("rt-0"), scope: "openid offline_access",
             createdAt: t0.addingTimeInterval(10), expiresAt: t0.addingTimeInterval(3_610)))
-        #expect(try store.refreshToken(hash: hash("rt-0")) == first.presented)
-        #expect(try store.refreshToken(hash: hash("rt-1")) == first.successor)
+        #expect(try store.refreshToken(hash: hash("rt-0"), grantID: "g") == first.presented)
+        #expect(try store.refreshToken(hash: hash("rt-1"), grantID: "g") == first.successor)
 
         guard case .rotated(let second) = try rotate(store, "rt-1", to: "rt-2", at: 100) else {
             Issue.record("expected .rotated")
@@ -185,7 +208,7 @@ struct RefreshTokenContractTests {
         }
         #expect(retry.successor == first.successor)
         #expect(retry.presented == first.presented)
-        #expect(try store.refreshToken(hash: hash("rt-1"))?.rotatedAt == nil)
+        #expect(try store.refreshToken(hash: hash("rt-1"), grantID: "g")?.rotatedAt == nil)
         // The successor chain goes on normally.
         guard case .rotated = try rotate(store, "rt-1", to: "rt-2", at: 41) else {
             Issue.record("expected .rotated")
@@ -227,9 +250,9 @@ struct RefreshTokenContractTests {
         let store = try family(backend, lifetime: 1_000).refreshTokens
         #expect(try rotate(store, "unknown", to: "x", at: 1) == .notFound)
         #expect(try rotate(store, "rt-0", to: "x", at: 1, client: "other-app") == .clientMismatch)
-        #expect(try store.refreshToken(hash: hash("rt-0"))?.rotatedAt == nil)
+        #expect(try store.refreshToken(hash: hash("rt-0"), grantID: "g")?.rotatedAt == nil)
         #expect(try rotate(store, "rt-0", to: "x", at: 1_000) == .expired)   // family's absolute expiry
-        #expect(try store.refreshToken(hash: hash("x")) == nil)
+        #expect(try store.refreshToken(hash: hash("x"), grantID: "g") == nil)
 
         // A successor's expiry is clamped to the family's absolute expiry.
         guard case .rotated(let rotation) = try rotate(store, "rt-0", to: "rt-1", at: 900) else {
@@ -260,7 +283,7 @@ struct RefreshTokenContractTests {
         let store = try family(backend).refreshTokens
         try store.insertRefreshToken(Fixture.token("taken", grant: "g"))
         #expect(throws: StoreError.duplicate) { try rotate(store, "rt-0", to: "taken", at: 5) }
-        #expect(try store.refreshToken(hash: hash("rt-0"))?.rotatedAt == nil)
+        #expect(try store.refreshToken(hash: hash("rt-0"), grantID: "g")?.rotatedAt == nil)
     }
 
     @Test(arguments: Backend.allCases)

@@ -96,7 +96,7 @@ struct SQLiteStorageTests {
             #expect(try reopened.migrate() == [])
             #expect(try reopened.users.user(id: "u1") == Fixture.user("u1", email: "ada@example.com"))
             #expect(try reopened.clients.client(id: "app") == Fixture.client("app"))
-            #expect(try reopened.refreshTokens.refreshToken(hash: hash("rt")) == Fixture.token("rt", grant: "g"))
+            #expect(try reopened.refreshTokens.refreshToken(hash: hash("rt"), grantID: "g") == Fixture.token("rt", grant: "g"))
             guard case .consumed = try reopened.codes.consumeCode(codeHash: hash("c"), now: t0) else {
                 Issue.record("code should survive a reopen")
                 return
@@ -185,6 +185,24 @@ struct SQLiteStorageTests {
         }
     }
 
+    /// A database as migration 18 left it, with tokens issued before migration 19 (which name no
+    /// family): migration 19 keys tokens under their grant; the old tokens are found by their hash
+    /// alone, rotate, and their successors are new rows under the same family; the grant index is
+    /// gone (the primary key serves it), the partial index of the old rows is there.
+    @Test func migrationNineteenKeysTokensUnderTheirGrantAndKeepsOldTokensWorking() throws {
+        try withDirectory { directory in
+            let (store, connection) = try migrated(from: 18, in: directory, writtenBy: TokenFamilyMigration.writeVersion18)
+            try TokenFamilyMigration.expectOldTokensWork(store.refreshTokens)
+            #expect(try connection.query(TokenFamilyMigration.legacyQuery, []) { try $0.optionalInt64(0) } == TokenFamilyMigration.legacyMarks)
+            let indexes = "SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'refresh_tokens' ORDER BY name"
+            #expect(try connection.query(indexes, []) { try $0.text(0) } == ["refresh_tokens_legacy"])
+            #expect(try connection.query("PRAGMA foreign_key_check", []) { _ in () }.isEmpty)
+            #expect(try connection.query("PRAGMA integrity_check", []) { try $0.text(0) } == ["ok"])
+            _ = try connection.run("DELETE FROM grants WHERE grant_id = 'g-old'")
+            #expect(try connection.one("SELECT COUNT(*) FROM refresh_tokens", []) { try $0.int64(0) } == 1)
+        }
+    }
+
     @Test func refusesSchemaNewerThanBuild() throws {
         try withDirectory { directory in
             let path = directory + "/db.sqlite3"
@@ -246,7 +264,7 @@ struct SQLiteStorageTests {
                         }
                     }
                     let result = try store.refreshTokens.rotateRefreshToken(
-                        tokenHash: hash("rt"), clientID: "app", successorHash: hash("rt-next"),
+                        tokenHash: hash("rt"), grantID: "g", clientID: "app", successorHash: hash("rt-next"),
                         successorExpiresAt: t0.addingTimeInterval(3_600), now: t0, graceSeconds: 30)
                     rotations.withLock { $0.append(result) }
                 } catch {

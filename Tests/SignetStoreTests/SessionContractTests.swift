@@ -156,8 +156,8 @@ struct SmallStoresContractTests {
             Issue.record("new code should have survived")
             return
         }
-        #expect(try storage.refreshTokens.refreshToken(hash: hash("old-rt")) == nil)
-        #expect(try storage.refreshTokens.refreshToken(hash: hash("new-rt")) != nil)
+        #expect(try storage.refreshTokens.refreshToken(hash: hash("old-rt"), grantID: "old") == nil)
+        #expect(try storage.refreshTokens.refreshToken(hash: hash("new-rt"), grantID: "new") != nil)
         #expect(try storage.purge(before: t0.addingTimeInterval(2 * day)) == 0)
     }
 }

@@ -25,16 +25,16 @@ enum TokenScopeMigration {
     /// After migration 17: both tokens read with the scope they had, and the one with the grant's
     /// rotates to a successor with the same scope.
     static func expectScopesKept(_ store: any RefreshTokenStore, sourceLocation: SourceLocation = #_sourceLocation) throws {
-        #expect(try store.refreshToken(hash: hash("rt-same"))?.scope == "openid offline_access", sourceLocation: sourceLocation)
-        #expect(try store.refreshToken(hash: hash("rt-narrow"))?.scope == "openid", sourceLocation: sourceLocation)
+        #expect(try store.refreshToken(hash: hash("rt-same"), grantID: nil)?.scope == "openid offline_access", sourceLocation: sourceLocation)
+        #expect(try store.refreshToken(hash: hash("rt-narrow"), grantID: nil)?.scope == "openid", sourceLocation: sourceLocation)
         guard case .rotated(let rotation) = try store.rotateRefreshToken(
-            tokenHash: hash("rt-same"), clientID: "app", successorHash: hash("rt-next"),
+            tokenHash: hash("rt-same"), grantID: nil, clientID: "app", successorHash: hash("rt-next"),
             successorExpiresAt: t0.addingTimeInterval(3_600), now: t0, graceSeconds: 0) else {
             Issue.record("expected .rotated", sourceLocation: sourceLocation)
             return
         }
         #expect(rotation.successor.scope == "openid offline_access", sourceLocation: sourceLocation)
-        #expect(try store.refreshToken(hash: hash("rt-next")) == rotation.successor, sourceLocation: sourceLocation)
+        #expect(try store.refreshToken(hash: hash("rt-next"), grantID: "g-1") == rotation.successor, sourceLocation: sourceLocation)
     }
 
     /// The scopes as stored after `expectScopesKept`, in token-hash order (rt-narrow, rt-next, rt-same):

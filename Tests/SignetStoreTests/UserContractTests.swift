@@ -147,14 +147,14 @@ struct UserContractTests {
         #expect(try storage.sessions.session(idHash: hash("s-user-1"), now: t0) == nil)
         #expect(try storage.consents.consents(userID: "user-1").isEmpty)
         #expect(try storage.refreshTokens.grant(id: "g-user-1") == nil)
-        #expect(try storage.refreshTokens.refreshToken(hash: hash("r-user-1")) == nil)
+        #expect(try storage.refreshTokens.refreshToken(hash: hash("r-user-1"), grantID: "g-user-1") == nil)
         #expect(try storage.codes.consumeCode(codeHash: hash("c-user-1"), now: t0) == .notFound)
         // The other user keeps everything.
         #expect(try users.user(id: "user-2") != nil)
         #expect(try users.federatedIdentities(userID: "user-2").count == 2)
         #expect(try storage.sessions.session(idHash: hash("s-user-2"), now: t0) != nil)
         #expect(try storage.consents.consents(userID: "user-2").count == 1)
-        #expect(try storage.refreshTokens.refreshToken(hash: hash("r-user-2")) != nil)
+        #expect(try storage.refreshTokens.refreshToken(hash: hash("r-user-2"), grantID: "g-user-2") != nil)
         // The email is free again.
         try users.insertUser(Fixture.user("user-3", email: "ada@example.com"))
     }

@@ -133,7 +133,9 @@ struct SeedPlan {
 /// Writes a `SeedPlan` through `SQLStores.bulkInsert` (the stores' own columns and encodings),
 /// fast:
 /// - every family's grant id and refresh-token hash is made first (in memory: 54 bytes a family),
-///   then the grants go in in `grant_id` order and the tokens in `token_hash` order, so each primary
+///   then the grants go in in `grant_id` order and the tokens in their grants' order (their primary
+///   key is (`grant_ref`, `token_hash`), migration 19; each token names its family as the server's
+///   do, `OpaqueTokens.makeRefresh`), so each primary
 ///   key's B-tree grows at its right edge instead of taking random inserts all over a tree larger than
 ///   any cache (the keys themselves stay random: `identifier()` and `OpaqueTokens`);
 /// - the tables' secondary indexes are dropped first and made again at the end with their own
@@ -198,7 +200,7 @@ final class SeedLoader {
         let every = plan.sample > 0 ? max(1, plan.tokens / plan.sample) : Int.max
         for index in 0..<families {
             let id = Array(random.identifier().utf8)
-            let token = tokens.make(.refresh)
+            let token = tokens.makeRefresh(grantID: String(decoding: id, as: UTF8.self))
             let hash = tokens.hash(token)
             guard id.count == Self.idLength, hash.count == Self.hashLength else { throw BenchUsageError("unexpected identifier or hash length") }
             grantIDs.replaceSubrange(index * Self.idLength..<(index + 1) * Self.idLength, with: id)
@@ -206,7 +208,6 @@ final class SeedLoader {
             if index < plan.tokens, index % every == 0, sample.count < plan.sample { sample.append(token) }
         }
         let byGrant = Self.order(grantIDs, width: Self.idLength, count: families)
-        let byToken = Self.order(hashes, width: Self.hashLength, count: families)
         func grantID(_ family: Int) -> String {
             String(decoding: grantIDs[family * Self.idLength..<(family + 1) * Self.idLength], as: UTF8.self)
         }
@@ -245,8 +246,8 @@ final class SeedLoader {
             if rows.grants.count >= plan.batch { try flush() }
         }
         try flush()
-        // Refresh tokens in token_hash order.
-        for family in byToken {
+        // Refresh tokens in (grant_ref, token_hash) order: their grants' order, one token a family.
+        for family in byGrant {
             let family = Int(family)
             rows.tokens.append(RefreshTokenRecord(tokenHash: Array(hashes[family * Self.hashLength..<(family + 1) * Self.hashLength]),
                                                   grantID: grantID(family), scope: scope, createdAt: created(family),
