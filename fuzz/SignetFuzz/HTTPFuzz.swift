@@ -4,7 +4,7 @@ import SignetHTTP
 /// request (`METHOD target` LF, `Name: value` lines, an empty line, the body). The request is built
 /// with the server's own `HTTPRequest(wireMethod:requestTarget:…)` and routed through a `Router`
 /// holding Signet's route shapes; the handlers read cookies, the query and the form body.
-/// Properties: a built request's path starts with `/`, path parameters are never empty, and every
+/// Properties: a built request's path starts with the byte `/`, path parameters are never empty, and every
 /// request gets a response.
 enum HTTPFuzz {
     static let router: Router = {
@@ -51,7 +51,10 @@ enum HTTPFuzz {
         guard let request = HTTPRequest(wireMethod: String(decoding: words[0], as: UTF8.self),
                                         requestTarget: String(decoding: words[1], as: UTF8.self),
                                         headers: headers, body: body, peerAddress: "127.0.0.1", isSecure: false) else { return }
-        require(request.path.hasPrefix("/"), "a request built with a path that does not start with /")
+        // On bytes, as the server decides it and the router splits it: `String.hasPrefix` compares
+        // characters, and "/" followed by a combining mark (U+07EC, found by this target) is one
+        // character that is not "/", while its first byte is.
+        require(request.path.utf8.first == UInt8(ascii: "/"), "a request built with a path that does not start with /")
         require(router.respondSynchronously(to: request) != nil, "a request with no response")
     }
 }
