@@ -59,6 +59,14 @@ public struct SetCookie: Sendable, Equatable {
         return out
     }
 
+    /// `name` with the `__Host-` prefix when `secure`, else `name` itself (RFC 6265bis §4.1.3.2:
+    /// a `__Host-` cookie is only kept when it is `Secure`, has `Path=/` and no `Domain`, so it
+    /// cannot be set over http or for another host). The one place a cookie's name on an https
+    /// issuer is decided.
+    public static func hostPrefixed(_ name: String, secure: Bool) -> String {
+        secure ? "__Host-" + name : name
+    }
+
     /// A cookie that deletes `name` (empty value, `Max-Age=0`, epoch `Expires`).
     public static func deleting(_ name: String, path: String? = "/", domain: String? = nil) -> SetCookie {
         SetCookie(name: name, value: "", path: path, maxAge: 0, expires: Date(timeIntervalSince1970: 0), domain: domain)

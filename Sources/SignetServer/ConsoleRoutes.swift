@@ -59,8 +59,8 @@ struct ConsoleRoutes: Sendable {
 
     /// Served over https: cookies get `Secure` and the `__Host-` prefix (RFC 6265bis §4.1.3.2).
     var secure: Bool { base.hasPrefix("https://") }
-    var tokenCookie: String { secure ? "__Host-signet_console" : "signet_console" }
-    var csrfCookie: String { secure ? "__Host-signet_console_csrf" : "signet_console_csrf" }
+    var tokenCookie: String { SetCookie.hostPrefixed("signet_console", secure: secure) }
+    var csrfCookie: String { SetCookie.hostPrefixed("signet_console_csrf", secure: secure) }
     /// Scoped to the callback's path, so `__Secure-` (a `__Host-` cookie must have `Path=/`).
     var loginCookie: String { secure ? "__Secure-signet_console_login" : "signet_console_login" }
 

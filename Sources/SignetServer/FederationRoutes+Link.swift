@@ -64,7 +64,7 @@ extension FederationRoutes {
     /// The `clientID` column marking pending links in the pending-request store.
     static func linkMarker(_ connectionID: String) -> String { "link:" + connectionID }
 
-    var linkCookieName: String { interactive.secure ? "__Host-signet_link" : "signet_link" }
+    var linkCookieName: String { SetCookie.hostPrefixed("signet_link", secure: interactive.secure) }
 
     /// Stores the pending link and sends the browser to the proof page with the link cookie.
     /// (Lax: the page may be reached by a redirect from a provider's cross-site form post.)

@@ -58,7 +58,7 @@ struct FederationRoutes: Sendable {
 
     // MARK: the binding cookie
 
-    var bindingCookieName: String { interactive.secure ? "__Host-signet_fed" : "signet_fed" }
+    var bindingCookieName: String { SetCookie.hostPrefixed("signet_fed", secure: interactive.secure) }
 
     /// The browser's binding value and the cookie to (re)set.
     func bindingValue(_ request: HTTPRequest) -> (value: String, cookie: SetCookie) {

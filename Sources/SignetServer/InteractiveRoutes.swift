@@ -52,9 +52,9 @@ struct InteractiveRoutes: Sendable {
     // MARK: cookies
 
     /// The SSO session cookie's name.
-    var sessionCookieName: String { secure ? "__Host-signet_session" : "signet_session" }
+    var sessionCookieName: String { SetCookie.hostPrefixed("signet_session", secure: secure) }
     /// The CSRF browser-binding cookie's name.
-    var csrfCookieName: String { secure ? "__Host-signet_csrf" : "signet_csrf" }
+    var csrfCookieName: String { SetCookie.hostPrefixed("signet_csrf", secure: secure) }
 
     func sessionToken(_ request: HTTPRequest) -> String? { request.cookies[sessionCookieName] }
 

@@ -7,7 +7,7 @@ import SignetWire
 
 extension InteractiveRoutes {
     /// The cookie that holds back the passkey offer after "Not now".
-    var passkeyLaterCookieName: String { secure ? "__Host-signet_passkey_later" : "signet_passkey_later" }
+    var passkeyLaterCookieName: String { SetCookie.hostPrefixed("signet_passkey_later", secure: secure) }
     /// How long "Not now" holds the offer back in this browser: 30 days, so a user who declined
     /// is asked again about once a month, and never once the account has a passkey.
     static let passkeyOfferPause = 30 * 24 * 3600

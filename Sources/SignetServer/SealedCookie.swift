@@ -27,7 +27,7 @@ struct SealedCookie: Sendable {
         self.secure = secure
     }
 
-    var name: String { secure ? "__Host-" + baseName : baseName }
+    var name: String { SetCookie.hostPrefixed(baseName, secure: secure) }
 
     /// The cookie that keeps `text` for `associatedData`; nil for an empty or oversized text.
     func cookie(keeping text: String, associatedData: String) -> SetCookie? {

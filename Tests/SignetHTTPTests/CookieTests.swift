@@ -26,6 +26,11 @@ import Testing
         #expect(SetCookie(name: "x", value: "y", sameSite: SetCookie.SameSite.none).headerValue == "x=y; Path=/; Secure; HttpOnly; SameSite=None")
     }
 
+    @Test func hostPrefixOnlyWhenSecure() {
+        #expect(SetCookie.hostPrefixed("signet_session", secure: true) == "__Host-signet_session")
+        #expect(SetCookie.hostPrefixed("signet_session", secure: false) == "signet_session")
+    }
+
     @Test func deletingCookie() {
         #expect(SetCookie.deleting("sid").headerValue
             == "sid=; Path=/; Max-Age=0; Expires=Thu, 01 Jan 1970 00:00:00 GMT; Secure; HttpOnly; SameSite=Lax")
