@@ -159,6 +159,13 @@ section_scale() {
     heading "Scale: Signet on a large database (SQLite: $SCALE_TOKENS live refresh tokens; PostgreSQL: $SCALE_PG_TOKENS)"
     echo "  Wall-clock figures (rates, start-up, seeding, purge and backup times) come from a 2-core machine"
     echo "  shared with other engineers' builds; the server CPU per operation is the steadier figure."
+    # Each load phase presents SCALE_SAMPLE seeded tokens of its own: SQLite takes 3 phases' worth,
+    # PostgreSQL 5, plus one for the rotation proof.
+    if [ "$SCALE_TOKENS" -le $((3 * SCALE_SAMPLE)) ] || [ "$SCALE_PG_TOKENS" -le $((5 * SCALE_SAMPLE)) ]; then
+        echo "bench.sh: --scale-tokens must exceed 3 x --scale-sample and --scale-pg-tokens 5 x it ($SCALE_SAMPLE):" \
+            "lower --scale-sample (SCALE_SAMPLE)" >&2
+        return 1
+    fi
     scale_sqlite
     if compgen -G '/usr/lib/postgresql/*/bin/initdb' >/dev/null; then
         scale_postgres
