@@ -65,11 +65,12 @@ struct RefreshTokenGrant: GrantHandler {
             rotation = result
         case .graceRetry(let result):
             // A token rotated before migration 19 got a successor naming no family; its retry gets that one again.
-            let earlier = locator.grantID == nil ? parts.refreshMinter.successorNamingNoFamily(of: presented) : nil
-            if let earlier, result.successor.tokenHash != successorHash, result.successor.tokenHash == parts.tokens.hash(earlier) {
+            if result.successor.tokenHash != successorHash {
+                let earlier = locator.grantID == nil ? parts.refreshMinter.successorNamingNoFamily(of: presented) : nil
+                guard let earlier, result.successor.tokenHash == parts.tokens.hash(earlier) else {
+                    throw OAuthError.invalidGrant("The refresh token is invalid.", detail: "grace retry successor mismatch")
+                }
                 successor = earlier
-            } else if result.successor.tokenHash != successorHash {
-                throw OAuthError.invalidGrant("The refresh token is invalid.", detail: "grace retry successor mismatch")
             }
             rotation = result
         case .reuseDetected(let grant):
