@@ -13,8 +13,10 @@ import Testing
     @Test func endSessionOpensTheEndpointAndChecksTheReturnedState() async throws {
         let fixture = try KitFixture()
         defer { fixture.stop() }
-        let port = try FreePort.pick()
-        let postLogout = "http://127.0.0.1:\(port)/logged-out"
+        // The listener binds an ephemeral port first, so no other process can take it between a
+        // pick and the bind.
+        let listener = try LoopbackListener(path: "/logged-out")
+        let postLogout = listener.redirectURI
         let now = fixture.server.clock.now
         try fixture.server.environment.storage.clients.upsertClient(ClientRecord(
             id: KitFixture.clientID, name: "Native", isPublic: true, firstParty: true,
@@ -26,7 +28,6 @@ import Testing
         let signedOut = try #require(await session.signOut())
         let idToken = try #require(signedOut.idToken)
 
-        let listener = try LoopbackListener(port: port, path: "/logged-out")
         let (urls, opened) = AsyncStream<URL>.makeStream()
         let ending = Task {
             try await client.endSession(idTokenHint: idToken, with: listener, timeout: 30) { url in
