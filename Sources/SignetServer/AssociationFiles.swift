@@ -70,7 +70,7 @@ struct AssociationFiles: Sendable {
 
     static func response(_ document: JSONValue?) -> HTTPResponse {
         guard let document else {
-            return ErrorRenderer.json(ErrorResponse(error: "not_found", description: "No native apps are configured."), status: 404)
+            return ErrorRenderer.json(ErrorResponse(error: "not_found", errorDescription: "No native apps are configured."), status: 404)
         }
         var response = HTTPResponse.json(document.serialized())
         response.headers.set("Content-Type", "application/json")

@@ -174,13 +174,13 @@ extension SignetApplication {
         let metrics = self.metrics
         router.notFound = { request in
             let started = DispatchTime.now()
-            let response = ErrorRenderer.json(ErrorResponse(error: "not_found", description: "No such endpoint."), status: 404)
+            let response = ErrorRenderer.json(ErrorResponse(error: "not_found", errorDescription: "No such endpoint."), status: 404)
             metrics.observe(request, response, route: ServerMetrics.unmatchedRoute, listener: listener, since: started)
             return response
         }
         router.methodNotAllowed = { request, allowed in
             let started = DispatchTime.now()
-            var response = ErrorRenderer.json(ErrorResponse(error: "method_not_allowed", description: "Method not allowed."), status: 405)
+            var response = ErrorRenderer.json(ErrorResponse(error: "method_not_allowed", errorDescription: "Method not allowed."), status: 405)
             response.headers.set("Allow", allowed.map(\.rawValue).joined(separator: ", "))
             metrics.observe(request, response, route: ServerMetrics.unmatchedRoute, listener: listener, since: started)
             return response

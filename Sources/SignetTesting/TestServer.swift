@@ -72,13 +72,14 @@ public final class TestServer: Sendable {
         var lastError: Error?
         for _ in 0..<8 {
             do {
-                let started = try Self.attempt(port: try FreePort.pick(), adminPort: adminListener ? try FreePort.pick() : nil,
+                let port = try FreePort.pick()
+                let started = try Self.attempt(port: port, adminPort: adminListener ? try FreePort.pick() : nil,
                                                dataDirectory: dataDirectory, clock: clock, configure: configure)
-                self.port = started.server.boundPorts.first ?? started.port
-                self.issuer = started.environment.configuration.issuer
+                self.port = started.server.boundPorts.first ?? port
+                self.issuer = started.application.environment.configuration.issuer
                 self.baseURL = started.baseURL
                 self.clock = clock
-                self.environment = started.environment
+                self.environment = started.application.environment
                 self.application = started.application
                 self.dataDirectory = dataDirectory
                 self.server = started.server
@@ -99,10 +100,9 @@ public final class TestServer: Sendable {
         throw TestingError("the test server could not start: \(lastError.map { "\($0)" } ?? "unknown error")")
     }
 
+    /// What `attempt` started; the environment is `application.environment`.
     private struct Started {
-        let port: Int
         let baseURL: URL
-        let environment: ServerEnvironment
         let application: SignetApplication
         let server: HTTPServer
         let admin: HTTPServer?
@@ -142,8 +142,7 @@ public final class TestServer: Sendable {
             purge?.stop()
             throw error
         }
-        return Started(port: port, baseURL: baseURL, environment: environment, application: application, server: server, admin: admin,
-                       purge: purge, mailSender: mailSender)
+        return Started(baseURL: baseURL, application: application, server: server, admin: admin, purge: purge, mailSender: mailSender)
     }
 
     /// Starts a server, runs `body`, and stops the server whatever happens.

@@ -34,24 +34,28 @@ public struct TokenResponse: Sendable, Codable, Equatable {
     }
 }
 
-/// An error response body (RFC 6749 §5.2).
+/// An error response body (RFC 6749 §5.2), as the server writes it and as a client reads it
+/// (SignetClientCore's `OAuthErrorBody`): the code as sent, which a client may not know, and the
+/// optional description and URI. Members that are nil are left out of the JSON.
 public struct ErrorResponse: Sendable, Codable, Equatable {
-    /// The registered error code.
+    /// The `error` member exactly as sent: a registered code, or another (a server's `not_found`).
     public var error: String
-    /// Optional human-readable text.
+    /// `error_description`, if any: human-readable text.
     public var errorDescription: String?
+    /// `error_uri`, if any.
+    public var errorURI: String?
 
     /// Creates the body from an error: its code and public description (never its private detail).
     public init(_ error: OAuthError) {
-        self.error = error.code.rawValue
-        self.errorDescription = error.publicDescription
+        self.init(error: error.code.rawValue, errorDescription: error.publicDescription)
     }
 
-    /// Creates a body with a code that is not a registered OAuth one (a server's `not_found`).
-    public init(error: String, description: String?) {
+    /// Creates a body; the code need not be a registered OAuth one.
+    public init(error: String, errorDescription: String? = nil, errorURI: String? = nil) {
         self.error = error
-        self.errorDescription = description
+        self.errorDescription = errorDescription
+        self.errorURI = errorURI
     }
 
-    enum CodingKeys: String, CodingKey { case error, errorDescription = "error_description" }
+    enum CodingKeys: String, CodingKey { case error, errorDescription = "error_description", errorURI = "error_uri" }
 }

@@ -1,23 +1,11 @@
 import SignetJOSE
 import SignetWire
 
-/// An OAuth error response body as a client receives it: the code as sent (which may be one
-/// Signet does not know) and the optional description and URI.
-public struct OAuthErrorBody: Sendable, Equatable {
-    /// The `error` member exactly as sent.
-    public let error: String
-    /// `error_description`, if any.
-    public let errorDescription: String?
-    /// `error_uri`, if any (RFC 6749 §5.2).
-    public let errorURI: String?
+/// An OAuth error response body as a client receives it: SignetWire's `ErrorResponse`, the one
+/// type for the RFC 6749 §5.2 body that the server writes too.
+public typealias OAuthErrorBody = ErrorResponse
 
-    /// Creates a body.
-    public init(error: String, errorDescription: String? = nil, errorURI: String? = nil) {
-        self.error = error
-        self.errorDescription = errorDescription
-        self.errorURI = errorURI
-    }
-
+extension ErrorResponse {
     /// Reads the members of RFC 6749 §5.2 from a JSON error body; nil without a string `error`.
     public init?(json object: [String: JSONValue]) {
         guard let error = object["error"]?.stringValue else { return nil }
