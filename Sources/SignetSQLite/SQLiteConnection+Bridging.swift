@@ -19,10 +19,27 @@ extension SQLiteConnection {
         let connection = SQLiteConnection(handle: handle)   // closes the handle on every path below
         guard rc == SQLITE_OK else { throw connection.error(rc) }
         sqlite3_extended_result_codes(handle, 1)
-        sqlite3_busy_timeout(handle, busyTimeoutMilliseconds)
+        installBusyHandler(handle, milliseconds: busyTimeoutMilliseconds)
         try connection.execute("PRAGMA foreign_keys = ON")
         try connection.execute("PRAGMA synchronous = \(synchronous.pragma)")
         return connection
+    }
+
+    /// Waits up to about `milliseconds` for a lock another process holds (`signet purge`, an admin
+    /// command beside a running server), trying again every millisecond. SQLite's own handler
+    /// (`sqlite3_busy_timeout`) sleeps 1, 2, 5, 10, 15, 20, 25, 25, 25, 50, 50, 100 ms between
+    /// tries, so a waiter wakes up to tens of milliseconds after the lock is free: with `signet
+    /// purge` beside a loaded server, the server's writer slept 78 ms per wait (`strace -c`), and
+    /// every request queued behind it (bench/README.md, "Session 13 (lead)"). In-process waits never
+    /// get here: the server's writes queue on its own write lock, its readers do not wait in WAL
+    /// mode, and its checkpoints are PASSIVE.
+    private static func installBusyHandler(_ handle: OpaquePointer, milliseconds: Int32) {
+        let tries = UnsafeMutableRawPointer(bitPattern: Int(max(0, milliseconds)))
+        sqlite3_busy_handler(handle, { tries, count in
+            guard count < Int32(truncatingIfNeeded: Int(bitPattern: tries)) else { return 0 }
+            usleep(1000)
+            return 1
+        }, tries)
     }
 
     /// Runs one or more SQL statements without parameters (pragmas, DDL, transaction control).

@@ -242,6 +242,38 @@ struct SQLiteStorageTests {
         }
     }
 
+    /// A write lock another handle holds (another process's: `signet purge`, an admin command):
+    /// a writer waits for it and goes on once it is free; given a short limit, it gives up with
+    /// SQLite's "database is locked" instead of waiting on.
+    @Test func aWriterWaitsForAnotherHandlesLockAndGivesUpAtItsLimit() throws {
+        try withDirectory { directory in
+            let store = try SQLiteStorage(path: directory + "/db.sqlite3")
+            let holder = try SQLiteConnection.open(path: store.path)
+            try holder.execute("BEGIN IMMEDIATE")
+            let impatient = try SQLiteConnection.open(path: store.path, busyTimeoutMilliseconds: 20)
+            let refusal = #expect(throws: StoreError.self) { try impatient.execute("BEGIN IMMEDIATE") }
+            #expect("\(refusal.map { "\($0)" } ?? "")".contains("database is locked"))
+
+            let committed = DispatchSemaphore(value: 0)
+            let holderBox = ConnectionHolder(holder)
+            DispatchQueue.global().async {
+                Thread.sleep(forTimeInterval: 0.2)
+                try? holderBox.connection.execute("COMMIT")
+                committed.signal()
+            }
+            let patient = try SQLiteConnection.open(path: store.path)
+            try patient.execute("BEGIN IMMEDIATE")   // waits for the holder's COMMIT
+            try patient.execute("COMMIT")
+            committed.wait()
+        }
+    }
+
+    /// Hands a connection to the one other thread that uses it from then on.
+    private final class ConnectionHolder: @unchecked Sendable {
+        let connection: SQLiteConnection
+        init(_ connection: SQLiteConnection) { self.connection = connection }
+    }
+
     @Test func twoHandlesOnOneFileStillRedeemOnce() throws {
         try withDirectory { directory in
             let path = directory + "/db.sqlite3"
