@@ -45,6 +45,7 @@ public enum SQLMigrations {
         SQLMigration(version: 17, template: tokenScopeFromGrant),
         SQLMigration(version: 18, template: grantRowKey),
         SQLMigration(version: 19, template: tokensUnderGrant),
+        SQLMigration(version: 20, template: grantProfiles),
     ]
 
     /// The highest version this build knows.
@@ -653,6 +654,84 @@ public enum SQLMigrations {
     FROM refresh_tokens ORDER BY grant_ref, token_hash;
     DROP TABLE refresh_tokens;
     ALTER TABLE refresh_tokens_v19 RENAME TO refresh_tokens;
+    CREATE INDEX refresh_tokens_legacy ON refresh_tokens (token_hash) WHERE legacy = 1;
+    """
+
+    /// What a grant family shares with most others moves into `grant_profiles`, one row per
+    /// distinct (`client_id`, `scope`, `resources`, `amr`), and each grant holds that row's integer
+    /// key (`profile_ref`) instead of repeating the text; the dead `payload` (`{}` in every row since
+    /// migration 18) goes. A deployment has a handful of clients, each with a few scopes and sign-in
+    /// methods, so millions of families share a few profiles: on SQLite about 50 of the 430 bytes a
+    /// live token took (bench/README.md, "Session 13 (bytes)"). A profile is never changed or
+    /// deleted (purge and account deletion leave it: there are few, and deleting one would need an
+    /// index of `grants.profile_ref` to find whether anything uses it, about 10 bytes per family),
+    /// so `profile_ref` needs no foreign key (on PostgreSQL one would lock the shared profile row
+    /// at every sign-in), and the server may read a profile by its key under no lock. Its one index
+    /// is the UNIQUE constraint, which makes finding or adding a profile race-safe (`INSERT … ON
+    /// CONFLICT DO NOTHING`, then read) and, as it leads with `client_id`, finds a client's
+    /// profiles. `organization_id` stays in `grants`: NULL for most families (a byte on SQLite,
+    /// nothing on PostgreSQL), and `grants_organization` finds an organization's families without
+    /// an index of `profile_ref`. Both tables are rebuilt as in migration 18 (grants copied in
+    /// `grant_id` order and keyed anew, fixed-width columns first; tokens joined to their new grant
+    /// row through the old one's `grant_id`, copied in key order, `legacy` kept), the old ones
+    /// dropped (tokens first), the new ones renamed, and every index made again, the same ones.
+    static let grantProfiles = """
+    CREATE TABLE grant_profiles (
+        id        {row_key},
+        client_id TEXT NOT NULL,
+        scope     TEXT NOT NULL,
+        resources TEXT NOT NULL,
+        amr       TEXT NOT NULL,
+        UNIQUE (client_id, scope, resources, amr)
+    );
+    INSERT INTO grant_profiles (client_id, scope, resources, amr)
+    SELECT DISTINCT client_id, scope, resources, amr FROM grants ORDER BY client_id, scope, resources, amr;
+    CREATE TABLE grants_v20 (
+        id                  {row_key},
+        created_at          {int} NOT NULL,
+        absolute_expires_at {int} NOT NULL,
+        auth_time           {int} NOT NULL,
+        profile_ref         {int} NOT NULL,
+        revoked_at          {int},
+        grant_id            TEXT NOT NULL UNIQUE,
+        user_id             TEXT NOT NULL,
+        revoke_reason       TEXT,
+        session_id          TEXT,
+        organization_id     TEXT
+    );
+    INSERT INTO grants_v20 (created_at, absolute_expires_at, auth_time, profile_ref, revoked_at, grant_id, user_id,
+                            revoke_reason, session_id, organization_id)
+    SELECT g.created_at, g.absolute_expires_at, g.auth_time, p.id, g.revoked_at, g.grant_id, g.user_id,
+           g.revoke_reason, g.session_id, g.organization_id
+    FROM grants g JOIN grant_profiles p
+      ON p.client_id = g.client_id AND p.scope = g.scope AND p.resources = g.resources AND p.amr = g.amr
+    ORDER BY g.grant_id;
+    CREATE TABLE refresh_tokens_v20 (
+        grant_ref      {int} NOT NULL REFERENCES grants_v20 (id) ON DELETE CASCADE,
+        created_at     {int} NOT NULL,
+        expires_at     {int} NOT NULL,
+        rotated_at     {int},
+        legacy         {int},
+        token_hash     {bytes} NOT NULL,
+        parent_hash    {bytes},
+        scope          TEXT,
+        successor_hash {bytes},
+        PRIMARY KEY (grant_ref, token_hash)
+    ) {without_rowid};
+    INSERT INTO refresh_tokens_v20 (grant_ref, created_at, expires_at, rotated_at, legacy, token_hash, parent_hash, scope,
+                                    successor_hash)
+    SELECT n.id, t.created_at, t.expires_at, t.rotated_at, t.legacy, t.token_hash, t.parent_hash, t.scope, t.successor_hash
+    FROM refresh_tokens t JOIN grants g ON g.id = t.grant_ref JOIN grants_v20 n ON n.grant_id = g.grant_id
+    ORDER BY n.id, t.token_hash;
+    DROP TABLE refresh_tokens;
+    DROP TABLE grants;
+    ALTER TABLE grants_v20 RENAME TO grants;
+    ALTER TABLE refresh_tokens_v20 RENAME TO refresh_tokens;
+    CREATE INDEX grants_user ON grants (user_id);
+    CREATE INDEX grants_session ON grants (substr(session_id, 1, 11)) WHERE session_id IS NOT NULL;
+    CREATE INDEX grants_expires ON grants (absolute_expires_at);
+    CREATE INDEX grants_revoked ON grants (revoked_at) WHERE revoked_at IS NOT NULL;
+    CREATE INDEX grants_organization ON grants (organization_id) WHERE organization_id IS NOT NULL;
     CREATE INDEX refresh_tokens_legacy ON refresh_tokens (token_hash) WHERE legacy = 1;
     """
 
