@@ -87,8 +87,9 @@ public struct SQLRefreshTokenStore: RefreshTokenStore {
             rotatedAt: try row.optionalDate(6), successorHash: try row.optionalBlob(7))
     }
 
-    /// A grant (`grantBinds`) under its profile: no row is inserted when there is no such profile
-    /// yet (`insertGrant` adds it and tries again).
+    /// A grant (`grantBinds`, then `profileBinds`) under its profile's key, found by the UNIQUE
+    /// constraint's index; no row is inserted when there is no such profile (`insertGrant` adds it
+    /// first).
     static let insertGrantSQL = """
         INSERT INTO grants (\(grantInsertColumns))
         SELECT $1, $2, $3, $4, $5, $6, $7, $8, $9, id FROM grant_profiles
@@ -164,7 +165,8 @@ public struct SQLRefreshTokenStore: RefreshTokenStore {
         """
     /// One upsert, under the profile of the code's client and scope with no resources and no `amr`
     /// (which `revokeGrant(issuedFrom:)` adds first, unless it is there): a racing insert of the
-    /// same grant waits, then takes the DO UPDATE branch. (`WHERE` before `ON CONFLICT`: SQLite's parser needs it after a `SELECT`.)
+    /// same grant waits, then takes the DO UPDATE branch. (A `SELECT` before `ON CONFLICT` needs its
+    /// `WHERE` on SQLite, whose parser would otherwise read `ON` as a join's.)
     static let revokeIssuedFrom = """
         INSERT INTO grants (\(grantInsertColumns))
         SELECT $1, $3, $5, $5, $5, $6, $7, $8, NULL, id FROM grant_profiles
@@ -196,7 +198,8 @@ public struct SQLRefreshTokenStore: RefreshTokenStore {
     static func insertGrant(_ grant: GrantRecord, _ db: any SQLConnection) throws {
         let profile = try profileBinds(grant)
         try db.write(insertProfileSQL, profile)
-        try db.write(insertGrantSQL, grantBinds(grant) + (profile as [any SQLBindable]), changing: 1, else: .backend("a grant's profile is missing"))
+        try db.write(insertGrantSQL, grantBinds(grant) + (profile as [any SQLBindable]), changing: 1,
+                     else: .backend("a grant's profile is missing"))
     }
 
     /// `grant`'s own columns, the first nine of `grantInsertColumns` (`insertGrantSQL` takes its
