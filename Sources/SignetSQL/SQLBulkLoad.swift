@@ -27,21 +27,22 @@ extension SQLStores {
 
     /// Writes `rows` in one transaction with the stores' own column lists and parameter encodings
     /// (`SQLRefreshTokenStore.grantBinds`, `tokenBinds`, …, the ones their single-row inserts
-    /// bind), as multi-row `INSERT`s of `bulkParameters` parameters each (one round trip per
-    /// statement on PostgreSQL instead of one per row), so a server serves the rows as if it had
+    /// bind; each grant's profile key looked up once per profile, `grantRows`), as multi-row
+    /// `INSERT`s of `bulkParameters` parameters each (one round trip per statement on PostgreSQL
+    /// instead of one per row), so a server serves the rows as if it had
     /// written them. The audit events are chained in order as `appendAudit` does (the head read
     /// once, each event linked to the one before, the head moved once). For loading large test
     /// databases; rows are inserted in the order given.
     public func bulkInsert(_ rows: SQLBulkRows) throws {
         let users = rows.users.map(SQLUserStore.userBinds)
         let sessions = try rows.sessions.map { try SQLSessionStore.binds($0, amr: try StringList.json($0.amr)) }
-        let grants = try rows.grants.map(SQLRefreshTokenStore.grantBinds)
         let tokens = rows.tokens.map(SQLRefreshTokenStore.tokenBinds)
         let codes = rows.codes.map(SQLCodeStore.binds)
         try database.transaction { db in
             try Self.insertRows("users", SQLUserStore.userColumns, users, db)
             try Self.insertRows("sessions", SQLSessionStore.sessionColumns, sessions, db)
-            try Self.insertRows("grants", SQLRefreshTokenStore.grantColumns, grants, db)
+            let grants = try Self.grantRows(rows.grants, db)
+            try Self.insertRows("grants", SQLRefreshTokenStore.grantInsertColumns, grants, db)
             try Self.insertRows("refresh_tokens", SQLRefreshTokenStore.tokenColumns, tokens, db, tuple: SQLRefreshTokenStore.tokenTuple)
             try Self.insertRows("authorization_codes", SQLCodeStore.codeColumns, codes, db)
             guard !rows.audit.isEmpty else { return }
@@ -57,6 +58,21 @@ extension SQLStores {
             }
             try Self.insertRows("audit_events", SQLAuditLog.columns, linked, db)
             try db.run(SQLAuditLog.moveHead, [head.0, head.1])
+        }
+    }
+
+    /// `grants` as rows of `SQLRefreshTokenStore.grantInsertColumns`: each grant's own columns and
+    /// its profile's key, each distinct profile added unless it is there and its key read once.
+    static func grantRows(_ grants: [GrantRecord], _ db: any SQLConnection) throws -> [[any SQLBindable]] {
+        var keys: [[String]: Int64] = [:]
+        return try grants.map { grant in
+            let profile = try SQLRefreshTokenStore.profileBinds(grant)
+            if keys[profile] == nil {
+                try db.run(SQLRefreshTokenStore.insertProfileSQL, profile)
+                keys[profile] = try db.one(SQLRefreshTokenStore.profileKey, profile) { try $0.int64(0) }
+            }
+            guard let key = keys[profile] else { throw StoreError.corrupt("a grant profile is missing after its insert") }
+            return SQLRefreshTokenStore.grantBinds(grant) + [key]
         }
     }
 

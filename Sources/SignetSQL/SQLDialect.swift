@@ -6,7 +6,9 @@ import Synchronization
 ///
 /// Statements and migrations are written once, in a template spelling:
 /// - `$1`, `$2`, … are parameters (a number may repeat);
-/// - `{for_update}` marks a read in a transaction that must lock the rows it returns;
+/// - `{for_update}` marks a read in a transaction that must lock the rows it returns, and
+///   `{for_update:t, g}` one that must lock only the rows it takes from the tables named (by
+///   their aliases: PostgreSQL `FOR UPDATE OF t, g`), not those of a table it joins to read;
 /// - `{rowid}` is the table's physical row id (for deleting one of several equal rows);
 /// - in migrations, column types `{int}` (times as microseconds since 1970, and numbers),
 ///   `{bytes}`, `{bool}`, `{serial}` (an increasing integer key), `{row_key}` (an integer key the
@@ -52,7 +54,7 @@ public struct SQLDialect: Sendable {
                 output += parameterPrefix + String(digits.value)
                 characters = characters.dropFirst(1 + digits.length)
             } else if next == "{", let close = characters.firstIndex(of: "}"),
-                      let text = tokens[String(characters[characters.index(after: characters.startIndex)..<close])] {
+                      let text = tokenText(String(characters[characters.index(after: characters.startIndex)..<close])) {
                 output += text
                 characters = characters[characters.index(after: close)...]
             } else {
@@ -68,6 +70,15 @@ public struct SQLDialect: Sendable {
     /// never per call or per connection (SQLite prepares from it, PostgreSQL sends it).
     public func rendered(_ template: String) -> String {
         renderedTexts.text(for: template) { render(template) }
+    }
+
+    /// The text of the token `name`: a plain one from `tokens`, or `for_update:` with the tables
+    /// whose rows to lock (nothing where the dialect's row lock is nothing: SQLite).
+    private func tokenText(_ name: String) -> String? {
+        if let text = tokens[name] { return text }
+        let lockOf = "for_update:"
+        guard name.hasPrefix(lockOf), let lock = tokens["for_update"] else { return nil }
+        return lock.isEmpty ? "" : lock + " OF " + name.dropFirst(lockOf.count)
     }
 
     private static func leadingNumber(_ text: Substring) -> (value: Int, length: Int)? {

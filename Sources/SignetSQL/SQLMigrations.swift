@@ -45,6 +45,7 @@ public enum SQLMigrations {
         SQLMigration(version: 17, template: tokenScopeFromGrant),
         SQLMigration(version: 18, template: grantRowKey),
         SQLMigration(version: 19, template: tokensUnderGrant),
+        SQLMigration(version: 20, template: grantProfiles),
     ]
 
     /// The highest version this build knows.
@@ -606,15 +607,7 @@ public enum SQLMigrations {
     SELECT t.token_hash, g.id, t.created_at, t.expires_at, t.rotated_at, t.parent_hash, t.scope, t.successor_hash
     FROM refresh_tokens t JOIN grants_v18 g ON g.grant_id = t.grant_id
     ORDER BY t.token_hash;
-    DROP TABLE refresh_tokens;
-    DROP TABLE grants;
-    ALTER TABLE grants_v18 RENAME TO grants;
-    ALTER TABLE refresh_tokens_v18 RENAME TO refresh_tokens;
-    CREATE INDEX grants_user ON grants (user_id);
-    CREATE INDEX grants_session ON grants (substr(session_id, 1, 11)) WHERE session_id IS NOT NULL;
-    CREATE INDEX grants_expires ON grants (absolute_expires_at);
-    CREATE INDEX grants_revoked ON grants (revoked_at) WHERE revoked_at IS NOT NULL;
-    CREATE INDEX grants_organization ON grants (organization_id) WHERE organization_id IS NOT NULL;
+    \(replacingGrantTables(with: "v18"))
     CREATE INDEX refresh_tokens_grant ON refresh_tokens (grant_ref);
     """
 
@@ -635,26 +628,109 @@ public enum SQLMigrations {
     /// backends (a primary key cannot be changed in place on SQLite), copied in the new key order,
     /// with its fixed-width columns first for PostgreSQL's alignment as in migration 18.
     static let tokensUnderGrant = """
-    CREATE TABLE refresh_tokens_v19 (
-        grant_ref      {int} NOT NULL REFERENCES grants (id) ON DELETE CASCADE,
-        created_at     {int} NOT NULL,
-        expires_at     {int} NOT NULL,
-        rotated_at     {int},
-        legacy         {int},
-        token_hash     {bytes} NOT NULL,
-        parent_hash    {bytes},
-        scope          TEXT,
-        successor_hash {bytes},
-        PRIMARY KEY (grant_ref, token_hash)
-    ) {without_rowid};
-    INSERT INTO refresh_tokens_v19 (grant_ref, created_at, expires_at, rotated_at, legacy, token_hash, parent_hash, scope,
-                                    successor_hash)
+    \(refreshTokensUnderGrant("refresh_tokens_v19", referencing: "grants"))
     SELECT grant_ref, created_at, expires_at, rotated_at, 1, token_hash, parent_hash, scope, successor_hash
     FROM refresh_tokens ORDER BY grant_ref, token_hash;
     DROP TABLE refresh_tokens;
     ALTER TABLE refresh_tokens_v19 RENAME TO refresh_tokens;
     CREATE INDEX refresh_tokens_legacy ON refresh_tokens (token_hash) WHERE legacy = 1;
     """
+
+    /// What a grant family shares with most others moves into `grant_profiles`, one row per
+    /// distinct (`client_id`, `scope`, `resources`, `amr`), and each grant holds that row's integer
+    /// key (`profile_ref`) instead of repeating the text; the dead `payload` (`{}` in every row since
+    /// migration 18) goes. A deployment has a handful of clients, each with a few scopes and sign-in
+    /// methods, so millions of families share a few profiles: on SQLite about 50 of the 430 bytes a
+    /// live token took (bench/README.md, "Session 13 (bytes)"). A profile is never changed or
+    /// deleted (purge and account deletion leave it: there are few, and deleting one would need an
+    /// index of `grants.profile_ref` to find whether anything uses it, about 10 bytes per family),
+    /// so `profile_ref` needs no foreign key (on PostgreSQL one would lock the shared profile row
+    /// at every sign-in), and the server may read a profile by its key under no lock. Its one index
+    /// is the UNIQUE constraint, which makes finding or adding a profile race-safe (`INSERT … ON
+    /// CONFLICT DO NOTHING`, then read) and, as it leads with `client_id`, finds a client's
+    /// profiles. `organization_id` stays in `grants`: NULL for most families (a byte on SQLite,
+    /// nothing on PostgreSQL), and `grants_organization` finds an organization's families without
+    /// an index of `profile_ref`. Both tables are rebuilt as in migration 18 (grants copied in
+    /// `grant_id` order and keyed anew, fixed-width columns first; tokens joined to their new grant
+    /// row through the old one's `grant_id`, copied in key order, `legacy` kept), the old ones
+    /// dropped (tokens first), the new ones renamed, and every index made again, the same ones.
+    static let grantProfiles = """
+    CREATE TABLE grant_profiles (
+        id        {row_key},
+        client_id TEXT NOT NULL,
+        scope     TEXT NOT NULL,
+        resources TEXT NOT NULL,
+        amr       TEXT NOT NULL,
+        UNIQUE (client_id, scope, resources, amr)
+    );
+    INSERT INTO grant_profiles (client_id, scope, resources, amr)
+    SELECT DISTINCT client_id, scope, resources, amr FROM grants ORDER BY client_id, scope, resources, amr;
+    CREATE TABLE grants_v20 (
+        id                  {row_key},
+        created_at          {int} NOT NULL,
+        absolute_expires_at {int} NOT NULL,
+        auth_time           {int} NOT NULL,
+        profile_ref         {int} NOT NULL,
+        revoked_at          {int},
+        grant_id            TEXT NOT NULL UNIQUE,
+        user_id             TEXT NOT NULL,
+        revoke_reason       TEXT,
+        session_id          TEXT,
+        organization_id     TEXT
+    );
+    INSERT INTO grants_v20 (created_at, absolute_expires_at, auth_time, profile_ref, revoked_at, grant_id, user_id,
+                            revoke_reason, session_id, organization_id)
+    SELECT g.created_at, g.absolute_expires_at, g.auth_time, p.id, g.revoked_at, g.grant_id, g.user_id,
+           g.revoke_reason, g.session_id, g.organization_id
+    FROM grants g JOIN grant_profiles p
+      ON p.client_id = g.client_id AND p.scope = g.scope AND p.resources = g.resources AND p.amr = g.amr
+    ORDER BY g.grant_id;
+    \(refreshTokensUnderGrant("refresh_tokens_v20", referencing: "grants_v20"))
+    SELECT n.id, t.created_at, t.expires_at, t.rotated_at, t.legacy, t.token_hash, t.parent_hash, t.scope, t.successor_hash
+    FROM refresh_tokens t JOIN grants g ON g.id = t.grant_ref JOIN grants_v20 n ON n.grant_id = g.grant_id
+    ORDER BY n.id, t.token_hash;
+    \(replacingGrantTables(with: "v20"))
+    CREATE INDEX refresh_tokens_legacy ON refresh_tokens (token_hash) WHERE legacy = 1;
+    """
+
+    /// The end of a rebuild of `grants` and `refresh_tokens` (migrations 18 and 20): the old tables
+    /// dropped (tokens first: they reference the old grants), the new ones (`grants_` and
+    /// `refresh_tokens_` + `suffix`) renamed (SQLite rewrites the tokens' reference to the renamed
+    /// table), and `grants`' indexes made again, as migration 18 made them.
+    static func replacingGrantTables(with suffix: String) -> String {
+        """
+        DROP TABLE refresh_tokens;
+        DROP TABLE grants;
+        ALTER TABLE grants_\(suffix) RENAME TO grants;
+        ALTER TABLE refresh_tokens_\(suffix) RENAME TO refresh_tokens;
+        CREATE INDEX grants_user ON grants (user_id);
+        CREATE INDEX grants_session ON grants (substr(session_id, 1, 11)) WHERE session_id IS NOT NULL;
+        CREATE INDEX grants_expires ON grants (absolute_expires_at);
+        CREATE INDEX grants_revoked ON grants (revoked_at) WHERE revoked_at IS NOT NULL;
+        CREATE INDEX grants_organization ON grants (organization_id) WHERE organization_id IS NOT NULL;
+        """
+    }
+
+    /// The `refresh_tokens` table as migration 19 made it, named `name`, its tokens referencing
+    /// `grants` (`id`), and the head of the `INSERT` that fills it (migrations 19 and 20 rebuild it).
+    static func refreshTokensUnderGrant(_ name: String, referencing grants: String) -> String {
+        """
+        CREATE TABLE \(name) (
+            grant_ref      {int} NOT NULL REFERENCES \(grants) (id) ON DELETE CASCADE,
+            created_at     {int} NOT NULL,
+            expires_at     {int} NOT NULL,
+            rotated_at     {int},
+            legacy         {int},
+            token_hash     {bytes} NOT NULL,
+            parent_hash    {bytes},
+            scope          TEXT,
+            successor_hash {bytes},
+            PRIMARY KEY (grant_ref, token_hash)
+        ) {without_rowid};
+        INSERT INTO \(name) (grant_ref, created_at, expires_at, rotated_at, legacy, token_hash, parent_hash, scope,
+                                        successor_hash)
+        """
+    }
 
     /// Migration 9's backfill: the chain row from the genesis value, then every `audit_log` row,
     /// oldest first, appended as a chained event (renumbered 1, 2, …); then `audit_log` goes.

@@ -1,17 +1,22 @@
 import Foundation
 import SignetStore
 
-/// Grant families and refresh tokens over a SQL database (`grants`, `refresh_tokens`). A token
-/// row references its grant by the grant's integer key (`refresh_tokens.grant_ref` = `grants.id`,
-/// migration 18); the text `grant_id` is the public handle, and every token read returns it from
-/// the join with the grant.
+/// Grant families and refresh tokens over a SQL database (`grants`, `grant_profiles`,
+/// `refresh_tokens`). A token row references its grant by the grant's integer key
+/// (`refresh_tokens.grant_ref` = `grants.id`, migration 18); the text `grant_id` is the public
+/// handle, and every token read returns it from the join with the grant. A grant references its
+/// client, scope, resources and `amr`, which most families share, by the integer key of their
+/// `grant_profiles` row (`grants.profile_ref`, migration 20); every grant read joins it.
 public struct SQLRefreshTokenStore: RefreshTokenStore {
     let database: any SQLDatabase
 
+    /// A grant read from `grantJoin`, in `decodeGrant` order.
     static let grantColumns = """
-        grant_id, client_id, user_id, scope, created_at, absolute_expires_at, revoked_at, revoke_reason,
-        session_id, auth_time, payload, resources, amr, organization_id
+        g.grant_id, p.client_id, g.user_id, p.scope, g.created_at, g.absolute_expires_at, g.revoked_at, g.revoke_reason,
+        g.session_id, g.auth_time, p.resources, p.amr, g.organization_id
         """
+    /// `grants g` joined to its `grant_profiles p`, the join every grant read makes.
+    static let grantJoin = "grants g JOIN grant_profiles p ON p.id = g.profile_ref"
 
     static func decodeGrant(_ row: any SQLRow) throws -> GrantRecord {
         try decodeGrant(row, first: 0)
@@ -23,22 +28,47 @@ public struct SQLRefreshTokenStore: RefreshTokenStore {
             grantID: try row.text(first), clientID: try row.text(first + 1), userID: try row.text(first + 2),
             scope: try row.text(first + 3), createdAt: try row.date(first + 4), absoluteExpiresAt: try row.date(first + 5),
             revokedAt: try row.optionalDate(first + 6), revokeReason: row.optionalText(first + 7),
-            sessionID: row.optionalText(first + 8), authTime: try row.date(first + 9), payload: try row.text(first + 10),
-            resources: try row.stringArray(first + 11), amr: try row.words(first + 12),
-            organizationID: row.optionalText(first + 13))
+            sessionID: row.optionalText(first + 8), authTime: try row.date(first + 9),
+            resources: try row.stringArray(first + 10), amr: try row.words(first + 11),
+            organizationID: row.optionalText(first + 12))
+    }
+
+    /// The columns a grant is written with, in `grantBinds` order; `profile_ref` from the profile
+    /// found by the grant's client, scope, resources and `amr` (`insertGrantSQL`), or bound
+    /// (`SQLStores.bulkInsert`).
+    static let grantInsertColumns = """
+        grant_id, user_id, created_at, absolute_expires_at, revoked_at, revoke_reason, session_id, auth_time,
+        organization_id, profile_ref
+        """
+    /// A profile's columns, in `profileBinds` order.
+    static let profileColumns = "client_id, scope, resources, amr"
+    /// Adds a profile unless it is there: a racing insert of the same one waits for the other
+    /// transaction and, if that commits, does nothing (the UNIQUE constraint), so a read after it
+    /// finds exactly one row.
+    static let insertProfileSQL = """
+        INSERT INTO grant_profiles (\(profileColumns)) VALUES ($1, $2, $3, $4)
+        ON CONFLICT (\(profileColumns)) DO NOTHING
+        """
+    /// The key of the profile `profileBinds` describes.
+    static let profileKey = "SELECT id FROM grant_profiles WHERE client_id = $1 AND scope = $2 AND resources = $3 AND amr = $4"
+
+    /// `grant`'s profile as `insertProfileSQL`'s and `profileKey`'s parameters.
+    static func profileBinds(_ grant: GrantRecord) throws -> [String] {
+        [grant.clientID, grant.scope, try StringList.json(grant.resources), grant.amr.joined(separator: " ")]
     }
 
     /// The columns a token is written with, in `tokenBinds` order (`grant_ref` from the grant's public id).
     static let tokenColumns = """
         token_hash, grant_ref, parent_hash, scope, created_at, expires_at, rotated_at, successor_hash
         """
-    /// `refresh_tokens t` joined to its `grants g`, the join every token read makes.
-    static let tokenJoin = "refresh_tokens t JOIN grants g ON g.id = t.grant_ref"
+    /// `refresh_tokens t` joined to its `grants g` and their `grant_profiles p`, the join every
+    /// token read makes (a token's NULL scope is its family's, the profile's).
+    static let tokenJoin = "refresh_tokens t JOIN grants g ON g.id = t.grant_ref JOIN grant_profiles p ON p.id = g.profile_ref"
     /// A token read from `tokenJoin`, in `decodeToken` order: the family's public id from the
     /// grant, and a NULL scope is the family's (migration 17 stores a token's scope only where it
     /// differs from its grant's).
     static let tokenSelect = """
-        t.token_hash, g.grant_id, t.parent_hash, COALESCE(t.scope, g.scope), t.created_at, t.expires_at, t.rotated_at,
+        t.token_hash, g.grant_id, t.parent_hash, COALESCE(t.scope, p.scope), t.created_at, t.expires_at, t.rotated_at,
         t.successor_hash
         """
     /// One row of `SQLStores.bulkInsert`'s multi-row insert of `tokenBinds`: the grant's key and
@@ -46,7 +76,7 @@ public struct SQLRefreshTokenStore: RefreshTokenStore {
     /// when it is not the grant's.
     static let tokenTuple = """
         ($1, (SELECT id FROM grants WHERE grant_id = $2), $3,
-         CASE WHEN $4 = (SELECT scope FROM grants WHERE grant_id = $2) THEN NULL ELSE $4 END, $5, $6, $7, $8)
+         CASE WHEN $4 = (SELECT p.scope FROM \(grantJoin) WHERE g.grant_id = $2) THEN NULL ELSE $4 END, $5, $6, $7, $8)
         """
 
     /// A token in `tokenSelect` order.
@@ -57,22 +87,29 @@ public struct SQLRefreshTokenStore: RefreshTokenStore {
             rotatedAt: try row.optionalDate(6), successorHash: try row.optionalBlob(7))
     }
 
-    static let insertGrantSQL = "INSERT INTO grants (\(grantColumns)) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)"
-    static let grantByID = "SELECT \(grantColumns) FROM grants WHERE grant_id = $1"
+    /// A grant (`grantBinds`, then `profileBinds`) under its profile's key, found by the UNIQUE
+    /// constraint's index; no row is inserted when there is no such profile (`insertGrant` adds it
+    /// first).
+    static let insertGrantSQL = """
+        INSERT INTO grants (\(grantInsertColumns))
+        SELECT $1, $2, $3, $4, $5, $6, $7, $8, $9, id FROM grant_profiles
+        WHERE client_id = $10 AND scope = $11 AND resources = $12 AND amr = $13
+        """
+    static let grantByID = "SELECT \(grantColumns) FROM \(grantJoin) WHERE g.grant_id = $1"
     /// The presented token with its grant and its user's disabled flag, both rows locked, in one
     /// statement (PostgreSQL locks the token row, then the grant row: the order every rotation
-    /// takes). The grant always exists for a token (`ON DELETE CASCADE`), so an inner join
-    /// loses nothing: no row is an unknown token.
-    /// The grant's key comes last (column 23), for the successor's insert (`insertSuccessorSQL`).
+    /// takes; not the profile row, which many families share and nothing changes). The grant always
+    /// exists for a token (`ON DELETE CASCADE`), and its profile for a grant (never deleted), so
+    /// the inner joins lose nothing: no row is an unknown token.
+    /// The grant's key comes last (column 22), for the successor's insert (`insertSuccessorSQL`).
     /// `$1` is the token's hash, `$2` the grant id its string names (`located`).
     static func tokenAndGrantForRotation(_ located: Bool) -> String {
         """
         SELECT \(tokenSelect),
-            g.grant_id, g.client_id, g.user_id, g.scope, g.created_at, g.absolute_expires_at, g.revoked_at, g.revoke_reason,
-            g.session_id, g.auth_time, g.payload, g.resources, g.amr, g.organization_id,
+            \(grantColumns),
             (SELECT disabled_at IS NOT NULL FROM users WHERE id = g.user_id), t.grant_ref
         FROM \(tokenJoin)
-        WHERE \(tokenWhere(located)){for_update}
+        WHERE \(tokenWhere(located)){for_update:t, g}
         """
     }
     static let rotationLocated = tokenAndGrantForRotation(true)
@@ -89,11 +126,11 @@ public struct SQLRefreshTokenStore: RefreshTokenStore {
         grantID.map { [hash, $0] } ?? [hash]
     }
     static let activeGrant = "SELECT 1 FROM grants WHERE grant_id = $1 AND revoked_at IS NULL AND absolute_expires_at > $2"
-    /// A token of the family whose public id is `$2` (`tokenBinds`): one lookup of the grant gives
-    /// its key and its scope; no row is inserted when there is no such grant.
+    /// A token of the family whose public id is `$2` (`tokenBinds`): one lookup of the grant (and
+    /// its profile) gives its key and its scope; no row is inserted when there is no such grant.
     static let insertTokenSQL = """
         INSERT INTO refresh_tokens (\(tokenColumns))
-        SELECT $1, id, $3, CASE WHEN $4 = scope THEN NULL ELSE $4 END, $5, $6, $7, $8 FROM grants WHERE grant_id = $2
+        SELECT $1, g.id, $3, CASE WHEN $4 = p.scope THEN NULL ELSE $4 END, $5, $6, $7, $8 FROM \(grantJoin) WHERE g.grant_id = $2
         """
     /// A rotation's successor, whose grant the rotation has read: its key and the stored scope
     /// (NULL for the grant's) are bound (`successorBinds`), no lookup.
@@ -108,10 +145,10 @@ public struct SQLRefreshTokenStore: RefreshTokenStore {
         """
     static let revokeByID = "UPDATE grants SET revoked_at = $1, revoke_reason = $2 WHERE grant_id = $3 AND revoked_at IS NULL"
     static let activeRefreshByUser = """
-        SELECT \(grantColumns) FROM grants
-        WHERE user_id = $1 AND revoked_at IS NULL AND absolute_expires_at > $2
-          AND EXISTS (SELECT 1 FROM refresh_tokens r WHERE r.grant_ref = grants.id)
-        ORDER BY created_at DESC
+        SELECT \(grantColumns) FROM \(grantJoin)
+        WHERE g.user_id = $1 AND g.revoked_at IS NULL AND g.absolute_expires_at > $2
+          AND EXISTS (SELECT 1 FROM refresh_tokens r WHERE r.grant_ref = g.id)
+        ORDER BY g.created_at DESC
         """
     static let revokeByUser = "UPDATE grants SET revoked_at = $1, revoke_reason = $2 WHERE user_id = $3 AND revoked_at IS NULL"
     static let revokeByUserAndOrganization = """
@@ -126,9 +163,14 @@ public struct SQLRefreshTokenStore: RefreshTokenStore {
         UPDATE grants SET revoked_at = $1, revoke_reason = $2
         WHERE substr(session_id, 1, 11) = substr($3, 1, 11) AND session_id = $3 AND revoked_at IS NULL
         """
-    /// One upsert: a racing insert of the same grant waits, then takes the DO UPDATE branch.
+    /// One upsert, under the profile of the code's client and scope with no resources and no `amr`
+    /// (which `revokeGrant(issuedFrom:)` adds first, unless it is there): a racing insert of the
+    /// same grant waits, then takes the DO UPDATE branch. (A `SELECT` before `ON CONFLICT` needs its
+    /// `WHERE` on SQLite, whose parser would otherwise read `ON` as a join's.)
     static let revokeIssuedFrom = """
-        INSERT INTO grants (\(grantColumns)) VALUES ($1, $2, $3, $4, $5, $5, $5, $6, $7, $8, '{}', '[]', '', NULL)
+        INSERT INTO grants (\(grantInsertColumns))
+        SELECT $1, $3, $5, $5, $5, $6, $7, $8, NULL, id FROM grant_profiles
+        WHERE client_id = $2 AND scope = $4 AND resources = '[]' AND amr = ''
         ON CONFLICT (grant_id) DO UPDATE SET
             revoked_at = COALESCE(grants.revoked_at, excluded.revoked_at),
             revoke_reason = COALESCE(grants.revoke_reason, excluded.revoke_reason)
@@ -136,7 +178,7 @@ public struct SQLRefreshTokenStore: RefreshTokenStore {
 
     /// See `RefreshTokenStore.createGrant(_:)`.
     public func createGrant(_ grant: GrantRecord) throws {
-        try database.write { db in try Self.insertGrant(grant, db) }
+        try database.transaction { db in try Self.insertGrant(grant, db) }
     }
 
     /// See `RefreshTokenStore.createGrant(_:firstToken:)`.
@@ -147,16 +189,25 @@ public struct SQLRefreshTokenStore: RefreshTokenStore {
         }
     }
 
+    /// Inserts `grant` under its profile, on a connection in a transaction: the profile is added
+    /// unless it is there (`insertProfileSQL`: a lookup in its UNIQUE index for nearly every
+    /// sign-in, whose profile exists), then the grant takes its key. Both are writes whose outcome
+    /// nothing reads, so on PostgreSQL they go in the transaction's one pipeline with `BEGIN` and
+    /// `COMMIT`: no round trip more than the grant's insert alone (a conflict still takes a value
+    /// of the profiles' identity sequence, which leaves gaps, nothing else).
     static func insertGrant(_ grant: GrantRecord, _ db: any SQLConnection) throws {
-        try db.write(insertGrantSQL, try grantBinds(grant))
+        let profile = try profileBinds(grant)
+        try db.write(insertProfileSQL, profile)
+        try db.write(insertGrantSQL, grantBinds(grant) + (profile as [any SQLBindable]), changing: 1,
+                     else: .backend("a grant's profile is missing"))
     }
 
-    /// `grant` as `insertGrantSQL`'s parameters (also `SQLStores.bulkInsert`'s).
-    static func grantBinds(_ grant: GrantRecord) throws -> [any SQLBindable] {
+    /// `grant`'s own columns, the first nine of `grantInsertColumns` (`insertGrantSQL` takes its
+    /// profile's after them; `SQLStores.bulkInsert` the profile's key).
+    static func grantBinds(_ grant: GrantRecord) -> [any SQLBindable] {
         [
-            grant.grantID, grant.clientID, grant.userID, grant.scope, grant.createdAt, grant.absoluteExpiresAt,
-            grant.revokedAt, grant.revokeReason, grant.sessionID, grant.authTime, grant.payload,
-            try StringList.json(grant.resources), grant.amr.joined(separator: " "), grant.organizationID,
+            grant.grantID, grant.userID, grant.createdAt, grant.absoluteExpiresAt, grant.revokedAt, grant.revokeReason,
+            grant.sessionID, grant.authTime, grant.organizationID,
         ]
     }
 
@@ -231,8 +282,8 @@ public struct SQLRefreshTokenStore: RefreshTokenStore {
         return try database.transaction { db in
             let read = try db.one(grantID == nil ? Self.rotationLegacy : Self.rotationLocated,
                                   Self.tokenKey(tokenHash, grantID)) { row in
-                (try Self.decodeToken(row), try Self.decodeGrant(row, first: 8), try row.optionalBool(22) ?? false,
-                 try row.int64(23))
+                (try Self.decodeToken(row), try Self.decodeGrant(row, first: 8), try row.optionalBool(21) ?? false,
+                 try row.int64(22))
             }
             guard let (token, grant, userDisabled, grantKey) = read else {
                 return RefreshRotation.decide(request, token: nil, grant: nil, userDisabled: false, successor: nil).0
@@ -264,9 +315,11 @@ public struct SQLRefreshTokenStore: RefreshTokenStore {
 
     /// See `RefreshTokenStore.revokeGrant(issuedFrom:reason:now:)`.
     public func revokeGrant(issuedFrom code: AuthorizationCodeRecord, reason: String, now: Date) throws {
-        try database.write { db in
-            try db.run(Self.revokeIssuedFrom,
-                       [code.grantID, code.clientID, code.userID, code.scope, now, reason, code.sessionID, code.authTime])
+        try database.transaction { db in
+            try db.write(Self.insertProfileSQL, [code.clientID, code.scope, "[]", ""])
+            try db.write(Self.revokeIssuedFrom,
+                         [code.grantID, code.clientID, code.userID, code.scope, now, reason, code.sessionID, code.authTime],
+                         changing: 1, else: .backend("a code's grant profile is missing"))
         }
     }
 

@@ -22,9 +22,6 @@ public struct GrantRecord: Sendable, Equatable {
     public var sessionID: String?
     /// When the user authenticated (`auth_time`).
     public var authTime: Date
-    /// Anything else needed to issue tokens, as JSON; opaque to the store. `{}` for every family
-    /// Signet makes: what it needs has typed columns (`amr`, `resources`, `organizationID`).
-    public var payload: String
     /// RFC 8707 resources granted (the access tokens' audiences); empty: the issuer. A refresh
     /// may narrow them, never widen them (RFC 8707 §2).
     public var resources: [String]
@@ -38,7 +35,7 @@ public struct GrantRecord: Sendable, Equatable {
     /// Creates a record.
     public init(grantID: String, clientID: String, userID: String, scope: String, createdAt: Date,
                 absoluteExpiresAt: Date, revokedAt: Date? = nil, revokeReason: String? = nil,
-                sessionID: String? = nil, authTime: Date, payload: String = "{}", resources: [String] = [],
+                sessionID: String? = nil, authTime: Date, resources: [String] = [],
                 amr: [String] = [], organizationID: String? = nil) {
         self.grantID = grantID
         self.clientID = clientID
@@ -50,7 +47,6 @@ public struct GrantRecord: Sendable, Equatable {
         self.revokeReason = revokeReason
         self.sessionID = sessionID
         self.authTime = authTime
-        self.payload = payload
         self.resources = resources
         self.amr = amr
         self.organizationID = organizationID

@@ -132,7 +132,7 @@ import Testing
         let now = f.clock.now
         try f.storage.refreshTokens.createGrant(GrantRecord(grantID: "g1", clientID: "first", userID: user.id, scope: "openid",
                                                             createdAt: now, absoluteExpiresAt: now.addingTimeInterval(3600),
-                                                            sessionID: browser.session.publicID, authTime: now, payload: "{}"))
+                                                            sessionID: browser.session.publicID, authTime: now))
         let result = try f.users.disable(userID: user.id)
         #expect(result.sessions == 1)
         #expect(result.grants == 1)

@@ -68,7 +68,7 @@ enum Fixture {
                       lifetime: Double = 86_400) -> GrantRecord {
         GrantRecord(grantID: id, clientID: client, userID: user, scope: "openid offline_access", createdAt: t0,
                     absoluteExpiresAt: t0.addingTimeInterval(lifetime), sessionID: session, authTime: t0,
-                    payload: #"{"amr":["pwd"]}"#, resources: ["https://api.example.com"], amr: ["pwd", "mfa"])
+                    resources: ["https://api.example.com"], amr: ["pwd", "mfa"])
     }
 
     static func token(_ label: String, grant: String, expiresIn seconds: Double = 3_600) -> RefreshTokenRecord {

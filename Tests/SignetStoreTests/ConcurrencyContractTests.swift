@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import SignetSQL
 import SignetStore
 import SignetTesting
 import Synchronization
@@ -173,4 +174,33 @@ struct ConcurrencyContractTests {
             #expect(try storage.refreshTokens.isGrantActive(id: "g\(family)", now: t0.addingTimeInterval(1)))
         }
     }
+
+    /// 16 threads sign in at once to families of the same new profiles (client, scope,
+    /// resources, `amr`; migration 20): every grant is created and reads back whole, and each
+    /// profile is stored once.
+    @Test(arguments: Backend.allCases)
+    func concurrentGrantsOfNewProfilesShareOneRowEach(_ backend: Backend) throws {
+        let storage = try backend.make()
+        let profiles = 10
+        let (results, errors) = race(threads: Self.threads) { thread in
+            try (0..<profiles).map { step in
+                let index = (step + thread) % profiles
+                var grant = Fixture.grant("g-\(thread)-\(index)", client: "race-app")
+                grant.scope = "openid offline_access s\(index)"
+                try storage.refreshTokens.createGrant(grant)
+                return grant
+            }
+        }
+        #expect(errors.isEmpty, "\(errors.prefix(3))")
+        #expect(results.count == Self.threads * profiles)
+        for grant in results {
+            #expect(try storage.refreshTokens.grant(id: grant.grantID) == grant)
+        }
+        let sql = try #require(storage as? any SQLStorage)
+        let stored = try sql.stores.transaction { db in
+            try db.one("SELECT COUNT(*) FROM grant_profiles WHERE client_id = 'race-app'", []) { try $0.int64(0) }
+        }
+        #expect(stored == Int64(profiles))
+    }
 }
+

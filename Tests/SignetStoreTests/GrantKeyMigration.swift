@@ -72,8 +72,16 @@ enum GrantKeyMigration {
         """
     /// What `storedTokensQuery` returns right after the migration.
     static let storedTokens: [[String?]] = [["g-expired", nil], ["g-live", nil], ["g-live", nil], ["g-org", "openid"], ["g-revoked", nil]]
-    /// Every grant's payload after the migration (and after `expectFamiliesWork`).
-    static let storedPayloadsQuery = "SELECT DISTINCT payload FROM grants"
+    /// Every grant profile after migration 20 and `expectFamiliesWork`, in key order.
+    static let storedProfilesQuery = "SELECT client_id, scope, amr FROM grant_profiles ORDER BY id"
+    /// What `storedProfilesQuery` returns: migration 20 made one profile per distinct client, scope,
+    /// resources and `amr` of the four grants, in that order (`g-live`'s resources sort before
+    /// `[]`); `g-fresh` shares `g-expired`'s, the replayed code's placeholder grant adds one, and
+    /// the purge of the revoked and expired families keeps them all.
+    static let storedProfiles: [[String]] = [
+        ["app", "openid offline_access", "pwd mfa"], ["app", "openid offline_access", "pwd"],
+        ["app", "openid offline_access organization", "fed"], ["other", "openid offline_access", "pwd"], ["app", "openid", ""],
+    ]
 
     /// After migration 18: every grant and token reads back as it was, the family queries find them.
     static func expectReadBack(_ store: any RefreshTokenStore, sourceLocation: SourceLocation = #_sourceLocation) throws {

@@ -147,6 +147,52 @@ struct PostgresStorageTests {
         }
     }
 
+    /// A database as migration 19 left it: migration 20 moves each grant's client, scope,
+    /// resources and `amr` into a profile that families share, drops `payload`, keeps every index
+    /// (none more on `grants`); everything reads back, tokens of both shapes rotate, and tokens
+    /// still go with their grant.
+    @Test func migrationTwentySharesGrantProfilesAndKeepsTokensRotating() throws {
+        try withDatabase { database in
+            let store = try migrated(database, from: 19, writtenBy: GrantProfileMigration.writeVersion19)
+            func profiles() throws -> [[String]] {
+                try store.withConnection { db in
+                    try db.query(GrantProfileMigration.profilesQuery, []) { row in try (0..<4).map { try row.text($0) } }
+                }
+            }
+            #expect(try profiles() == (try GrantProfileMigration.profiles))
+            let references = try store.withConnection { db in
+                try db.query(GrantProfileMigration.referencesQuery, []) { [try $0.text(0), String(try $0.int64(1))] }
+            }
+            #expect(references == GrantProfileMigration.references)
+            let columns = """
+                SELECT column_name FROM information_schema.columns
+                WHERE table_schema = current_schema() AND table_name = 'grants' ORDER BY ordinal_position
+                """
+            let indexes = """
+                SELECT indexname FROM pg_indexes WHERE schemaname = current_schema() AND tablename IN ('grants', 'refresh_tokens')
+                  AND indexname NOT IN (SELECT conname FROM pg_constraint) ORDER BY indexname
+                """
+            let (legacy, names, indexNames) = try store.withConnection { db in
+                (try db.query(GrantProfileMigration.legacyQuery, []) { try $0.text(0) }, try db.query(columns, []) { try $0.text(0) },
+                 try db.query(indexes, []) { try $0.text(0) })
+            }
+            #expect(legacy == GrantProfileMigration.legacyTokens)
+            #expect(names == [
+                "id", "created_at", "absolute_expires_at", "auth_time", "profile_ref", "revoked_at", "grant_id", "user_id",
+                "revoke_reason", "session_id", "organization_id",
+            ])
+            #expect(indexNames == [
+                "grants_expires", "grants_organization", "grants_revoked", "grants_session", "grants_user", "refresh_tokens_legacy",
+            ])
+            try GrantProfileMigration.expectFamiliesWork(store.refreshTokens)
+            #expect(try profiles() == (try GrantProfileMigration.profilesAfter))
+            try store.withConnection { db in
+                _ = try db.run("DELETE FROM grants WHERE grant_id = 'g-a'")
+                #expect(try db.one("SELECT COUNT(*) FROM refresh_tokens", []) { try $0.int64(0) } == 3)
+            }
+        }
+    }
+
     /// A database as migration 17 left it, with grant families of each kind: migration 18 gives
     /// each grant an integer key that its tokens reference and empties the payloads; everything
     /// reads back, rotates, revokes and purges as before, and tokens still go with their grant.
@@ -160,7 +206,8 @@ struct PostgresStorageTests {
             try GrantKeyMigration.expectReadBack(store.refreshTokens)
             try GrantKeyMigration.expectFamiliesWork(store)
             try store.withConnection { db in
-                #expect(try db.query(GrantKeyMigration.storedPayloadsQuery, []) { try $0.text(0) } == ["{}"])
+                #expect(try db.query(GrantKeyMigration.storedProfilesQuery, []) { [try $0.text(0), try $0.text(1), try $0.text(2)] }
+                    == GrantKeyMigration.storedProfiles)
                 let count = "SELECT COUNT(*) FROM refresh_tokens"
                 #expect(try db.one(count, []) { try $0.int64(0) } == GrantKeyMigration.tokensLeft)
                 _ = try db.run("DELETE FROM grants WHERE grant_id = 'g-live'")
@@ -311,10 +358,13 @@ struct PostgresStorageTests {
         try withDatabase { database in
             let store = try store(database, maxConnections: 1)
             let insert = """
-                INSERT INTO grants (grant_id, client_id, user_id, scope, created_at, absolute_expires_at, auth_time, payload)
-                VALUES ($1, 'app', 'user-1', 'openid', 0, 9000000000000000, 0, '{}')
+                INSERT INTO grants (grant_id, user_id, created_at, absolute_expires_at, auth_time, profile_ref)
+                VALUES ($1, 'user-1', 0, 9000000000000000, 0, (SELECT id FROM grant_profiles WHERE client_id = 'app'))
                 """
-            let pid = try store.withConnection { db in try db.one("SELECT pg_backend_pid()", []) { try $0.int64(0) } }
+            let pid = try store.withConnection { db in
+                try db.run("INSERT INTO grant_profiles (client_id, scope, resources, amr) VALUES ('app', 'openid', '[]', '')")
+                return try db.one("SELECT pg_backend_pid()", []) { try $0.int64(0) }
+            }
             // One transaction: the first statement sees itself inside it, the second sees the first's row.
             try store.withConnection { db in
                 try db.transaction {
@@ -474,8 +524,8 @@ struct PostgresStorageTests {
                 try store.withConnection { db in
                     try db.transaction {
                         try db.run("""
-                            INSERT INTO grants (grant_id, client_id, user_id, scope, created_at, absolute_expires_at, auth_time, payload)
-                            VALUES ('half-way', 'app', 'user-1', 'openid', 0, 9000000000000000, 0, '{}')
+                            INSERT INTO grants (grant_id, user_id, created_at, absolute_expires_at, auth_time, profile_ref)
+                            VALUES ('half-way', 'user-1', 0, 9000000000000000, 0, 0)
                             """)
                         try db.run("SELECT pg_sleep(30)")
                     }

@@ -175,7 +175,8 @@ struct SQLiteStorageTests {
                     == GrantKeyMigration.storedTokens)
             try GrantKeyMigration.expectReadBack(store.refreshTokens)
             try GrantKeyMigration.expectFamiliesWork(store)
-            #expect(try connection.query(GrantKeyMigration.storedPayloadsQuery, []) { try $0.text(0) } == ["{}"])
+            #expect(try connection.query(GrantKeyMigration.storedProfilesQuery, []) { [try $0.text(0), try $0.text(1), try $0.text(2)] }
+                    == GrantKeyMigration.storedProfiles)
             #expect(try connection.query("PRAGMA foreign_key_check", []) { _ in () }.isEmpty)
             #expect(try connection.query("PRAGMA integrity_check", []) { try $0.text(0) } == ["ok"])
             let count = "SELECT COUNT(*) FROM refresh_tokens"
@@ -200,6 +201,39 @@ struct SQLiteStorageTests {
             #expect(try connection.query("PRAGMA integrity_check", []) { try $0.text(0) } == ["ok"])
             _ = try connection.run("DELETE FROM grants WHERE grant_id = 'g-old'")
             #expect(try connection.one("SELECT COUNT(*) FROM refresh_tokens", []) { try $0.int64(0) } == 1)
+        }
+    }
+
+    /// A database as migration 19 left it: migration 20 moves each grant's client, scope,
+    /// resources and `amr` into a profile that families share, drops `payload`, keeps every index
+    /// (none more on `grants`); everything reads back, tokens of both shapes rotate, and tokens
+    /// still go with their grant.
+    @Test func migrationTwentySharesGrantProfilesAndKeepsTokensRotating() throws {
+        try withDirectory { directory in
+            let (store, connection) = try migrated(from: 19, in: directory, writtenBy: GrantProfileMigration.writeVersion19)
+            func profiles() throws -> [[String]] {
+                try connection.query(GrantProfileMigration.profilesQuery, []) { row in try (0..<4).map { try row.text($0) } }
+            }
+            #expect(try profiles() == (try GrantProfileMigration.profiles))
+            #expect(try connection.query(GrantProfileMigration.referencesQuery, []) { [try $0.text(0), String(try $0.int64(1))] }
+                    == GrantProfileMigration.references)
+            #expect(try connection.query(GrantProfileMigration.legacyQuery, []) { try $0.text(0) } == GrantProfileMigration.legacyTokens)
+            let columns = "SELECT name FROM pragma_table_info('grants') ORDER BY cid"
+            #expect(try connection.query(columns, []) { try $0.text(0) } == [
+                "id", "created_at", "absolute_expires_at", "auth_time", "profile_ref", "revoked_at", "grant_id", "user_id",
+                "revoke_reason", "session_id", "organization_id",
+            ])
+            let indexes = "SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name IN ('grants', 'refresh_tokens') ORDER BY name"
+            #expect(try connection.query(indexes, []) { try $0.text(0) } == [
+                "grants_expires", "grants_organization", "grants_revoked", "grants_session", "grants_user", "refresh_tokens_legacy",
+                "sqlite_autoindex_grants_1",
+            ])
+            try GrantProfileMigration.expectFamiliesWork(store.refreshTokens)
+            #expect(try profiles() == (try GrantProfileMigration.profilesAfter))
+            #expect(try connection.query("PRAGMA foreign_key_check", []) { _ in () }.isEmpty)
+            #expect(try connection.query("PRAGMA integrity_check", []) { try $0.text(0) } == ["ok"])
+            _ = try connection.run("DELETE FROM grants WHERE grant_id = 'g-a'")
+            #expect(try connection.one("SELECT COUNT(*) FROM refresh_tokens", []) { try $0.int64(0) } == 3)
         }
     }
 
