@@ -64,12 +64,12 @@ extension SQLStores {
     /// `grants` as rows of `SQLRefreshTokenStore.grantInsertColumns`: each grant's own columns and
     /// its profile's key, each distinct profile added unless it is there and its key read once.
     static func grantRows(_ grants: [GrantRecord], _ db: any SQLConnection) throws -> [[any SQLBindable]] {
-        var keys: [[String]: Int64] = [:]
+        var keys: [GrantProfile: Int64] = [:]
         return try grants.map { grant in
-            let profile = try SQLRefreshTokenStore.profileBinds(grant)
+            let profile = try GrantProfile(grant)
             if keys[profile] == nil {
-                try db.run(SQLRefreshTokenStore.insertProfileSQL, profile)
-                keys[profile] = try db.one(SQLRefreshTokenStore.profileKey, profile) { try $0.int64(0) }
+                try db.run(SQLRefreshTokenStore.insertProfileSQL, profile.binds)
+                keys[profile] = try db.one(SQLRefreshTokenStore.profileKey, [profile.key]) { try $0.int64(0) }
             }
             guard let key = keys[profile] else { throw StoreError.corrupt("a grant profile is missing after its insert") }
             return SQLRefreshTokenStore.grantBinds(grant) + [key]

@@ -45,7 +45,7 @@ public enum SQLMigrations {
         SQLMigration(version: 17, template: tokenScopeFromGrant),
         SQLMigration(version: 18, template: grantRowKey),
         SQLMigration(version: 19, template: tokensUnderGrant),
-        SQLMigration(version: 20, template: grantProfiles),
+        SQLMigration(version: 20, template: grantProfiles, backfill: grantProfileKeys),
     ]
 
     /// The highest version this build knows.
@@ -646,9 +646,11 @@ public enum SQLMigrations {
     /// index of `grants.profile_ref` to find whether anything uses it, about 10 bytes per family),
     /// so `profile_ref` needs no foreign key (on PostgreSQL one would lock the shared profile row
     /// at every sign-in), and the server may read a profile by its key under no lock. Its one index
-    /// is the UNIQUE constraint, which makes finding or adding a profile race-safe (`INSERT … ON
-    /// CONFLICT DO NOTHING`, then read) and, as it leads with `client_id`, finds a client's
-    /// profiles. `organization_id` stays in `grants`: NULL for most families (a byte on SQLite,
+    /// is UNIQUE over `key_hash`, the digest of the four values (`GrantProfile.key`, filled in by
+    /// this migration's backfill, which makes the index last), which makes finding or adding a
+    /// profile race-safe (`INSERT … ON CONFLICT DO NOTHING`, then read); over the four columns
+    /// themselves a long scope or resource list would exceed PostgreSQL's B-tree entry limit.
+    /// `organization_id` stays in `grants`: NULL for most families (a byte on SQLite,
     /// nothing on PostgreSQL), and `grants_organization` finds an organization's families without
     /// an index of `profile_ref`. Both tables are rebuilt as in migration 18 (grants copied in
     /// `grant_id` order and keyed anew, fixed-width columns first; tokens joined to their new grant
@@ -657,11 +659,11 @@ public enum SQLMigrations {
     static let grantProfiles = """
     CREATE TABLE grant_profiles (
         id        {row_key},
+        key_hash  {bytes},
         client_id TEXT NOT NULL,
         scope     TEXT NOT NULL,
         resources TEXT NOT NULL,
-        amr       TEXT NOT NULL,
-        UNIQUE (client_id, scope, resources, amr)
+        amr       TEXT NOT NULL
     );
     INSERT INTO grant_profiles (client_id, scope, resources, amr)
     SELECT DISTINCT client_id, scope, resources, amr FROM grants ORDER BY client_id, scope, resources, amr;
@@ -730,6 +732,19 @@ public enum SQLMigrations {
         INSERT INTO \(name) (grant_ref, created_at, expires_at, rotated_at, legacy, token_hash, parent_hash, scope,
                                         successor_hash)
         """
+    }
+
+    /// Migration 20's backfill: each profile's `key_hash` (`GrantProfile.key` of its stored values),
+    /// then the UNIQUE index over it.
+    @Sendable static func grantProfileKeys(_ db: any SQLConnection) throws {
+        let profiles = try db.query("SELECT id, client_id, scope, resources, amr FROM grant_profiles", []) { row in
+            (try row.int64(0), GrantProfile(clientID: try row.text(1), scope: try row.text(2), resources: try row.text(3),
+                                            amr: try row.text(4)))
+        }
+        for (id, profile) in profiles {
+            try db.run("UPDATE grant_profiles SET key_hash = $1 WHERE id = $2", [profile.key, id])
+        }
+        try db.execute("CREATE UNIQUE INDEX grant_profiles_key ON grant_profiles (key_hash)")
     }
 
     /// Migration 9's backfill: the chain row from the genesis value, then every `audit_log` row,

@@ -40,22 +40,15 @@ public struct SQLRefreshTokenStore: RefreshTokenStore {
         grant_id, user_id, created_at, absolute_expires_at, revoked_at, revoke_reason, session_id, auth_time,
         organization_id, profile_ref
         """
-    /// A profile's columns, in `profileBinds` order.
-    static let profileColumns = "client_id, scope, resources, amr"
     /// Adds a profile unless it is there: a racing insert of the same one waits for the other
-    /// transaction and, if that commits, does nothing (the UNIQUE constraint), so a read after it
-    /// finds exactly one row.
+    /// transaction and, if that commits, does nothing (the UNIQUE index of `key_hash`), so a read
+    /// after it finds exactly one row.
     static let insertProfileSQL = """
-        INSERT INTO grant_profiles (\(profileColumns)) VALUES ($1, $2, $3, $4)
-        ON CONFLICT (\(profileColumns)) DO NOTHING
+        INSERT INTO grant_profiles (key_hash, client_id, scope, resources, amr) VALUES ($1, $2, $3, $4, $5)
+        ON CONFLICT (key_hash) DO NOTHING
         """
-    /// The key of the profile `profileBinds` describes.
-    static let profileKey = "SELECT id FROM grant_profiles WHERE client_id = $1 AND scope = $2 AND resources = $3 AND amr = $4"
-
-    /// `grant`'s profile as `insertProfileSQL`'s and `profileKey`'s parameters.
-    static func profileBinds(_ grant: GrantRecord) throws -> [String] {
-        [grant.clientID, grant.scope, try StringList.json(grant.resources), grant.amr.joined(separator: " ")]
-    }
+    /// The key of the profile whose `GrantProfile.digest` is `$1`.
+    static let profileKey = "SELECT id FROM grant_profiles WHERE key_hash = $1"
 
     /// The columns a token is written with, in `tokenBinds` order (`grant_ref` from the grant's public id).
     static let tokenColumns = """
@@ -87,13 +80,12 @@ public struct SQLRefreshTokenStore: RefreshTokenStore {
             rotatedAt: try row.optionalDate(6), successorHash: try row.optionalBlob(7))
     }
 
-    /// A grant (`grantBinds`, then `profileBinds`) under its profile's key, found by the UNIQUE
-    /// constraint's index; no row is inserted when there is no such profile (`insertGrant` adds it
-    /// first).
+    /// A grant (`grantBinds`, then its profile's digest) under its profile's key, found by the
+    /// UNIQUE index of `key_hash`; no row is inserted when there is no such profile (`insertGrant`
+    /// adds it first).
     static let insertGrantSQL = """
         INSERT INTO grants (\(grantInsertColumns))
-        SELECT $1, $2, $3, $4, $5, $6, $7, $8, $9, id FROM grant_profiles
-        WHERE client_id = $10 AND scope = $11 AND resources = $12 AND amr = $13
+        SELECT $1, $2, $3, $4, $5, $6, $7, $8, $9, id FROM grant_profiles WHERE key_hash = $10
         """
     static let grantByID = "SELECT \(grantColumns) FROM \(grantJoin) WHERE g.grant_id = $1"
     /// The presented token with its grant and its user's disabled flag, both rows locked, in one
@@ -169,8 +161,7 @@ public struct SQLRefreshTokenStore: RefreshTokenStore {
     /// `WHERE` on SQLite, whose parser would otherwise read `ON` as a join's.)
     static let revokeIssuedFrom = """
         INSERT INTO grants (\(grantInsertColumns))
-        SELECT $1, $3, $5, $5, $5, $6, $7, $8, NULL, id FROM grant_profiles
-        WHERE client_id = $2 AND scope = $4 AND resources = '[]' AND amr = ''
+        SELECT $1, $2, $3, $3, $3, $4, $5, $6, NULL, id FROM grant_profiles WHERE key_hash = $7
         ON CONFLICT (grant_id) DO UPDATE SET
             revoked_at = COALESCE(grants.revoked_at, excluded.revoked_at),
             revoke_reason = COALESCE(grants.revoke_reason, excluded.revoke_reason)
@@ -196,9 +187,9 @@ public struct SQLRefreshTokenStore: RefreshTokenStore {
     /// `COMMIT`: no round trip more than the grant's insert alone (a conflict still takes a value
     /// of the profiles' identity sequence, which leaves gaps, nothing else).
     static func insertGrant(_ grant: GrantRecord, _ db: any SQLConnection) throws {
-        let profile = try profileBinds(grant)
-        try db.write(insertProfileSQL, profile)
-        try db.write(insertGrantSQL, grantBinds(grant) + (profile as [any SQLBindable]), changing: 1,
+        let profile = try GrantProfile(grant)
+        try db.write(insertProfileSQL, profile.binds)
+        try db.write(insertGrantSQL, grantBinds(grant) + [profile.key], changing: 1,
                      else: .backend("a grant's profile is missing"))
     }
 
@@ -316,9 +307,10 @@ public struct SQLRefreshTokenStore: RefreshTokenStore {
     /// See `RefreshTokenStore.revokeGrant(issuedFrom:reason:now:)`.
     public func revokeGrant(issuedFrom code: AuthorizationCodeRecord, reason: String, now: Date) throws {
         try database.transaction { db in
-            try db.write(Self.insertProfileSQL, [code.clientID, code.scope, "[]", ""])
+            let profile = GrantProfile(clientID: code.clientID, scope: code.scope, resources: "[]", amr: "")
+            try db.write(Self.insertProfileSQL, profile.binds)
             try db.write(Self.revokeIssuedFrom,
-                         [code.grantID, code.clientID, code.userID, code.scope, now, reason, code.sessionID, code.authTime],
+                         [code.grantID, code.userID, now, reason, code.sessionID, code.authTime, profile.key],
                          changing: 1, else: .backend("a code's grant profile is missing"))
         }
     }

@@ -36,6 +36,32 @@ struct RefreshTokenContractTests {
         #expect(try !store.isGrantActive(id: "ghost", now: t0))
     }
 
+    /// A family whose scope and resources run to kilobytes of random text (a client with a long
+    /// list of each) is stored, shares its profile with the next such family, and rotates: the
+    /// profiles' UNIQUE index holds a digest, so no entry exceeds PostgreSQL's B-tree limit (about
+    /// 2.7 kB, after compression, which random text defeats).
+    @Test(arguments: Backend.allCases)
+    func aFamilyWithLongScopeAndResourcesIsStoredAndRotates(_ backend: Backend) throws {
+        let storage = try backend.make()
+        let store = storage.refreshTokens
+        let scope = (0..<200).map { _ in UUID().uuidString.lowercased() }.joined(separator: " ")
+        let resources = (0..<60).map { _ in "https://api.example.com/" + UUID().uuidString.lowercased() }
+        for id in ["long-1", "long-2"] {
+            var grant = Fixture.grant(id)
+            grant.scope = scope
+            grant.resources = resources
+            try store.createGrant(grant)
+            #expect(try store.grant(id: id) == grant)
+        }
+        try store.insertRefreshToken(Fixture.token("rt-long", grant: "long-2"))
+        guard case .rotated(let rotation) = try rotate(store, "rt-long", to: "rt-long-1", at: 10, family: "long-2") else {
+            Issue.record("expected .rotated")
+            return
+        }
+        #expect(rotation.grant.scope == scope)
+        #expect(rotation.grant.resources == resources)
+    }
+
     /// A token keeps the scope it was stored with: its family's (which the store need not repeat,
     /// migration 17), or a narrower one of its own; its successor keeps the same.
     @Test(arguments: Backend.allCases)
