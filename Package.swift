@@ -7,21 +7,36 @@ import PackageDescription
 
 /// The toolchain's host libraries (SwiftSyntax, the macro expander and the compiler-plugin message
 /// handling), which the macro plugin `SignetMacrosPlugin` builds against in place of the
-/// swift-syntax package: <toolchain>/usr/lib/swift/host, beside the `swift` found on PATH.
+/// swift-syntax package: <toolchain>/usr/lib/swift/host, found from the Swift runtime this manifest
+/// runs on (<toolchain>/usr/lib/swift/linux/libswiftCore.so) or else beside the `swift` on PATH.
 let hostLibraries: String = {
     let fileManager = FileManager.default
+    var candidates: [URL] = []
+    // /proc files have no size, so they are read to their end rather than by their length.
+    let maps = FileHandle(forReadingAtPath: "/proc/self/maps").map { String(decoding: $0.readDataToEndOfFile(), as: UTF8.self) } ?? ""
+    for line in maps.split(separator: "\n") where line.hasSuffix("/libswiftCore.so") {
+        if let slash = line.firstIndex(of: "/") {
+            candidates.append(URL(fileURLWithPath: String(line[slash...])).deletingLastPathComponent()
+                .appendingPathComponent("../host"))
+        }
+    }
     for directory in (ProcessInfo.processInfo.environment["PATH"] ?? "").split(separator: ":") {
         let swift = URL(fileURLWithPath: String(directory)).appendingPathComponent("swift")
         guard fileManager.isExecutableFile(atPath: swift.path) else { continue }
-        let host = swift.resolvingSymlinksInPath().deletingLastPathComponent()
-            .appendingPathComponent("../lib/swift/host").standardizedFileURL.path
+        candidates.append(swift.resolvingSymlinksInPath().deletingLastPathComponent()
+            .appendingPathComponent("../lib/swift/host"))
+    }
+    for candidate in candidates {
+        let host = candidate.standardizedFileURL.path
         if fileManager.fileExists(atPath: host + "/SwiftSyntax.swiftmodule") { return host }
     }
-    fatalError("""
-        Signet: no SwiftSyntax in the toolchain's host libraries. Package.swift looks for \
-        <toolchain>/usr/lib/swift/host/SwiftSyntax.swiftmodule beside the `swift` on PATH; put the \
-        Swift 6 toolchain's usr/bin first on PATH.
-        """)
+    FileHandle.standardError.write(Data("""
+        Signet: the toolchain's host libraries (<toolchain>/usr/lib/swift/host/SwiftSyntax.swiftmodule) \
+        are not there; looked in: \(candidates.map(\.standardizedFileURL.path)). Build with a Swift 6 \
+        toolchain from swift.org, its usr/bin first on PATH.
+
+        """.utf8))
+    exit(1)
 }()
 /// Compiles and links a target against `hostLibraries` (search paths, and the run-time path).
 func hostLibrarySettings(_ libraries: [String]) -> (swift: [SwiftSetting], linker: [LinkerSetting]) {
