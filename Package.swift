@@ -1,7 +1,51 @@
 // swift-tools-version: 6.0
 // Signet: an OpenID Connect provider for native apps, and the Swift kit apps and APIs use with it.
 // Only the toolchain's own modules and C libraries from Debian packages; no outside Swift package.
+import CompilerPluginSupport
+import Foundation
 import PackageDescription
+
+/// The toolchain's host libraries (SwiftSyntax, the macro expander and the compiler-plugin message
+/// handling), which the macro plugin `SignetMacrosPlugin` builds against in place of the
+/// swift-syntax package: <toolchain>/usr/lib/swift/host, found from the Swift runtime this manifest
+/// runs on (<toolchain>/usr/lib/swift/linux/libswiftCore.so) or else beside the `swift` on PATH.
+let hostLibraries: String = {
+    let fileManager = FileManager.default
+    var candidates: [URL] = []
+    // /proc files have no size, so they are read to their end rather than by their length.
+    let maps = FileHandle(forReadingAtPath: "/proc/self/maps").map { String(decoding: $0.readDataToEndOfFile(), as: UTF8.self) } ?? ""
+    for line in maps.split(separator: "\n") where line.hasSuffix("/libswiftCore.so") {
+        if let slash = line.firstIndex(of: "/") {
+            candidates.append(URL(fileURLWithPath: String(line[slash...])).deletingLastPathComponent()
+                .appendingPathComponent("../host"))
+        }
+    }
+    for directory in (ProcessInfo.processInfo.environment["PATH"] ?? "").split(separator: ":") {
+        let swift = URL(fileURLWithPath: String(directory)).appendingPathComponent("swift")
+        guard fileManager.isExecutableFile(atPath: swift.path) else { continue }
+        candidates.append(swift.resolvingSymlinksInPath().deletingLastPathComponent()
+            .appendingPathComponent("../lib/swift/host"))
+    }
+    for candidate in candidates {
+        let host = candidate.standardizedFileURL.path
+        if fileManager.fileExists(atPath: host + "/SwiftSyntax.swiftmodule") { return host }
+    }
+    FileHandle.standardError.write(Data("""
+        Signet: the toolchain's host libraries (<toolchain>/usr/lib/swift/host/SwiftSyntax.swiftmodule) \
+        are not there; looked in: \(candidates.map(\.standardizedFileURL.path)). Build with a Swift 6 \
+        toolchain from swift.org, its usr/bin first on PATH.
+
+        """.utf8))
+    exit(1)
+}()
+/// Compiles and links a target against `hostLibraries` (search paths, and the run-time path).
+func hostLibrarySettings(_ libraries: [String]) -> (swift: [SwiftSetting], linker: [LinkerSetting]) {
+    ([.unsafeFlags(["-I", hostLibraries])],
+     [.unsafeFlags(["-L", hostLibraries, "-Xlinker", "-rpath", "-Xlinker", hostLibraries])] + libraries.map { .linkedLibrary($0) })
+}
+let pluginSettings = hostLibrarySettings(["SwiftSyntax", "SwiftSyntaxMacros", "SwiftDiagnostics", "SwiftCompilerPluginMessageHandling"])
+let macroTestSettings = hostLibrarySettings(["SwiftSyntax", "SwiftSyntaxMacros", "SwiftDiagnostics", "SwiftParser",
+                                             "SwiftSyntaxMacroExpansion"])
 
 let package = Package(
     name: "Signet",
@@ -42,29 +86,36 @@ let package = Package(
         // glibc's libresolv (libc6-dev) has no pkg-config file: linked by name.
         .target(name: "CSignetResolver", linkerSettings: [.linkedLibrary("resolv")]),
 
+        // Compile-time code generation for the server-side modules (the SDK's modules use none):
+        // `@MemberwiseInit` (declared in SignetMacros, expanded by the SignetMacrosPlugin compiler
+        // plugin, which lives outside Sources/ beside the other build tooling).
+        .macro(name: "SignetMacrosPlugin", path: "Macros/SignetMacrosPlugin",
+               swiftSettings: pluginSettings.swift, linkerSettings: pluginSettings.linker),
+        .target(name: "SignetMacros", dependencies: ["SignetMacrosPlugin"]),
+
         .target(name: "SignetCrypto", dependencies: ["CLibCrypto", "CSodium", "CSignetShims"]),
         .target(name: "SignetJOSE", dependencies: ["SignetCrypto"]),
         .target(name: "SignetWire", dependencies: ["SignetCrypto"]),
-        .target(name: "SignetStore", dependencies: ["SignetWire", "SignetCrypto"]),
+        .target(name: "SignetStore", dependencies: ["SignetWire", "SignetCrypto", "SignetMacros"]),
         // The storage facets, statements and migrations, written once for both SQL backends.
         .target(name: "SignetSQL", dependencies: ["SignetStore"]),
         .target(name: "SignetSQLite", dependencies: ["SignetSQL", "CSQLite", "CSignetShims"]),
         .target(name: "SignetPostgres", dependencies: ["SignetSQL", "CLibPQ"]),
-        .target(name: "SignetCore", dependencies: ["SignetWire", "SignetJOSE", "SignetStore", "CSignetData", "CLibIDN2"]),
+        .target(name: "SignetCore", dependencies: ["SignetWire", "SignetJOSE", "SignetStore", "CSignetData", "CLibIDN2", "SignetMacros"]),
         .target(name: "SignetFormEncoding"),
-        .target(name: "SignetHTTP", dependencies: ["SignetFormEncoding", "CMicroHTTPD", "CSignetShims"]),
+        .target(name: "SignetHTTP", dependencies: ["SignetFormEncoding", "CMicroHTTPD", "CSignetShims", "SignetMacros"]),
         // Counters and histograms in the Prometheus text format.
         .target(name: "SignetMetrics"),
         // WebAuthn ceremonies as pure logic: CBOR (libcbor), COSE keys, attestation, assertions, options JSON.
-        .target(name: "SignetWebAuthn", dependencies: ["SignetCrypto", "SignetJOSE", "CLibCbor", "CSignetAttestation"]),
+        .target(name: "SignetWebAuthn", dependencies: ["SignetCrypto", "SignetJOSE", "CLibCbor", "CSignetAttestation", "SignetMacros"]),
         // QR codes (libqrencode) for authenticator-app enrolment.
         .target(name: "SignetQR", dependencies: ["CLibQREncode"]),
         // Mail: messages rendered as RFC 5322/MIME, SMTP submission (libcurl).
-        .target(name: "SignetMail", dependencies: ["CSignetMail", "SignetCrypto", "SignetWire", "SignetFormEncoding"]),
+        .target(name: "SignetMail", dependencies: ["CSignetMail", "SignetCrypto", "SignetWire", "SignetFormEncoding", "SignetMacros"]),
         // Relying-party logic shared by the SDK, federation and the resource kit.
         .target(name: "SignetClientCore", dependencies: ["SignetWire", "SignetJOSE", "SignetFormEncoding",
                                                         .target(name: "CSignetOutbound", condition: .when(platforms: [.linux]))]),
-        .target(name: "SignetFederation", dependencies: ["SignetClientCore"]),
+        .target(name: "SignetFederation", dependencies: ["SignetClientCore", "SignetMacros"]),
         .target(name: "SignetResource", dependencies: ["SignetClientCore"]),
         .target(name: "SignetKit", dependencies: ["SignetClientCore"]),
         // Linux token storage in the Secret Service (libsecret); SignetKit itself stays free of glib.
@@ -73,14 +124,14 @@ let package = Package(
         .target(name: "SignetKitApple", dependencies: ["SignetKit"]),
         .target(name: "SignetServer", dependencies: ["SignetCore", "SignetHTTP", "SignetStore", "SignetSQL", "SignetSQLite", "SignetPostgres",
                                                      "SignetFederation", "SignetMail", "SignetWebAuthn", "SignetQR", "SignetMetrics",
-                                                     "CSignetResolver"]),
+                                                     "CSignetResolver", "SignetMacros"]),
         .target(name: "SignetCLI", dependencies: ["SignetServer", "SignetSQLite", "SignetCore", "SignetKit", "SignetKitSecretService",
                                                   "SignetMockProvider", "SignetMail"]),
         .executableTarget(name: "signet", dependencies: ["SignetCLI"]),
         // The mock upstream provider (tests and `signet serve --demo`).
-        .target(name: "SignetMockProvider", dependencies: ["SignetServer", "SignetHTTP", "SignetClientCore"]),
+        .target(name: "SignetMockProvider", dependencies: ["SignetServer", "SignetHTTP", "SignetClientCore", "SignetMacros"]),
         .target(name: "SignetTesting", dependencies: ["SignetServer", "SignetHTTP", "SignetSQLite", "SignetClientCore", "SignetMockProvider",
-                                                     "CSignetSpawn", "SignetWebAuthn"]),
+                                                     "CSignetSpawn", "SignetWebAuthn", "SignetMacros"]),
 
         .executableTarget(name: "SignetBench", dependencies: ["SignetCrypto", "SignetJOSE", "SignetHTTP", "SignetServer",
                                                              "SignetMockProvider", "SignetCore", "SignetStore", "SignetSQL",
@@ -93,6 +144,8 @@ let package = Package(
         // An API protected by SignetResource (docs/guides/swift-api.md).
         .executableTarget(name: "ExampleAPI", dependencies: ["SignetHTTP", "SignetResource"], path: "Examples/ExampleAPI"),
 
+        .testTarget(name: "SignetMacrosTests", dependencies: ["SignetMacrosPlugin"],
+                    swiftSettings: macroTestSettings.swift, linkerSettings: macroTestSettings.linker),
         .testTarget(name: "SignetCryptoTests", dependencies: ["SignetCrypto"]),
         .testTarget(name: "SignetJOSETests", dependencies: ["SignetJOSE", "SignetTesting"], exclude: ["Interop"]),
         .testTarget(name: "SignetWireTests", dependencies: ["SignetWire"]),

@@ -2,6 +2,7 @@ import Foundation
 import SignetCrypto
 import SignetStore
 import SignetWire
+import SignetMacros
 
 /// Turns a `ClientSpec` into a stored `ClientRecord`: applies the defaults, checks every rule
 /// (RFC 8252 for redirect URIs, RFC 6749 for client types), and generates secrets.
@@ -10,6 +11,7 @@ import SignetWire
 /// confidential clients `client_secret_basic` and `authorization_code` + `refresh_token`
 /// (`client_credentials` only when asked); scope `openid profile email offline_access`;
 /// not first-party; the server's ID token algorithm.
+@MemberwiseInit
 public struct ClientRegistration: Sendable {
     /// Lifetimes and the default ID token algorithm.
     public let policy: ServerPolicy
@@ -27,14 +29,6 @@ public struct ClientRegistration: Sendable {
     /// The shortest secret accepted from a configuration file: the fast keyed hash is only safe
     /// for high-entropy secrets.
     public static let minimumSecretLength = 32
-
-    /// Creates the registration logic.
-    public init(policy: ServerPolicy, registry: ClientRegistry, random: any RandomSource, clock: any Clock) {
-        self.policy = policy
-        self.registry = registry
-        self.random = random
-        self.clock = clock
-    }
 
     /// Uses the authorization server's policy, registry, random source and clock.
     public init(server: AuthorizationServer) {

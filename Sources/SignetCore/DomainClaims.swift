@@ -1,21 +1,15 @@
 import Foundation
 import SignetStore
+import SignetMacros
 
 /// Organizations' email-domain claims: claiming, the DNS or operator proof, binding to a
 /// connection, and the lookup home-realm discovery makes. Shared by the CLI and the admin API.
+@MemberwiseInit
 public struct DomainClaims: Sendable {
     let store: any OrganizationDomainStore
     let auditor: Auditor
     let clock: any Clock
     let random: any RandomSource
-
-    /// The claims over `store`, recording through `auditor`.
-    public init(store: any OrganizationDomainStore, auditor: Auditor, clock: any Clock, random: any RandomSource) {
-        self.store = store
-        self.auditor = auditor
-        self.clock = clock
-        self.random = random
-    }
 
     /// A domain as claims are keyed: `EmailAddress.normalizeDomain` (lowercase LDH labels; an
     /// international domain as its A-label `xn--` form), or nil.

@@ -1,4 +1,7 @@
+import SignetMacros
+
 /// A checked RP-Initiated Logout request (OpenID Connect RP-Initiated Logout 1.0 §2).
+@MemberwiseInit
 public struct EndSessionRequest: Sendable {
     /// The verified `id_token_hint`, if one was sent.
     public var hint: IDTokenHint?
@@ -8,12 +11,4 @@ public struct EndSessionRequest: Sendable {
     public var postLogoutRedirectURI: String?
     /// `state`, appended to the post-logout redirect.
     public var state: String?
-
-    /// Creates the value.
-    public init(hint: IDTokenHint?, client: Client?, postLogoutRedirectURI: String?, state: String?) {
-        self.hint = hint
-        self.client = client
-        self.postLogoutRedirectURI = postLogoutRedirectURI
-        self.state = state
-    }
 }

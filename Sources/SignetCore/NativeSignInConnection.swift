@@ -1,5 +1,8 @@
+import SignetMacros
+
 /// What native ID-token sign-in needs to know about a configured upstream connection.
 /// (SignetCore cannot see SignetFederation's `Connection`; SignetServer maps one to the other.)
+@MemberwiseInit
 public struct NativeSignInConnection: Sendable, Equatable {
     /// How the provider carries the app's nonce in its ID token.
     public enum NonceForm: Sendable, Equatable {
@@ -20,13 +23,4 @@ public struct NativeSignInConnection: Sendable, Equatable {
     public var nativeSignIn: Bool
     /// Whether a verified email may link to an existing account (`allow_linking`).
     public var allowLinking: Bool
-
-    /// Creates the value.
-    public init(id: String, nonceForm: NonceForm, enabled: Bool, nativeSignIn: Bool, allowLinking: Bool) {
-        self.id = id
-        self.nonceForm = nonceForm
-        self.enabled = enabled
-        self.nativeSignIn = nativeSignIn
-        self.allowLinking = allowLinking
-    }
 }

@@ -1,7 +1,9 @@
 import Foundation
 import SignetJOSE
+import SignetMacros
 
 /// Verifiers for the JWTs this server signs: its published keys, its issuer, its clock.
+@MemberwiseInit
 public struct OwnTokenVerification: Sendable {
     /// The published keys.
     public let keyRing: SigningKeyRing
@@ -9,13 +11,6 @@ public struct OwnTokenVerification: Sendable {
     public let issuer: String
     /// The time `exp` is checked against.
     public let clock: any Clock
-
-    /// Creates the factory.
-    public init(keyRing: SigningKeyRing, issuer: String, clock: any Clock) {
-        self.keyRing = keyRing
-        self.issuer = issuer
-        self.clock = clock
-    }
 
     /// A verifier with the current published keys, 30 s of leeway, for tokens of `types`
     /// (nil: any) whose `aud` contains `audience` (nil: any).

@@ -1,6 +1,8 @@
 import Foundation
+import SignetMacros
 
 /// A pending authorization request loaded by its handle, with its client.
+@MemberwiseInit
 public struct PendingRequest: Sendable {
     /// The `sgq_` handle the browser carries.
     public let handle: String
@@ -10,12 +12,4 @@ public struct PendingRequest: Sendable {
     public let client: Client
     /// When `/authorize` received it.
     public let createdAt: Date
-
-    /// Creates the value.
-    public init(handle: String, request: AuthorizationRequest, client: Client, createdAt: Date) {
-        self.handle = handle
-        self.request = request
-        self.client = client
-        self.createdAt = createdAt
-    }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import SignetMacros
 
 /// Signet's own half of one provider round trip, stored server-side under the keyed hash of
 /// the `state` Signet sent (the state itself is never stored).
@@ -7,6 +8,7 @@ import Foundation
 /// browser that started it (`browserBinding`, a keyed hash of a cookie value only that browser
 /// holds; for the headless API, the browser that opened Signet's launch URL), and the pending
 /// authorization request it continues.
+@MemberwiseInit
 public struct ProviderTransaction: Sendable, Codable, Equatable {
     /// The connection the user chose.
     public var connectionID: String
@@ -21,17 +23,6 @@ public struct ProviderTransaction: Sendable, Codable, Equatable {
     public var browserBinding: String?
     /// True when started by the headless API (bound to a browser at `/federation/launch`).
     public var headless: Bool
-
-    /// Creates the value.
-    public init(connectionID: String, requestHandle: String, nonce: String, codeVerifier: String,
-                browserBinding: String?, headless: Bool) {
-        self.connectionID = connectionID
-        self.requestHandle = requestHandle
-        self.nonce = nonce
-        self.codeVerifier = codeVerifier
-        self.browserBinding = browserBinding
-        self.headless = headless
-    }
 
     /// Deterministic JSON (sorted keys).
     public func encoded() -> String {

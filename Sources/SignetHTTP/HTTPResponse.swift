@@ -1,21 +1,17 @@
+import SignetMacros
+
 /// An HTTP response: status, headers and a body held in memory.
 ///
 /// The server always sends a `Content-Length` (computed by libmicrohttpd from the body) and a
 /// `Date`; the constructors set `Content-Type`. `Cache-Control` is left to the caller.
+@MemberwiseInit
 public struct HTTPResponse: Sendable {
     /// The status code, e.g. 200.
     public var status: Int
     /// Response headers, in order.
-    public var headers: HTTPHeaders
+    public var headers: HTTPHeaders = HTTPHeaders()
     /// The body bytes (dropped on the wire for `HEAD`, keeping `Content-Length`).
-    public var body: [UInt8]
-
-    /// A response with explicit parts.
-    public init(status: Int, headers: HTTPHeaders = HTTPHeaders(), body: [UInt8] = []) {
-        self.status = status
-        self.headers = headers
-        self.body = body
-    }
+    public var body: [UInt8] = []
 
     /// `application/json` bytes.
     public static func json(_ bytes: [UInt8], status: Int = 200) -> HTTPResponse {

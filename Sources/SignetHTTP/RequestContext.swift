@@ -1,8 +1,10 @@
 import CSignetShims
+import SignetMacros
 
 /// What is known about the request being handled, for every line logged and every audit event
 /// recorded while it runs: bound by the server around each handler (also across
 /// `BlockingWork.run`), read with `RequestContext.current`.
+@MemberwiseInit
 public struct RequestContext: Sendable, Equatable {
     /// The request id: the one a trusted proxy sent in `X-Request-Id`, or a fresh one; also sent
     /// back in the response's `X-Request-Id`.
@@ -11,13 +13,6 @@ public struct RequestContext: Sendable, Equatable {
     public let clientAddress: String
     /// The `User-Agent` header as sent, if any.
     public let userAgent: String?
-
-    /// A context.
-    public init(requestID: String, clientAddress: String, userAgent: String?) {
-        self.requestID = requestID
-        self.clientAddress = clientAddress
-        self.userAgent = userAgent
-    }
 
     /// The context of the request this task or thread is handling, if any.
     @TaskLocal public static var current: RequestContext?

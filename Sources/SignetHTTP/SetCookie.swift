@@ -1,7 +1,9 @@
 import Foundation
 import SignetFormEncoding
+import SignetMacros
 
 /// A `Set-Cookie` header value (RFC 6265 §4.1).
+@MemberwiseInit
 public struct SetCookie: Sendable, Equatable {
     /// The `SameSite` attribute.
     public enum SameSite: String, Sendable {
@@ -18,33 +20,19 @@ public struct SetCookie: Sendable, Equatable {
     /// Cookie value; may be a secret, so `description` redacts it.
     public var value: String
     /// `Path` attribute.
-    public var path: String?
+    public var path: String? = "/"
     /// `Max-Age` in seconds (0 or negative deletes the cookie).
-    public var maxAge: Int?
+    public var maxAge: Int? = nil
     /// `Expires` attribute, formatted as an IMF-fixdate.
-    public var expires: Date?
+    public var expires: Date? = nil
     /// `Domain` attribute.
-    public var domain: String?
+    public var domain: String? = nil
     /// `Secure` attribute.
-    public var secure: Bool
+    public var secure: Bool = true
     /// `HttpOnly` attribute.
-    public var httpOnly: Bool
+    public var httpOnly: Bool = true
     /// `SameSite` attribute.
-    public var sameSite: SameSite?
-
-    /// A cookie; defaults are the safe ones (`Path=/`, `Secure`, `HttpOnly`, `SameSite=Lax`).
-    public init(name: String, value: String, path: String? = "/", maxAge: Int? = nil, expires: Date? = nil,
-                domain: String? = nil, secure: Bool = true, httpOnly: Bool = true, sameSite: SameSite? = .lax) {
-        self.name = name
-        self.value = value
-        self.path = path
-        self.maxAge = maxAge
-        self.expires = expires
-        self.domain = domain
-        self.secure = secure
-        self.httpOnly = httpOnly
-        self.sameSite = sameSite
-    }
+    public var sameSite: SameSite? = .lax
 
     /// The header value, e.g. `sid=abc; Path=/; Max-Age=3600; Secure; HttpOnly; SameSite=Lax`.
     public var headerValue: String {

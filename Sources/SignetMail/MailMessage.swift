@@ -1,16 +1,18 @@
 import Foundation
 import SignetFormEncoding
+import SignetMacros
 
 /// One message to one person: a plain-text body and optionally an HTML one beside it.
 ///
 /// `rendered` writes it as RFC 5322 with MIME (RFC 2045–2047): CRLF line ends, bodies in UTF-8
 /// as base64 in lines of 76, non-ASCII or long header text as encoded words, `Auto-Submitted:
 /// auto-generated` (RFC 3834) so that vacation responders stay quiet.
+@MemberwiseInit
 public struct MailMessage: Sendable, Equatable {
     /// The sender's address (the header and the envelope).
     public var from: MailAddress
     /// The sender's display name, such as the product name.
-    public var fromName: String?
+    public var fromName: String? = nil
     /// The one recipient.
     public var to: MailAddress
     /// The subject line.
@@ -18,17 +20,7 @@ public struct MailMessage: Sendable, Equatable {
     /// The plain-text body.
     public var text: String
     /// The HTML body, if any: then the message is `multipart/alternative`.
-    public var html: String?
-
-    /// Creates a message.
-    public init(from: MailAddress, fromName: String? = nil, to: MailAddress, subject: String, text: String, html: String? = nil) {
-        self.from = from
-        self.fromName = fromName
-        self.to = to
-        self.subject = subject
-        self.text = text
-        self.html = html
-    }
+    public var html: String? = nil
 
     /// The message as sent. `messageID` is the part inside `<>` (for example
     /// `random@example.com`); `boundary` separates the two bodies and must not occur in them

@@ -1,32 +1,22 @@
+import SignetMacros
+
 /// The one user a `MockProvider` signs in (auto-approved).
+@MemberwiseInit
 public struct MockUser: Sendable, Equatable {
     /// `sub` (Google/Apple/generic).
-    public var subject: String
+    public var subject: String = "mock-user-1"
     /// `email`, or nil to leave it out.
-    public var email: String?
+    public var email: String? = "alice@example.com"
     /// Whether the provider says the email is verified.
-    public var emailVerified: Bool
+    public var emailVerified: Bool = true
     /// `name`.
-    public var name: String?
+    public var name: String? = "Alice Example"
     /// GitHub's numeric user id (`/user` → `id`).
-    public var githubID: Int
+    public var githubID: Int = 4242
     /// GitHub's `login`.
-    public var login: String
+    public var login: String = "alice"
     /// GitHub's `/user/emails` list (email, primary, verified); defaults to `email` as primary.
-    public var githubEmails: [(email: String, primary: Bool, verified: Bool)]?
-
-    /// Creates a user.
-    public init(subject: String = "mock-user-1", email: String? = "alice@example.com", emailVerified: Bool = true,
-                name: String? = "Alice Example", githubID: Int = 4242, login: String = "alice",
-                githubEmails: [(email: String, primary: Bool, verified: Bool)]? = nil) {
-        self.subject = subject
-        self.email = email
-        self.emailVerified = emailVerified
-        self.name = name
-        self.githubID = githubID
-        self.login = login
-        self.githubEmails = githubEmails
-    }
+    public var githubEmails: [(email: String, primary: Bool, verified: Bool)]? = nil
 
     /// Compares every member, the GitHub email list element-wise.
     public static func == (lhs: MockUser, rhs: MockUser) -> Bool {

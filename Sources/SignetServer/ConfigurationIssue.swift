@@ -1,15 +1,12 @@
+import SignetMacros
+
 /// One mistake in a configuration file: where it is and what is wrong.
+@MemberwiseInit
 public struct ConfigurationIssue: Error, Sendable, Equatable, CustomStringConvertible {
     /// The JSON path of the setting, such as `lifetimes.access_token` or `clients[0].redirect_uris[1]`.
     public var path: String
     /// What is wrong, and where possible how to fix it.
     public var message: String
-
-    /// Creates an issue.
-    public init(path: String, message: String) {
-        self.path = path
-        self.message = message
-    }
 
     /// `path: message`.
     public var description: String { path.isEmpty ? message : "\(path): \(message)" }

@@ -1,21 +1,16 @@
 import SignetFederation
+import SignetMacros
 
 /// An upstream connection declared in the `connections` array of `signet.json`: the connection
 /// and where its secrets are (references only, resolved when the server starts).
+@MemberwiseInit
 public struct ConfiguredConnection: Sendable, Equatable {
     /// The connection as declared.
     public var connection: Connection
     /// Where the client secret is (not for apple).
-    public var clientSecret: SecretReference?
+    public var clientSecret: SecretReference? = nil
     /// Apple: where the .p8 private key is.
-    public var privateKey: SecretReference?
-
-    /// Creates an entry.
-    public init(connection: Connection, clientSecret: SecretReference? = nil, privateKey: SecretReference? = nil) {
-        self.connection = connection
-        self.clientSecret = clientSecret
-        self.privateKey = privateKey
-    }
+    public var privateKey: SecretReference? = nil
 
     /// Reads the secrets. Throws `ConfigurationIssue` naming the connection when one is missing.
     public func credentials(relativeTo directory: String) throws(ConfigurationIssue) -> ConnectionCredentials {

@@ -1,9 +1,11 @@
 import Foundation
+import SignetMacros
 
 /// When a message whose attempt failed transiently is tried again: exponential backoff from
 /// `first` doubling up to `longest`, each delay shortened by up to `jitter` of itself at random
 /// (so nodes that failed together do not retry together), for at most `window` after the message
 /// was enqueued; past it the message is given up.
+@MemberwiseInit
 public struct MailRetry: Sendable, Equatable {
     /// The delay after the first failed attempt, in seconds.
     public var first: TimeInterval
@@ -16,14 +18,6 @@ public struct MailRetry: Sendable, Equatable {
 
     /// 30 s doubling to 1 h, up to a quarter less at random, for 24 hours.
     public static let standard = MailRetry(first: 30, longest: 3600, jitter: 0.25, window: 86_400)
-
-    /// Creates a policy.
-    public init(first: TimeInterval, longest: TimeInterval, jitter: Double, window: TimeInterval) {
-        self.first = first
-        self.longest = longest
-        self.jitter = jitter
-        self.window = window
-    }
 
     /// The delay after attempt `attempts` (1 for the first) failed; `unit` is a random number in
     /// 0 ..< 1.

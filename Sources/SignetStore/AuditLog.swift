@@ -1,4 +1,5 @@
 import Foundation
+import SignetMacros
 
 /// An append-only, hash-chained log of security-relevant events (see `AuditChain`).
 ///
@@ -32,31 +33,20 @@ extension AuditLog {
 }
 
 /// Which events `AuditLog.listAudit(_:)` returns: every condition given must hold.
+@MemberwiseInit
 public struct AuditQuery: Sendable, Equatable {
     /// Only events at or after this time.
-    public var since: Date?
+    public var since: Date? = nil
     /// Only events with this name.
-    public var event: String?
+    public var event: String? = nil
     /// Only events about this user.
-    public var subjectID: String?
+    public var subjectID: String? = nil
     /// Only events about this client.
-    public var clientID: String?
+    public var clientID: String? = nil
     /// Only events by this actor (`cli`, an admin client's id, `console:` + a user id, …).
-    public var actor: String?
+    public var actor: String? = nil
     /// Only events older than this sequence number (paging backwards).
-    public var beforeSequence: Int64?
+    public var beforeSequence: Int64? = nil
     /// At most this many (0 or less: none).
-    public var limit: Int
-
-    /// A query; nil conditions match everything.
-    public init(since: Date? = nil, event: String? = nil, subjectID: String? = nil, clientID: String? = nil, actor: String? = nil,
-                beforeSequence: Int64? = nil, limit: Int = 100) {
-        self.since = since
-        self.event = event
-        self.subjectID = subjectID
-        self.clientID = clientID
-        self.actor = actor
-        self.beforeSequence = beforeSequence
-        self.limit = limit
-    }
+    public var limit: Int = 100
 }

@@ -1,6 +1,8 @@
 import Foundation
+import SignetMacros
 
 /// An authorization code as stored: only its keyed hash, and what the token endpoint must check.
+@MemberwiseInit
 public struct AuthorizationCodeRecord: Sendable, Equatable {
     /// Keyed hash of the code.
     public var codeHash: [UInt8]
@@ -13,48 +15,25 @@ public struct AuthorizationCodeRecord: Sendable, Equatable {
     /// Granted scope, space separated.
     public var scope: String
     /// PKCE S256 challenge, if the request carried one.
-    public var codeChallenge: String?
+    public var codeChallenge: String? = nil
     /// OIDC nonce, if the request carried one.
-    public var nonce: String?
+    public var nonce: String? = nil
     /// RFC 8707 resources (the access tokens' audiences), space separated, if any.
-    public var resource: String?
+    public var resource: String? = nil
     /// When the user authenticated (`auth_time`).
     public var authTime: Date
     /// The SSO session the code came from (`sid`), if any.
-    public var sessionID: String?
+    public var sessionID: String? = nil
     /// The grant family every token issued from this code belongs to; created by the caller.
     public var grantID: String
     /// Anything else the token endpoint needs, as JSON; opaque to the store.
-    public var payload: String
+    public var payload: String = "{}"
     /// When the code was issued.
     public var createdAt: Date
     /// When the code expires (5 minutes after issue by default).
     public var expiresAt: Date
     /// When the code was redeemed, or nil.
-    public var consumedAt: Date?
+    public var consumedAt: Date? = nil
     /// The organization the authorization chose (scope `organization`), or nil.
-    public var organizationID: String?
-
-    /// Creates a record.
-    public init(codeHash: [UInt8], clientID: String, userID: String, redirectURI: String, scope: String,
-                codeChallenge: String? = nil, nonce: String? = nil, resource: String? = nil, authTime: Date,
-                sessionID: String? = nil, grantID: String, payload: String = "{}", createdAt: Date,
-                expiresAt: Date, consumedAt: Date? = nil, organizationID: String? = nil) {
-        self.codeHash = codeHash
-        self.clientID = clientID
-        self.userID = userID
-        self.redirectURI = redirectURI
-        self.scope = scope
-        self.codeChallenge = codeChallenge
-        self.nonce = nonce
-        self.resource = resource
-        self.authTime = authTime
-        self.sessionID = sessionID
-        self.grantID = grantID
-        self.payload = payload
-        self.createdAt = createdAt
-        self.expiresAt = expiresAt
-        self.consumedAt = consumedAt
-        self.organizationID = organizationID
-    }
+    public var organizationID: String? = nil
 }

@@ -1,6 +1,8 @@
 import Foundation
+import SignetMacros
 
 /// Scopes a user has agreed to grant a client.
+@MemberwiseInit
 public struct ConsentRecord: Sendable, Equatable {
     /// The user.
     public var userID: String
@@ -10,12 +12,4 @@ public struct ConsentRecord: Sendable, Equatable {
     public var scopes: [String]
     /// When consent was last given.
     public var grantedAt: Date
-
-    /// Creates a record.
-    public init(userID: String, clientID: String, scopes: [String], grantedAt: Date) {
-        self.userID = userID
-        self.clientID = clientID
-        self.scopes = scopes
-        self.grantedAt = grantedAt
-    }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import SignetMacros
 
 /// What an email challenge proves when it is answered.
 public enum EmailChallengePurpose: String, Sendable, CaseIterable, Codable {
@@ -14,6 +15,7 @@ public enum EmailChallengePurpose: String, Sendable, CaseIterable, Codable {
 
 /// One challenge mailed to an address: a 6-digit code and a link, either of which answers it
 /// once. Only keyed hashes of the code and the link token are stored.
+@MemberwiseInit
 public struct EmailChallengeRecord: Sendable, Equatable {
     /// The public handle of the challenge (in the code page's URL); not a secret.
     public var id: String
@@ -33,31 +35,13 @@ public struct EmailChallengeRecord: Sendable, Equatable {
     /// The pending authorization request to continue, sealed by the server, or nil.
     public var sealedRequest: [UInt8]?
     /// Wrong codes entered so far.
-    public var attempts: Int
+    public var attempts: Int = 0
     /// When it was made.
     public var createdAt: Date
     /// When it stops working.
     public var expiresAt: Date
     /// When it was answered, or nil.
-    public var consumedAt: Date?
-
-    /// Creates a record.
-    public init(id: String, purpose: EmailChallengePurpose, email: String, userID: String?, codeHash: [UInt8],
-                linkHash: [UInt8], browserHash: [UInt8]?, sealedRequest: [UInt8]?, attempts: Int = 0,
-                createdAt: Date, expiresAt: Date, consumedAt: Date? = nil) {
-        self.id = id
-        self.purpose = purpose
-        self.email = email
-        self.userID = userID
-        self.codeHash = codeHash
-        self.linkHash = linkHash
-        self.browserHash = browserHash
-        self.sealedRequest = sealedRequest
-        self.attempts = attempts
-        self.createdAt = createdAt
-        self.expiresAt = expiresAt
-        self.consumedAt = consumedAt
-    }
+    public var consumedAt: Date? = nil
 }
 
 extension EmailChallengeRecord: CustomStringConvertible {

@@ -1,6 +1,8 @@
 import Foundation
+import SignetMacros
 
 /// A link from an upstream identity (connection, issuer, subject) to a local user.
+@MemberwiseInit
 public struct FederatedIdentityRecord: Sendable, Equatable {
     /// The configured upstream connection (`google`, `apple`, ...).
     public var connectionID: String
@@ -11,18 +13,7 @@ public struct FederatedIdentityRecord: Sendable, Equatable {
     /// The local user this identity signs in as.
     public var userID: String
     /// The email the upstream reported when linked, if any.
-    public var email: String?
+    public var email: String? = nil
     /// When the link was made.
     public var createdAt: Date
-
-    /// Creates a record.
-    public init(connectionID: String, issuer: String, subject: String, userID: String,
-                email: String? = nil, createdAt: Date) {
-        self.connectionID = connectionID
-        self.issuer = issuer
-        self.subject = subject
-        self.userID = userID
-        self.email = email
-        self.createdAt = createdAt
-    }
 }

@@ -1,6 +1,8 @@
 import Foundation
+import SignetMacros
 
 /// A grant family: everything issued from one authorization (its code, access and refresh tokens).
+@MemberwiseInit
 public struct GrantRecord: Sendable, Equatable {
     /// Family id; also the code's `grantID`, and carried by access tokens so they can be checked.
     public var grantID: String
@@ -15,42 +17,22 @@ public struct GrantRecord: Sendable, Equatable {
     /// When the family ends no matter how often it is refreshed.
     public var absoluteExpiresAt: Date
     /// When the family was revoked, or nil.
-    public var revokedAt: Date?
+    public var revokedAt: Date? = nil
     /// Why the family was revoked (`code_replay`, `refresh_token_reuse`, `user_disabled`, ...).
-    public var revokeReason: String?
+    public var revokeReason: String? = nil
     /// The SSO session the grant came from, if any.
-    public var sessionID: String?
+    public var sessionID: String? = nil
     /// When the user authenticated (`auth_time`).
     public var authTime: Date
     /// RFC 8707 resources granted (the access tokens' audiences); empty: the issuer. A refresh
     /// may narrow them, never widen them (RFC 8707 §2).
-    public var resources: [String]
+    public var resources: [String] = []
     /// The authentication methods of the sign-in (`amr`, RFC 8176 values), carried into the ID
     /// tokens of every refresh. A typed column, so a refresh parses no JSON.
-    public var amr: [String]
+    public var amr: [String] = []
     /// The organization the authorization chose (scope `organization`), or nil: the family's
     /// tokens carry its claims while the user is still a member. A typed column, like `amr`.
-    public var organizationID: String?
-
-    /// Creates a record.
-    public init(grantID: String, clientID: String, userID: String, scope: String, createdAt: Date,
-                absoluteExpiresAt: Date, revokedAt: Date? = nil, revokeReason: String? = nil,
-                sessionID: String? = nil, authTime: Date, resources: [String] = [],
-                amr: [String] = [], organizationID: String? = nil) {
-        self.grantID = grantID
-        self.clientID = clientID
-        self.userID = userID
-        self.scope = scope
-        self.createdAt = createdAt
-        self.absoluteExpiresAt = absoluteExpiresAt
-        self.revokedAt = revokedAt
-        self.revokeReason = revokeReason
-        self.sessionID = sessionID
-        self.authTime = authTime
-        self.resources = resources
-        self.amr = amr
-        self.organizationID = organizationID
-    }
+    public var organizationID: String? = nil
 
     /// Whether tokens of this family are valid at `now`.
     public func isActive(at now: Date) -> Bool {

@@ -1,7 +1,9 @@
 import Foundation
+import SignetMacros
 
 /// A user's role in the console (`operator_roles`): which admin scopes a console sign-in of that
 /// user may use. A user without a row has no console access at all.
+@MemberwiseInit
 public struct OperatorRoleRecord: Sendable, Equatable {
     /// The user.
     public var userID: String
@@ -9,13 +11,6 @@ public struct OperatorRoleRecord: Sendable, Equatable {
     public var role: String
     /// When it was last set.
     public var updatedAt: Date
-
-    /// Creates a record.
-    public init(userID: String, role: String, updatedAt: Date) {
-        self.userID = userID
-        self.role = role
-        self.updatedAt = updatedAt
-    }
 }
 
 /// Operator roles, one per user; the row goes with its user (ON DELETE CASCADE).

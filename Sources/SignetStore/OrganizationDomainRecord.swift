@@ -1,7 +1,9 @@
 import Foundation
+import SignetMacros
 
 /// An email domain an organization claims (`organization_domains`): proven by a DNS TXT record
 /// or by an operator, then bound to one of the configured connections with a policy.
+@MemberwiseInit
 public struct OrganizationDomainRecord: Sendable, Equatable {
     /// How a claim was proven.
     public enum Verification: String, Sendable, CaseIterable {
@@ -26,28 +28,15 @@ public struct OrganizationDomainRecord: Sendable, Equatable {
     /// The value the TXT record must carry (public: it is published in DNS).
     public var verificationToken: String
     /// When the claim was proven; nil while it is not.
-    public var verifiedAt: Date?
+    public var verifiedAt: Date? = nil
     /// How it was proven.
-    public var verifiedBy: Verification?
+    public var verifiedBy: Verification? = nil
     /// The connection (a `connections[].id`) the domain's users are sent to; nil: not bound.
-    public var connectionID: String?
+    public var connectionID: String? = nil
     /// The policy of a bound domain.
-    public var policy: Policy
+    public var policy: Policy = .optional
     /// When the claim was made.
     public var createdAt: Date
-
-    /// Creates a record.
-    public init(domain: String, organizationID: String, verificationToken: String, verifiedAt: Date? = nil,
-                verifiedBy: Verification? = nil, connectionID: String? = nil, policy: Policy = .optional, createdAt: Date) {
-        self.domain = domain
-        self.organizationID = organizationID
-        self.verificationToken = verificationToken
-        self.verifiedAt = verifiedAt
-        self.verifiedBy = verifiedBy
-        self.connectionID = connectionID
-        self.policy = policy
-        self.createdAt = createdAt
-    }
 
     /// Verified and bound to a connection: the domain is governed.
     public var isGoverned: Bool { verifiedAt != nil && connectionID != nil }

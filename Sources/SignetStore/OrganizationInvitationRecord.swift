@@ -1,7 +1,9 @@
 import Foundation
+import SignetMacros
 
 /// An invitation of an email address into an organization with one role. Only the keyed hash of
 /// its link's token is stored; the link is good once, until `expiresAt`, unless revoked.
+@MemberwiseInit
 public struct OrganizationInvitationRecord: Sendable, Equatable {
     /// The id, `inv_` and random characters.
     public var id: String
@@ -18,28 +20,11 @@ public struct OrganizationInvitationRecord: Sendable, Equatable {
     /// When the link stops working.
     public var expiresAt: Date
     /// When it was accepted, or nil.
-    public var acceptedAt: Date?
+    public var acceptedAt: Date? = nil
     /// When it was revoked, or nil.
-    public var revokedAt: Date?
+    public var revokedAt: Date? = nil
     /// Who invited (an actor: `cli`, `admin:…`, a user id), or nil.
-    public var invitedBy: String?
+    public var invitedBy: String? = nil
     /// The user who accepted it, or nil.
-    public var acceptedBy: String?
-
-    /// Creates a record.
-    public init(id: String, organizationID: String, email: String, role: String, tokenHash: [UInt8], createdAt: Date,
-                expiresAt: Date, acceptedAt: Date? = nil, revokedAt: Date? = nil, invitedBy: String? = nil,
-                acceptedBy: String? = nil) {
-        self.id = id
-        self.organizationID = organizationID
-        self.email = email
-        self.role = role
-        self.tokenHash = tokenHash
-        self.createdAt = createdAt
-        self.expiresAt = expiresAt
-        self.acceptedAt = acceptedAt
-        self.revokedAt = revokedAt
-        self.invitedBy = invitedBy
-        self.acceptedBy = acceptedBy
-    }
+    public var acceptedBy: String? = nil
 }

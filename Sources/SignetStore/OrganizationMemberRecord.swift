@@ -1,6 +1,8 @@
 import Foundation
+import SignetMacros
 
 /// A user's membership of an organization, with the roles the user holds there.
+@MemberwiseInit
 public struct OrganizationMemberRecord: Sendable, Equatable {
     /// The organization.
     public var organizationID: String
@@ -10,12 +12,4 @@ public struct OrganizationMemberRecord: Sendable, Equatable {
     public var roles: [String]
     /// When the user became a member.
     public var createdAt: Date
-
-    /// Creates a record.
-    public init(organizationID: String, userID: String, roles: [String], createdAt: Date) {
-        self.organizationID = organizationID
-        self.userID = userID
-        self.roles = roles
-        self.createdAt = createdAt
-    }
 }

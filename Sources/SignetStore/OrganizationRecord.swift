@@ -1,7 +1,9 @@
 import Foundation
+import SignetMacros
 
 /// An organization (a customer's company using the app): its id (`org_…`), its slug (lowercase
 /// `[a-z0-9-]`, 2 to 63 characters, unique), its display name and an optional logo.
+@MemberwiseInit
 public struct OrganizationRecord: Sendable, Equatable {
     /// The id, `org_` and random characters; never changes.
     public var id: String
@@ -10,19 +12,9 @@ public struct OrganizationRecord: Sendable, Equatable {
     /// The display name.
     public var name: String
     /// An `https` URL of the logo, or nil.
-    public var logoURL: String?
+    public var logoURL: String? = nil
     /// When it was created.
     public var createdAt: Date
     /// When it was last changed.
     public var updatedAt: Date
-
-    /// Creates a record.
-    public init(id: String, slug: String, name: String, logoURL: String? = nil, createdAt: Date, updatedAt: Date) {
-        self.id = id
-        self.slug = slug
-        self.name = name
-        self.logoURL = logoURL
-        self.createdAt = createdAt
-        self.updatedAt = updatedAt
-    }
 }

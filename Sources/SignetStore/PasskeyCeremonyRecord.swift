@@ -1,7 +1,9 @@
 import Foundation
+import SignetMacros
 
 /// An issued WebAuthn challenge waiting for its response: stored under a keyed hash of the
 /// challenge, used once, for a few minutes.
+@MemberwiseInit
 public struct PasskeyCeremonyRecord: Sendable, Equatable {
     /// Which ceremony the challenge was issued for.
     public enum Kind: String, Sendable, CaseIterable {
@@ -27,15 +29,4 @@ public struct PasskeyCeremonyRecord: Sendable, Equatable {
     public var createdAt: Date
     /// When it stops being usable.
     public var expiresAt: Date
-
-    /// A record.
-    public init(challengeHash: [UInt8], kind: Kind, userID: String?, binding: [UInt8], context: String, createdAt: Date, expiresAt: Date) {
-        self.challengeHash = challengeHash
-        self.kind = kind
-        self.userID = userID
-        self.binding = binding
-        self.context = context
-        self.createdAt = createdAt
-        self.expiresAt = expiresAt
-    }
 }

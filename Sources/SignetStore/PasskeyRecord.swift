@@ -1,7 +1,9 @@
 import Foundation
+import SignetMacros
 
 /// A registered WebAuthn credential (a passkey) of a local account: what W3C WebAuthn §4 calls a
 /// credential record, as Signet stores it.
+@MemberwiseInit
 public struct PasskeyRecord: Sendable, Equatable {
     /// The credential id (1 to 1023 bytes); unique across all users.
     public var id: [UInt8]
@@ -22,24 +24,8 @@ public struct PasskeyRecord: Sendable, Equatable {
     /// When it was registered.
     public var createdAt: Date
     /// When it last signed in, or nil.
-    public var lastUsedAt: Date?
+    public var lastUsedAt: Date? = nil
     /// When an assertion came with a counter that did not increase (a possible clone, W3C
     /// WebAuthn §7.2 step 22); a flagged credential is refused until it is removed.
-    public var flaggedAt: Date?
-
-    /// A record.
-    public init(id: [UInt8], userID: String, publicKey: [UInt8], signCount: Int64, backupEligible: Bool, backupState: Bool,
-                transports: [String], name: String, createdAt: Date, lastUsedAt: Date? = nil, flaggedAt: Date? = nil) {
-        self.id = id
-        self.userID = userID
-        self.publicKey = publicKey
-        self.signCount = signCount
-        self.backupEligible = backupEligible
-        self.backupState = backupState
-        self.transports = transports
-        self.name = name
-        self.createdAt = createdAt
-        self.lastUsedAt = lastUsedAt
-        self.flaggedAt = flaggedAt
-    }
+    public var flaggedAt: Date? = nil
 }

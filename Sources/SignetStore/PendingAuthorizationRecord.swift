@@ -1,6 +1,8 @@
 import Foundation
+import SignetMacros
 
 /// A validated `/authorize` request waiting for sign-in or consent.
+@MemberwiseInit
 public struct PendingAuthorizationRecord: Sendable, Equatable {
     /// Keyed hash of the request handle carried by the browser.
     public var idHash: [UInt8]
@@ -13,16 +15,5 @@ public struct PendingAuthorizationRecord: Sendable, Equatable {
     /// When the request expires (10 minutes after creation by default).
     public var expiresAt: Date
     /// When the request was consumed, or nil.
-    public var consumedAt: Date?
-
-    /// Creates a record.
-    public init(idHash: [UInt8], clientID: String, payload: String, createdAt: Date, expiresAt: Date,
-                consumedAt: Date? = nil) {
-        self.idHash = idHash
-        self.clientID = clientID
-        self.payload = payload
-        self.createdAt = createdAt
-        self.expiresAt = expiresAt
-        self.consumedAt = consumedAt
-    }
+    public var consumedAt: Date? = nil
 }

@@ -1,13 +1,15 @@
 import Foundation
+import SignetMacros
 
 /// One refresh token of a grant family, stored as a keyed hash.
+@MemberwiseInit
 public struct RefreshTokenRecord: Sendable, Equatable {
     /// Keyed hash of the token.
     public var tokenHash: [UInt8]
     /// The family.
     public var grantID: String
     /// Hash of the token this one replaced, or nil for the first of the family.
-    public var parentHash: [UInt8]?
+    public var parentHash: [UInt8]? = nil
     /// Scope of the token, space separated (RFC 6749 §6: the same as the token it replaced).
     public var scope: String
     /// When the token was issued.
@@ -15,20 +17,7 @@ public struct RefreshTokenRecord: Sendable, Equatable {
     /// When the token expires if unused.
     public var expiresAt: Date
     /// When the token was rotated (used), or nil while it is the family's live token.
-    public var rotatedAt: Date?
+    public var rotatedAt: Date? = nil
     /// Hash of the token that replaced it, or nil.
-    public var successorHash: [UInt8]?
-
-    /// Creates a record.
-    public init(tokenHash: [UInt8], grantID: String, parentHash: [UInt8]? = nil, scope: String,
-                createdAt: Date, expiresAt: Date, rotatedAt: Date? = nil, successorHash: [UInt8]? = nil) {
-        self.tokenHash = tokenHash
-        self.grantID = grantID
-        self.parentHash = parentHash
-        self.scope = scope
-        self.createdAt = createdAt
-        self.expiresAt = expiresAt
-        self.rotatedAt = rotatedAt
-        self.successorHash = successorHash
-    }
+    public var successorHash: [UInt8]? = nil
 }

@@ -1,6 +1,8 @@
 import Foundation
+import SignetMacros
 
 /// A refresh-token presentation: what the caller asks a `RefreshTokenStore` to do.
+@MemberwiseInit
 public struct RotationRequest: Sendable, Equatable {
     /// Keyed hash of the presented token.
     public var tokenHash: [UInt8]
@@ -14,15 +16,4 @@ public struct RotationRequest: Sendable, Equatable {
     public var now: Date
     /// How long after a rotation the same token may be presented again as a retry.
     public var graceSeconds: Int
-
-    /// Creates a value.
-    public init(tokenHash: [UInt8], clientID: String, successorHash: [UInt8], successorExpiresAt: Date, now: Date,
-                graceSeconds: Int) {
-        self.tokenHash = tokenHash
-        self.clientID = clientID
-        self.successorHash = successorHash
-        self.successorExpiresAt = successorExpiresAt
-        self.now = now
-        self.graceSeconds = graceSeconds
-    }
 }

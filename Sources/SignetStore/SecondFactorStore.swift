@@ -1,8 +1,10 @@
 import Foundation
+import SignetMacros
 
 /// A user's authenticator-app factor (TOTP, RFC 6238): the secret only sealed (the store never
 /// sees it), whether it was confirmed with a first code, and the last step a code was accepted
 /// for, so that no step is accepted twice.
+@MemberwiseInit
 public struct TOTPFactorRecord: Sendable, Equatable {
     /// The user.
     public var userID: String
@@ -11,18 +13,9 @@ public struct TOTPFactorRecord: Sendable, Equatable {
     /// When the enrolment was started (the secret shown).
     public var createdAt: Date
     /// When a first code confirmed it; nil while the enrolment is unfinished.
-    public var confirmedAt: Date?
+    public var confirmedAt: Date? = nil
     /// The step of the last accepted code, or nil.
-    public var lastUsedStep: Int64?
-
-    /// Creates a record.
-    public init(userID: String, sealedSecret: [UInt8], createdAt: Date, confirmedAt: Date? = nil, lastUsedStep: Int64? = nil) {
-        self.userID = userID
-        self.sealedSecret = sealedSecret
-        self.createdAt = createdAt
-        self.confirmedAt = confirmedAt
-        self.lastUsedStep = lastUsedStep
-    }
+    public var lastUsedStep: Int64? = nil
 
     /// Whether the factor is in use (confirmed).
     public var isConfirmed: Bool { confirmedAt != nil }

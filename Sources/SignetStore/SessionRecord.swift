@@ -1,6 +1,8 @@
 import Foundation
+import SignetMacros
 
 /// A browser SSO session.
+@MemberwiseInit
 public struct SessionRecord: Sendable, Equatable {
     /// Keyed hash of the session cookie value.
     public var idHash: [UInt8]
@@ -19,21 +21,7 @@ public struct SessionRecord: Sendable, Equatable {
     /// Authentication methods (`amr`), e.g. `pwd`, `fed`.
     public var amr: [String]
     /// When the session was ended (sign-out), or nil.
-    public var endedAt: Date?
-
-    /// Creates a record.
-    public init(idHash: [UInt8], userID: String, createdAt: Date, lastSeenAt: Date, idleExpiresAt: Date,
-                absoluteExpiresAt: Date, authTime: Date, amr: [String], endedAt: Date? = nil) {
-        self.idHash = idHash
-        self.userID = userID
-        self.createdAt = createdAt
-        self.lastSeenAt = lastSeenAt
-        self.idleExpiresAt = idleExpiresAt
-        self.absoluteExpiresAt = absoluteExpiresAt
-        self.authTime = authTime
-        self.amr = amr
-        self.endedAt = endedAt
-    }
+    public var endedAt: Date? = nil
 
     /// Whether the session is usable at `now`.
     public func isActive(at now: Date) -> Bool {

@@ -1,9 +1,11 @@
 import Foundation
+import SignetMacros
 
 /// A signing key as stored: the private key encrypted under the master key, the public JWK in clear.
 ///
 /// Life cycle: published from `createdAt`; signs from `activatesAt` until `retiredAt`; published
 /// until `removeAfter`, after which it may be deleted.
+@MemberwiseInit
 public struct SigningKeyRecord: Sendable, Equatable {
     /// Key id (`kid`), unique.
     public var id: String
@@ -18,22 +20,9 @@ public struct SigningKeyRecord: Sendable, Equatable {
     /// When the key may start signing; before that it is only published.
     public var activatesAt: Date
     /// When the key stopped signing, or nil while it may sign.
-    public var retiredAt: Date?
+    public var retiredAt: Date? = nil
     /// When the key is unpublished and may be deleted, or nil to keep it.
-    public var removeAfter: Date?
-
-    /// Creates a record.
-    public init(id: String, algorithm: String, encryptedPrivateKey: [UInt8], publicJWK: String,
-                createdAt: Date, activatesAt: Date, retiredAt: Date? = nil, removeAfter: Date? = nil) {
-        self.id = id
-        self.algorithm = algorithm
-        self.encryptedPrivateKey = encryptedPrivateKey
-        self.publicJWK = publicJWK
-        self.createdAt = createdAt
-        self.activatesAt = activatesAt
-        self.retiredAt = retiredAt
-        self.removeAfter = removeAfter
-    }
+    public var removeAfter: Date? = nil
 
     /// Whether the key may sign at `now`.
     public func canSign(at now: Date) -> Bool {

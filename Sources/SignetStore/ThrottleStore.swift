@@ -1,4 +1,5 @@
 import Foundation
+import SignetMacros
 
 /// Sliding-window counters for login throttling (per account, per client address).
 ///
@@ -27,6 +28,7 @@ public protocol ThrottleStore: Sendable {
 }
 
 /// One counter and its limit, for `ThrottleStore.hitIfUnder`.
+@MemberwiseInit
 public struct ThrottleLimit: Sendable, Equatable {
     /// The counter key.
     public var key: String
@@ -34,11 +36,4 @@ public struct ThrottleLimit: Sendable, Equatable {
     public var limit: Int
     /// The sliding window, in seconds.
     public var windowSeconds: Int
-
-    /// A limit of `limit` hits per `windowSeconds` on `key`.
-    public init(key: String, limit: Int, windowSeconds: Int) {
-        self.key = key
-        self.limit = limit
-        self.windowSeconds = windowSeconds
-    }
 }

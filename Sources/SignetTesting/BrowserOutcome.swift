@@ -1,7 +1,9 @@
 import Foundation
+import SignetMacros
 
 /// Where a `FormBrowser` navigation ended: on a page, or at a redirect it would not follow
 /// because it leaves the trusted origins (an app's private-use scheme or loopback listener).
+@MemberwiseInit
 public struct BrowserOutcome: Sendable, CustomStringConvertible {
     /// The last response: the page, or the 3xx whose target was not followed.
     public let response: TestResponse
@@ -9,13 +11,6 @@ public struct BrowserOutcome: Sendable, CustomStringConvertible {
     public let history: [URL]
     /// The redirect that was not followed, or nil when the navigation ended on a page.
     public let redirect: RedirectTarget?
-
-    /// Creates an outcome.
-    public init(response: TestResponse, history: [URL], redirect: RedirectTarget?) {
-        self.response = response
-        self.history = history
-        self.redirect = redirect
-    }
 
     /// The last response's status.
     public var status: Int { response.status }

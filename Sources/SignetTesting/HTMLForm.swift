@@ -1,6 +1,8 @@
 import Foundation
+import SignetMacros
 
 /// A `<form>` found on a page: where it goes, how, and the controls it would submit.
+@MemberwiseInit
 public struct HTMLForm: Sendable, CustomStringConvertible {
     /// The `action`, resolved against the page URL (the page itself when absent or empty).
     public let action: URL
@@ -12,15 +14,6 @@ public struct HTMLForm: Sendable, CustomStringConvertible {
     public let id: String?
     /// Every named, enabled control in document order, buttons included.
     public let controls: [HTMLFormField]
-
-    /// Creates a form.
-    public init(action: URL, rawAction: String?, method: String, id: String?, controls: [HTMLFormField]) {
-        self.action = action
-        self.rawAction = rawAction
-        self.method = method
-        self.id = id
-        self.controls = controls
-    }
 
     /// The controls submitted without pressing a button: non-button controls, with unchecked
     /// checkboxes and radios left out.

@@ -1,4 +1,7 @@
+import SignetMacros
+
 /// One control of an HTML form, as the page declared it.
+@MemberwiseInit
 public struct HTMLFormField: Sendable, Equatable, CustomStringConvertible {
     /// The control's `name`.
     public var name: String
@@ -8,15 +11,7 @@ public struct HTMLFormField: Sendable, Equatable, CustomStringConvertible {
     /// `select`, `textarea`, …
     public var type: String
     /// For checkboxes and radios: whether it is checked (unchecked ones are not submitted).
-    public var checked: Bool
-
-    /// Creates a field.
-    public init(name: String, value: String, type: String, checked: Bool = false) {
-        self.name = name
-        self.value = value
-        self.type = type
-        self.checked = checked
-    }
+    public var checked: Bool = false
 
     /// Whether this control is a submit button (only the pressed one is submitted).
     public var isButton: Bool { type == "submit" || type == "button" || type == "image" }

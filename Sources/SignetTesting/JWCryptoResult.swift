@@ -1,6 +1,8 @@
 import SignetJOSE
+import SignetMacros
 
 /// What Python jwcrypto said about one token.
+@MemberwiseInit
 public struct JWCryptoResult: Sendable {
     /// Whether jwcrypto accepted the signature (and the claims, when checked).
     public let ok: Bool
@@ -10,12 +12,4 @@ public struct JWCryptoResult: Sendable {
     public let claims: JSONValue?
     /// jwcrypto's exception, when refused.
     public let error: String?
-
-    /// Creates a result.
-    public init(ok: Bool, header: JSONValue?, claims: JSONValue?, error: String?) {
-        self.ok = ok
-        self.header = header
-        self.claims = claims
-        self.error = error
-    }
 }

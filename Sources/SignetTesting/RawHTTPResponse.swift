@@ -1,4 +1,7 @@
+import SignetMacros
+
 /// A response read off a raw socket: the status, the head as text, and the body.
+@MemberwiseInit
 public struct RawHTTPResponse: Sendable, CustomStringConvertible {
     /// The status code.
     public let status: Int
@@ -6,13 +9,6 @@ public struct RawHTTPResponse: Sendable, CustomStringConvertible {
     public let head: String
     /// The body (by `Content-Length`).
     public let body: [UInt8]
-
-    /// Creates a response.
-    public init(status: Int, head: String, body: [UInt8]) {
-        self.status = status
-        self.head = head
-        self.body = body
-    }
 
     /// The first header named `name`, case-insensitively.
     public func header(_ name: String) -> String? {

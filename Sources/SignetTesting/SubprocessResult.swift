@@ -1,6 +1,8 @@
 import Foundation
+import SignetMacros
 
 /// How a finished subprocess ended and what it printed.
+@MemberwiseInit
 public struct SubprocessResult: Sendable, CustomStringConvertible {
     /// The exit status, or the signal number when `wasSignaled`.
     public let status: Int32
@@ -10,14 +12,6 @@ public struct SubprocessResult: Sendable, CustomStringConvertible {
     public let stdoutBytes: [UInt8]
     /// Standard error bytes.
     public let stderrBytes: [UInt8]
-
-    /// Creates a result.
-    public init(status: Int32, wasSignaled: Bool, stdoutBytes: [UInt8], stderrBytes: [UInt8]) {
-        self.status = status
-        self.wasSignaled = wasSignaled
-        self.stdoutBytes = stdoutBytes
-        self.stderrBytes = stderrBytes
-    }
 
     /// Standard output as UTF-8 text.
     public var stdout: String { String(decoding: stdoutBytes, as: UTF8.self) }

@@ -1,6 +1,8 @@
 import Foundation
+import SignetMacros
 
 /// One cookie as a browser keeps it (RFC 6265 §5.3).
+@MemberwiseInit
 public struct TestCookie: Sendable, Equatable, CustomStringConvertible {
     /// The name.
     public var name: String
@@ -9,31 +11,17 @@ public struct TestCookie: Sendable, Equatable, CustomStringConvertible {
     /// The host it belongs to (lowercased, without a leading dot).
     public var domain: String
     /// True when there was no `Domain` attribute: sent only to exactly `domain`.
-    public var hostOnly: Bool
+    public var hostOnly: Bool = true
     /// The path it is sent under.
-    public var path: String
+    public var path: String = "/"
     /// Sent only over https (or to a loopback host, as browsers do).
-    public var secure: Bool
+    public var secure: Bool = false
     /// `HttpOnly` (kept for assertions; irrelevant to a client without scripts).
-    public var httpOnly: Bool
+    public var httpOnly: Bool = false
     /// The `SameSite` attribute as written, if any.
-    public var sameSite: String?
+    public var sameSite: String? = nil
     /// When it expires, or nil for a session cookie.
-    public var expires: Date?
-
-    /// Creates a cookie.
-    public init(name: String, value: String, domain: String, hostOnly: Bool = true, path: String = "/",
-                secure: Bool = false, httpOnly: Bool = false, sameSite: String? = nil, expires: Date? = nil) {
-        self.name = name
-        self.value = value
-        self.domain = domain
-        self.hostOnly = hostOnly
-        self.path = path
-        self.secure = secure
-        self.httpOnly = httpOnly
-        self.sameSite = sameSite
-        self.expires = expires
-    }
+    public var expires: Date? = nil
 
     /// Parses one `Set-Cookie` value received from `url`; nil if it is malformed or its `Domain`
     /// does not cover the host (RFC 6265 §5.2, §5.3). `now` turns `Max-Age` into an expiry.

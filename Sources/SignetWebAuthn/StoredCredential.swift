@@ -1,6 +1,8 @@
 import SignetCrypto
+import SignetMacros
 
 /// What the caller stored about a credential, as an assertion needs it.
+@MemberwiseInit
 public struct StoredCredential: Sendable, Hashable {
     /// The credential id.
     public let id: [UInt8]
@@ -12,13 +14,4 @@ public struct StoredCredential: Sendable, Hashable {
     public let signCount: UInt32
     /// BE as registered.
     public let backupEligible: Bool
-
-    /// A stored credential.
-    public init(id: [UInt8], userHandle: [UInt8], publicKey: COSEKey, signCount: UInt32, backupEligible: Bool) {
-        self.id = id
-        self.userHandle = userHandle
-        self.publicKey = publicKey
-        self.signCount = signCount
-        self.backupEligible = backupEligible
-    }
 }

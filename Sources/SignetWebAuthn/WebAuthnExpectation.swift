@@ -1,9 +1,11 @@
 import SignetCrypto
+import SignetMacros
 
 /// What a ceremony must have been run for: the challenge issued for it, the origins and the RP ID.
 ///
 /// The caller supplies the challenge it issued (and has consumed, single use); this library reads
 /// no clock and keeps no state.
+@MemberwiseInit
 public struct WebAuthnExpectation: Sendable, Hashable {
     /// The challenge bytes sent in the options.
     public let challenge: [UInt8]
@@ -12,13 +14,6 @@ public struct WebAuthnExpectation: Sendable, Hashable {
     public let origins: Set<String>
     /// The RP ID (a host name, the issuer's or a parent domain).
     public let rpID: String
-
-    /// An expectation.
-    public init(challenge: [UInt8], origins: Set<String>, rpID: String) {
-        self.challenge = challenge
-        self.origins = origins
-        self.rpID = rpID
-    }
 
     /// SHA-256 of the RP ID (§6.1 `rpIdHash`).
     var rpIDHash: [UInt8] { Digest.sha256(Array(rpID.utf8)) }
