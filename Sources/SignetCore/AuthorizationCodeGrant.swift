@@ -124,15 +124,11 @@ struct AuthorizationCodeGrant: GrantHandler {
             organization = current
         }
         let scope = (try? Scope(parsing: record.scope)) ?? Scope([String]())
-        // RFC 8707: the family keeps the resources of the request, so every refresh can use them.
-        let granted = record.resource.map { $0.split(separator: " ").map(String.init) } ?? []
-        let audiences = try ResourceIndicator.narrowed(granted, parameters, client: client)
-        // The family keeps the code's `amr` in its own column; its payload has nothing else to carry.
-        let amr = CodePayload(record.payload).amr
-        let grant = GrantRecord(grantID: record.grantID, clientID: client.id, userID: user.id, scope: record.scope,
-                                createdAt: now, absoluteExpiresAt: parts.familyExpiry(startingAt: now),
-                                sessionID: record.sessionID, authTime: record.authTime,
-                                resources: granted, amr: amr, organizationID: record.organizationID)
+        // RFC 8707: the family keeps the resources of the request, so every refresh can use them;
+        // it keeps the code's terms whole (`amr` for the ID tokens of its refreshes).
+        let audiences = try ResourceIndicator.narrowed(record.resources, parameters, client: client)
+        let grant = GrantRecord(grantID: record.grantID, terms: record.terms,
+                                createdAt: now, absoluteExpiresAt: parts.familyExpiry(startingAt: now))
         let first = parts.refreshMinter.firstToken(grant: grant, client: client, scope: scope, now: now)
         return Redemption(grant: grant, first: first, user: user, scope: scope, audiences: audiences, organization: organization)
     }

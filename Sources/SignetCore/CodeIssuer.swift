@@ -25,12 +25,14 @@ public struct CodeIssuer: Sendable {
         if organization == nil, request.parsedScope.contains(Scope.organization) {
             scope = Scope(request.parsedScope.tokens.filter { $0 != Scope.organization }).description
         }
+        let terms = GrantTerms(
+            clientID: request.clientID, userID: session.user.id, scope: scope,
+            resources: request.resources, amr: session.record.amr,
+            authTime: session.record.authTime, sessionID: session.publicID, organizationID: organization?.organization.id)
         let record = AuthorizationCodeRecord(
-            codeHash: tokens.hash(code), clientID: request.clientID, userID: session.user.id,
-            redirectURI: request.redirectURI, scope: scope, codeChallenge: request.codeChallenge,
-            nonce: request.nonce, resource: request.resource, authTime: session.record.authTime,
-            sessionID: session.publicID, grantID: random.identifier(), payload: CodePayload(amr: session.record.amr).json,
-            createdAt: now, expiresAt: now.addingTimeInterval(TimeInterval(lifetime)), organizationID: organization?.organization.id)
+            codeHash: tokens.hash(code), grantID: random.identifier(), terms: terms, redirectURI: request.redirectURI,
+            codeChallenge: request.codeChallenge, nonce: request.nonce,
+            createdAt: now, expiresAt: now.addingTimeInterval(TimeInterval(lifetime)))
         try codes.insertCode(record)
         return code
     }

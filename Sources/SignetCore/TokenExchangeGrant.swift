@@ -125,9 +125,10 @@ struct TokenExchangeGrant: NetworkGrantHandler {
 
         // 7. Signet's tokens.
         do {
-            let grant = GrantRecord(grantID: random.identifier(), clientID: client.id, userID: user.id, scope: scope.description,
-                                    createdAt: now, absoluteExpiresAt: parts.familyExpiry(startingAt: now),
-                                    sessionID: nil, authTime: now, resources: resources, amr: ["fed"])
+            let terms = GrantTerms(clientID: client.id, userID: user.id, scope: scope.description, resources: resources,
+                                   amr: ["fed"], authTime: now)
+            let grant = GrantRecord(grantID: random.identifier(), terms: terms,
+                                    createdAt: now, absoluteExpiresAt: parts.familyExpiry(startingAt: now))
             try parts.refreshTokens.createGrant(grant)
             var response = try parts.responses.build(
                 client: client, user: user, scope: scope, grantID: grant.grantID, resources: grant.resources, nonce: nil,

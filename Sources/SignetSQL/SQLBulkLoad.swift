@@ -37,7 +37,7 @@ extension SQLStores {
         let users = rows.users.map(SQLUserStore.userBinds)
         let sessions = try rows.sessions.map { try SQLSessionStore.binds($0, amr: try StringList.json($0.amr)) }
         let tokens = rows.tokens.map(SQLRefreshTokenStore.tokenBinds)
-        let codes = rows.codes.map(SQLCodeStore.binds)
+        let codes = try rows.codes.map(SQLCodeStore.binds)
         try database.transaction { db in
             try Self.insertRows("users", SQLUserStore.userColumns, users, db)
             try Self.insertRows("sessions", SQLSessionStore.sessionColumns, sessions, db)

@@ -1,7 +1,8 @@
 import Foundation
 import SignetStore
 
-/// Authorization codes over a SQL database (`authorization_codes`).
+/// Authorization codes over a SQL database (`authorization_codes`). The `resource` column holds
+/// the terms' resources space separated (NULL: none); `payload` holds their `amr` (`AMRColumn`).
 public struct SQLCodeStore: AuthorizationCodeStore {
     let database: any SQLDatabase
 
@@ -11,13 +12,15 @@ public struct SQLCodeStore: AuthorizationCodeStore {
         """
 
     static func decodeCode(_ row: any SQLRow) throws -> AuthorizationCodeRecord {
-        AuthorizationCodeRecord(
-            codeHash: try row.blob(0), clientID: try row.text(1), userID: try row.text(2),
-            redirectURI: try row.text(3), scope: try row.text(4), codeChallenge: row.optionalText(5),
-            nonce: row.optionalText(6), resource: row.optionalText(7), authTime: try row.date(8),
-            sessionID: row.optionalText(9), grantID: try row.text(10), payload: try row.text(11),
-            createdAt: try row.date(12), expiresAt: try row.date(13), consumedAt: try row.optionalDate(14),
+        let terms = GrantTerms(
+            clientID: try row.text(1), userID: try row.text(2), scope: try row.text(4),
+            resources: row.optionalText(7).map { $0.split(separator: " ").map(String.init) } ?? [],
+            amr: AMRColumn.decode(try row.text(11)), authTime: try row.date(8), sessionID: row.optionalText(9),
             organizationID: row.optionalText(15))
+        return AuthorizationCodeRecord(
+            codeHash: try row.blob(0), grantID: try row.text(10), terms: terms, redirectURI: try row.text(3),
+            codeChallenge: row.optionalText(5), nonce: row.optionalText(6),
+            createdAt: try row.date(12), expiresAt: try row.date(13), consumedAt: try row.optionalDate(14))
     }
 
     static let insert = SQLTemplate.insert(into: "authorization_codes", codeColumns)
@@ -32,14 +35,15 @@ public struct SQLCodeStore: AuthorizationCodeStore {
     }
 
     static func insertRow(_ code: AuthorizationCodeRecord, _ db: any SQLConnection) throws {
-        try db.run(insert, binds(code))
+        try db.run(insert, try binds(code))
     }
 
     /// `code` as `insert`'s parameters (also `SQLStores.bulkInsert`'s).
-    static func binds(_ code: AuthorizationCodeRecord) -> [any SQLBindable] {
+    static func binds(_ code: AuthorizationCodeRecord) throws -> [any SQLBindable] {
         [
             code.codeHash, code.clientID, code.userID, code.redirectURI, code.scope, code.codeChallenge,
-            code.nonce, code.resource, code.authTime, code.sessionID, code.grantID, code.payload,
+            code.nonce, code.resources.isEmpty ? nil : code.resources.joined(separator: " "), code.authTime,
+            code.sessionID, code.grantID, try AMRColumn.encode(code.amr),
             code.createdAt, code.expiresAt, code.consumedAt, code.organizationID,
         ]
     }

@@ -24,13 +24,14 @@ public struct SQLRefreshTokenStore: RefreshTokenStore {
 
     /// The grant in `grantColumns` order, starting at column `first`.
     static func decodeGrant(_ row: any SQLRow, first: Int32) throws -> GrantRecord {
-        GrantRecord(
-            grantID: try row.text(first), clientID: try row.text(first + 1), userID: try row.text(first + 2),
-            scope: try row.text(first + 3), createdAt: try row.date(first + 4), absoluteExpiresAt: try row.date(first + 5),
-            revokedAt: try row.optionalDate(first + 6), revokeReason: row.optionalText(first + 7),
-            sessionID: row.optionalText(first + 8), authTime: try row.date(first + 9),
-            resources: try row.stringArray(first + 10), amr: try row.words(first + 11),
-            organizationID: row.optionalText(first + 12))
+        let terms = GrantTerms(
+            clientID: try row.text(first + 1), userID: try row.text(first + 2), scope: try row.text(first + 3),
+            resources: try row.stringArray(first + 10), amr: try row.words(first + 11), authTime: try row.date(first + 9),
+            sessionID: row.optionalText(first + 8), organizationID: row.optionalText(first + 12))
+        return GrantRecord(
+            grantID: try row.text(first), terms: terms, createdAt: try row.date(first + 4),
+            absoluteExpiresAt: try row.date(first + 5), revokedAt: try row.optionalDate(first + 6),
+            revokeReason: row.optionalText(first + 7))
     }
 
     /// The columns a grant is written with, in `grantBinds` order; `profile_ref` from the profile

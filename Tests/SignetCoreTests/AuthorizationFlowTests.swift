@@ -35,11 +35,11 @@ import Testing
         #expect(record.scope == "openid email offline_access")
         #expect(record.codeChallenge == request.codeChallenge)
         #expect(record.nonce == "n-1")
-        #expect(record.resource == "https://api.example.com")
+        #expect(record.resources == ["https://api.example.com"])
         #expect(record.authTime == browser.session.record.authTime)
         #expect(record.sessionID == browser.session.publicID)
         #expect(!record.grantID.isEmpty)
-        #expect(record.payload.contains("\"pwd\""))
+        #expect(record.amr == ["pwd"])
         #expect(record.expiresAt == f.clock.now.addingTimeInterval(300))
     }
 

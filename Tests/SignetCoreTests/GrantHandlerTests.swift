@@ -64,9 +64,13 @@ final class GrantParts: Sendable {
     func code(scope: String = "openid offline_access") throws -> String {
         let code = tokens.make(.code)
         try storage.codes.insertCode(AuthorizationCodeRecord(
-            codeHash: tokens.hash(code), clientID: "app", userID: userID, redirectURI: "com.example.app:/cb", scope: scope,
-            codeChallenge: TokenFixture.challenge(TokenFixture.verifier), authTime: clock.now, grantID: "grant-1",
-            payload: CodePayload(amr: ["pwd"]).json, createdAt: clock.now, expiresAt: clock.now.addingTimeInterval(60)))
+            codeHash: tokens.hash(code),
+            grantID: "grant-1",
+            terms: GrantTerms(clientID: "app", userID: userID, scope: scope, amr: ["pwd"], authTime: clock.now),
+            redirectURI: "com.example.app:/cb",
+            codeChallenge: TokenFixture.challenge(TokenFixture.verifier),
+            createdAt: clock.now,
+            expiresAt: clock.now.addingTimeInterval(60)))
         return code
     }
 

@@ -130,9 +130,11 @@ import Testing
         let user = try f.makeUser()
         let browser = try f.signedIn(user)
         let now = f.clock.now
-        try f.storage.refreshTokens.createGrant(GrantRecord(grantID: "g1", clientID: "first", userID: user.id, scope: "openid",
-                                                            createdAt: now, absoluteExpiresAt: now.addingTimeInterval(3600),
-                                                            sessionID: browser.session.publicID, authTime: now))
+        try f.storage.refreshTokens.createGrant(GrantRecord(
+            grantID: "g1",
+            terms: GrantTerms(clientID: "first", userID: user.id, scope: "openid", authTime: now, sessionID: browser.session.publicID),
+            createdAt: now,
+            absoluteExpiresAt: now.addingTimeInterval(3600)))
         let result = try f.users.disable(userID: user.id)
         #expect(result.sessions == 1)
         #expect(result.grants == 1)

@@ -10,8 +10,10 @@ import Testing
         let user = try f.makeUser()
         let browser = try f.signedIn(user)
         try f.storage.refreshTokens.createGrant(GrantRecord(
-            grantID: "g-1", clientID: "web", userID: user.id, scope: "openid offline_access", createdAt: f.clock.now,
-            absoluteExpiresAt: f.clock.now.addingTimeInterval(3600), authTime: f.clock.now))
+            grantID: "g-1",
+            terms: GrantTerms(clientID: "web", userID: user.id, scope: "openid offline_access", authTime: f.clock.now),
+            createdAt: f.clock.now,
+            absoluteExpiresAt: f.clock.now.addingTimeInterval(3600)))
         return (user, browser)
     }
 

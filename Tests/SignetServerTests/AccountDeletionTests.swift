@@ -107,9 +107,11 @@ import Testing
         #expect(redirect["error"] == "invalid_scope")
         // A token of that client with the scope (as if minted before the rule), on an active grant.
         let server = env.server.application.authorizationServer
-        try server.storage.refreshTokens.createGrant(GrantRecord(grantID: "g-partner", clientID: "partner", userID: env.user.id,
-                                                                 scope: "openid account:delete", createdAt: now,
-                                                                 absoluteExpiresAt: now.addingTimeInterval(3600), authTime: now))
+        try server.storage.refreshTokens.createGrant(GrantRecord(
+            grantID: "g-partner",
+            terms: GrantTerms(clientID: "partner", userID: env.user.id, scope: "openid account:delete", authTime: now),
+            createdAt: now,
+            absoluteExpiresAt: now.addingTimeInterval(3600)))
         let minted = try server.issuer.accessToken(TokenIssuer.AccessTokenContent(
             subject: env.user.id, clientID: "partner", scope: Scope(["openid", Scope.accountDelete]), audience: [env.server.issuer],
             grantID: "g-partner", authTime: now, lifetime: 300))

@@ -41,9 +41,14 @@ import Testing
             let code = core.tokens.make(.code)
             let now = api.server.clock.now
             try core.storage.codes.insertCode(AuthorizationCodeRecord(
-                codeHash: core.tokens.hash(code), clientID: "app", userID: user, redirectURI: APIFixture.redirect, scope: scope,
-                codeChallenge: APIFixture.pkce.challenge, nonce: "n-1", authTime: now, grantID: core.newIdentifier(),
-                payload: #"{"amr":["pwd"]}"#, createdAt: now, expiresAt: now.addingTimeInterval(60)))
+                codeHash: core.tokens.hash(code),
+                grantID: core.newIdentifier(),
+                terms: GrantTerms(clientID: "app", userID: user, scope: scope, amr: ["pwd"], authTime: now),
+                redirectURI: APIFixture.redirect,
+                codeChallenge: APIFixture.pkce.challenge,
+                nonce: "n-1",
+                createdAt: now,
+                expiresAt: now.addingTimeInterval(60)))
             let response = try await api.redeem(code)
             guard response.status == 200, let token = try response.json()["access_token"]?.stringValue else {
                 throw TestingError("no token: \(response)")

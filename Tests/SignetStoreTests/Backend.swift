@@ -58,17 +58,26 @@ enum Fixture {
 
     static func code(_ label: String, grantID: String = "grant-1", expiresIn seconds: Double = 300) -> AuthorizationCodeRecord {
         AuthorizationCodeRecord(
-            codeHash: hash(label), clientID: "app", userID: "user-1", redirectURI: "http://127.0.0.1:8765/callback",
-            scope: "openid offline_access", codeChallenge: "E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM",
-            nonce: "n-0S6_WzA2Mj", resource: "https://api.example.com", authTime: t0, sessionID: "sid-1",
-            grantID: grantID, payload: #"{"acr":"1"}"#, createdAt: t0, expiresAt: t0.addingTimeInterval(seconds))
+            codeHash: hash(label),
+            grantID: grantID,
+            terms: GrantTerms(clientID: "app", userID: "user-1", scope: "openid offline_access",
+                              resources: ["https://api.example.com", "https://files.example.com"], amr: ["pwd", "otp"],
+                              authTime: t0, sessionID: "sid-1"),
+            redirectURI: "http://127.0.0.1:8765/callback",
+            codeChallenge: "E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM",
+            nonce: "n-0S6_WzA2Mj",
+            createdAt: t0,
+            expiresAt: t0.addingTimeInterval(seconds))
     }
 
     static func grant(_ id: String, client: String = "app", user: String = "user-1", session: String? = "sid-1",
                       lifetime: Double = 86_400) -> GrantRecord {
-        GrantRecord(grantID: id, clientID: client, userID: user, scope: "openid offline_access", createdAt: t0,
-                    absoluteExpiresAt: t0.addingTimeInterval(lifetime), sessionID: session, authTime: t0,
-                    resources: ["https://api.example.com"], amr: ["pwd", "mfa"])
+        GrantRecord(
+            grantID: id,
+            terms: GrantTerms(clientID: client, userID: user, scope: "openid offline_access",
+                              resources: ["https://api.example.com"], amr: ["pwd", "mfa"], authTime: t0, sessionID: session),
+            createdAt: t0,
+            absoluteExpiresAt: t0.addingTimeInterval(lifetime))
     }
 
     static func token(_ label: String, grant: String, expiresIn seconds: Double = 3_600) -> RefreshTokenRecord {

@@ -9,19 +9,32 @@ import Testing
 /// absolute expiry) and each grant's payload holding its old copy of `amr`.
 enum GrantKeyMigration {
     static let live = GrantRecord(
-        grantID: "g-live", clientID: "app", userID: "user-1", scope: "openid offline_access", createdAt: t0.addingTimeInterval(-120),
-        absoluteExpiresAt: t0.addingTimeInterval(86_400), sessionID: "sid-1", authTime: t0.addingTimeInterval(-180),
-        resources: ["https://api.example.com"], amr: ["pwd", "mfa"])
+        grantID: "g-live",
+        terms: GrantTerms(clientID: "app", userID: "user-1", scope: "openid offline_access",
+                          resources: ["https://api.example.com"], amr: ["pwd", "mfa"], authTime: t0.addingTimeInterval(-180),
+                          sessionID: "sid-1"),
+        createdAt: t0.addingTimeInterval(-120),
+        absoluteExpiresAt: t0.addingTimeInterval(86_400))
     static let organization = GrantRecord(
-        grantID: "g-org", clientID: "app", userID: "user-1", scope: "openid offline_access organization", createdAt: t0,
-        absoluteExpiresAt: t0.addingTimeInterval(86_400), authTime: t0, amr: ["fed"], organizationID: "org-1")
+        grantID: "g-org",
+        terms: GrantTerms(clientID: "app", userID: "user-1", scope: "openid offline_access organization", amr: ["fed"],
+                          authTime: t0, organizationID: "org-1"),
+        createdAt: t0,
+        absoluteExpiresAt: t0.addingTimeInterval(86_400))
     static let revoked = GrantRecord(
-        grantID: "g-revoked", clientID: "other", userID: "user-2", scope: "openid offline_access", createdAt: t0.addingTimeInterval(-600),
-        absoluteExpiresAt: t0.addingTimeInterval(86_400), revokedAt: t0.addingTimeInterval(-10), revokeReason: RevokeReason.codeReplay,
-        sessionID: "sid-2", authTime: t0.addingTimeInterval(-600), amr: ["pwd"])
+        grantID: "g-revoked",
+        terms: GrantTerms(clientID: "other", userID: "user-2", scope: "openid offline_access", amr: ["pwd"],
+                          authTime: t0.addingTimeInterval(-600), sessionID: "sid-2"),
+        createdAt: t0.addingTimeInterval(-600),
+        absoluteExpiresAt: t0.addingTimeInterval(86_400),
+        revokedAt: t0.addingTimeInterval(-10),
+        revokeReason: RevokeReason.codeReplay)
     static let expired = GrantRecord(
-        grantID: "g-expired", clientID: "app", userID: "user-2", scope: "openid offline_access", createdAt: t0.addingTimeInterval(-200_000),
-        absoluteExpiresAt: t0.addingTimeInterval(-100), authTime: t0.addingTimeInterval(-200_000), amr: ["pwd"])
+        grantID: "g-expired",
+        terms: GrantTerms(clientID: "app", userID: "user-2", scope: "openid offline_access", amr: ["pwd"],
+                          authTime: t0.addingTimeInterval(-200_000)),
+        createdAt: t0.addingTimeInterval(-200_000),
+        absoluteExpiresAt: t0.addingTimeInterval(-100))
     /// Every grant as it reads after migration 18 (payload `{}`, the rest as written).
     static let grants = [live, organization, revoked, expired]
 
@@ -119,8 +132,11 @@ enum GrantKeyMigration {
         #expect(narrow.successor.grantID == "g-org" && narrow.successor.scope == "openid", sourceLocation: sourceLocation)
         #expect(try store.refreshToken(hash: hash("rt-org-next"), grantID: "g-org") == narrow.successor, sourceLocation: sourceLocation)
 
-        let fresh = GrantRecord(grantID: "g-fresh", clientID: "app", userID: "user-1", scope: "openid offline_access",
-                                createdAt: t0, absoluteExpiresAt: t0.addingTimeInterval(86_400), authTime: t0, amr: ["pwd"])
+        let fresh = GrantRecord(
+            grantID: "g-fresh",
+            terms: GrantTerms(clientID: "app", userID: "user-1", scope: "openid offline_access", amr: ["pwd"], authTime: t0),
+            createdAt: t0,
+            absoluteExpiresAt: t0.addingTimeInterval(86_400))
         let first = RefreshTokenRecord(tokenHash: hash("rt-fresh"), grantID: "g-fresh", scope: "openid offline_access",
                                        createdAt: t0, expiresAt: t0.addingTimeInterval(3_600))
         try store.createGrant(fresh, firstToken: first)
@@ -142,9 +158,12 @@ enum GrantKeyMigration {
                 sourceLocation: sourceLocation)
         #expect(try store.activeRefreshGrants(userID: "user-1", now: t0).map(\.grantID) == ["g-fresh"], sourceLocation: sourceLocation)
         let replayed = AuthorizationCodeRecord(
-            codeHash: hash("code"), clientID: "app", userID: "user-3", redirectURI: "http://127.0.0.1/callback", scope: "openid",
-            codeChallenge: nil, nonce: nil, resource: nil, authTime: t0, sessionID: nil, grantID: "g-replayed", payload: "{}",
-            createdAt: t0, expiresAt: t0.addingTimeInterval(60))
+            codeHash: hash("code"),
+            grantID: "g-replayed",
+            terms: GrantTerms(clientID: "app", userID: "user-3", scope: "openid", authTime: t0),
+            redirectURI: "http://127.0.0.1/callback",
+            createdAt: t0,
+            expiresAt: t0.addingTimeInterval(60))
         try store.revokeGrant(issuedFrom: replayed, reason: RevokeReason.codeReplay, now: t0)
         #expect(try store.grant(id: "g-replayed")?.revokeReason == RevokeReason.codeReplay, sourceLocation: sourceLocation)
 

@@ -11,15 +11,23 @@ import Testing
 /// back as it was, and tokens of both shapes rotate.
 enum GrantProfileMigration {
     static let first = GrantRecord(
-        grantID: "g-a", clientID: "app", userID: "user-1", scope: "openid offline_access", createdAt: t0.addingTimeInterval(-120),
-        absoluteExpiresAt: t0.addingTimeInterval(86_400), sessionID: "sid-1", authTime: t0.addingTimeInterval(-180), amr: ["pwd"])
+        grantID: "g-a",
+        terms: GrantTerms(clientID: "app", userID: "user-1", scope: "openid offline_access", amr: ["pwd"],
+                          authTime: t0.addingTimeInterval(-180), sessionID: "sid-1"),
+        createdAt: t0.addingTimeInterval(-120),
+        absoluteExpiresAt: t0.addingTimeInterval(86_400))
     static let second = GrantRecord(
-        grantID: "g-b", clientID: "app", userID: "user-2", scope: "openid offline_access", createdAt: t0,
-        absoluteExpiresAt: t0.addingTimeInterval(86_400), authTime: t0, amr: ["pwd"])
+        grantID: "g-b",
+        terms: GrantTerms(clientID: "app", userID: "user-2", scope: "openid offline_access", amr: ["pwd"], authTime: t0),
+        createdAt: t0,
+        absoluteExpiresAt: t0.addingTimeInterval(86_400))
     static let partner = GrantRecord(
-        grantID: "g-c", clientID: "partner", userID: "user-1", scope: "openid offline_access organization", createdAt: t0,
-        absoluteExpiresAt: t0.addingTimeInterval(86_400), sessionID: "sid-2", authTime: t0,
-        resources: ["https://api.example.com"], amr: ["pwd", "mfa"], organizationID: "org-1")
+        grantID: "g-c",
+        terms: GrantTerms(clientID: "partner", userID: "user-1", scope: "openid offline_access organization",
+                          resources: ["https://api.example.com"], amr: ["pwd", "mfa"], authTime: t0, sessionID: "sid-2",
+                          organizationID: "org-1"),
+        createdAt: t0,
+        absoluteExpiresAt: t0.addingTimeInterval(86_400))
     static let grants = [first, second, partner]
 
     /// The tokens with the `legacy` mark version 19 gave them (1: copied by migration 19, found by

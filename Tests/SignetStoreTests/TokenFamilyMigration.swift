@@ -10,11 +10,16 @@ import Testing
 /// successor is a new row under the same family, found only under it.
 enum TokenFamilyMigration {
     static let family = GrantRecord(
-        grantID: "g-old", clientID: "app", userID: "user-1", scope: "openid offline_access", createdAt: t0.addingTimeInterval(-120),
-        absoluteExpiresAt: t0.addingTimeInterval(86_400), authTime: t0.addingTimeInterval(-120), amr: ["pwd"])
+        grantID: "g-old",
+        terms: GrantTerms(clientID: "app", userID: "user-1", scope: "openid offline_access", amr: ["pwd"],
+                          authTime: t0.addingTimeInterval(-120)),
+        createdAt: t0.addingTimeInterval(-120),
+        absoluteExpiresAt: t0.addingTimeInterval(86_400))
     static let other = GrantRecord(
-        grantID: "g-other", clientID: "app", userID: "user-1", scope: "openid offline_access", createdAt: t0,
-        absoluteExpiresAt: t0.addingTimeInterval(86_400), authTime: t0, amr: ["pwd"])
+        grantID: "g-other",
+        terms: GrantTerms(clientID: "app", userID: "user-1", scope: "openid offline_access", amr: ["pwd"], authTime: t0),
+        createdAt: t0,
+        absoluteExpiresAt: t0.addingTimeInterval(86_400))
     /// The tokens as version 18 stored them: `old-first` rotated to `old-live`.
     static let tokens = [
         RefreshTokenRecord(tokenHash: hash("old-first"), grantID: "g-old", scope: "openid offline_access",

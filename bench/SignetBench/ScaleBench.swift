@@ -240,9 +240,10 @@ final class SeedLoader {
         // Grants in grant_id order.
         for family in byGrant {
             let family = Int(family)
-            rows.grants.append(GrantRecord(grantID: grantID(family), clientID: plan.clientID, userID: userID(family % plan.users),
-                                           scope: scope, createdAt: created(family), absoluteExpiresAt: expires(family),
-                                           sessionID: random.identifier(), authTime: created(family), amr: ["pwd"]))
+            let terms = GrantTerms(clientID: plan.clientID, userID: userID(family % plan.users), scope: scope, amr: ["pwd"],
+                                   authTime: created(family), sessionID: random.identifier())
+            rows.grants.append(GrantRecord(grantID: grantID(family), terms: terms, createdAt: created(family),
+                                           absoluteExpiresAt: expires(family)))
             if rows.grants.count >= plan.batch { try flush() }
         }
         try flush()
@@ -260,9 +261,9 @@ final class SeedLoader {
             let user = userID(family % plan.users)
             if family % 100 == 0 {
                 rows.codes.append(AuthorizationCodeRecord(
-                    codeHash: tokens.hash(tokens.make(.code)), clientID: plan.clientID, userID: user,
-                    redirectURI: "http://127.0.0.1/callback", scope: scope, codeChallenge: "E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM",
-                    nonce: nil, resource: nil, authTime: now, sessionID: nil, grantID: grantID(family), payload: #"{"amr":["pwd"]}"#,
+                    codeHash: tokens.hash(tokens.make(.code)), grantID: grantID(family),
+                    terms: GrantTerms(clientID: plan.clientID, userID: user, scope: scope, amr: ["pwd"], authTime: now),
+                    redirectURI: "http://127.0.0.1/callback", codeChallenge: "E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM",
                     createdAt: now, expiresAt: now.addingTimeInterval(600), consumedAt: now))
             }
             rows.audit.append(AuditEvent(event: "token_issued", actor: "client:\(plan.clientID)", subjectID: user,

@@ -72,9 +72,13 @@ final class TokenFixture: @unchecked Sendable {
         let code = server.tokens.make(.code)
         let now = clock.now
         try storage.codes.insertCode(AuthorizationCodeRecord(
-            codeHash: server.tokens.hash(code), clientID: client, userID: userID, redirectURI: redirectURI, scope: scope,
-            codeChallenge: verifier.map(TokenFixture.challenge), nonce: nonce, authTime: now, sessionID: "sid-1",
-            grantID: server.newIdentifier(), payload: CodePayload(amr: ["pwd"]).json, createdAt: now,
+            codeHash: server.tokens.hash(code),
+            grantID: server.newIdentifier(),
+            terms: GrantTerms(clientID: client, userID: userID, scope: scope, amr: ["pwd"], authTime: now, sessionID: "sid-1"),
+            redirectURI: redirectURI,
+            codeChallenge: verifier.map(TokenFixture.challenge),
+            nonce: nonce,
+            createdAt: now,
             expiresAt: now.addingTimeInterval(TimeInterval(server.policy.authorizationCodeLifetime))))
         return code
     }

@@ -36,9 +36,13 @@ final class APIFixture: Sendable {
         let code = core.tokens.make(.code)
         let now = server.clock.now
         try core.storage.codes.insertCode(AuthorizationCodeRecord(
-            codeHash: core.tokens.hash(code), clientID: client, userID: userID, redirectURI: redirectURI, scope: scope,
-            codeChallenge: pkce?.challenge, nonce: "n-1", authTime: now, grantID: core.newIdentifier(),
-            payload: #"{"amr":["pwd"]}"#, createdAt: now,
+            codeHash: core.tokens.hash(code),
+            grantID: core.newIdentifier(),
+            terms: GrantTerms(clientID: client, userID: userID, scope: scope, amr: ["pwd"], authTime: now),
+            redirectURI: redirectURI,
+            codeChallenge: pkce?.challenge,
+            nonce: "n-1",
+            createdAt: now,
             expiresAt: now.addingTimeInterval(TimeInterval(core.policy.authorizationCodeLifetime))))
         return code
     }
