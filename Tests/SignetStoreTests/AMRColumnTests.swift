@@ -1,9 +1,10 @@
 @testable import SignetSQL
+import SignetTesting
 import Testing
 
 /// A code's `amr` in `authorization_codes.payload` (`AMRColumn`): the compact form this build
 /// writes, and whatever JSON a code issued by an earlier build holds when the token endpoint reads it.
-@Suite("AMRColumn: a code's amr in its payload")
+@Suite("AMRColumn: a code's amr in its payload", .endToEndLimit)
 struct AMRColumnTests {
     @Test func theCompactFormRoundTrips() throws {
         for amr in [[], ["pwd"], ["pwd", "otp", "mfa"], ["with \"quote\"", "back\\slash"]] {
