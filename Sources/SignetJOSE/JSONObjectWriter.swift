@@ -30,6 +30,18 @@ public struct JSONObjectWriter: Sendable {
         bytes.append(contentsOf: String(value).utf8)
     }
 
+    /// Adds `"name":value` for any JSON value.
+    public mutating func add(_ name: String, _ value: JSONValue) {
+        member(name)
+        value.write(into: &bytes)
+    }
+
+    /// Adds each of `members`, by name in the order `JSONValue.serialized()` sorts them (the caller
+    /// adds no name twice: none of these may be one added before or after).
+    public mutating func add(contentsOf members: [String: JSONValue]) {
+        for (name, value) in members.sorted(by: { JSONValue.utf8Precedes($0.key, $1.key) }) { add(name, value) }
+    }
+
     /// The object's bytes, closed.
     public func finished() -> [UInt8] { bytes + [UInt8(ascii: "}")] }
 

@@ -98,10 +98,14 @@ enum MetricName {
 /// The series of one family, by label values, bounded.
 ///
 /// Finding a series takes no lock: the series sit in an insert-only open-addressing table whose
-/// slots are each set once (`AtomicLazyReference`), so a reader sees a slot empty or holding its
-/// final entry. Only adding a series takes the lock. Under one shared lock, 16 request threads
-/// updating the same series spent a fifth of the server's CPU waiting for it (bench/README.md,
-/// "Session 11 (http)").
+/// slots are each set once, so a reader sees a slot empty or holding its final entry. Only adding
+/// a series takes the lock. Under one shared lock, 16 request threads updating the same series
+/// spent a fifth of the server's CPU waiting for it (bench/README.md, "Session 11 (http)").
+///
+/// A slot is an atomic word holding the entry's retained pointer (released with the table):
+/// `AtomicLazyReference.load`, which the standard library does not inline, cost 600 instructions
+/// per lookup in its generic metadata calls, eight lookups per refresh (bench/README.md,
+/// "Session 15 (lead)").
 final class SeriesTable<Series: Sendable>: Sendable {
     private final class Entry: Sendable {
         let values: [String]
@@ -113,8 +117,30 @@ final class SeriesTable<Series: Sendable>: Sendable {
         }
     }
 
+    /// An entry's address once set (retained by the table), 0 while empty; set once.
     private final class Slot: Sendable {
-        let entry = AtomicLazyReference<Entry>()
+        private let bits = Atomic<UInt>(0)
+
+        var entry: Entry? {
+            let value = bits.load(ordering: .acquiring)
+            guard let pointer = UnsafeRawPointer(bitPattern: value) else { return nil }
+            return Unmanaged<Entry>.fromOpaque(pointer).takeUnretainedValue()
+        }
+
+        /// Sets the slot to `entry` if it is empty; true when it took it.
+        func take(_ entry: Entry) -> Bool {
+            let retained = Unmanaged.passRetained(entry)
+            let value = UInt(bitPattern: retained.toOpaque())
+            if bits.compareExchange(expected: 0, desired: value, ordering: .acquiringAndReleasing).exchanged { return true }
+            retained.release()
+            return false
+        }
+
+        deinit {
+            if let pointer = UnsafeRawPointer(bitPattern: bits.load(ordering: .acquiring)) {
+                Unmanaged<Entry>.fromOpaque(pointer).release()
+            }
+        }
     }
 
     /// A power of two above twice `limit + 1` (the limit's series and the overflow one), so
@@ -145,7 +171,7 @@ final class SeriesTable<Series: Sendable>: Sendable {
             let entry = Entry(values: key, series: make())
             var index = key.hashValue & (slots.count - 1)
             // Only this thread fills slots now, so the first empty one takes the entry.
-            while slots[index].entry.storeIfNil(entry) !== entry { index = (index + 1) & (slots.count - 1) }
+            while !slots[index].take(entry) { index = (index + 1) & (slots.count - 1) }
             added += 1
             return entry.series
         }
@@ -153,7 +179,7 @@ final class SeriesTable<Series: Sendable>: Sendable {
 
     private func find(_ values: [String]) -> Entry? {
         var index = values.hashValue & (slots.count - 1)
-        while let entry = slots[index].entry.load() {
+        while let entry = slots[index].entry {
             if entry.values == values { return entry }
             index = (index + 1) & (slots.count - 1)
         }
@@ -162,6 +188,6 @@ final class SeriesTable<Series: Sendable>: Sendable {
 
     /// Every series, sorted by label values.
     func all() -> [([String], Series)] {
-        slots.compactMap { $0.entry.load() }.map { ($0.values, $0.series) }.sorted { $0.0.lexicographicallyPrecedes($1.0) }
+        slots.compactMap(\.entry).map { ($0.values, $0.series) }.sorted { $0.0.lexicographicallyPrecedes($1.0) }
     }
 }

@@ -113,7 +113,7 @@ extension PostgresConnection {
     func preparedName(_ template: String, _ params: [SQLValue]) throws -> String {
         if let known = preparedNames[template] { return known }
         let name = try prepare(dialect.rendered(template), params)
-        preparedNames[template] = name
+        preparedNames.insert(name, for: template)
         return name
     }
 

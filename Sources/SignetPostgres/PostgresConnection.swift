@@ -14,7 +14,7 @@ final class PostgresConnection: SQLConnection, @unchecked Sendable {
     /// Server-side prepared statements by template (`PQprepare` on first use, then
     /// `PQexecPrepared`: parsed and planned once per connection, not at every call), kept for
     /// the life of the connection.
-    var preparedNames: [String: String] = [:]
+    var preparedNames = TemplateCache<String>()
     /// A `BEGIN` asked for and not yet sent: it goes out in one pipeline with the transaction's
     /// first statement (`exec`), which saves a round trip per write transaction. A transaction that
     /// runs no statement sends nothing, its `COMMIT` or `ROLLBACK` included.

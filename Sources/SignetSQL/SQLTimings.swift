@@ -2,42 +2,63 @@ import Foundation
 import Synchronization
 
 /// The durations of a store's statements, for the server's metrics: an observer (installed by
-/// `signet serve`, none by default) is told each statement's operation, how long it took and
-/// whether it failed.
+/// `signet serve`, none by default) makes a recorder for each statement's operation, which is told
+/// how long each of its statements took and whether it failed.
 ///
 /// The operation is a name made from the statement's template, its verb and first table
 /// (`select:users`, `update:refresh_tokens`, `begin`, `commit`): statements are a fixed set of
 /// static templates, so the names are a small closed set, and no value a statement binds can
 /// reach them.
 public final class SQLTimings: Sendable {
-    /// Told `(operation, seconds, failed)` after each statement.
-    public typealias Observer = @Sendable (_ operation: String, _ seconds: Double, _ failed: Bool) -> Void
+    /// Told how long one statement of an operation took and whether it failed.
+    public typealias Recorder = @Sendable (_ seconds: Double, _ failed: Bool) -> Void
+    /// Makes the recorder of an operation (`select:users`, `commit`, …): asked once per template,
+    /// so an observer can find its metrics series once rather than at every statement.
+    public typealias Observer = @Sendable (_ operation: String) -> Recorder
 
-    /// The observer in a box: a closure kept in the generic `Mutex` storage would be re-wrapped
-    /// in a reabstraction thunk at every read, and a call would pay for the whole chain.
-    final class Installed: Sendable {
-        let call: Observer
-        init(_ call: @escaping Observer) { self.call = call }
+    /// A recorder in a box: a closure kept in generic storage (`Mutex`, a dictionary's values)
+    /// is re-wrapped in a reabstraction thunk at each read, and a call would pay for the chain.
+    final class Recording: Sendable {
+        let record: Recorder
+        init(_ record: @escaping Recorder) { self.record = record }
 
-        /// Runs `body` and tells the observer how long it took as `operation`.
-        func measure<T>(_ operation: String, _ body: () throws -> T) rethrows -> T {
+        /// Runs `body` and records how long it took and whether it threw.
+        func measure<T>(_ body: () throws -> T) rethrows -> T {
             let started = DispatchTime.now().uptimeNanoseconds
             do {
                 let result = try body()
-                call(operation, Double(DispatchTime.now().uptimeNanoseconds &- started) / 1e9, false)
+                record(Double(DispatchTime.now().uptimeNanoseconds &- started) / 1e9, false)
                 return result
             } catch {
-                call(operation, Double(DispatchTime.now().uptimeNanoseconds &- started) / 1e9, true)
+                record(Double(DispatchTime.now().uptimeNanoseconds &- started) / 1e9, true)
                 throw error
             }
         }
     }
+
+    /// The installed observer, and the recorder it made for each template so far.
+    final class Installed: Sendable {
+        private let make: Observer
+        private let recordings = Mutex(TemplateCache<Recording>())
+
+        init(_ make: @escaping Observer) { self.make = make }
+
+        /// The recording of template `sql`, made on its first statement.
+        func recording(_ sql: String) -> Recording {
+            recordings.withLock { recordings in
+                if let known = recordings[sql] { return known }
+                let made = Recording(make(SQLTimings.operation(of: sql)))
+                recordings.insert(made, for: sql)
+                return made
+            }
+        }
+    }
     private let installed = Mutex<Installed?>(nil)
-    private let names = Mutex<[String: String]>([:])
 
     init() {}
 
-    /// Sends every later statement's timing to `observer` (replacing any earlier one).
+    /// Sends every later statement's timing to the recorders `observer` makes (replacing any
+    /// earlier observer).
     public func observe(_ observer: @escaping Observer) {
         let box = Installed(observer)
         installed.withLock { $0 = box }
@@ -50,15 +71,7 @@ public final class SQLTimings: Sendable {
     /// the observer when one is installed.
     public func measure<T>(_ sql: String, _ body: () throws -> T) rethrows -> T {
         guard let observer else { return try body() }
-        return try observer.measure(operation(sql), body)
-    }
-
-    /// The operation name of `template`, computed once per template.
-    func operation(_ template: String) -> String {
-        if let known = names.withLock({ $0[template] }) { return known }
-        let name = Self.operation(of: template)
-        names.withLock { $0[template] = name }
-        return name
+        return try observer.recording(sql).measure(body)
     }
 
     /// `verb:table` of a statement template: the first word, and the table after `INTO`,
@@ -108,7 +121,7 @@ struct TimedSQLDatabase: SQLDatabase {
                           _ call: (@escaping (any SQLConnection) throws -> T) throws -> T) throws -> T {
         try withoutActuallyEscaping(body) { body in
             guard let observer = timings.observer else { return try call(body) }
-            return try call { db in try body(TimedSQLConnection(base: db, timings: timings, observer: observer)) }
+            return try call { db in try body(TimedSQLConnection(base: db, observer: observer)) }
         }
     }
 }
@@ -116,12 +129,10 @@ struct TimedSQLDatabase: SQLDatabase {
 /// One connection of `TimedSQLDatabase`: the backend's, each statement timed.
 final class TimedSQLConnection: SQLConnection {
     let base: any SQLConnection
-    let timings: SQLTimings
     let observer: SQLTimings.Installed
 
-    init(base: any SQLConnection, timings: SQLTimings, observer: SQLTimings.Installed) {
+    init(base: any SQLConnection, observer: SQLTimings.Installed) {
         self.base = base
-        self.timings = timings
         self.observer = observer
     }
 
@@ -146,6 +157,6 @@ final class TimedSQLConnection: SQLConnection {
     func execute(_ sql: String) throws { try base.execute(sql) }
 
     private func timed<T>(_ sql: String, _ body: () throws -> T) throws -> T {
-        try observer.measure(timings.operation(sql), body)
+        try observer.recording(sql).measure(body)
     }
 }

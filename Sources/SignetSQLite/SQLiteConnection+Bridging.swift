@@ -86,7 +86,7 @@ extension SQLiteConnection {
         var statement: OpaquePointer?
         let rc = sqlite3_prepare_v3(handle, dialect.rendered(sql), -1, UInt32(SQLITE_PREPARE_PERSISTENT), &statement, nil)
         guard rc == SQLITE_OK, let statement else { throw error(rc) }
-        statements[sql] = statement
+        statements.insert(statement, for: sql)
         return statement
     }
 

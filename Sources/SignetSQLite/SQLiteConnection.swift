@@ -15,7 +15,7 @@ final class SQLiteConnection: SQLConnection, @unchecked Sendable {
     let handle: OpaquePointer
     /// Prepared statements by template (from `SQLDialect.rendered`), kept for the life of the
     /// connection.
-    var statements: [String: OpaquePointer] = [:]
+    var statements = TemplateCache<OpaquePointer>()
     var dialect: SQLDialect { SQLiteDialect.dialect }
 
     init(handle: OpaquePointer) {

@@ -71,9 +71,12 @@ public final class ServerMetrics: Sendable {
         let storage = environment.storage, keyRing = environment.keyRing, clock = environment.clock
         if let sql = storage as? any SQLStorage {
             let duration = storeDuration, errors = storeErrors
-            sql.stores.timings.observe { operation, seconds, failed in
-                duration.labels(operation).observe(seconds)
-                if failed { errors.labels(operation).increment() }
+            sql.stores.timings.observe { operation in
+                let series = duration.labels(operation)
+                return { seconds, failed in
+                    series.observe(seconds)
+                    if failed { errors.labels(operation).increment() }
+                }
             }
         }
         registry.gauge("signet_mail_outbox_pending", help: "Messages waiting in the mail outbox (-1 when the store cannot be read).") {
@@ -106,41 +109,45 @@ public final class ServerMetrics: Sendable {
 
     /// `handler` with its requests counted and timed under `route` on `listener`.
     func instrument(_ handler: HTTPHandler, route: String, listener: String) -> HTTPHandler {
+        // The route's duration series, found once here rather than at every request.
+        let duration = requestDuration.labels(listener, route)
         switch handler {
         case .sync(let body):
             return .sync { request in
                 let started = DispatchTime.now()
                 let response = body(request)
-                self.observe(request, response, route: route, listener: listener, since: started)
+                self.observe(request, response, route: route, listener: listener, duration: duration, since: started)
                 return response
             }
         case .async(let body):
             return .async { request in
                 let started = DispatchTime.now()
                 let response = await body(request)
-                self.observe(request, response, route: route, listener: listener, since: started)
+                self.observe(request, response, route: route, listener: listener, duration: duration, since: started)
                 return response
             }
         case .deferring(let inline, let suspended):
             return .deferring(inline: { request in
                 let started = DispatchTime.now()
                 guard let response = inline(request) else { return nil }
-                self.observe(request, response, route: route, listener: listener, since: started)
+                self.observe(request, response, route: route, listener: listener, duration: duration, since: started)
                 return response
             }, suspended: { request in
                 let started = DispatchTime.now()
                 let response = await suspended(request)
-                self.observe(request, response, route: route, listener: listener, since: started)
+                self.observe(request, response, route: route, listener: listener, duration: duration, since: started)
                 return response
             })
         }
     }
 
-    /// Counts one answered request.
-    func observe(_ request: HTTPRequest, _ response: HTTPResponse, route: String, listener: String, since started: DispatchTime) {
+    /// Counts one answered request (`duration`: the series of `listener` and `route`, when the
+    /// caller has it already).
+    func observe(_ request: HTTPRequest, _ response: HTTPResponse, route: String, listener: String,
+                 duration: Histogram? = nil, since started: DispatchTime) {
         let seconds = Double(DispatchTime.now().uptimeNanoseconds &- started.uptimeNanoseconds) / 1e9
         requests.labels(listener, route, request.method.rawValue, String(response.status)).increment()
-        requestDuration.labels(listener, route).observe(seconds)
+        (duration ?? requestDuration.labels(listener, route)).observe(seconds)
         if response.status == 429 { throttled.labels(route).increment() }
         if response.status >= 500 {
             serverErrors.labels(route).increment()

@@ -42,8 +42,8 @@ struct SQLiteWriterTests {
             try store.database.writeOutsideTransaction { db in
                 try db.execute("CREATE TABLE t (k TEXT PRIMARY KEY, v INTEGER NOT NULL)")
             }
-            store.stores.timings.observe { [commits] operation, _, failed in
-                if operation == "commit" && !failed { commits.add() }
+            store.stores.timings.observe { [commits] operation in
+                { _, failed in if operation == "commit" && !failed { commits.add() } }
             }
         }
 

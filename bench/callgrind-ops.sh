@@ -1,0 +1,102 @@
+#!/usr/bin/env bash
+# bench/callgrind-ops.sh: instructions per operation of `signet serve`, counted by callgrind
+# (issue 16, bench/README.md "Session 15 (lead)").
+#
+#   bench/callgrind-ops.sh SCENARIO BIN [BIN...]
+#
+# Server CPU time per operation moves by ±20 % from run to run on this shared 2-core machine,
+# ten times the size of most single changes. An instruction count does not: valgrind runs the
+# server's threads one at a time and counts what they execute, whatever else the machine does.
+# For each binary: a fresh data folder as bench/cpu-ab.sh sets it up, `signet serve` under
+# `valgrind --tool=callgrind`, a `SignetBench load --scenario SCENARIO` of 4 connections beside
+# it; after a warm-up the counters are zeroed, and after a window they are dumped. The
+# operations in the window are read from the server's own counter (`/metrics` on the admin
+# listener, read just before the zeroing and just after the dump, so the scrapes are not
+# counted). Prints instructions per operation (all of the server's threads, the kernel's work
+# not included) and keeps the profile for `callgrind_annotate`.
+#
+# VALGRIND (default: /opt/valgrind-3.24/bin/valgrind, else valgrind on PATH): Debian 12's
+# valgrind 3.19 cannot read the DWARF 5 of Swift 6 binaries; 3.24 can, with one fix to its
+# rt_sigsuspend wrapper (it writes into the caller's signal mask, which libdispatch keeps in
+# read-only memory): bench/README.md says how to build it. WARMUP and WINDOW are seconds
+# (defaults 20 and 30); KEEP=DIR keeps the callgrind files there.
+set -euo pipefail
+scenario=${1:?scenario (refresh-noid, refresh-id, client-credentials, userinfo, signin, healthz)}
+shift
+[ $# -ge 1 ] || { echo "usage: $0 SCENARIO BIN [BIN...]" >&2; exit 2; }
+VALGRIND=${VALGRIND:-/opt/valgrind-3.24/bin/valgrind}
+[ -x "$VALGRIND" ] || VALGRIND=$(command -v valgrind)
+BENCH=${BENCH:-.build/release/SignetBench}
+WARMUP=${WARMUP:-20}
+WINDOW=${WINDOW:-30}
+WORK=$(mktemp -d /tmp/callgrind-ops.XXXX)
+KEEP=${KEEP:-$WORK}
+SERVER_PID=
+LOAD_PID=
+cleanup() {
+    [ -n "$LOAD_PID" ] && kill "$LOAD_PID" 2>/dev/null
+    [ -n "$SERVER_PID" ] && kill "$SERVER_PID" 2>/dev/null && wait "$SERVER_PID" 2>/dev/null
+    [ "$KEEP" = "$WORK" ] && rm -rf "$WORK"
+    true
+}
+trap cleanup EXIT
+
+# The operation counter of SCENARIO, summed over its series, from the admin listener's /metrics.
+operations() {
+    local pattern
+    case $scenario in
+    refresh-*) pattern='^signet_refresh_rotations_total' ;;
+    client-credentials) pattern='^signet_token_requests_total\{grant_type="client_credentials",result="success"' ;;
+    signin) pattern='^signet_token_requests_total\{grant_type="authorization_code",result="success"' ;;
+    userinfo) pattern='^signet_http_requests_total\{[^}]*route="/userinfo"' ;;
+    healthz) pattern='^signet_http_requests_total\{[^}]*listener="public"[^}]*route="/healthz"' ;;
+    *) echo "no counter for $scenario" >&2; exit 2 ;;
+    esac
+    curl -s "http://127.0.0.1:$ADMIN_PORT/metrics" | grep -E "$pattern" | awk '{ sum += $NF } END { printf "%d\n", sum }'
+}
+
+for bin in "$@"; do
+    data=$(mktemp -d "$WORK/data.XXXX")
+    PORT=$("$BENCH" port)
+    ADMIN_PORT=$("$BENCH" port)
+    printf '{"admin": {"listen": ["127.0.0.1:%d"]}}\n' "$ADMIN_PORT" >"$data.json"
+    head -c 18 /dev/urandom | base64 | tr '+/' '-_' >"$data.password"
+    "$bin" users add bench@example.com --password-stdin --config "$data.json" --data "$data" <"$data.password" >/dev/null
+    "$bin" clients add bench-app --public --first-party --redirect-uri http://127.0.0.1/callback \
+        --scope "openid profile email offline_access" --config "$data.json" --data "$data" >/dev/null
+    "$bin" clients add bench-service --confidential --grant-type client_credentials --scope api \
+        --config "$data.json" --data "$data" 2>/dev/null | awk '/^client_secret:/ { print $2 }' >"$data.secret"
+    out="$KEEP/callgrind.$(basename "$bin").$scenario.out"
+    "$VALGRIND" --tool=callgrind --callgrind-out-file="$out" --dump-instr=no \
+        "$bin" serve --config "$data.json" --data "$data" --listen "127.0.0.1:$PORT" >"$data.log" 2>&1 </dev/null &
+    SERVER_PID=$!
+    for _ in $(seq 600); do
+        [ "$(curl -s -o /dev/null -w '%{http_code}' "http://127.0.0.1:$PORT/healthz")" = 200 ] && break
+        sleep 0.1
+    done
+    curl -s -o /dev/null --max-time 300 "http://127.0.0.1:$PORT/jwks.json"
+    "$BENCH" load --port "$PORT" --client bench-app --redirect-uri http://127.0.0.1/callback \
+        --email bench@example.com --password-file "$data.password" \
+        --confidential-client bench-service --secret-file "$data.secret" \
+        --scenario "$scenario" --connections 4 --warmup 0 --seconds $((WARMUP + WINDOW + 30)) --runs 1 >"$data.load" 2>&1 &
+    LOAD_PID=$!
+    sleep "$WARMUP"
+    before=$(operations)
+    callgrind_control=$(dirname "$VALGRIND")/callgrind_control
+    [ -x "$callgrind_control" ] || callgrind_control=callgrind_control
+    "$callgrind_control" -z "$SERVER_PID" >/dev/null 2>&1
+    sleep "$WINDOW"
+    "$callgrind_control" -d "$SERVER_PID" >/dev/null 2>&1
+    after=$(operations)
+    kill "$LOAD_PID" 2>/dev/null; wait "$LOAD_PID" 2>/dev/null || true; LOAD_PID=
+    kill "$SERVER_PID"; wait "$SERVER_PID" 2>/dev/null || true; SERVER_PID=
+    # The dump of the window is the file with the suffix .1 (the final one at exit is the other).
+    instructions=$(grep -h '^summary:' "$out".1 2>/dev/null | awk '{ print $2 }')
+    ops=$((after - before))
+    if [ -z "$instructions" ] || [ "$ops" -le 0 ]; then
+        echo "$bin: no window measured (operations $before -> $after; see $data.log, $data.load)" >&2
+        continue
+    fi
+    printf '%s  %s: %d operations in %d s under callgrind, %s instructions per operation (profile %s.1)\n' \
+        "$bin" "$scenario" "$ops" "$WINDOW" "$(awk -v i="$instructions" -v o="$ops" 'BEGIN { printf "%.0f", i / o }')" "$out"
+done
