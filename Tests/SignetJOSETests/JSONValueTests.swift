@@ -3,6 +3,39 @@ import Testing
 @testable import SignetJOSE
 
 @Suite(.endToEndLimit) struct JSONValueTests {
+    /// The eight-bytes-at-a-time test finds exactly the words holding a byte to escape: every byte
+    /// value at every position among clean bytes, and random words against the byte-wise rule.
+    @Test func escapeScanMatchesTheByteRule() throws {
+        func bytewise(_ word: UInt64) -> Bool {
+            (0..<8).contains { shift in
+                let byte = UInt8(truncatingIfNeeded: word >> (8 * UInt64(shift)))
+                return byte < 0x20 || byte == 0x22 || byte == 0x5C
+            }
+        }
+        let clean = UInt64(0x6161_6161_6161_6161)
+        for position in 0..<8 {
+            for byte in 0...255 {
+                let shift = UInt64(8 * position)
+                let word = clean & ~(0xFF << shift) | UInt64(byte) << shift
+                #expect(JSONValue.needsEscape(word) == bytewise(word), "byte \(byte) at \(position)")
+            }
+        }
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<20_000 {
+            let word = generator.next() as UInt64
+            #expect(JSONValue.needsEscape(word) == bytewise(word))
+        }
+        // Strings of every length around the word size, with the escape at each place.
+        for length in 0..<20 {
+            for place in 0...length {
+                var text = String(repeating: "é", count: length / 2) + String(repeating: "x", count: length - length / 2)
+                let at = text.index(text.startIndex, offsetBy: min(place, text.count))
+                text.insert(contentsOf: "\"\n\\", at: at)
+                #expect(try JSONValue.parse(JSONValue.string(text).serializedString()) == .string(text), "\(length) \(place)")
+            }
+        }
+    }
+
     @Test func parsesAllTypes() throws {
         let value = try JSONValue.parse(#" {"a":[1,-2,3.5,1e3,true,false,null],"b":{"c":"d\u00e9\n"},"e":""} "#)
         #expect(value == .object([
