@@ -17,7 +17,23 @@ public final class AccessTokenVerifier: Sendable {
     private struct State: Sendable {
         var keyIDs: [String] = []
         var verifier: JWTVerifier?
-        var verified: [String: Remembered] = [:]
+        var verified: [TokenString: Remembered] = [:]
+    }
+
+    /// A remembered token string: compared whole, hashed by its last 32 bytes only, which lie in
+    /// its signature, where any two tokens differ (hashing the whole 600-byte string was 3 % of a
+    /// userinfo request's instructions, bench/README.md "Session 15 (lead)"). Equal strings have
+    /// equal ends, so equal keys hash alike; and only verified tokens are kept, so nobody can fill
+    /// the table with strings that share an end.
+    private struct TokenString: Hashable, Sendable {
+        let text: String
+
+        static func == (a: TokenString, b: TokenString) -> Bool { a.text == b.text }
+
+        func hash(into hasher: inout Hasher) {
+            var text = text
+            text.withUTF8 { bytes in hasher.combine(bytes: UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: bytes.suffix(32)))) }
+        }
     }
 
     private struct Remembered: Sendable {
@@ -50,7 +66,7 @@ public final class AccessTokenVerifier: Sendable {
         let now = ownTokens.clock.now
         let (verifier, hit) = state.withLock { state -> (JWTVerifier?, VerifiedJWT?) in
             guard state.keyIDs == ids, let verifier = state.verifier else { return (nil, nil) }
-            if let remembered = state.verified[token], now < remembered.usableUntil { return (verifier, remembered.jwt) }
+            if let remembered = state.verified[TokenString(text: token)], now < remembered.usableUntil { return (verifier, remembered.jwt) }
             return (verifier, nil)
         }
         if let hit { return hit }
@@ -67,7 +83,7 @@ public final class AccessTokenVerifier: Sendable {
             state.withLock { state in
                 guard state.keyIDs == ids else { return }
                 if state.verified.count >= Self.capacity { state.verified.removeAll(keepingCapacity: true) }
-                state.verified[token] = Remembered(jwt: jwt, usableUntil: exp.addingTimeInterval(Self.leeway))
+                state.verified[TokenString(text: token)] = Remembered(jwt: jwt, usableUntil: exp.addingTimeInterval(Self.leeway))
             }
         }
         return jwt

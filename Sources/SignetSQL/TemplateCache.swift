@@ -9,28 +9,36 @@
 /// which for the same literal is one comparison of the two strings' bits (an entry holds its
 /// string, so those bytes stay where they are while it is kept). Small strings (15 bytes or
 /// fewer) have no address of their own and are found by their text.
+///
+/// Inlinable, so that each backend's use is specialized: called through the generic entry points
+/// from another module, a lookup cost 3,500 instructions of value-witness calls.
 public struct TemplateCache<Value> {
-    private struct Address: Hashable {
-        let start: UnsafeRawPointer
-        let count: Int
+    @usableFromInline struct Address: Hashable {
+        @usableFromInline let start: UnsafeRawPointer
+        @usableFromInline let count: Int
+
+        @inlinable init(start: UnsafeRawPointer, count: Int) {
+            self.start = start
+            self.count = count
+        }
     }
 
     /// The first string seen of each template, by address, with its value.
-    private var byAddress: [Address: (template: String, value: Value)] = [:]
+    @usableFromInline var byAddress: [Address: (template: String, value: Value)] = [:]
     /// Every template's value, by text: the whole cache, bounded by the templates.
-    private var byText: [String: Value] = [:]
+    @usableFromInline var byText: [String: Value] = [:]
 
     /// An empty cache.
-    public init() {}
+    @inlinable public init() {}
 
     /// Every value in the cache.
-    public var values: Dictionary<String, Value>.Values { byText.values }
+    @inlinable public var values: Dictionary<String, Value>.Values { byText.values }
 
     /// How many templates have a value.
-    public var count: Int { byText.count }
+    @inlinable public var count: Int { byText.count }
 
     /// The value kept for `template`, if any.
-    public subscript(template: String) -> Value? {
+    @inlinable public subscript(template: String) -> Value? {
         if let address = Self.address(of: template), let entry = byAddress[address], entry.template == template {
             return entry.value
         }
@@ -40,7 +48,7 @@ public struct TemplateCache<Value> {
     /// Keeps `value` for `template`, which has none yet (a value is kept once). Only the first
     /// string of a template is found by its address; an equal one built at run time is found by
     /// its text, so the cache grows with the templates, never with the calls.
-    public mutating func insert(_ value: Value, for template: String) {
+    @inlinable public mutating func insert(_ value: Value, for template: String) {
         assert(byText[template] == nil, "a template's value is kept once")
         byText[template] = value
         // The entry holds its string, so no other string can be at that address while it is kept.
@@ -48,7 +56,7 @@ public struct TemplateCache<Value> {
     }
 
     /// Where `template`'s UTF-8 bytes are, for a string that has its own storage.
-    private static func address(of template: String) -> Address? {
+    @inlinable static func address(of template: String) -> Address? {
         let count = template.utf8.count
         guard count > 15 else { return nil }
         return template.utf8.withContiguousStorageIfAvailable { bytes in
