@@ -40,6 +40,8 @@ cleanup() {
     true
 }
 trap cleanup EXIT
+# shellcheck source=bench/bench-data.sh
+source "$(dirname "${BASH_SOURCE[0]}")/bench-data.sh"
 
 # The operation counter of SCENARIO, summed over its series, from the admin listener's /metrics.
 operations() {
@@ -60,25 +62,14 @@ for bin in "$@"; do
     PORT=$("$BENCH" port)
     ADMIN_PORT=$("$BENCH" port)
     printf '{"admin": {"listen": ["127.0.0.1:%d"]}}\n' "$ADMIN_PORT" >"$data.json"
-    head -c 18 /dev/urandom | base64 | tr '+/' '-_' >"$data.password"
-    "$bin" users add bench@example.com --password-stdin --config "$data.json" --data "$data" <"$data.password" >/dev/null
-    "$bin" clients add bench-app --public --first-party --redirect-uri http://127.0.0.1/callback \
-        --scope "openid profile email offline_access" --config "$data.json" --data "$data" >/dev/null
-    "$bin" clients add bench-service --confidential --grant-type client_credentials --scope api \
-        --config "$data.json" --data "$data" 2>/dev/null | awk '/^client_secret:/ { print $2 }' >"$data.secret"
+    populate "$bin" "$data"
     out="$KEEP/callgrind.$(basename "$bin").$scenario.out"
     "$VALGRIND" --tool=callgrind --callgrind-out-file="$out" --dump-instr=no \
         "$bin" serve --config "$data.json" --data "$data" --listen "127.0.0.1:$PORT" >"$data.log" 2>&1 </dev/null &
     SERVER_PID=$!
-    for _ in $(seq 600); do
-        [ "$(curl -s -o /dev/null -w '%{http_code}' "http://127.0.0.1:$PORT/healthz")" = 200 ] && break
-        sleep 0.1
-    done
-    curl -s -o /dev/null --max-time 300 "http://127.0.0.1:$PORT/jwks.json"
-    "$BENCH" load --port "$PORT" --client bench-app --redirect-uri http://127.0.0.1/callback \
-        --email bench@example.com --password-file "$data.password" \
-        --confidential-client bench-service --secret-file "$data.secret" \
-        --scenario "$scenario" --connections 4 --warmup 0 --seconds $((WARMUP + WINDOW + 30)) --runs 1 >"$data.load" 2>&1 &
+    wait_serving "$PORT" 300
+    load_args "$PORT" "$data"
+    "$BENCH" load "${ARGS[@]}" --scenario "$scenario" --connections 4 --warmup 0 --seconds $((WARMUP + WINDOW + 30)) --runs 1 >"$data.load" 2>&1 &
     LOAD_PID=$!
     sleep "$WARMUP"
     before=$(operations)
@@ -97,6 +88,7 @@ for bin in "$@"; do
         echo "$bin: no window measured (operations $before -> $after; see $data.log, $data.load)" >&2
         continue
     fi
-    printf '%s  %s: %d operations in %d s under callgrind, %s instructions per operation (profile %s.1)\n' \
-        "$bin" "$scenario" "$ops" "$WINDOW" "$(awk -v i="$instructions" -v o="$ops" 'BEGIN { printf "%.0f", i / o }')" "$out"
+    kept="profile $out.1"; [ "$KEEP" = "$WORK" ] && kept="KEEP=DIR keeps the profile"
+    printf '%s  %s: %d operations in %d s under callgrind, %s instructions per operation (%s)\n' \
+        "$bin" "$scenario" "$ops" "$WINDOW" "$(awk -v i="$instructions" -v o="$ops" 'BEGIN { printf "%.0f", i / o }')" "$kept"
 done

@@ -19,6 +19,8 @@ WORK=$(mktemp -d /tmp/cpu-ab.XXXX)
 SERVER_PID=
 cleanup() { [ -n "$SERVER_PID" ] && kill "$SERVER_PID" 2>/dev/null && wait "$SERVER_PID" 2>/dev/null; rm -rf "$WORK"; }
 trap cleanup EXIT
+# shellcheck source=bench/bench-data.sh
+source "$(dirname "${BASH_SOURCE[0]}")/bench-data.sh"
 
 # start BIN SYNCHRONOUS: a fresh data folder set up as scripts/bench.sh's start_oauth_server, served.
 start() {
@@ -30,26 +32,13 @@ start() {
     else
         printf '{"database": {"synchronous": "%s"}, "admin": {"listen": []}}\n' "$sync" >"$data.json"
     fi
-    head -c 18 /dev/urandom | base64 | tr '+/' '-_' >"$data.password"
-    "$bin" users add bench@example.com --password-stdin --config "$data.json" --data "$data" <"$data.password" >/dev/null
-    "$bin" clients add bench-app --public --first-party --redirect-uri http://127.0.0.1/callback \
-        --scope "openid profile email offline_access" --config "$data.json" --data "$data" >/dev/null
-    "$bin" clients add bench-service --confidential --grant-type client_credentials --scope api \
-        --config "$data.json" --data "$data" 2>/dev/null | awk '/^client_secret:/ { print $2 }' >"$data.secret"
+    populate "$bin" "$data"
     PORT=$("$BENCH" port)
     "$bin" serve --config "$data.json" --data "$data" --listen "127.0.0.1:$PORT" >"$data.log" 2>&1 </dev/null &
     SERVER_PID=$!
-    for _ in $(seq 500); do
-        [ "$(curl -s -o /dev/null -w '%{http_code}' "http://127.0.0.1:$PORT/healthz")" = 200 ] && break
-        sleep 0.02
-    done
-    # /healthz answers while the first start still generates the signing keys on a background
-    # thread (RSA-2048: ~170 ms idle, seconds under load); /jwks.json waits for them, so the
-    # load (and its CPU window) starts after the key generation.
-    curl -s -o /dev/null --max-time 60 "http://127.0.0.1:$PORT/jwks.json"
-    ARGS=(--port "$PORT" --server-pid "$SERVER_PID" --client bench-app --redirect-uri http://127.0.0.1/callback
-          --email bench@example.com --password-file "$data.password"
-          --confidential-client bench-service --secret-file "$data.secret")
+    wait_serving "$PORT" 60
+    load_args "$PORT" "$data"
+    ARGS+=(--server-pid "$SERVER_PID")
 }
 
 stop() { kill "$SERVER_PID"; wait "$SERVER_PID" 2>/dev/null || true; SERVER_PID=; }
