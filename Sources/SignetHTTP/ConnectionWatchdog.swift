@@ -7,11 +7,17 @@ import Synchronization
 /// opens, released when it closes).
 final class ConnectionState: Sendable {
     let fd: Int32
+    /// The client's IP literal, formatted once per connection rather than per request
+    /// (`inet_ntop` formats through `sprintf`: 2,000 of the 58,000 instructions of a `/healthz` request).
+    let peer: String
     /// Monotonic nanoseconds by which the current request must be fully received; 0 = none
     /// (a handler is running or a response is being sent).
     let deadline = Atomic<UInt64>(0)
 
-    init(fd: Int32) { self.fd = fd }
+    init(fd: Int32, peer: String) {
+        self.fd = fd
+        self.peer = peer
+    }
 }
 
 /// Enforces a whole-request deadline that libmicrohttpd lacks.
@@ -36,8 +42,8 @@ final class ConnectionWatchdog: Sendable {
         timeoutNanos = UInt64(max(1, timeoutSeconds)) * 1_000_000_000
     }
 
-    func opened(fd: Int32) -> ConnectionState {
-        let state = ConnectionState(fd: fd)
+    func opened(fd: Int32, peer: String) -> ConnectionState {
+        let state = ConnectionState(fd: fd, peer: peer)
         state.deadline.store(Self.now() + timeoutNanos, ordering: .relaxed)
         live.withLock { $0[ObjectIdentifier(state)] = state }
         return state

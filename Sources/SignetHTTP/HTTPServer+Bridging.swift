@@ -48,7 +48,7 @@ let mhdNotifyConnection: MHD_NotifyConnectionCallback = { cls, connection, socke
     let watchdog = Unmanaged<DaemonContext>.fromOpaque(cls).takeUnretainedValue().core.watchdog
     switch code {
     case .CONNECTION_NOTIFY_STARTED:
-        let state = watchdog.opened(fd: signet_mhd_connection_fd(connection))
+        let state = watchdog.opened(fd: signet_mhd_connection_fd(connection), peer: peerAddress(connection))
         socketContext.pointee = Unmanaged.passRetained(state).toOpaque()
     case .CONNECTION_NOTIFY_CLOSED:
         guard let raw = socketContext.pointee else { return }
@@ -85,7 +85,7 @@ extension ServerCore {
         case .new:
             if accessLog != nil { state.startNanos = DispatchTime.now().uptimeNanoseconds }
             state.headers = collectHeaders(connection)
-            state.peerAddress = peerAddress(connection)
+            state.peerAddress = connectionState(connection)?.peer ?? peerAddress(connection)
             state.clientAddress = state.peerAddress
             state.requestID = RequestContext.requestID(peer: state.peerAddress, headers: state.headers,
                                                        trustedProxies: trustedProxies)
@@ -243,13 +243,13 @@ extension ServerCore {
         }
         return headers
     }
+}
 
-    /// The client's IP literal.
-    private func peerAddress(_ connection: OpaquePointer) -> String {
-        withUnsafeTemporaryAllocation(of: CChar.self, capacity: 64) { buffer in
-            guard let base = buffer.baseAddress else { return "" }
-            let length = signet_mhd_client_ip(connection, base, 64)
-            return String(decoding: UnsafeRawBufferPointer(start: base, count: length), as: UTF8.self)
-        }
+/// The IP literal of `connection`'s client.
+private func peerAddress(_ connection: OpaquePointer) -> String {
+    withUnsafeTemporaryAllocation(of: CChar.self, capacity: 64) { buffer in
+        guard let base = buffer.baseAddress else { return "" }
+        let length = signet_mhd_client_ip(connection, base, 64)
+        return String(decoding: UnsafeRawBufferPointer(start: base, count: length), as: UTF8.self)
     }
 }
