@@ -121,16 +121,15 @@ extension PostgresConnection {
     /// `rows` rows (`rowChecked`), prepared on first use; nil when the template cannot be checked
     /// that way.
     func checkedName(_ template: String, rows: Int, _ params: [SQLValue]) throws -> String? {
-        let key = CheckedTemplate(template: template, rows: rows)
-        if let known = checkedNames[key] { return known }
+        if let known = checkedNames[rows]?[template] { return known }
         guard let sql = Self.rowChecked(dialect.rendered(template), rows: rows) else { return nil }
         let name = try prepare(sql, params)
-        checkedNames[key] = name
+        checkedNames[rows, default: TemplateCache()].insert(name, for: template)
         return name
     }
 
     private func prepare(_ sql: String, _ params: [SQLValue]) throws -> String {
-        let name = "s\(preparedNames.count + checkedNames.count + 1)"
+        let name = "s\(preparedNames.count + checkedNames.values.reduce(0) { $0 + $1.count } + 1)"
         guard let result = PQprepare(handle, name, sql, Int32(params.count), params.map(\.typeOID)) else {
             throw StoreError.backend("postgres: \(connectionMessage)")
         }

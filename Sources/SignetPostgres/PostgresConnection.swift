@@ -22,8 +22,9 @@ final class PostgresConnection: SQLConnection, @unchecked Sendable {
     /// Writes held back inside the transaction (`write(_:_:check:)`), in order, each prepared:
     /// they go out in one pipeline with the transaction's next statement or its `COMMIT`.
     var held: [HeldWrite] = []
-    /// Server-side prepared statements of row-checked writes (`checkedName`), by template and row count.
-    var checkedNames: [CheckedTemplate: String] = [:]
+    /// Server-side prepared statements of row-checked writes (`checkedName`), by row count and
+    /// template (found by the template's address, as `preparedNames`).
+    var checkedNames: [Int: TemplateCache<String>] = [:]
 
     /// A write held back: its prepared statement, its parameters, and what the transaction fails
     /// with when its row check fails (nil: no check).
@@ -31,12 +32,6 @@ final class PostgresConnection: SQLConnection, @unchecked Sendable {
         let name: String
         let params: [SQLValue]
         let mismatch: StoreError?
-    }
-
-    /// A write template with the number of rows it must change.
-    struct CheckedTemplate: Hashable {
-        let template: String
-        let rows: Int
     }
 
     init(handle: OpaquePointer) {
