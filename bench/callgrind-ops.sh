@@ -19,7 +19,10 @@
 # valgrind 3.19 cannot read the DWARF 5 of Swift 6 binaries; 3.24 can, with one fix to its
 # rt_sigsuspend wrapper (it writes into the caller's signal mask, which libdispatch keeps in
 # read-only memory): bench/README.md says how to build it. WARMUP and WINDOW are seconds
-# (defaults 20 and 30); KEEP=DIR keeps the callgrind files there.
+# (defaults 20 and 30); KEEP=DIR keeps the callgrind files there. POSTGRES=CONNINFO (a libpq
+# conninfo whose role may create databases, such as scripts/postgres-test-server.sh prints) serves
+# each binary from a fresh PostgreSQL database of that server (`database.driver: postgres`, a pool
+# of 16 as the bench's postgres section) instead of SQLite; PostgreSQL's own work is not counted.
 set -euo pipefail
 scenario=${1:?scenario (refresh-noid, refresh-id, client-credentials, userinfo, signin, healthz)}
 shift
@@ -61,7 +64,16 @@ for bin in "$@"; do
     data=$(mktemp -d "$WORK/data.XXXX")
     PORT=$("$BENCH" port)
     ADMIN_PORT=$("$BENCH" port)
-    printf '{"admin": {"listen": ["127.0.0.1:%d"]}}\n' "$ADMIN_PORT" >"$data.json"
+    if [ -n "${POSTGRES:-}" ]; then
+        db=callgrind_$(basename "$data" | tr -c 'a-zA-Z0-9\n' '_' | tr 'A-Z' 'a-z')
+        psql "$POSTGRES" -X -q -c "CREATE DATABASE $db" >/dev/null
+        printf '%s' "${POSTGRES/dbname=postgres/dbname=$db}" >"$data.conninfo"
+        openssl rand -hex 32 >"$data.master-key"
+        printf '{"master_key": "file:%s", "database": {"driver": "postgres", "url": "file:%s", "max_connections": 16}, "admin": {"listen": ["127.0.0.1:%d"]}}\n' \
+            "$data.master-key" "$data.conninfo" "$ADMIN_PORT" >"$data.json"
+    else
+        printf '{"admin": {"listen": ["127.0.0.1:%d"]}}\n' "$ADMIN_PORT" >"$data.json"
+    fi
     populate "$bin" "$data"
     out="$KEEP/callgrind.$(basename "$bin").$scenario.out"
     "$VALGRIND" --tool=callgrind --callgrind-out-file="$out" --dump-instr=no \

@@ -92,52 +92,107 @@ scale_rss() {
     awk '/^VmRSS:/ { r = $2 } /^VmHWM:/ { h = $2 } END { printf "%.1f %.1f", r / 1024, h / 1024 }' "/proc/$1/status"
 }
 
-# scale_compare LABEL: the summary rows of a seeded run against its empty-database run
-# (EMPTY_RATE, EMPTY_P99, LOAD_*).
+# scale_part NAME N: the file of the N-th load phase's seeded tokens of seed NAME (scale_seed splits
+# its sample into parts of SCALE_SAMPLE tokens). A seeded database's parts: 0 … SCALE_PAIRS-1 for the
+# pairs against the empty database, then SCALE_PAIRS undisturbed runs and SCALE_PAIRS during the
+# purge, then (PostgreSQL) one for the two nodes, then one token for the rotation proof.
+scale_part() { printf '%s.part.%02d' "$WORK/$1" "$2"; }
+
+# scale_pairs EMPTY_NAME EMPTY_PORT EMPTY_PID SEEDED_NAME SEEDED_PORT SEEDED_PID: SCALE_PAIRS pairs of
+# one load run on the empty database's server and one on the seeded database's, both serving at
+# once, the order swapped in every other pair (a machine that drifts between a pair's two runs
+# drifts both ways); each run presents its own part of seeded tokens. Sets EMPTY_* and LOAD_* to
+# the medians of their runs, PAIR_RATIO and PAIR_P99_RATIO to the medians of the pairs' ratios,
+# and PAIRS_OK (0 when a run had errors). SCALE_AROUND_SEEDED, if set, names a command run with
+# "before" and with "after" around each seeded run.
+scale_pairs() {
+    local e_name=$1 e_port=$2 e_pid=$3 s_name=$4 s_port=$5 s_pid=$6 i side
+    local e_rate=() e_p50=() e_p99=() e_cpu=() s_rate=() s_p50=() s_p99=() s_cpu=() ratios=() p99_ratios=()
+    PAIRS_OK=1
+    for i in $(seq 0 $((SCALE_PAIRS - 1))); do
+        local order="empty seeded"
+        [ $((i % 2)) = 1 ] && order="seeded empty"
+        for side in $order; do
+            if [ "$side" = empty ]; then
+                scale_load "$e_name-$i" "$(scale_part "$e_name" "$i")" 1 "$e_port" "$e_pid"
+                e_rate+=("$LOAD_RATE") e_p50+=("$LOAD_P50") e_p99+=("$LOAD_P99") e_cpu+=("$LOAD_CPU")
+            else
+                [ -z "${SCALE_AROUND_SEEDED:-}" ] || "$SCALE_AROUND_SEEDED" before
+                scale_load "$s_name-$i" "$(scale_part "$s_name" "$i")" 1 "$s_port" "$s_pid"
+                [ -z "${SCALE_AROUND_SEEDED:-}" ] || "$SCALE_AROUND_SEEDED" after
+                s_rate+=("$LOAD_RATE") s_p50+=("$LOAD_P50") s_p99+=("$LOAD_P99") s_cpu+=("$LOAD_CPU")
+            fi
+            [ "$LOAD_OK" = 1 ] || PAIRS_OK=0
+        done
+        ratios+=("$(calc "(${e_rate[i]} > 0 ? ${s_rate[i]} / ${e_rate[i]} : 0)")")
+        p99_ratios+=("$(calc "(${e_p99[i]} > 0 ? ${s_p99[i]} / ${e_p99[i]} : 99)")")
+        printf '  pair %d (%s first): seeded %.0f/s p99 %.1f ms, empty %.0f/s p99 %.1f ms: %sx the rate, p99 %sx\n' \
+            $((i + 1)) "${order%% *}" "${s_rate[i]}" "${s_p99[i]}" "${e_rate[i]}" "${e_p99[i]}" "${ratios[i]}" "${p99_ratios[i]}"
+    done
+    EMPTY_RATE=$(median "${e_rate[@]}") EMPTY_P50=$(median "${e_p50[@]}") EMPTY_P99=$(median "${e_p99[@]}")
+    EMPTY_CPU=$(median "${e_cpu[@]}")
+    LOAD_RATE=$(median "${s_rate[@]}") LOAD_P50=$(median "${s_p50[@]}") LOAD_P99=$(median "${s_p99[@]}")
+    LOAD_CPU=$(median "${s_cpu[@]}")
+    PAIR_RATIO=$(median "${ratios[@]}") PAIR_P99_RATIO=$(median "${p99_ratios[@]}")
+}
+
+# scale_compare LABEL: the summary rows of scale_pairs (the medians it set).
 scale_compare() {
-    local label=$1 ratio p99_ratio status
-    ratio=$(calc "$LOAD_RATE / $EMPTY_RATE")
-    p99_ratio=$(calc "$LOAD_P99 / $EMPTY_P99")
-    status=$(pass_if "$ratio >= 0.8 && $p99_ratio <= 1.5")
-    [ "$LOAD_OK" = 1 ] && [ "$EMPTY_OK" = 1 ] || status=MISS
-    printf '  %s: %s x the empty database'"'"'s rate, p99 %s x\n' "$label" "$ratio" "$p99_ratio"
-    summary_add "$label: rotations/s, empty db" "$(printf '%.0f/s p50 %.1f p99 %.1f ms' "$EMPTY_RATE" "$EMPTY_P50" "$EMPTY_P99")" "(reference)" info
-    summary_add "  seeded db" "$(printf '%.0f/s p50 %.1f p99 %.1f ms' "$LOAD_RATE" "$LOAD_P50" "$LOAD_P99")" "(info)" info
-    summary_add "  seeded / empty: rate; p99" "${ratio}x; ${p99_ratio}x" ">= 0.80x; <= 1.5x" "$status"
+    local label=$1 status
+    status=$(pass_if "$PAIR_RATIO >= 0.8 && $PAIR_P99_RATIO <= 1.5")
+    [ "$PAIRS_OK" = 1 ] || status=MISS
+    printf '  %s: %sx the empty database'"'"'s rate, p99 %sx (medians of %d pairs)\n' "$label" "$PAIR_RATIO" "$PAIR_P99_RATIO" "$SCALE_PAIRS"
+    summary_add "$label: rotations/s, empty db" "$(printf '%.0f/s p50 %.1f p99 %.1f ms' "$EMPTY_RATE" "$EMPTY_P50" "$EMPTY_P99")" "(reference; medians)" info
+    summary_add "  seeded db" "$(printf '%.0f/s p50 %.1f p99 %.1f ms' "$LOAD_RATE" "$LOAD_P50" "$LOAD_P99")" "(info; medians)" info
+    summary_add "  seeded / empty: rate; p99 ($SCALE_PAIRS pairs)" "${PAIR_RATIO}x; ${PAIR_P99_RATIO}x" ">= 0.80x; <= 1.5x" "$status"
     summary_add "  server CPU/op empty; seeded" "$(printf '%.0f us; %.0f us' "$EMPTY_CPU" "$LOAD_CPU")" "(info)" info
 }
 
-# scale_purge_under_load LABEL CONFIG DATA PART_ALONE PART_BUSY: one undisturbed run, then one while
-# `signet purge` deletes the expired rows; sets nothing, adds the summary rows.
+# scale_purge_under_load LABEL CONFIG DATA NAME: SCALE_PAIRS undisturbed load runs on the seeded
+# database NAME's server, then `signet purge` started together with up to SCALE_PAIRS more, as
+# long as it runs; the ratio is the median of the runs whose whole window was under the purge
+# over the median of the undisturbed ones (parts SCALE_PAIRS … 3 x SCALE_PAIRS - 1 of NAME).
 scale_purge_under_load() {
-    local label=$1 config=$2 data=$3 alone_part=$4 busy_part=$5 alone busy ratio status purge_pid t0 t1 purge_s still
-    echo "  Undisturbed, then while signet purge runs (started together with the load run):"
-    scale_load "$label-alone" "$alone_part" 1
-    alone=$LOAD_RATE
-    local ok=$LOAD_OK
-    show_cmd "$SIGNET purge --config $config --data $data &   # together with the next load run"
+    local label=$1 config=$2 data=$3 name=$4 i alone=() busy=() ratio status purge_pid t0 t1 purge_s ok=1
+    echo "  $SCALE_PAIRS undisturbed runs, then up to $SCALE_PAIRS while signet purge runs (started together with the first):"
+    for i in $(seq 0 $((SCALE_PAIRS - 1))); do
+        scale_load "$label-alone-$i" "$(scale_part "$name" $((SCALE_PAIRS + i)))" 1
+        alone+=("$LOAD_RATE")
+        [ "$LOAD_OK" = 1 ] || ok=0
+    done
+    show_cmd "$SIGNET purge --config $config --data $data &   # together with the next load runs"
     t0=$(date +%s.%N)
     ( "$SIGNET" purge --config "$config" --data "$data" >"$WORK/$label-purge.log" 2>&1; date +%s.%N >"$WORK/$label-purge.end" ) &
     purge_pid=$!
     PIDS+=("$purge_pid")
-    scale_load "$label-busy" "$busy_part" 1
-    busy=$LOAD_RATE
-    [ "$LOAD_OK" = 1 ] || ok=0
-    still=0
-    kill -0 "$purge_pid" 2>/dev/null && still=1
+    local late=""
+    for i in $(seq 0 $((SCALE_PAIRS - 1))); do
+        [ "$i" -gt 0 ] && ! kill -0 "$purge_pid" 2>/dev/null && break
+        scale_load "$label-busy-$i" "$(scale_part "$name" $((2 * SCALE_PAIRS + i)))" 1
+        [ "$LOAD_OK" = 1 ] || ok=0
+        if kill -0 "$purge_pid" 2>/dev/null; then
+            busy+=("$LOAD_RATE")
+        else
+            late=$LOAD_RATE
+            break
+        fi
+    done
     wait "$purge_pid" || true
     t1=$(cat "$WORK/$label-purge.end" 2>/dev/null || date +%s.%N)
     purge_s=$(calc "$t1 - $t0")
     sed 's/^/  | /' "$WORK/$label-purge.log"
-    if [ "$still" = 1 ]; then
-        echo "  the purge took $purge_s s and was still running when the measured window ended: the whole window was under purge"
+    if [ "${#busy[@]}" = 0 ]; then
+        echo "  !! the purge took $purge_s s and ended before the first measured window did: the ratio understates its effect"
+        busy=("$late")
     else
-        echo "  !! the purge took $purge_s s and ended before the measured window did: the ratio understates its effect"
+        echo "  the purge took $purge_s s; ${#busy[@]} run(s) had their whole window under it$([ -n "$late" ] && echo ", one more (not taken) saw it end")"
     fi
-    ratio=$(calc "$busy / $alone")
+    ratio=$(calc "($(median "${alone[@]}") > 0 ? $(median "${busy[@]}") / $(median "${alone[@]}") : 0)")
     status=$(pass_if "$ratio >= 0.8")
     [ "$ok" = 1 ] || status=MISS
-    summary_add "  rotations/s during signet purge / alone" "$(printf '%.0f / %.0f = %sx' "$busy" "$alone" "$ratio")" ">= 0.80x" "$status"
+    summary_add "  rotations/s during signet purge / alone" \
+        "$(printf '%.0f / %.0f = %sx (medians of %d and %d runs)' "$(median "${busy[@]}")" "$(median "${alone[@]}")" "$ratio" "${#busy[@]}" "${#alone[@]}")" \
+        ">= 0.80x" "$status"
     summary_add "  signet purge of the expired rows" "$(awk '$1 == "purged" { print $2; exit }' "$WORK/$label-purge.log") rows in $purge_s s" "(info)" info
 }
 
@@ -159,11 +214,12 @@ section_scale() {
     heading "Scale: Signet on a large database (SQLite: $SCALE_TOKENS live refresh tokens; PostgreSQL: $SCALE_PG_TOKENS)"
     echo "  Wall-clock figures (rates, start-up, seeding, purge and backup times) come from a 2-core machine"
     echo "  shared with other engineers' builds; the server CPU per operation is the steadier figure."
-    # Each load phase presents SCALE_SAMPLE seeded tokens of its own: SQLite takes 3 phases' worth,
-    # PostgreSQL 5, plus one for the rotation proof.
-    if [ "$SCALE_TOKENS" -le $((3 * SCALE_SAMPLE)) ] || [ "$SCALE_PG_TOKENS" -le $((5 * SCALE_SAMPLE)) ]; then
-        echo "bench.sh: --scale-tokens must exceed 3 x --scale-sample and --scale-pg-tokens 5 x it ($SCALE_SAMPLE):" \
-            "lower --scale-sample (SCALE_SAMPLE)" >&2
+    # Each load phase presents SCALE_SAMPLE seeded tokens of its own (scale_part): SQLite takes
+    # 3 x SCALE_PAIRS phases' worth, PostgreSQL one more, plus one token for the rotation proof.
+    if [ "$SCALE_TOKENS" -le $((3 * SCALE_PAIRS * SCALE_SAMPLE)) ] ||
+       [ "$SCALE_PG_TOKENS" -le $(((3 * SCALE_PAIRS + 1) * SCALE_SAMPLE)) ]; then
+        echo "bench.sh: --scale-tokens must exceed 3 x --scale-pairs x --scale-sample and --scale-pg-tokens" \
+            "(3 x --scale-pairs + 1) x it ($SCALE_PAIRS, $SCALE_SAMPLE): lower --scale-sample (SCALE_SAMPLE)" >&2
         return 1
     fi
     scale_sqlite
@@ -188,22 +244,16 @@ scale_sqlite() {
     echo "     per 100 families, one audit event per 10; plus $expired expired families (grant + token: $SCALE_EXPIRED_ROWS rows)."
     scale_config "$dir/config.json" '{"admin": {"listen": []}, "maintenance": {"purge_interval": 0}}'
     # The empty database: only the families the load presents.
-    echo "  Empty database (only the $SCALE_SAMPLE seeded families one load phase presents):"
-    scale_seed sqlite-empty "$dir/config.json" "$dir/empty" "$SCALE_SAMPLE" 1000 0 "$SCALE_SAMPLE" || return 1
+    echo "  Empty database (only the $((SCALE_PAIRS * SCALE_SAMPLE)) seeded families its $SCALE_PAIRS load phases present):"
+    scale_seed sqlite-empty "$dir/config.json" "$dir/empty" $((SCALE_PAIRS * SCALE_SAMPLE)) 1000 0 $((SCALE_PAIRS * SCALE_SAMPLE)) ||
+        return 1
     scale_at_rest "empty database"
-    scale_serve sqlite-empty "$dir/config.json" "$dir/empty" || return 1
-    scale_load sqlite-empty "$WORK/sqlite-empty.part.00"
-    EMPTY_RATE=$LOAD_RATE EMPTY_P50=$LOAD_P50 EMPTY_P99=$LOAD_P99 EMPTY_CPU=$LOAD_CPU EMPTY_OK=$LOAD_OK
-    stop_pid "$SIGNET_PID"
-    show_cmd "$BENCH startup-on --signet $SIGNET --data $dir/empty --config $dir/config.json --runs 3"
-    "$BENCH" startup-on --signet "$SIGNET" --data "$dir/empty" --config "$dir/config.json" --runs 3 --results "$RESULTS" --key sqlite_empty |
-        sed 's/^/  /'
-    rm -rf "$dir/empty"
 
     echo "  Seeded database:"
     local t0 t1 bytes
     t0=$SECONDS
-    scale_seed sqlite-full "$dir/config.json" "$dir/full" "$SCALE_TOKENS" "$users" "$expired" $((3 * SCALE_SAMPLE + 1)) || return 1
+    scale_seed sqlite-full "$dir/config.json" "$dir/full" "$SCALE_TOKENS" "$users" "$expired" \
+        $((3 * SCALE_PAIRS * SCALE_SAMPLE + 1)) || return 1
     t1=$SECONDS
     # The loader's last checkpoint can find the WAL still read by its background checkpointer;
     # with the loader gone this one copies and truncates it, so the bytes are the database's own.
@@ -232,16 +282,25 @@ scale_sqlite() {
     summary_add "SQLite: seeded live tokens; seeding time" "$SCALE_TOKENS; $((t1 - t0)) s" "(info)" info
     summary_add "  database bytes per live token" "$per_token B" "<= 400 B" "$(pass_if "$per_token <= 400")"
 
+    # Both servers at once, so that the pairs alternate between them.
+    local empty_pid empty_port
+    scale_serve sqlite-empty "$dir/config.json" "$dir/empty" || return 1
+    empty_pid=$SIGNET_PID empty_port=$SIGNET_PORT
     scale_serve sqlite-full "$dir/config.json" "$dir/full" || return 1
-    scale_proof sqlite-full "$SIGNET_PORT" "$WORK/sqlite-full.part.03"
-    scale_load sqlite-full "$WORK/sqlite-full.part.00"
+    scale_proof sqlite-full "$SIGNET_PORT" "$(scale_part sqlite-full $((3 * SCALE_PAIRS)))"
+    scale_pairs sqlite-empty "$empty_port" "$empty_pid" sqlite-full "$SIGNET_PORT" "$SIGNET_PID"
     local rss
     rss=$(scale_rss "$SIGNET_PID")
     echo "  server memory after the load: VmRSS ${rss% *} MiB, peak (VmHWM) ${rss#* } MiB (SQLite page cache: the default"
     echo "  cache_size of 2 MiB per connection, at most 1 writer + 8 idle readers; no mmap)"
     scale_compare "SQLite $SCALE_TOKENS tokens"
     summary_add "  server RSS after the load; peak" "${rss% *} MiB; ${rss#* } MiB" "<= 150 MiB" "$(pass_if "${rss#* } <= 150")"
-    scale_purge_under_load sqlite-purge "$dir/config.json" "$dir/full" "$WORK/sqlite-full.part.01" "$WORK/sqlite-full.part.02"
+    stop_pid "$empty_pid"
+    show_cmd "$BENCH startup-on --signet $SIGNET --data $dir/empty --config $dir/config.json --runs 3"
+    "$BENCH" startup-on --signet "$SIGNET" --data "$dir/empty" --config "$dir/config.json" --runs 3 --results "$RESULTS" --key sqlite_empty |
+        sed 's/^/  /'
+    rm -rf "$dir/empty"
+    scale_purge_under_load sqlite-purge "$dir/config.json" "$dir/full" sqlite-full
     stop_pid "$SIGNET_PID"
     echo "  the WAL before the start-up runs (after the purge): $(stat -c %s "$dir/full/signet.db-wal" 2>/dev/null || echo 0) bytes"
     show_cmd "$BENCH startup-on --signet $SIGNET --data $dir/full --config $dir/config.json --runs 3"
@@ -268,6 +327,17 @@ scale_sqlite() {
 # scale_pg_sql SQL: one query on the bench database, unaligned, no header.
 scale_pg_sql() { psql "$(cat "$WORK/scale-pg.conninfo")" -X -q -A -t -c "$1"; }
 
+# scale_pg_cpu_around before|after: adds the CPU ticks of the PostgreSQL server SCALE_PG_PID and its
+# backends between "before" and "after" to SCALE_PG_TICKS (scale_pairs calls it around each run on
+# the seeded database, so the empty database's runs on the same cluster are not counted).
+scale_pg_cpu_around() {
+    if [ "$1" = before ]; then
+        SCALE_PG_T0=$(cpu_ticks "$SCALE_PG_PID")
+    else
+        SCALE_PG_TICKS=$((SCALE_PG_TICKS + $(cpu_ticks "$SCALE_PG_PID") - SCALE_PG_T0))
+    fi
+}
+
 scale_postgres() {
     local pgdir conninfo pg_pid tokens=$SCALE_PG_TOKENS expired=$((SCALE_PG_TOKENS / 10))
     echo
@@ -292,17 +362,15 @@ scale_postgres() {
     done
     cp "$WORK/signet_scale.conninfo" "$WORK/scale-pg.conninfo"
 
-    echo "  Empty database (only the $SCALE_SAMPLE families one load phase presents):"
-    scale_seed pg-empty "$WORK/signet_empty.json" "$WORK/pg-empty-data" "$SCALE_SAMPLE" 1000 0 "$SCALE_SAMPLE" || return 1
-    scale_serve pg-empty "$WORK/signet_empty.json" "$WORK/pg-empty-data" || return 1
-    scale_load pg-empty "$WORK/pg-empty.part.00"
-    EMPTY_RATE=$LOAD_RATE EMPTY_P50=$LOAD_P50 EMPTY_P99=$LOAD_P99 EMPTY_CPU=$LOAD_CPU EMPTY_OK=$LOAD_OK
-    stop_pid "$SIGNET_PID"
+    echo "  Empty database (only the $((SCALE_PAIRS * SCALE_SAMPLE)) families its $SCALE_PAIRS load phases present):"
+    scale_seed pg-empty "$WORK/signet_empty.json" "$WORK/pg-empty-data" $((SCALE_PAIRS * SCALE_SAMPLE)) 1000 0 \
+        $((SCALE_PAIRS * SCALE_SAMPLE)) || return 1
 
     echo "  Seeded database:"
     local t0 t1 bytes per_token
     t0=$SECONDS
-    scale_seed pg-full "$WORK/signet_scale.json" "$WORK/pg-full-data" "$tokens" $((tokens / 10)) "$expired" $((5 * SCALE_SAMPLE + 1)) || return 1
+    scale_seed pg-full "$WORK/signet_scale.json" "$WORK/pg-full-data" "$tokens" $((tokens / 10)) "$expired" \
+        $(((3 * SCALE_PAIRS + 1) * SCALE_SAMPLE + 1)) || return 1
     t1=$SECONDS
     scale_pg_sql "VACUUM ANALYZE" >/dev/null
     bytes=$(scale_pg_sql "SELECT pg_database_size(current_database())")
@@ -314,34 +382,38 @@ scale_postgres() {
     summary_add "PostgreSQL: seeded live tokens; seeding time" "$tokens; $((t1 - t0)) s" "(info)" info
     summary_add "  database bytes per live token" "$per_token B" "<= 400 B" "$(pass_if "$per_token <= 400")"
 
+    # Both servers at once, so that the pairs alternate between them.
+    local empty_pid empty_port
+    scale_serve pg-empty "$WORK/signet_empty.json" "$WORK/pg-empty-data" || return 1
+    empty_pid=$SIGNET_PID empty_port=$SIGNET_PORT
     scale_serve pg-full "$WORK/signet_scale.json" "$WORK/pg-full-data" || return 1
-    scale_proof pg-full "$SIGNET_PORT" "$WORK/pg-full.part.05"
-    # Statements per rotation, counted by pg_stat_statements over this load run, and PostgreSQL's CPU.
+    scale_proof pg-full "$SIGNET_PORT" "$(scale_part pg-full $((3 * SCALE_PAIRS + 1)))"
+    # Statements per rotation, counted by pg_stat_statements on the seeded database over the pairs'
+    # seeded runs, and PostgreSQL's CPU over those runs alone (scale_pg_cpu_around).
     scale_pg_sql "CREATE EXTENSION IF NOT EXISTS pg_stat_statements" >/dev/null
-    local before_us pg_before pg_after
+    local before_us
     before_us=$(scale_pg_sql "SELECT (extract(epoch FROM clock_timestamp()) * 1000000)::bigint")
     scale_pg_sql "SELECT pg_stat_statements_reset()" >/dev/null
-    pg_before=$(cpu_ticks "$pg_pid")
-    scale_load pg-full "$WORK/pg-full.part.00"
-    pg_after=$(cpu_ticks "$pg_pid")
+    SCALE_PG_PID=$pg_pid SCALE_PG_TICKS=0
+    SCALE_AROUND_SEEDED=scale_pg_cpu_around scale_pairs pg-empty "$empty_port" "$empty_pid" pg-full "$SIGNET_PORT" "$SIGNET_PID"
     local rotations statements commits rss
     rotations=$(scale_pg_sql "SELECT count(*) FROM refresh_tokens WHERE created_at >= $before_us")
     statements=$(scale_pg_sql "SELECT sum(calls) FROM pg_stat_statements WHERE dbid = (SELECT oid FROM pg_database WHERE datname = 'signet_scale') AND query NOT LIKE '%pg_stat_statements%'")
-    echo "  pg_stat_statements over that load run ($rotations rotations, warm-up included): statements per rotation"
+    echo "  pg_stat_statements over the seeded runs ($rotations rotations, warm-ups included): statements per rotation"
     scale_pg_sql "SELECT round(calls::numeric / $rotations, 2), left(regexp_replace(query, '\s+', ' ', 'g'), 110) FROM pg_stat_statements WHERE dbid = (SELECT oid FROM pg_database WHERE datname = 'signet_scale') AND query NOT LIKE '%pg_stat_statements%' ORDER BY calls DESC LIMIT 12" |
         sed 's/^/  | /'
     local per_rotation pg_cpu_us
     per_rotation=$(calc "$statements / $rotations")
-    pg_cpu_us=$(calc "($pg_after - $pg_before) * 1000000 / $TICKS_PER_SECOND / $rotations")
+    pg_cpu_us=$(calc "$SCALE_PG_TICKS * 1000000 / $TICKS_PER_SECOND / $rotations")
     echo "  statements per rotation by pg_stat_statements: $per_rotation, plus BEGIN and COMMIT (each one libpq round trip);"
     echo "  PostgreSQL CPU per rotation (postmaster and its backends, /proc): $pg_cpu_us us"
     rss=$(scale_rss "$SIGNET_PID")
     scale_compare "PostgreSQL $tokens tokens"
-    local signet_pg_rate=$LOAD_RATE signet_pg_cpu=$LOAD_CPU
     summary_add "  statements (round trips) per rotation" "$per_rotation (pg_stat_statements, which leaves out BEGIN and COMMIT)" "(info)" info
     summary_add "  PostgreSQL CPU per rotation" "$pg_cpu_us us" "(info)" info
     summary_add "  server RSS after the load; peak" "${rss% *} MiB; ${rss#* } MiB" "<= 150 MiB" "$(pass_if "${rss#* } <= 150")"
-    scale_purge_under_load pg-purge "$WORK/signet_scale.json" "$WORK/pg-full-data" "$WORK/pg-full.part.01" "$WORK/pg-full.part.02"
+    stop_pid "$empty_pid"
+    scale_purge_under_load pg-purge "$WORK/signet_scale.json" "$WORK/pg-full-data" pg-full
     stop_pid "$SIGNET_PID"
     show_cmd "$BENCH startup-on --signet $SIGNET --data $WORK/pg-full-data --config $WORK/signet_scale.json --runs 3"
     "$BENCH" startup-on --signet "$SIGNET" --data "$WORK/pg-full-data" --config "$WORK/signet_scale.json" --runs 3 \
@@ -359,7 +431,7 @@ scale_postgres() {
     rm -f "$pgdir.dump"
 
     echo "  (PostgreSQL's own single-row-commit ceiling, with durability on, is the postgres section's: --only postgres)"
-    scale_two_nodes "$conninfo" "$WORK/pg-full.part.03"
+    scale_two_nodes "$conninfo" "$(scale_part pg-full $((3 * SCALE_PAIRS)))"
     scripts/postgres-test-server.sh stop "$pgdir"
 }
 

@@ -10,6 +10,7 @@
 #   scripts/bench.sh --runs 2            runs per measurement: wrk (alternating servers), load (default 2)
 #   scripts/bench.sh --only scale --scale-tokens 10000000 --scale-pg-tokens 1000000
 #                                        the opt-in scale section and its database sizes
+#                                        (--scale-pairs 3: load runs per scale comparison)
 #
 # Everything binds to 127.0.0.1 on free ports; every process started here is stopped on exit.
 #
@@ -35,6 +36,9 @@ SCALE_TOKENS=${SCALE_TOKENS:-10000000}
 SCALE_PG_TOKENS=${SCALE_PG_TOKENS:-1000000}
 SCALE_EXPIRED_ROWS=${SCALE_EXPIRED_ROWS:-1000000}
 SCALE_SAMPLE=${SCALE_SAMPLE:-20000}
+# scale: load runs per comparison (seeded against empty, undisturbed and during the purge); each
+# ratio is the median of its runs, so one 5 s run on a drifting machine does not decide it.
+SCALE_PAIRS=${SCALE_PAIRS:-3}
 WRK_DURATION=5s
 WRK_THREADS=2
 WRK_CONNECTIONS=32
@@ -59,7 +63,7 @@ CORRECTNESS_FAILED=0
 # ---------------------------------------------------------------------------------------------
 # Command line
 
-usage() { sed -n '2,11p' "$0" | sed 's/^# \{0,1\}//'; }
+usage() { sed -n '2,12p' "$0" | sed 's/^# \{0,1\}//'; }
 
 ONLY=""
 while [ $# -gt 0 ]; do
@@ -71,6 +75,7 @@ while [ $# -gt 0 ]; do
         --scale-pg-tokens) SCALE_PG_TOKENS=${2:?--scale-pg-tokens needs a number}; shift 2 ;;
         --scale-expired-rows) SCALE_EXPIRED_ROWS=${2:?--scale-expired-rows needs a number}; shift 2 ;;
         --scale-sample) SCALE_SAMPLE=${2:?--scale-sample needs a number}; shift 2 ;;
+        --scale-pairs) SCALE_PAIRS=${2:?--scale-pairs needs a number}; shift 2 ;;
         --strict) STRICT=1; shift ;;
         --duration) WRK_DURATION=${2:?--duration needs a value like 5s}; LOAD_SECONDS=${WRK_DURATION%s}; shift 2 ;;
         --runs) WRK_RUNS=${2:?--runs needs a number}; shift 2 ;;
