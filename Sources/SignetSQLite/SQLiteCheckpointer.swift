@@ -1,17 +1,24 @@
 import Foundation
+import Glibc
 import Synchronization
 
 /// Runs WAL checkpoints on a background thread with its own connection, so the checkpoint's
 /// bulk copy and fsync never happen inside a request's commit.
 ///
-/// Each pass has two steps. First the WAL is copied into the database without the in-process write
-/// lock (the slow part; writes go on meanwhile). Then, holding the write lock, the frames committed
-/// during that copy are copied too: with no writer in between, the WAL ends fully checkpointed, so
+/// Each pass has three steps. First the WAL is copied into the database without the in-process
+/// write lock (the slow part; writes go on meanwhile). Then, still unlocked, the database file is
+/// synced if that copy did not reach the end of the WAL: SQLite syncs the database at the end of a
+/// checkpoint only when it copied every frame, which under steady load the unlocked copy never
+/// does (commits land during it), so without this step every page the unlocked copies wrote was
+/// synced by the locked step below, with the writes waiting (on a 10-million-token database 26–55
+/// ms four times a second, and the rotations' p99 went from 16 to 25 ms: bench/README.md, "Session
+/// 16"). Last, holding the write lock, the frames committed meanwhile are copied too and the
+/// database synced (a few pages): with no writer in between, the WAL ends fully checkpointed, so
 /// the next write starts it over from its beginning (SQLite restarts a WAL only when every frame is
-/// in the database). Without the second step a server under steady load never reached that point:
+/// in the database). Without the locked step a server under steady load never reached that point:
 /// its WAL grew without bound (223 MB in 15 s of refresh rotations), every commit appended to a new
 /// region of the file (the kernel zeroes each new page: 13 % of the server's CPU) and every read
-/// searched a longer WAL index. The locked step copies only a few milliseconds' worth of frames.
+/// searched a longer WAL index.
 final class SQLiteCheckpointer: Sendable {
     private let flag = StopFlag()
 
@@ -20,10 +27,11 @@ final class SQLiteCheckpointer: Sendable {
         let connection = try SQLiteConnection.open(path: database.path)
         let box = ConnectionBox(connection)
         let thread = Thread { [flag] in
+            var checkpointed: Int64 = -1
             while !flag.isSet {
                 Thread.sleep(forTimeInterval: interval)
                 if flag.isSet { break }
-                Self.pass(box.connection, database: database)
+                checkpointed = Self.pass(box.connection, database: database, after: checkpointed)
             }
             Self.pass(box.connection, database: database)
         }
@@ -31,12 +39,32 @@ final class SQLiteCheckpointer: Sendable {
         thread.start()
     }
 
-    /// One checkpoint of `database` on `connection`: unlocked, then under the write lock.
-    /// `betweenSteps` runs between the two (tests: a write that lands during the first step).
-    static func pass(_ connection: SQLiteConnection, database: SQLiteDatabase, betweenSteps: () -> Void = {}) {
-        try? connection.execute("PRAGMA wal_checkpoint(PASSIVE)")
+    /// One checkpoint of `database` on `connection`: unlocked, the database file synced if that
+    /// copy moved frames, then under the write lock. `previous` is what the last pass returned: the
+    /// WAL's checkpointed frame count after it. SQLite's own counts cannot say whether it synced
+    /// the database (they are its snapshot's, so a copy that commits overtook looks complete), so
+    /// the file is synced whenever the count moved; a copy that moved nothing (an idle server)
+    /// syncs nothing. `betweenSteps` runs after the unlocked copy (tests: a write that lands
+    /// during it).
+    @discardableResult
+    static func pass(_ connection: SQLiteConnection, database: SQLiteDatabase, after previous: Int64 = -1,
+                     betweenSteps: () -> Void = {}) -> Int64 {
+        let copied = try? connection.one("PRAGMA wal_checkpoint(PASSIVE)", []) { row in try row.int64(2) }
         betweenSteps()
-        database.writer.withLock { _ in try? connection.execute("PRAGMA wal_checkpoint(PASSIVE)") }
+        if let copied, copied > 0, copied != previous { syncFile(atPath: database.path) }
+        return database.writer.withLock { _ in
+            (try? connection.one("PRAGMA wal_checkpoint(PASSIVE)", []) { row in try row.int64(2) }) ?? -1
+        }
+    }
+
+    /// `fdatasync` of the file at `path`, through a descriptor of its own (Linux syncs the file's
+    /// pages whichever descriptor wrote them). A failure is left to the locked step's own sync,
+    /// which SQLite checks.
+    static func syncFile(atPath path: String) {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { return }
+        _ = fdatasync(descriptor)
+        close(descriptor)
     }
 
     /// Ends the thread after its current sleep.

@@ -18,7 +18,7 @@ struct BenchCommand: Sendable {
     let run: @Sendable ([String]) throws -> Int32
 
     /// Every subcommand, in usage order.
-    static let all: [BenchCommand] = [crypto, startup, load, slowfed, mock, argon2, port, seed, purge, startupOn, enumeration]
+    static let all: [BenchCommand] = [crypto, startup, load, slowfed, mock, argon2, port, seed, resample, purge, startupOn, enumeration]
 
     /// `crypto [--seconds S] [--algorithms LIST] [--results FILE]`: sign/verify per second for every JWS algorithm.
     static let crypto = BenchCommand(name: "crypto", summary: "crypto [--seconds 2] [--algorithms ES256,RS256,PS256,EdDSA] [--results FILE]   sign/verify per second, one thread") { arguments in

@@ -53,6 +53,55 @@ extension BenchCommand {
         return 0
     }
 
+    /// `resample --config FILE | --data DIR --sample N --sample-file F`: new live refresh tokens for
+    /// N families of a seeded database, picked at random over the whole `grants` table (live, not
+    /// revoked, not expired), so that another load can be run on it without seeding it again (the
+    /// tokens of `seed`'s sample are spent once presented). Each picked family's live token row
+    /// takes the hash of a new token string (`OpaqueTokens.makeRefresh`, as the server's name their
+    /// family), in one transaction; the plaintexts go to `--sample-file`. A family's other rows
+    /// (rotated tokens) stay as they are.
+    static let resample = BenchCommand(name: "resample", summary: """
+        resample --config FILE | --data DIR --sample N --sample-file F   new tokens for N random seeded families
+        """) { arguments in
+        let options = try BenchOptions(arguments)
+        try options.allowOnly(["config", "data", "sample", "sample-file"])
+        let count = try options.int("sample", default: 20_000)
+        guard let path = options.string("sample-file") else { throw BenchUsageError("resample needs --sample-file F") }
+        var configuration = try options.string("config").map { try SignetConfiguration(contentsOf: $0) } ?? .defaults
+        if let data = options.string("data") { configuration.dataDirectory = data }
+        let environment = try ServerEnvironment.open(configuration)
+        guard let storage = environment.storage as? any SQLStorage else { throw BenchUsageError("resample needs a SQL store") }
+        let tokens = OpaqueTokens(hashKey: environment.masterKey.tokenHashKey, random: SystemRandomSource())
+        let now = Date()
+        let sample: [String] = try storage.stores.transaction { db in
+            let highest = try db.one("SELECT max(id) FROM grants", []) { try $0.int64(0) } ?? 0
+            guard highest > 0 else { return [] }
+            var picked = Set<Int64>()
+            var made: [String] = []
+            // Random keys in batches; a key whose family is gone, revoked, expired or already picked is drawn again.
+            for _ in 0..<400 where made.count < count {
+                let keys = (0..<min(500, 2 * (count - made.count))).map { _ in Int64.random(in: 1...highest) }.filter { picked.insert($0).inserted }
+                guard !keys.isEmpty else { continue }
+                let list = keys.map(String.init).joined(separator: ", ")
+                let live = try db.query("""
+                    SELECT g.id, g.grant_id, t.token_hash FROM grants g JOIN refresh_tokens t ON t.grant_ref = g.id
+                    WHERE g.id IN (\(list)) AND t.rotated_at IS NULL AND g.revoked_at IS NULL AND g.absolute_expires_at > $1
+                    """, [now]) { row in (try row.int64(0), try row.text(1), try row.blob(2)) }
+                for (key, grantID, old) in live where made.count < count {
+                    let token = tokens.makeRefresh(grantID: grantID)
+                    _ = try db.run("UPDATE refresh_tokens SET token_hash = $1 WHERE grant_ref = $2 AND token_hash = $3",
+                                   [tokens.hash(token), key, old])
+                    made.append(token)
+                }
+            }
+            return made.shuffled()
+        }
+        guard sample.count == count else { throw BenchUsageError("found \(sample.count) live families, not \(count)") }
+        try Data((sample.joined(separator: "\n") + "\n").utf8).write(to: URL(fileURLWithPath: path), options: .atomic)
+        print("new tokens for \(count) random live families, in \(path)")
+        return 0
+    }
+
     /// `purge --config FILE | --data DIR [--batch 500] [--rest-factor 4] [--seconds N]`: one purge at
     /// the given `PurgePace` (what `signet purge` does at `PurgePace.standard`), for comparing paces
     /// under load; `--seconds` stops it at the first rest after that long (0: run to the end).
