@@ -7,12 +7,12 @@ import Synchronization
 ///
 /// Each pass has three steps. First the WAL is copied into the database without the in-process
 /// write lock (the slow part; writes go on meanwhile). Then, still unlocked, the database file is
-/// synced if that copy did not reach the end of the WAL: SQLite syncs the database at the end of a
-/// checkpoint only when it copied every frame, which under steady load the unlocked copy never
-/// does (commits land during it), so without this step every page the unlocked copies wrote was
-/// synced by the locked step below, with the writes waiting (on a 10-million-token database 26–55
-/// ms four times a second, and the rotations' p99 went from 16 to 25 ms: bench/README.md, "Session
-/// 16"). Last, holding the write lock, the frames committed meanwhile are copied too and the
+/// synced if that copy moved frames: SQLite syncs the database at the end of a checkpoint only
+/// when it copied every frame, which under steady load the unlocked copy never does (commits land
+/// during it), so without this step every page the unlocked copies wrote was synced by the locked
+/// step below, with the writes waiting (on a 10-million-token database that step took 17–55 ms,
+/// four times a second; with this sync 2.5–4 ms: bench/README.md, "Figures measured (session
+/// 16)"). Last, holding the write lock, the frames committed meanwhile are copied too and the
 /// database synced (a few pages): with no writer in between, the WAL ends fully checkpointed, so
 /// the next write starts it over from its beginning (SQLite restarts a WAL only when every frame is
 /// in the database). Without the locked step a server under steady load never reached that point:
