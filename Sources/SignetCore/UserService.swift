@@ -2,7 +2,6 @@ import Foundation
 import SignetCrypto
 import SignetJOSE
 import SignetStore
-import Synchronization
 
 /// Local accounts: creation, passwords (Argon2id with the configured cost), verification and
 /// disabling. Used by `signet users` and by the sign-in page.
@@ -13,7 +12,9 @@ public final class UserService: Sendable {
     public let passwordParameters: Argon2idParameters
     private let clock: any Clock
     private let random: any RandomSource
-    private let dummy = Mutex<String?>(nil)
+    /// What an unknown email's password is verified against (`Argon2id.unmatchable`): a
+    /// verification as costly as a real one, matched by nothing, made without hashing.
+    private let dummy: String
     /// Records what changes (actor `cli` under `signet users`).
     public let auditor: Auditor
 
@@ -30,6 +31,7 @@ public final class UserService: Sendable {
         self.passwordParameters = passwordParameters
         self.clock = clock
         self.random = random
+        self.dummy = Argon2id.unmatchable(parameters: passwordParameters, random: random.bytes)
     }
 
     /// The normalised address (`EmailAddress.normalize`: trimmed, lowercased, checked).
@@ -106,27 +108,19 @@ public final class UserService: Sendable {
 
     /// Checks an email and password. Returns the user only when it exists, is enabled, has a
     /// password and the password matches. Always runs exactly one Argon2id verification, against
-    /// a dummy hash made with the configured cost when there is no real one, so an unknown email
-    /// takes as long as a wrong password.
+    /// a string with the configured cost that nothing matches when there is no real hash, so an
+    /// unknown email takes as long as a wrong password.
     public func authenticate(email rawEmail: String, password: String) throws -> UserRecord? {
         let user = try (try? UserService.normalizeEmail(rawEmail)).flatMap { try storage.users.user(email: $0) }
         let acceptable = password.utf8.count <= UserService.maximumPasswordBytes && !password.utf8.contains(0)
         let stored = acceptable ? user?.passwordHash : nil
-        let matches = Argon2id.verify(password: acceptable ? password : "", phc: stored ?? dummyHash())
+        let matches = Argon2id.verify(password: acceptable ? password : "", phc: stored ?? dummy)
         guard let user, stored != nil, matches, user.disabledAt == nil else { return nil }
         if let stored, Argon2id.needsRehash(phc: stored, parameters: passwordParameters),
            let rehashed = try? Argon2id.hash(password: password, parameters: passwordParameters) {
             try? storage.users.setPassword(userID: user.id, passwordHash: rehashed, now: clock.now)
         }
         return user
-    }
-
-    /// Starts making the dummy hash now (at start-up) rather than at the first unknown email, on a
-    /// thread of its own: its Argon2id run was three quarters of `signet serve`'s start-up CPU
-    /// (bench/README.md, "Session 10 (store)"). A verification that needs it first waits for that
-    /// run rather than making a second.
-    public func prepare() {
-        Thread { [self] in _ = self.dummyHash() }.start()
     }
 
     /// Disables a user: ends every session and revokes every grant family (so refresh tokens
@@ -181,16 +175,5 @@ public final class UserService: Sendable {
             throw UserServiceError("no such user")
         }
         auditor.record("user_enabled", subject: userID)
-    }
-
-    /// The dummy hash, made under the lock the first time, so callers racing `prepare()` wait for
-    /// the one run.
-    private func dummyHash() -> String {
-        dummy.withLock { value in
-            if let value { return value }
-            let made = (try? Argon2id.hash(password: Base64URL.encode(random.bytes(16)), parameters: passwordParameters)) ?? ""
-            value = made
-            return made
-        }
     }
 }

@@ -43,6 +43,23 @@ public enum Argon2id {
         }
     }
 
+    /// A PHC string that no password matches but whose verification costs exactly what a real
+    /// hash with `parameters` costs: the string `hash(password:parameters:)` would write (`m` in
+    /// KiB, `t`, `p=1`, a 16-byte salt, a 32-byte hash, in libsodium's unpadded standard base64)
+    /// with a random salt and random bytes in place of the hash, so `verify` runs the whole
+    /// Argon2id computation and compares its result with bytes no input produces (a match would
+    /// be a preimage of 256 random bits). It takes no hashing to make, so a server can have the
+    /// string its unknown-account checks verify against from its first instant, instead of
+    /// spending one Argon2id run (64 MiB and tens of milliseconds by default) to hash a random
+    /// password at start-up.
+    public static func unmatchable(parameters: Argon2idParameters, random: (Int) -> [UInt8] = SecureRandom.bytes) -> String {
+        func base64(_ bytes: [UInt8]) -> String {
+            String(Base64URL.encode(bytes).map { $0 == "-" ? "+" : $0 == "_" ? "/" : $0 })
+        }
+        let memoryKiB = parameters.memLimitBytes / 1024
+        return "$argon2id$v=19$m=\(memoryKiB),t=\(parameters.opsLimit),p=1$\(base64(random(16)))$\(base64(random(32)))"
+    }
+
     /// Whether a stored hash was made with parameters other than `parameters` (or is not a valid
     /// Argon2id PHC string), so it should be recomputed at the next successful login.
     public static func needsRehash(phc: String, parameters: Argon2idParameters) -> Bool {

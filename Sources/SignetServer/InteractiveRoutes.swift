@@ -33,7 +33,6 @@ struct InteractiveRoutes: Sendable {
         self.server = server
         self.flow = AuthorizationFlow(server: server)
         let users = environment.makeUserService()
-        users.prepare()
         self.signIn = SignInService(server: server, users: users, hashKey: environment.masterKey.tokenHashKey)
         self.csrf = CSRFTokens(key: environment.masterKey.browserKey, random: environment.random)
         self.endpoint = AuthorizationEndpoint(clients: server.clients) { [server] hint, clientID in

@@ -39,6 +39,29 @@ import Testing
         #expect(Argon2id.needsRehash(phc: "not a hash", parameters: Self.fast))
     }
 
+    /// The unmatchable string is one libsodium decodes with the same parameters as a real hash
+    /// (`needsRehash` is false only for a string it parses whole: salt and hash lengths, base64,
+    /// `m`, `t`, `p`), so `verify` runs the full computation on it; no password matches it, and two
+    /// are never the same.
+    @Test func unmatchableHasARealHashsShapeAndNeverVerifies() throws {
+        for parameters in [Self.fast, Argon2idParameters(opsLimit: 3, memLimitBytes: 12 << 20), .interactive] {
+            let real = try Argon2id.hash(password: "pw", parameters: parameters)
+            let dummy = Argon2id.unmatchable(parameters: parameters)
+            #expect(dummy.utf8.count == real.utf8.count)
+            #expect(dummy.split(separator: "$").prefix(3) == real.split(separator: "$").prefix(3))
+            #expect(!Argon2id.needsRehash(phc: dummy, parameters: parameters))
+            #expect(Argon2id.needsRehash(phc: dummy, parameters: Argon2idParameters(opsLimit: 4, memLimitBytes: 8 << 20)))
+            #expect(!Argon2id.verify(password: "pw", phc: dummy))
+            #expect(!Argon2id.verify(password: "", phc: dummy))
+            #expect(Argon2id.unmatchable(parameters: parameters) != dummy)
+        }
+        // Bytes that map to both of base64's last two characters, which libsodium's decoder takes
+        // in their standard form only ("+/", not base64url's "-_").
+        let edges = Argon2id.unmatchable(parameters: Self.fast) { [UInt8](repeating: 0xfb, count: $0) }
+        #expect(edges.contains("+") && edges.contains("/"))
+        #expect(!Argon2id.needsRehash(phc: edges, parameters: Self.fast))
+    }
+
     @Test func parametersOutOfRangeThrow() {
         #expect(throws: CryptoError.self) { try Argon2id.hash(password: "pw", parameters: Argon2idParameters(opsLimit: 0, memLimitBytes: 8 << 20)) }
         #expect(throws: CryptoError.self) { try Argon2id.hash(password: "pw", parameters: Argon2idParameters(opsLimit: 1, memLimitBytes: 1024)) }
