@@ -272,11 +272,18 @@ final class SeedLoader {
             rows = SQLBulkRows()
         }
         // Users (ids in order) and one live SSO session each (sorted by id hash within a batch).
+        // Each session's id hash is kept: a family names its user's session by its public id (43
+        // characters, `SessionManager.publicID`), as a family from a browser sign-in does.
+        var sessionHashes = [UInt8]()
+        sessionHashes.reserveCapacity(plan.users * Self.hashLength)
         for index in 0..<plan.users {
             let id = userID(index)
             rows.users.append(UserRecord(id: id, email: "user\(index)@scale.example", emailVerified: true,
                                          name: "User \(index)", createdAt: now, updatedAt: now))
-            rows.sessions.append(SessionRecord(idHash: tokens.hash(tokens.make(.session)), userID: id, createdAt: now,
+            let sessionHash = tokens.hash(tokens.make(.session))
+            guard sessionHash.count == Self.hashLength else { throw BenchUsageError("unexpected session hash length") }
+            sessionHashes.append(contentsOf: sessionHash)
+            rows.sessions.append(SessionRecord(idHash: sessionHash, userID: id, createdAt: now,
                                                lastSeenAt: now, idleExpiresAt: now.addingTimeInterval(1_800),
                                                absoluteExpiresAt: now.addingTimeInterval(86_400), authTime: now, amr: ["pwd"]))
             if rows.count >= plan.batch {
@@ -289,8 +296,10 @@ final class SeedLoader {
         // Grants in grant_id order.
         for family in byGrant {
             let family = Int(family)
-            let terms = GrantTerms(clientID: plan.clientID, userID: userID(family % plan.users), scope: scope, amr: ["pwd"],
-                                   authTime: created(family), sessionID: random.identifier())
+            let user = family % plan.users
+            let session = SessionManager.publicID(idHash: Array(sessionHashes[user * Self.hashLength..<(user + 1) * Self.hashLength]))
+            let terms = GrantTerms(clientID: plan.clientID, userID: userID(user), scope: scope, amr: ["pwd"],
+                                   authTime: created(family), sessionID: session)
             rows.grants.append(GrantRecord(grantID: grantID(family), terms: terms, createdAt: created(family),
                                            absoluteExpiresAt: expires(family)))
             if rows.grants.count >= plan.batch { try flush() }
