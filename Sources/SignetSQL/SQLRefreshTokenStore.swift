@@ -137,15 +137,26 @@ public struct SQLRefreshTokenStore: RefreshTokenStore {
         WHERE grant_ref = $3 AND token_hash = $4 AND rotated_at IS NULL
         """
     static let revokeByID = "UPDATE grants SET revoked_at = $1, revoke_reason = $2 WHERE grant_id = $3 AND revoked_at IS NULL"
+    /// The families of the user whose id is parameter `n`, through `grants_user`, which indexes
+    /// the first 11 characters of the user id (migration 21): the prefix finds the rows, the rest
+    /// of the id decides (together exactly `user_id = $n`). Every statement that finds grants by
+    /// their user says it this way: a plain `user_id = …` would not use the index, and neither
+    /// would the prefix beside `user_id = $n`, from which SQLite's constant propagation makes the
+    /// prefix term `substr($n, 1, 11) = substr($n, 1, 11)` in a `SELECT` (it then read the
+    /// families through `grants_expires`, every unexpired grant). `column` is the user id's
+    /// column as the statement names it.
+    static func byUser(_ n: Int, column: String = "user_id") -> String {
+        "substr(\(column), 1, 11) = substr($\(n), 1, 11) AND substr(\(column), 12) = substr($\(n), 12)"
+    }
     static let activeRefreshByUser = """
         SELECT \(grantColumns) FROM \(grantJoin)
-        WHERE g.user_id = $1 AND g.revoked_at IS NULL AND g.absolute_expires_at > $2
+        WHERE \(byUser(1, column: "g.user_id")) AND g.revoked_at IS NULL AND g.absolute_expires_at > $2
           AND EXISTS (SELECT 1 FROM refresh_tokens r WHERE r.grant_ref = g.id)
         ORDER BY g.created_at DESC
         """
-    static let revokeByUser = "UPDATE grants SET revoked_at = $1, revoke_reason = $2 WHERE user_id = $3 AND revoked_at IS NULL"
+    static let revokeByUser = "UPDATE grants SET revoked_at = $1, revoke_reason = $2 WHERE \(byUser(3)) AND revoked_at IS NULL"
     static let revokeByUserAndOrganization = """
-        UPDATE grants SET revoked_at = $1, revoke_reason = $2 WHERE user_id = $3 AND organization_id = $4 AND revoked_at IS NULL
+        UPDATE grants SET revoked_at = $1, revoke_reason = $2 WHERE \(byUser(3)) AND organization_id = $4 AND revoked_at IS NULL
         """
     static let revokeByOrganization = """
         UPDATE grants SET revoked_at = $1, revoke_reason = $2 WHERE organization_id = $3 AND revoked_at IS NULL

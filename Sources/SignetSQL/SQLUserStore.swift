@@ -61,9 +61,10 @@ public struct SQLUserStore: UserStore {
         WHERE user_id = $1 AND upstream_token IS NOT NULL ORDER BY created_at, connection_id
         """
     static let deleteFederated = "DELETE FROM federated_identities WHERE user_id = $1 AND connection_id = $2"
-    /// What goes with a user (refresh tokens go with their grants: ON DELETE CASCADE), then the user.
+    /// What goes with a user (refresh tokens go with their grants: ON DELETE CASCADE), then the
+    /// user; grants through `grants_user` (`SQLRefreshTokenStore.byUser`).
     static let deleteWithUser = ["authorization_codes", "grants", "sessions", "consents", "federated_identities"]
-        .map { "DELETE FROM \($0) WHERE user_id = $1" }
+        .map { "DELETE FROM \($0) WHERE \($0 == "grants" ? SQLRefreshTokenStore.byUser(1) : "user_id = $1")" }
     static let deleteUserSQL = "DELETE FROM users WHERE id = $1"
 
     static func insertUserRow(_ user: UserRecord, _ db: any SQLConnection) throws {

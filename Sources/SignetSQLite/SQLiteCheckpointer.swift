@@ -45,13 +45,13 @@ final class SQLiteCheckpointer: Sendable {
     /// the database (they are its snapshot's, so a copy that commits overtook looks complete), so
     /// the file is synced whenever the count moved; a copy that moved nothing (an idle server)
     /// syncs nothing. `betweenSteps` runs after the unlocked copy (tests: a write that lands
-    /// during it).
+    /// during it); `sync` is the database file's sync (tests: one that counts).
     @discardableResult
     static func pass(_ connection: SQLiteConnection, database: SQLiteDatabase, after previous: Int64 = -1,
-                     betweenSteps: () -> Void = {}) -> Int64 {
+                     betweenSteps: () -> Void = {}, sync: (String) -> Void = syncFile(atPath:)) -> Int64 {
         let copied = try? connection.one("PRAGMA wal_checkpoint(PASSIVE)", []) { row in try row.int64(2) }
         betweenSteps()
-        if let copied, copied > 0, copied != previous { syncFile(atPath: database.path) }
+        if let copied, copied > 0, copied != previous { sync(database.path) }
         return database.writer.withLock { _ in
             (try? connection.one("PRAGMA wal_checkpoint(PASSIVE)", []) { row in try row.int64(2) }) ?? -1
         }

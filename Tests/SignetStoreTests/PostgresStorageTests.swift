@@ -1,7 +1,7 @@
 import Dispatch
 import Foundation
 @testable import SignetPostgres
-import SignetSQL
+@testable import SignetSQL
 import SignetStore
 import Synchronization
 import SignetTesting
@@ -326,6 +326,33 @@ struct PostgresStorageTests {
             }
             #expect(try #require(open) <= 5)
             #expect(try #require(open) >= 2)
+        }
+    }
+
+    /// PostgreSQL can find a user's families through `grants_user` (the first 11 characters of the
+    /// user id, migration 21) in every statement that finds grants by their user: with sequential
+    /// scans priced out, each plan names the index (an organization member's families may go
+    /// through the partial `grants_organization` instead).
+    @Test func statementsFindingGrantsByUserCanUseTheIndex() throws {
+        try withDatabase { database in
+            let store = try store(database)
+            let user = "AAAAAAAAAAAAAAAAAAAAAA"
+            let zero = Int64(0)
+            var statements: [(String, [any SQLBindable])] = []
+            statements.append((SQLRefreshTokenStore.activeRefreshByUser, [user, zero]))
+            statements.append((SQLRefreshTokenStore.revokeByUser, [zero, "r", user]))
+            statements.append((SQLRefreshTokenStore.revokeByUserAndOrganization, [zero, "r", user, "o"]))
+            for sql in SQLUserStore.deleteWithUser where sql.contains("FROM grants ") { statements.append((sql, [user])) }
+            #expect(statements.count == 4)
+            try store.withConnection { db in
+                try db.execute("SET enable_seqscan = off")
+                for (sql, binds) in statements {
+                    let plan = try db.query("EXPLAIN " + sql, binds) { try $0.text(0) }.joined(separator: "; ")
+                    let indexes = sql.contains("organization_id") ? ["grants_user", "grants_organization"] : ["grants_user"]
+                    #expect(indexes.contains { plan.contains(" on \($0)") || plan.contains(" using \($0)") }, "\(sql) -> \(plan)")
+                }
+                try db.execute("RESET enable_seqscan")
+            }
         }
     }
 

@@ -1,7 +1,7 @@
 import Dispatch
 import Foundation
 @testable import SignetSQLite
-import SignetSQL
+@testable import SignetSQL
 import SignetStore
 import SignetTesting
 import Synchronization
@@ -79,6 +79,58 @@ struct SQLiteStorageTests {
         let frames = try checkpointer.one("PRAGMA wal_checkpoint(PASSIVE)", []) { try $0.int64(1) } ?? -1
         #expect(frames > 0 && frames < 20, "WAL frames after the pass and one insert: \(frames)")
         #expect(try store.users.user(id: "u45") != nil)
+    }
+
+    /// The pass syncs the database after its unlocked copy only when that copy moved frames
+    /// (SQLite syncs the database itself only after a checkpoint that copied the whole WAL): once
+    /// after writes, and not at all for a pass that finds nothing new, so an idle server makes no
+    /// syncs at its four passes a second.
+    @Test func checkpointPassSyncsTheDatabaseOnlyWhenItsCopyMovedFrames() throws {
+        let store = try SQLiteStorage.temporary()
+        try store.database.writer.withLock { try $0.execute("PRAGMA wal_autocheckpoint = 0") }
+        let checkpointer = try SQLiteConnection.open(path: store.path)
+        var synced: [String] = []
+        func pass(after previous: Int64) -> Int64 {
+            SQLiteCheckpointer.pass(checkpointer, database: store.database, after: previous, sync: { synced.append($0) })
+        }
+        func insert(_ range: Range<Int>) throws {
+            for index in range { try store.users.insertUser(Fixture.user("u\(index)", email: "u\(index)@example.com")) }
+        }
+        try insert(0..<10)
+        let first = pass(after: -1)
+        #expect(first > 0)
+        #expect(synced == [store.database.path])
+        // Nothing written since: the WAL's count stands where the last pass left it, no sync.
+        let idle = pass(after: first)
+        #expect(idle == first)
+        #expect(pass(after: idle) == first)
+        #expect(synced.count == 1)
+        // More commits than the first time, into a WAL that started over: the copy moves a count
+        // other than the last one, and the database is synced once more.
+        try insert(10..<40)
+        let busy = pass(after: idle)
+        #expect(busy > 0 && busy != first)
+        #expect(synced.count == 2)
+        #expect(try store.users.user(id: "u39") != nil)
+    }
+
+    /// Every statement that finds grants by their user goes through `grants_user`, which indexes
+    /// the first 11 characters of the user id (migration 21): a plain `user_id = …` would not use
+    /// it and would read every grant. (An organization's member's families may go through the
+    /// partial `grants_organization` instead, as selective.)
+    @Test func statementsFindingGrantsByUserUseTheIndex() throws {
+        let store = try SQLiteStorage.temporary()
+        let connection = try SQLiteConnection.open(path: store.path)
+        let statements = [
+            SQLRefreshTokenStore.activeRefreshByUser, SQLRefreshTokenStore.revokeByUser,
+            SQLRefreshTokenStore.revokeByUserAndOrganization,
+        ] + SQLUserStore.deleteWithUser.filter { $0.contains("FROM grants ") }
+        #expect(statements.count == 4)
+        for sql in statements {
+            let plan = try connection.query("EXPLAIN QUERY PLAN " + sql, []) { try $0.text(3) }.joined(separator: "; ")
+            let indexes = sql.contains("organization_id") ? ["grants_user", "grants_organization"] : ["grants_user"]
+            #expect(indexes.contains { plan.contains("INDEX \($0) ") }, "\(sql) -> \(plan)")
+        }
     }
 
     @Test func reopeningKeepsData() throws {

@@ -1,5 +1,6 @@
 import Foundation
 import SignetCore
+import SignetCrypto
 import SignetServer
 import SignetSQL
 import SignetSQLite
@@ -353,10 +354,18 @@ final class SeedLoader {
         return order
     }
 
-    /// A stable user id per index (22 characters, like `RandomSource.identifier()`).
+    /// A stable user id per index that looks like a real one: 16 bytes in base64url (22
+    /// characters, as `RandomSource.identifier()` makes them), the bytes two SplitMix64 outputs of
+    /// the index (distinct per index, spread like random ones, so the ids share no prefix).
     private func userID(_ index: Int) -> String {
-        let digits = String(index)
-        return "u" + String(repeating: "0", count: 21 - digits.count) + digits
+        func mix(_ value: UInt64) -> UInt64 {
+            var z = value &+ 0x9e37_79b9_7f4a_7c15
+            z = (z ^ (z >> 30)) &* 0xbf58_476d_1ce4_e5b9
+            z = (z ^ (z >> 27)) &* 0x94d0_49bb_1331_11eb
+            return z ^ (z >> 31)
+        }
+        let high = mix(UInt64(index)), low = mix(UInt64(index) ^ 0x5555_5555_5555_5555)
+        return Base64URL.encode((0..<16).map { UInt8(truncatingIfNeeded: ($0 < 8 ? high : low) >> (8 * ($0 % 8))) })
     }
 }
 
