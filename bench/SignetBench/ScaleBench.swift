@@ -272,7 +272,8 @@ final class SeedLoader {
             rowCount += rows.count
             rows = SQLBulkRows()
         }
-        // Users (ids in order) and one live SSO session each (sorted by id hash within a batch).
+        // Users (in index order; their ids look random) and one live SSO session each (sorted by
+        // id hash within a batch).
         // Each session's id hash is kept: a family names its user's session by its public id (43
         // characters, `SessionManager.publicID`), as a family from a browser sign-in does.
         var sessionHashes = [UInt8]()
