@@ -427,7 +427,14 @@ struct PostgresStorageTests {
             }
             #expect(again == pid && !inTransaction)
             let admin = try PostgresConnection.connect(conninfo: try RealPart.postgres(), database: database)
-            #expect(try sessions(of: database, seenFrom: admin) == ["idle"])
+            // A backend whose client has closed (the migrations' own connection) leaves
+            // pg_stat_activity when its process has exited, a moment later: wait for that, up to 5 s.
+            var seen = try sessions(of: database, seenFrom: admin)
+            for _ in 0..<100 where seen != ["idle"] {
+                Thread.sleep(forTimeInterval: 0.05)
+                seen = try sessions(of: database, seenFrom: admin)
+            }
+            #expect(seen == ["idle"])
             try store.refreshTokens.createGrant(Fixture.grant("after"))
             #expect(try store.refreshTokens.grant(id: "after") != nil)
         }
