@@ -167,12 +167,17 @@ wait_http() {
 # Servers
 
 # start_signet NAME: `signet serve` on a fresh data folder; sets SIGNET_PID and SIGNET_PORT.
+# Every bench server keeps the default admin listener (its threads are part of what runs), each
+# on a port of its own: several servers run at once (the shared throughput server beside a
+# section's), and the default 127.0.0.1:9080 would let only the first one start.
+ADMIN_ARGS=(--admin-listen 127.0.0.1:0)
+
 start_signet() {
     local name=$1
     SIGNET_PORT=$(free_port)
     local data=$WORK/$name-data
-    show_cmd "$SIGNET serve --data $data --listen 127.0.0.1:$SIGNET_PORT"
-    "$SIGNET" serve --data "$data" --listen "127.0.0.1:$SIGNET_PORT" >"$WORK/$name.log" 2>&1 </dev/null &
+    show_cmd "$SIGNET serve --data $data --listen 127.0.0.1:$SIGNET_PORT ${ADMIN_ARGS[*]}"
+    "$SIGNET" serve --data "$data" --listen "127.0.0.1:$SIGNET_PORT" "${ADMIN_ARGS[@]}" >"$WORK/$name.log" 2>&1 </dev/null &
     SIGNET_PID=$!
     PIDS+=("$SIGNET_PID")
     wait_http "http://127.0.0.1:$SIGNET_PORT/healthz" || { cat "$WORK/$name.log" >&2; return 1; }
@@ -381,8 +386,8 @@ start_oauth_server() {
         awk '/^client_secret:/ { print $2 }' >"$secret_file"
     [ -s "$secret_file" ] || { echo "bench.sh: signet clients add printed no client_secret" >&2; cat "$WORK/$name.setup.log" >&2; return 1; }
     SIGNET_PORT=$(free_port)
-    show_cmd "$SIGNET serve ${config_args[*]} --data $data --listen 127.0.0.1:$SIGNET_PORT"
-    "$SIGNET" serve "${config_args[@]}" --data "$data" --listen "127.0.0.1:$SIGNET_PORT" >"$WORK/$name.log" 2>&1 </dev/null &
+    show_cmd "$SIGNET serve ${config_args[*]} --data $data --listen 127.0.0.1:$SIGNET_PORT ${ADMIN_ARGS[*]}"
+    "$SIGNET" serve "${config_args[@]}" --data "$data" --listen "127.0.0.1:$SIGNET_PORT" "${ADMIN_ARGS[@]}" >"$WORK/$name.log" 2>&1 </dev/null &
     SIGNET_PID=$!
     PIDS+=("$SIGNET_PID")
     wait_http "http://127.0.0.1:$SIGNET_PORT/healthz" || { cat "$WORK/$name.log" >&2; return 1; }

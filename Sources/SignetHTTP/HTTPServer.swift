@@ -8,8 +8,16 @@ import Synchronization
 ///
 /// ## Threading
 /// Each listen address gets one libmicrohttpd daemon running its own internal thread pool
-/// (`MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_EPOLL`, `threadCount` threads). Those threads read
-/// and write sockets and call the access handler. Request state travels through MHD's per-request
+/// (`MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_POLL`, `threadCount` threads). Those threads read
+/// and write sockets and call the access handler.
+///
+/// `poll`, not `epoll`: libmicrohttpd 0.9.75's `MHD_quiesce_daemon` (how `stop()` stops
+/// accepting) takes the listen socket out of each epoll worker's set while that worker may be
+/// doing the same, and the loser aborts the process ("Failed to remove listen FD from epoll set",
+/// daemon.c lines 4976 and 5531; CI hit it once). With `poll` a worker rebuilds its descriptor
+/// set on every turn and quiescing only tells it to leave the listen socket out. The price is a
+/// turn linear in the worker's own connections, which the pool spreads out (bench/README.md,
+/// "poll instead of epoll"). Request state travels through MHD's per-request
 /// `con_cls` pointer: retained when the request line is parsed, released when MHD reports the
 /// request completed (sent, failed or closed).
 ///
@@ -138,7 +146,7 @@ public final class HTTPServer: @unchecked Sendable {
 
     private func startDaemon(on address: ListenAddress, context: DaemonContext,
                              certificate: UnsafeMutablePointer<CChar>?, key: UnsafeMutablePointer<CChar>?) -> OpaquePointer? {
-        var flags = MHD_USE_INTERNAL_POLLING_THREAD.rawValue | MHD_USE_EPOLL.rawValue | MHD_ALLOW_SUSPEND_RESUME.rawValue
+        var flags = MHD_USE_INTERNAL_POLLING_THREAD.rawValue | MHD_USE_POLL.rawValue | MHD_ALLOW_SUSPEND_RESUME.rawValue
         if configuration.logLibraryErrors { flags |= MHD_USE_ERROR_LOG.rawValue }
         if address.isIPv6 { flags |= MHD_USE_IPv6.rawValue }
         if certificate != nil { flags |= MHD_USE_TLS.rawValue }
