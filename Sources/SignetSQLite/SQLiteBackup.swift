@@ -35,8 +35,8 @@ public enum SQLiteBackup {
             unlink(destination)
             throw error
         }
-        let size = (try? FileManager.default.attributesOfItem(atPath: destination)[.size] as? Int) ?? 0
-        return size ?? 0
+        let attributes = try? FileManager.default.attributesOfItem(atPath: destination)
+        return attributes?[.size] as? Int ?? 0
     }
 
     private static func run(source: String, destination: String) throws(Failure) {
