@@ -102,14 +102,16 @@ let package = Package(
         .target(name: "SignetWire", dependencies: ["SignetCrypto"]),
         .target(name: "SignetStore", dependencies: ["SignetWire", "SignetCrypto", "SignetMacros"]),
         // The storage facets, statements and migrations, written once for both SQL backends.
-        .target(name: "SignetSQL", dependencies: ["SignetStore"]),
-        .target(name: "SignetSQLite", dependencies: ["SignetSQL", "CSQLite", "CSignetShims"]),
-        .target(name: "SignetPostgres", dependencies: ["SignetSQL", "CLibPQ"]),
-        .target(name: "SignetCore", dependencies: ["SignetWire", "SignetJOSE", "SignetStore", "CSignetData", "CLibIDN2", "SignetMacros"]),
+        .target(name: "SignetSQL", dependencies: ["SignetStore", "SignetSync"]),
+        .target(name: "SignetSQLite", dependencies: ["SignetSQL", "SignetSync", "CSQLite", "CSignetShims"]),
+        .target(name: "SignetPostgres", dependencies: ["SignetSQL", "SignetSync", "CLibPQ"]),
+        .target(name: "SignetCore", dependencies: ["SignetWire", "SignetJOSE", "SignetStore", "SignetSync", "CSignetData", "CLibIDN2", "SignetMacros"]),
         .target(name: "SignetFormEncoding"),
-        .target(name: "SignetHTTP", dependencies: ["SignetFormEncoding", "CMicroHTTPD", "CSignetShims", "SignetMacros"]),
+        .target(name: "SignetHTTP", dependencies: ["SignetFormEncoding", "SignetSync", "CMicroHTTPD", "CSignetShims", "SignetMacros"]),
         // Counters and histograms in the Prometheus text format.
         .target(name: "SignetMetrics"),
+        // ThreadMutex: a plain pthread mutex for state every request thread takes.
+        .target(name: "SignetSync"),
         // WebAuthn ceremonies as pure logic: CBOR (libcbor), COSE keys, attestation, assertions, options JSON.
         .target(name: "SignetWebAuthn", dependencies: ["SignetCrypto", "SignetJOSE", "CLibCbor", "CSignetAttestation", "SignetMacros"]),
         // QR codes (libqrencode) for authenticator-app enrolment.
@@ -154,7 +156,7 @@ let package = Package(
         .testTarget(name: "SignetJOSETests", dependencies: ["SignetJOSE", "SignetTesting"], exclude: ["Interop"]),
         .testTarget(name: "SignetWireTests", dependencies: ["SignetWire"]),
         .testTarget(name: "SignetWebAuthnTests", dependencies: ["SignetWebAuthn", "SignetCrypto", "SignetJOSE"], exclude: ["Vectors"]),
-        .testTarget(name: "SignetHTTPTests", dependencies: ["SignetHTTP", "SignetTesting"]),
+        .testTarget(name: "SignetHTTPTests", dependencies: ["SignetHTTP", "SignetSync", "SignetTesting"]),
         .testTarget(name: "SignetMetricsTests", dependencies: ["SignetMetrics", "SignetHTTP", "SignetServer", "SignetTesting"]),
         .testTarget(name: "SignetQRTests", dependencies: ["SignetQR", "SignetCore", "SignetTesting"]),
         .testTarget(name: "SignetMailTests", dependencies: ["SignetMail", "SignetServer", "SignetTesting"]),

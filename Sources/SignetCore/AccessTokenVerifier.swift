@@ -1,4 +1,5 @@
 import Foundation
+import SignetSync
 import SignetJOSE
 import Synchronization
 
@@ -43,7 +44,7 @@ public final class AccessTokenVerifier: Sendable {
 
     private let ownTokens: OwnTokenVerification
     private let audience: String?
-    private let state = Mutex(State())
+    private let state = ThreadMutex(State())
     /// The most token strings remembered at once.
     static let capacity = 20_000
     /// The `exp` leeway of `OwnTokenVerification.verifier`.

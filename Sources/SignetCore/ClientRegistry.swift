@@ -1,4 +1,5 @@
 import Foundation
+import SignetSync
 import SignetCrypto
 import SignetStore
 import Synchronization
@@ -42,7 +43,7 @@ public final class ClientRegistry: Sendable {
     private let secretKey: HMACKey
     private let recheckNanoseconds: UInt64
     private let missingLimit: Int
-    private let cache = Mutex(Cache())
+    private let cache = ThreadMutex(Cache())
     /// Clients built into the server (the account page's own sign-in), found before the store.
     private let builtIn: [String: Client]
 

@@ -1,4 +1,5 @@
 import Foundation
+import SignetSync
 import SignetCrypto
 import SignetJOSE
 import SignetStore
@@ -30,7 +31,7 @@ public final class SigningKeyRing: Sendable {
     private let store: any SigningKeyStore
     private let encryptionKey: [UInt8]
     private let clock: any Clock
-    private let state = Mutex(Snapshot())
+    private let state = ThreadMutex(Snapshot())
     /// Open once the keys needed to sign exist; signing and the JWKS wait for it.
     private let readiness = Readiness()
 

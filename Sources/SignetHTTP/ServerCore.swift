@@ -1,4 +1,5 @@
 import CMicroHTTPD
+import SignetSync
 import Synchronization
 
 /// What the MHD callbacks need: the frozen routes, the limits, and the suspended requests.
@@ -17,7 +18,7 @@ final class ServerCore: Sendable {
     let watchdog: ConnectionWatchdog
     /// Suspended requests by identity. A request leaves it exactly once: resumed by its task, or
     /// abandoned by `stop()`; whoever removes it calls `MHD_resume_connection`.
-    let suspended = Mutex<[ObjectIdentifier: Suspended]>([:])
+    let suspended = ThreadMutex<[ObjectIdentifier: Suspended]>([:])
     /// `stop()` has begun: new async requests are refused, responses close the connection.
     let draining = Atomic(false)
     /// Async requests registered and not yet completed (suspended, or resumed and still sending).

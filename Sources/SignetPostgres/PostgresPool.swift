@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import SignetSync
 import SignetSQL
 import Synchronization
 
@@ -14,7 +15,7 @@ final class PostgresPool: SQLDatabase {
     let database: String?
     let maxConnections: Int
     let statementTimeout: TimeInterval
-    let idle = Mutex<[PostgresConnection]>([])
+    let idle = ThreadMutex<[PostgresConnection]>([])
     private let slots: DispatchSemaphore
     /// For `PostgresStorage.temporary(adminConninfo:)`: the admin connection string whose server
     /// drops `database` on deinit, or nil. The facets hold the pool, so the database lives as long

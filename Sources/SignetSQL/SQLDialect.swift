@@ -1,3 +1,4 @@
+import SignetSync
 import Synchronization
 
 /// What differs between SQLite and PostgreSQL in the SQL text, as data: each backend provides one
@@ -90,7 +91,7 @@ public struct SQLDialect: Sendable {
 
 /// The rendered text of each template, behind a lock: connections on many threads share it.
 private final class RenderedTexts: Sendable {
-    private let texts = Mutex<[String: String]>([:])
+    private let texts = ThreadMutex<[String: String]>([:])
 
     func text(for template: String, render: () -> String) -> String {
         texts.withLock { texts in

@@ -1,4 +1,5 @@
 import Foundation
+import SignetSync
 import Synchronization
 
 /// The durations of a store's statements, for the server's metrics: an observer (installed by
@@ -39,7 +40,7 @@ public final class SQLTimings: Sendable {
     /// The installed observer, and the recorder it made for each template so far.
     final class Installed: Sendable {
         private let make: Observer
-        private let recordings = Mutex(TemplateCache<Recording>())
+        private let recordings = ThreadMutex(TemplateCache<Recording>())
 
         init(_ make: @escaping Observer) { self.make = make }
 
@@ -53,7 +54,7 @@ public final class SQLTimings: Sendable {
             }
         }
     }
-    private let installed = Mutex<Installed?>(nil)
+    private let installed = ThreadMutex<Installed?>(nil)
 
     init() {}
 

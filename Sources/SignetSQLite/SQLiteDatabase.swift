@@ -1,4 +1,5 @@
 import Foundation
+import SignetSync
 import SignetSQL
 import Synchronization
 
@@ -9,7 +10,7 @@ import Synchronization
 final class SQLiteDatabase: SQLDatabase {
     let path: String
     let writer: SQLiteWriter
-    let idleReaders = Mutex<[SQLiteConnection]>([])
+    let idleReaders = ThreadMutex<[SQLiteConnection]>([])
     let maxIdleReaders: Int
     /// A directory to delete on deinit (for `SQLiteStorage.temporary()`), or nil. The facets hold
     /// this handle, so the files live as long as any of them.
