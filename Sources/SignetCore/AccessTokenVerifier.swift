@@ -1,7 +1,6 @@
 import Foundation
 import SignetSync
 import SignetJOSE
-import Synchronization
 
 /// Verifies Signet's own RFC 9068 access tokens (`typ: at+jwt`): signature with a published key,
 /// `iss`, `exp`, and optionally an audience.

@@ -2,7 +2,6 @@ import Foundation
 import SignetSync
 import SignetCrypto
 import SignetStore
-import Synchronization
 
 /// Looks clients up, with a node-local cache that the database invalidates: when the store's
 /// client generation moves (a client added, changed or removed by the CLI or another node), the

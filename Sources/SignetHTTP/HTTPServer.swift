@@ -17,7 +17,7 @@ import Synchronization
 /// daemon.c lines 4976 and 5531; CI hit it once). With `poll` a worker rebuilds its descriptor
 /// set on every turn and quiescing only tells it to leave the listen socket out. The price is a
 /// turn linear in the worker's own connections, which the pool spreads out (bench/README.md,
-/// "poll instead of epoll"). Request state travels through MHD's per-request
+/// "Session 18 (http)"). Request state travels through MHD's per-request
 /// `con_cls` pointer: retained when the request line is parsed, released when MHD reports the
 /// request completed (sent, failed or closed).
 ///

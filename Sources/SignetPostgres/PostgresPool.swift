@@ -2,7 +2,6 @@ import Dispatch
 import Foundation
 import SignetSync
 import SignetSQL
-import Synchronization
 
 /// A bounded pool of libpq connections to one database, the handle the storage facets run over.
 ///

@@ -1,5 +1,4 @@
 import SignetSync
-import Synchronization
 
 /// What differs between SQLite and PostgreSQL in the SQL text, as data: each backend provides one
 /// value (`SQLiteDialect.dialect`, `PostgresDialect.dialect`), and `render` is the one function

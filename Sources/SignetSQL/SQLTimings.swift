@@ -1,6 +1,5 @@
 import Foundation
 import SignetSync
-import Synchronization
 
 /// The durations of a store's statements, for the server's metrics: an observer (installed by
 /// `signet serve`, none by default) makes a recorder for each statement's operation, which is told
@@ -17,7 +16,7 @@ public final class SQLTimings: Sendable {
     /// so an observer can find its metrics series once rather than at every statement.
     public typealias Observer = @Sendable (_ operation: String) -> Recorder
 
-    /// A recorder in a box: a closure kept in generic storage (`Mutex`, a dictionary's values)
+    /// A recorder in a box: a closure kept in generic storage (`ThreadMutex`, a dictionary's values)
     /// is re-wrapped in a reabstraction thunk at each read, and a call would pay for the chain.
     final class Recording: Sendable {
         let record: Recorder

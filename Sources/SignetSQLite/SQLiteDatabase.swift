@@ -1,7 +1,6 @@
 import Foundation
 import SignetSync
 import SignetSQL
-import Synchronization
 
 /// The connections of one SQLite file: a single writer connection (`SQLiteWriter`; SQLite allows
 /// one writer at a time anyway; queuing in-process avoids busy-waiting, and lets writes that
