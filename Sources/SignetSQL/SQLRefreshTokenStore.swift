@@ -118,7 +118,12 @@ public struct SQLRefreshTokenStore: RefreshTokenStore {
     static func tokenKey(_ hash: [UInt8], _ grantID: String?) -> [any SQLBindable] {
         grantID.map { [hash, $0] } ?? [hash]
     }
-    static let activeGrant = "SELECT 1 FROM grants WHERE grant_id = $1 AND revoked_at IS NULL AND absolute_expires_at > $2"
+    /// What makes grant `grant` active at `now` (two placeholders): not revoked, not past its
+    /// absolute expiry. `activeGrant` and the bearer check's user read (`SQLUserStore`) both ask it.
+    static func grantIsActive(grant: String, now: String) -> String {
+        "EXISTS (SELECT 1 FROM grants WHERE grant_id = \(grant) AND revoked_at IS NULL AND absolute_expires_at > \(now))"
+    }
+    static let activeGrant = "SELECT 1 WHERE \(grantIsActive(grant: "$1", now: "$2"))"
     /// A token of the family whose public id is `$2` (`tokenBinds`): one lookup of the grant (and
     /// its profile) gives its key and its scope; no row is inserted when there is no such grant.
     static let insertTokenSQL = """

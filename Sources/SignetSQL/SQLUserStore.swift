@@ -27,6 +27,12 @@ public struct SQLUserStore: UserStore {
 
     static let insertUserSQL = SQLTemplate.insert(into: "users", userColumns)
     static let byID = "SELECT \(userColumns) FROM users WHERE id = $1"
+    /// The bearer check's one statement: no row when grant `$2` is not active at `$3`, else one
+    /// row, whose columns are NULL when there is no user `$1`.
+    static let byIDIfGrantActive = """
+        SELECT \(userColumns) FROM (SELECT 1 AS one) AS g LEFT JOIN users ON id = $1
+        WHERE \(SQLRefreshTokenStore.grantIsActive(grant: "$2", now: "$3"))
+        """
     static let byEmail = "SELECT \(userColumns) FROM users WHERE email = $1"
     static let all = "SELECT \(userColumns) FROM users ORDER BY email"
     static let page = """
@@ -97,10 +103,12 @@ public struct SQLUserStore: UserStore {
 
     /// See `UserStore.user(id:ifGrantActive:now:)`.
     public func user(id: String, ifGrantActive grantID: String, now: Date) throws -> (grantActive: Bool, user: UserRecord?) {
-        try database.read { db in
-            guard try db.one(SQLRefreshTokenStore.activeGrant, [grantID, now], { _ in true }) ?? false else { return (false, nil) }
-            return (true, try db.one(Self.byID, [id], Self.decodeUser))
+        // One statement: one snapshot, one round trip.
+        let row = try database.read { db in
+            try db.one(Self.byIDIfGrantActive, [id, grantID, now]) { row in row.optionalText(0) == nil ? nil : try Self.decodeUser(row) }
         }
+        guard let row else { return (false, nil) }
+        return (true, row)
     }
 
     /// See `UserStore.user(email:)`.

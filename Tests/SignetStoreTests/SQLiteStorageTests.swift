@@ -133,6 +133,16 @@ struct SQLiteStorageTests {
         }
     }
 
+    /// A bearer token's check is one statement that finds the grant by its unique `grant_id` and
+    /// the user by its key: neither table is scanned.
+    @Test func theBearerChecksStatementFindsTheGrantAndTheUserByTheirKeys() throws {
+        let store = try SQLiteStorage.temporary()
+        let connection = try SQLiteConnection.open(path: store.path)
+        let plan = try connection.query("EXPLAIN QUERY PLAN " + SQLUserStore.byIDIfGrantActive, []) { try $0.text(3) }
+        #expect(!plan.contains { $0.hasPrefix("SCAN users") || $0.hasPrefix("SCAN grants") }, "\(plan)")
+        #expect(plan.contains { $0.hasPrefix("SEARCH grants") } && plan.contains { $0.hasPrefix("SEARCH users") }, "\(plan)")
+    }
+
     @Test func reopeningKeepsData() throws {
         try withDirectory { directory in
             let path = directory + "/db.sqlite3"
