@@ -104,11 +104,12 @@ public struct SQLUserStore: UserStore {
     /// See `UserStore.user(id:ifGrantActive:now:)`.
     public func user(id: String, ifGrantActive grantID: String, now: Date) throws -> (grantActive: Bool, user: UserRecord?) {
         // One statement: one snapshot, one round trip.
-        let row = try database.read { db in
+        // No row: the grant is not active; a row of NULLs: no such user.
+        let row: UserRecord?? = try database.read { db in
             try db.one(Self.byIDIfGrantActive, [id, grantID, now]) { row in row.optionalText(0) == nil ? nil : try Self.decodeUser(row) }
         }
-        guard let row else { return (false, nil) }
-        return (true, row)
+        guard let user = row else { return (false, nil) }
+        return (true, user)
     }
 
     /// See `UserStore.user(email:)`.

@@ -13,8 +13,8 @@ import Foundation
 /// "Session 11 (http)" and "Session 18 (locks)"). A default-kind pthread mutex lets whichever
 /// thread runs take a free lock. Use `Mutex` for everything else; it needs no allocation.
 public final class ThreadMutex<Value>: @unchecked Sendable {
-    private let mutex: UnsafeMutablePointer<pthread_mutex_t>
-    private var value: Value
+    @usableFromInline let mutex: UnsafeMutablePointer<pthread_mutex_t>
+    @usableFromInline var value: Value
 
     public init(_ value: Value) {
         self.value = value
@@ -32,15 +32,8 @@ public final class ThreadMutex<Value>: @unchecked Sendable {
     /// Runs `body` with the value while holding the lock. `body` must not take this lock again.
     @inlinable
     public func withLock<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
-        lock()
-        defer { unlock() }
-        return try body(&storage)
-    }
-
-    @usableFromInline func lock() { pthread_mutex_lock(mutex) }
-    @usableFromInline func unlock() { pthread_mutex_unlock(mutex) }
-    @usableFromInline var storage: Value {
-        get { value }
-        _modify { yield &value }
+        pthread_mutex_lock(mutex)
+        defer { pthread_mutex_unlock(mutex) }
+        return try body(&value)
     }
 }

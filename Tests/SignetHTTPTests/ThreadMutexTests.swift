@@ -2,9 +2,8 @@ import Dispatch
 import SignetSync
 import Testing
 
-/// `ThreadMutex`, the plain pthread mutex behind the state every request thread takes (the
-/// SQLite reader pool, the key ring, the token verifier's cache, the client cache, the statement
-/// timings, the suspended requests).
+/// `ThreadMutex`, the plain pthread mutex behind the state every request thread takes (where:
+/// docs/architecture.md, `SignetSync`).
 @Suite(.endToEndLimit) struct ThreadMutexTests {
     @Test func incrementsFromManyThreadsAreNeverLost() {
         let counter = ThreadMutex(0)
