@@ -1,6 +1,7 @@
 import Foundation
-import SignetSync
 import SignetSQL
+import SignetSync
+import Synchronization
 
 /// The connections of one SQLite file: a single writer connection (`SQLiteWriter`; SQLite allows
 /// one writer at a time anyway; queuing in-process avoids busy-waiting, and lets writes that
@@ -10,7 +11,12 @@ final class SQLiteDatabase: SQLDatabase {
     let path: String
     let writer: SQLiteWriter
     let idleReaders = ThreadMutex<[SQLiteConnection]>([])
+    /// How many idle readers the pool keeps. A reader opened beyond it is closed after its read,
+    /// and opening one costs a schema parse, so this should be at least the number of threads that
+    /// may read at once (the server passes its request threads, `SignetApplication.sqliteReaders`).
     let maxIdleReaders: Int
+    /// Read connections opened since start-up (tests and `readerConnectionsOpened`).
+    let readersOpened = Atomic(0)
     /// A directory to delete on deinit (for `SQLiteStorage.temporary()`), or nil. The facets hold
     /// this handle, so the files live as long as any of them.
     let ownedDirectory: String?
@@ -51,12 +57,18 @@ final class SQLiteDatabase: SQLDatabase {
     /// Runs `body` on a read connection from the pool (opening one if none is idle).
     @discardableResult
     func read<T>(_ body: (any SQLConnection) throws -> T) throws -> T {
-        let db = try idleReaders.withLock { $0.popLast() } ?? SQLiteConnection.open(path: path, readOnly: true)
+        let db = try idleReaders.withLock { $0.popLast() } ?? openReader()
         defer {
             idleReaders.withLock { idle in
                 if idle.count < maxIdleReaders { idle.append(db) }
             }
         }
         return try body(db)
+    }
+
+    private func openReader() throws -> SQLiteConnection {
+        let reader = try SQLiteConnection.open(path: path, readOnly: true)
+        readersOpened.add(1, ordering: .relaxed)
+        return reader
     }
 }

@@ -28,7 +28,9 @@ public final class SQLiteStorage: SQLStorage, Sendable {
 
     /// Opens the database at `path`, creating it (mode 0600) and its directory (mode 0700) if needed,
     /// and applies pending migrations unless `migrate` is false. `synchronous` is the writer's
-    /// durability (`SQLiteSynchronous`; FULL by default).
+    /// durability (`SQLiteSynchronous`; FULL by default). `maxIdleReaders` is how many read
+    /// connections the pool keeps between reads: at least the threads that read at once, or
+    /// readers are opened and closed under load (`SQLiteDatabase.maxIdleReaders`).
     /// Throws `.backend` if the file cannot be opened or its schema is newer than this build.
     public convenience init(path: String, migrate: Bool = true, maxIdleReaders: Int = 8,
                             synchronous: SQLiteSynchronous = .full) throws {
@@ -71,10 +73,10 @@ public final class SQLiteStorage: SQLStorage, Sendable {
     /// A migrated database in a fresh temporary directory, deleted when the store and every facet
     /// taken from it are released.
     /// For tests.
-    public static func temporary() throws -> SQLiteStorage {
+    public static func temporary(maxIdleReaders: Int = 8) throws -> SQLiteStorage {
         let directory = FileManager.default.temporaryDirectory
             .appendingPathComponent("signet-store-\(UUID().uuidString)").path
-        return try SQLiteStorage(path: directory + "/signet.sqlite3", migrate: true, maxIdleReaders: 8,
+        return try SQLiteStorage(path: directory + "/signet.sqlite3", migrate: true, maxIdleReaders: maxIdleReaders,
                                  ownedDirectory: directory)
     }
 
@@ -85,6 +87,13 @@ public final class SQLiteStorage: SQLStorage, Sendable {
     public func migrate() throws -> [Int] {
         try database.writer.withLock { db in try SQLMigrations.migrate(db) }
     }
+
+    /// Read connections opened since the store was: one per reader the pool keeps, unless more
+    /// threads read at once than it keeps (each further one is opened for its read and closed).
+    public var readerConnectionsOpened: Int { database.readersOpened.load(ordering: .relaxed) }
+
+    /// How many read connections the pool keeps between reads (`maxIdleReaders`).
+    public var readersKept: Int { database.maxIdleReaders }
 
     /// The highest migration applied to the database (0 for a new file).
     public func currentVersion() throws -> Int {

@@ -20,7 +20,8 @@ public enum ConfiguredStorage {
                                                  maxConnections: configuration.database.maxConnections,
                                                  statementTimeout: TimeInterval(configuration.database.statementTimeoutSeconds)))
         }
-        return .sqlite(try SQLiteStorage(path: configuration.databaseFilePath, migrate: migrate,
+        let readers = SignetApplication.sqliteReaders(configuration, cores: ProcessInfo.processInfo.activeProcessorCount)
+        return .sqlite(try SQLiteStorage(path: configuration.databaseFilePath, migrate: migrate, maxIdleReaders: readers,
                                          synchronous: configuration.database.synchronous))
     }
 

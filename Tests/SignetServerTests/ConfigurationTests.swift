@@ -1,4 +1,5 @@
 import Foundation
+import SignetHTTP
 import SignetPostgres
 import SignetTesting
 import Testing
@@ -206,6 +207,24 @@ import Testing
         #expect(SignetApplication.httpThreadCount(defaultPool, cores: 2) == 16)
         let explicit = try SignetConfiguration(parsing: Data(#"{"master_key": "env:K", "http": {"threads": 3}, "database": {"driver": "postgres", "url": "env:U"}}"#.utf8))
         #expect(SignetApplication.httpThreadCount(explicit, cores: 2) == 3)
+    }
+
+    /// A SQLite node keeps a read connection for each thread that may read at once: the HTTP
+    /// threads of every public and admin address, the blocking-work pool and one per core.
+    @Test func sqliteKeepsAReaderForEveryThreadThatMayRead() throws {
+        let single = try SignetConfiguration(parsing: Data(#"{"admin": {"listen": []}}"#.utf8))
+        #expect(SignetApplication.sqliteReaders(single, cores: 2) == 16 + BlockingWork.threadCount + 2)
+        let withAdmin = try SignetConfiguration(parsing: Data(#"{"listen": ["127.0.0.1:1", "127.0.0.1:2"], "admin": {"listen": ["127.0.0.1:3"]}, "http": {"threads": 4}}"#.utf8))
+        #expect(SignetApplication.sqliteReaders(withAdmin, cores: 2) == 4 * 3 + BlockingWork.threadCount + 2)
+        let data = FileManager.default.temporaryDirectory.appendingPathComponent("signet-readers-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: data) }
+        var configured = withAdmin
+        configured.dataDirectory = data
+        try FileManager.default.createDirectory(atPath: data, withIntermediateDirectories: true)
+        guard case .sqlite(let store) = try ConfiguredStorage.open(configured, migrate: true) else {
+            Issue.record("the default driver is SQLite"); return
+        }
+        #expect(store.readersKept == 4 * 3 + BlockingWork.threadCount + ProcessInfo.processInfo.activeProcessorCount)
     }
 
     /// `database.synchronous` reaches the SQLite writer the server opens: FULL unless the operator

@@ -81,6 +81,46 @@ struct SQLiteStorageTests {
         #expect(try store.users.user(id: "u45") != nil)
     }
 
+    /// The pool keeps as many readers as it is told to: threads reading at once get one each,
+    /// and when they read again nothing is opened. Kept fewer than the threads, every round opens
+    /// the difference again (and parses the schema each time), which is why the server keeps one
+    /// per thread that may read (`SignetApplication.sqliteReaders`).
+    @Test func theReaderPoolKeepsAReaderPerConcurrentReadAndOpensNoMore() throws {
+        let threads = 6
+        let kept = try SQLiteStorage.temporary(maxIdleReaders: threads)
+        for _ in 0..<3 { try Self.read(kept, atOnce: threads) }
+        #expect(kept.readerConnectionsOpened == threads)
+        let short = try SQLiteStorage.temporary(maxIdleReaders: 2)
+        for _ in 0..<3 { try Self.read(short, atOnce: threads) }
+        #expect(short.readerConnectionsOpened == threads + 2 * (threads - 2))
+    }
+
+    /// `count` threads each run one read and stay inside it until all of them are (at most 10 s).
+    static func read(_ store: SQLiteStorage, atOnce count: Int) throws {
+        let inside = Atomic(0)
+        let failures = Atomic(0)
+        let group = DispatchGroup()
+        for _ in 0..<count {
+            group.enter()
+            Thread {
+                defer { group.leave() }
+                do {
+                    try store.database.read { db in
+                        inside.add(1, ordering: .relaxed)
+                        let deadline = Date().addingTimeInterval(10)
+                        while inside.load(ordering: .relaxed) < count, Date() < deadline { usleep(200) }
+                        _ = try db.one("SELECT count(*) FROM users", []) { try $0.int64(0) }
+                    }
+                } catch {
+                    failures.add(1, ordering: .relaxed)
+                }
+            }.start()
+        }
+        group.wait()
+        #expect(failures.load(ordering: .relaxed) == 0)
+        #expect(inside.load(ordering: .relaxed) == count)
+    }
+
     /// The pass syncs the database after its unlocked copy only when that copy moved frames
     /// (SQLite syncs the database itself only after a checkpoint that copied the whole WAL): once
     /// after writes, and not at all for a pass that finds nothing new, so an idle server makes no
