@@ -1,5 +1,7 @@
-import Testing
+import Dispatch
 @testable import SignetCrypto
+import Synchronization
+import Testing
 
 @Suite struct HMACTests {
     struct Vector: Sendable {
@@ -71,5 +73,20 @@ import Testing
             #expect(key.mac(message) == HMAC.sha256(key: keyBytes, message: Array(message.utf8)))
             #expect(key.mac(Array(message.utf8)) == HMAC.sha256(key: keyBytes, message: Array(message.utf8)))
         }
+    }
+
+    /// One prepared key is read by every request thread at once: the states are copied, never
+    /// written, so concurrent messages each get the one-shot value.
+    @Test func oneKeyServesManyThreadsAtOnce() {
+        let keyBytes = Array("a shared token hash key".utf8)
+        let key = HMACKey(sha256: keyBytes)
+        let mismatches = Atomic(0)
+        DispatchQueue.concurrentPerform(iterations: 8) { thread in
+            for index in 0..<500 {
+                let message = Array("sgr_\(thread)_\(index)".utf8)
+                if key.mac(message) != HMAC.sha256(key: keyBytes, message: message) { mismatches.add(1, ordering: .relaxed) }
+            }
+        }
+        #expect(mismatches.load(ordering: .relaxed) == 0)
     }
 }
