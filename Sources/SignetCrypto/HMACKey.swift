@@ -10,7 +10,7 @@ import CSignetShims
 /// stack and hashes just the message and the inner digest (`signet_hmac_sha256`). Nothing is
 /// allocated per message but the 32-byte result: the earlier EVP version copied template
 /// `EVP_MD_CTX`s, which allocates the provider's state at each copy (four to five allocations a
-/// call, 16 per refresh rotation; bench/README.md, "Session 19 (allocations)"). The states are
+/// call, 15 per refresh rotation; bench/README.md, "Session 19 (allocations)"). The states are
 /// only read after `init`, so one key serves any number of threads. Should preparing ever fail,
 /// the one-shot function computes the same value.
 public final class HMACKey: @unchecked Sendable {

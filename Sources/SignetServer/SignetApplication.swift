@@ -107,9 +107,9 @@ public final class SignetApplication: Sendable {
     /// that is the HTTP threads of every listen address (the public and the admin listeners), the
     /// blocking-work pool that async handlers hand their store calls to, and one per core for the
     /// background tasks. A reader beyond the pool's size is opened for one read and closed, which
-    /// costs a parse of the schema: with 8 kept for 16 threads, a userinfo load opened about 220
-    /// readers a second and its p99 was 2.7–2.9 ms instead of 1.3–2.0 ms (bench/README.md,
-    /// "Session 19 (readers)").
+    /// costs a parse of the schema: with 8 kept for 16 threads, a userinfo load opened 190–290
+    /// readers a second, made 1.7 futex calls per response instead of 0.5, and its p99 was
+    /// 1.4–2.9 ms instead of 0.9–2.0 ms (bench/README.md, "Session 19 (readers)").
     static func sqliteReaders(_ config: SignetConfiguration, cores: Int) -> Int {
         let listeners = max(1, config.listen.count) + config.admin.listen.count
         return httpThreadCount(config, cores: cores) * listeners + BlockingWork.threadCount + max(1, cores)
