@@ -10,9 +10,9 @@ int signet_evp_pkey_public_key_selection(void);
 #include <stdint.h>
 
 /// An HMAC-SHA-256 key prepared once (RFC 2104): the SHA-256 states after the padded key blocks
-/// (key ^ ipad, key ^ opad). The states are OpenSSL's SHA256_CTX, an opaque-sized byte array
-/// here so that Swift can hold it by value; signet_hmac_sha256 copies them onto its stack, so one
-/// prepared key serves any number of threads and no call allocates.
+/// (key ^ ipad, key ^ opad). The states are OpenSSL's SHA256_CTX, held here as bytes so that this
+/// header (which Swift imports) declares nothing OpenSSL 3 deprecates; signet_hmac_sha256 copies
+/// them onto its stack, so one prepared key serves any number of threads and no call allocates.
 typedef struct { _Alignas(16) unsigned char bytes[256]; } signet_sha256_state;
 typedef struct { signet_sha256_state inner, outer; } signet_hmac_sha256_key;
 
