@@ -97,17 +97,27 @@ struct BenchCommand: Sendable {
                [--connections 16] [--seconds 5] [--warmup 0.5] [--runs 2] [--client bench-app]
                [--redirect-uri http://127.0.0.1/callback] [--scope "openid profile email offline_access"]
                [--email E --password-file F] [--confidential-client ID --secret-file F]
-               [--server-pid PID] [--results FILE --key NAME] [--seeded-tokens FILE]   closed-loop load, exact p50/p99
+               [--server-pid PID] [--results FILE --key NAME] [--seeded-tokens FILE] [--server signet|floor]
+               closed-loop load, exact p50/p99; --server floor: bench/floor's reference server (refresh-noid, userinfo, healthz)
         """) { arguments in
         let options = try BenchOptions(arguments)
         try options.allowOnly(["port", "scenario", "connections", "seconds", "warmup", "runs", "client", "redirect-uri", "scope",
                                "email", "password-file", "confidential-client", "secret-file", "server-pid", "results", "key",
-                               "seeded-tokens"])
+                               "seeded-tokens", "server"])
         guard let portText = options.string("port"), let port = Int(portText),
               let scenarioName = options.string("scenario"), let scenario = LoadScenario(rawValue: scenarioName) else {
             throw BenchUsageError("load needs --port P and --scenario (\(LoadScenario.allCases.map(\.rawValue).joined(separator: ", ")))")
         }
-        let settings = try loadSettings(options, port: port, scenario: scenario)
+        var settings = try loadSettings(options, port: port, scenario: scenario)
+        switch options.string("server") ?? "signet" {
+        case "signet": break
+        case "floor":
+            guard [.refreshNoIDToken, .userinfo, .healthz].contains(scenario) else {
+                throw BenchUsageError("--server floor serves refresh-noid, userinfo and healthz only")
+            }
+            settings.reference = true
+        default: throw BenchUsageError("--server is signet or floor")
+        }
         let connections = try options.int("connections", default: 16)
         let runs = try options.int("runs", default: 2)
         let seconds = try options.double("seconds", default: 5)
@@ -170,7 +180,7 @@ struct BenchCommand: Sendable {
     /// each connection's own refresh token / access token / credentials.
     static func readyWorkers(_ settings: LoadSettings, connections: Int) throws -> [LoadWorker] {
         var session: String?
-        if settings.scenario.needsSession {
+        if settings.scenario.needsSession && !settings.reference {
             guard !settings.password.isEmpty else {
                 throw BenchUsageError("\(settings.scenario.rawValue) needs --email and --password-file")
             }

@@ -54,6 +54,9 @@ struct LoadSettings: Sendable {
     var password: String
     var confidentialClientID: String?
     var confidentialSecret: String?
+    /// Whether the server is bench/floor's reference server, whose `POST /reference/start` gives
+    /// a connection its refresh and access tokens (no sign-in, no session).
+    var reference = false
 }
 
 /// One connection's state and its operation. Used by one thread at a time (handed from run to
@@ -83,6 +86,15 @@ final class LoadWorker: @unchecked Sendable {
     /// Gets what the operation needs (not measured): a refresh token or an access token from a
     /// code flow over the SSO session, or the Basic credentials.
     func setUp() throws(HTTPClientError) {
+        if settings.reference {
+            let response = try connection.request("POST", "/reference/start", body: "")
+            guard response.status == 200, let refresh = response.jsonString("refresh_token"),
+                  let access = response.jsonString("access_token") else {
+                throw HTTPClientError("POST /reference/start: status \(response.status)")
+            }
+            (refreshToken, accessToken) = (refresh, access)
+            return
+        }
         switch settings.scenario {
         case .refreshIDToken, .refreshNoIDToken, .userinfo:
             let (code, _) = try client.authorize(connection, scope: settings.scope, session: session)
