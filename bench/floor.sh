@@ -7,7 +7,7 @@
 # The floor is bench/floor/floor.c: a C server on the same libraries (libmicrohttpd with the same
 # thread pool and poll mode, SQLite on a database that SIGNET_BIN created, OpenSSL) doing only what
 # no implementation of the operation can skip, with Signet's own SQL and group commit. For each
-# scenario (healthz, userinfo, refresh-noid) and each of PAIRS pairs (default 3): a fresh data
+# scenario (healthz, userinfo, refresh-noid, refresh-id) and each of PAIRS pairs (default 3): a fresh data
 # folder and Signet, one `SignetBench load --scenario S --connections 16 --seconds 5 --runs 1`;
 # then a fresh data folder and the floor server, the same load (`--server floor`). Prints every
 # run's server CPU per operation (from /proc), then per scenario the medians, Signet's cost above
@@ -47,11 +47,11 @@ start_floor() {
 # cpu_of LINE: the server CPU per operation of a `median` line.
 cpu_of() { sed -n 's/.*server CPU \([0-9.]*\) us\/op.*/\1/p' <<<"$1"; }
 median_of() { tr ' ' '\n' | grep . | sort -n | awk '{ v[NR] = $1 } END { print (NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2) }'; }
-target_of() { case $1 in refresh-noid) echo 80 ;; userinfo) echo 15 ;; *) echo - ;; esac; }
+target_of() { case $1 in refresh-noid) echo 80 ;; refresh-id) echo 330 ;; userinfo) echo 15 ;; *) echo - ;; esac; }
 
 echo "server CPU per operation (us), $pairs pairs, synchronous=$sync, 16 connections, 5 s per run"
 declare -A signet_runs floor_runs
-for scenario in healthz userinfo refresh-noid; do
+for scenario in healthz userinfo refresh-noid refresh-id; do
     for pair in $(seq "$pairs"); do
         start "$signet" "$sync"
         line=$(run "$scenario" 5)
@@ -68,7 +68,7 @@ done
 
 echo
 printf '%-13s %10s %10s %12s %8s\n' scenario signet floor 'signet-floor' target
-for scenario in healthz userinfo refresh-noid; do
+for scenario in healthz userinfo refresh-noid refresh-id; do
     s=$(median_of <<<"${signet_runs[$scenario]}")
     f=$(median_of <<<"${floor_runs[$scenario]}")
     printf '%-13s %10s %10s %12s %8s\n' "$scenario" "$s" "$f" "$(awk -v s="$s" -v f="$f" 'BEGIN { print s - f }')" \

@@ -11,6 +11,8 @@
 #   scripts/bench.sh --only scale --scale-tokens 10000000 --scale-pg-tokens 1000000
 #                                        the opt-in scale section and its database sizes
 #                                        (--scale-pairs 3: load runs per scale comparison)
+#   scripts/bench.sh --only floor        the opt-in floor section: Signet next to bench/floor's C
+#                                        server (--floor-pairs 3: alternating pairs per scenario)
 #
 # Everything binds to 127.0.0.1 on free ports; every process started here is stopped on exit.
 #
@@ -28,7 +30,10 @@ NGINX=${NGINX:-/usr/sbin/nginx}
 
 SECTIONS=(footprint startup http jwks crypto refresh durability slowfed postgres client_credentials userinfo signin password enumeration)
 # Opt-in sections: run only when named in --only.
-OPTIN_SECTIONS=(scale)
+OPTIN_SECTIONS=(scale floor)
+# floor: Signet next to bench/floor's C server on the same libraries (the floor under the CPU
+# targets), alternating, this many pairs per scenario.
+FLOOR_PAIRS=${FLOOR_PAIRS:-3}
 # scale: live refresh tokens seeded on SQLite and on PostgreSQL (--scale-tokens, --scale-pg-tokens),
 # expired rows for the purge (half expired grants, half their tokens), seeded tokens per load phase.
 # The environment may set them too (SCALE_TOKENS=100000 make bench BENCH_ARGS="--only scale").
@@ -63,7 +68,7 @@ CORRECTNESS_FAILED=0
 # ---------------------------------------------------------------------------------------------
 # Command line
 
-usage() { sed -n '2,12p' "$0" | sed 's/^# \{0,1\}//'; }
+usage() { sed -n '2,15p' "$0" | sed 's/^# \{0,1\}//'; }
 
 ONLY=""
 while [ $# -gt 0 ]; do
@@ -76,6 +81,7 @@ while [ $# -gt 0 ]; do
         --scale-expired-rows) SCALE_EXPIRED_ROWS=${2:?--scale-expired-rows needs a number}; shift 2 ;;
         --scale-sample) SCALE_SAMPLE=${2:?--scale-sample needs a number}; shift 2 ;;
         --scale-pairs) SCALE_PAIRS=${2:?--scale-pairs needs a number}; shift 2 ;;
+        --floor-pairs) FLOOR_PAIRS=${2:?--floor-pairs needs a number}; shift 2 ;;
         --strict) STRICT=1; shift ;;
         --duration) WRK_DURATION=${2:?--duration needs a value like 5s}; LOAD_SECONDS=${WRK_DURATION%s}; shift 2 ;;
         --runs) WRK_RUNS=${2:?--runs needs a number}; shift 2 ;;
@@ -839,6 +845,28 @@ section_enumeration() {
     stop_pid "$SIGNET_PID"
     [ -n "${sink_pid:-}" ] && stop_pid "$sink_pid"
     return 0
+}
+
+section_floor() {
+    heading "The floor under the CPU targets: Signet next to a C server doing only the unavoidable work"
+    echo "  bench/floor/floor.c: libmicrohttpd (the same pool on poll), SQLite on a database Signet created,"
+    echo "  Signet's own SQL and group commit with synchronous=FULL, OpenSSL ES256 (and RS256 ID tokens),"
+    echo "  and nothing else (no client authentication, audit, metrics, logs). Each pair: a fresh data"
+    echo "  folder and Signet, one 5 s load; then a fresh data folder and the floor server, the same load."
+    show_cmd "bench/floor.sh $FLOOR_PAIRS $SIGNET full"
+    RESULTS=$RESULTS BENCH=$BENCH bench/floor.sh "$FLOOR_PAIRS" "$SIGNET" full 2>&1 | sed 's/^/  /'
+    local scenario name target signet floor
+    for scenario in userinfo refresh-noid refresh-id; do
+        case $scenario in
+            userinfo) name="userinfo"; target=15 ;;
+            refresh-noid) name="refresh, no ID token"; target=80 ;;
+            refresh-id) name="refresh, RS256 ID token"; target=330 ;;
+        esac
+        signet=$(result "floor.$scenario.signet_us" 2>/dev/null || echo 0)
+        floor=$(result "floor.$scenario.floor_us" 2>/dev/null || echo 0)
+        summary_add "C floor: $name" "$(printf '%.0f us; Signet %.0f us' "$floor" "$signet")" \
+            "(target <= $target us)" "$(awk -v f="$floor" -v t="$target" 'BEGIN { print (f > t ? "info: floor above target" : "info") }')"
+    done
 }
 
 # The opt-in scale section (section_scale and its helpers).

@@ -98,7 +98,7 @@ struct BenchCommand: Sendable {
                [--redirect-uri http://127.0.0.1/callback] [--scope "openid profile email offline_access"]
                [--email E --password-file F] [--confidential-client ID --secret-file F]
                [--server-pid PID] [--results FILE --key NAME] [--seeded-tokens FILE] [--server signet|floor]
-               closed-loop load, exact p50/p99; --server floor: bench/floor's reference server (refresh-noid, userinfo, healthz)
+               closed-loop load, exact p50/p99; --server floor: bench/floor's reference server (refresh-id, refresh-noid, userinfo, healthz)
         """) { arguments in
         let options = try BenchOptions(arguments)
         try options.allowOnly(["port", "scenario", "connections", "seconds", "warmup", "runs", "client", "redirect-uri", "scope",
@@ -112,8 +112,8 @@ struct BenchCommand: Sendable {
         switch options.string("server") ?? "signet" {
         case "signet": break
         case "floor":
-            guard [.refreshNoIDToken, .userinfo, .healthz].contains(scenario) else {
-                throw BenchUsageError("--server floor serves refresh-noid, userinfo and healthz only")
+            guard [.refreshIDToken, .refreshNoIDToken, .userinfo, .healthz].contains(scenario) else {
+                throw BenchUsageError("--server floor serves refresh-id, refresh-noid, userinfo and healthz only")
             }
             settings.reference = true
         default: throw BenchUsageError("--server is signet or floor")

@@ -10,7 +10,8 @@
  *                    COMMIT for whatever queued during the previous sync, a savepoint each, as
  *                    SQLiteWriter does), Signet's rotation read (token, grant, profile, user's
  *                    disabled flag), its checks, the UPDATE of the presented token and the INSERT
- *                    of the successor; then an ES256 access token and the JSON answer.
+ *                    of the successor; then an ES256 access token, with the family's whole scope
+ *                    (no `scope` in the form) an RS256 ID token too, and the JSON answer.
  *   GET  /userinfo   the bearer token found in a memory of verified tokens (as Signet's verifier
  *                    keeps one; ES256 verification on a miss), Signet's one-statement read of the
  *                    user if the grant is active, in a read transaction on the thread's own
@@ -20,8 +21,10 @@
  *
  * What it leaves out that Signet does: client authentication and lookup, the rotation's reuse,
  * grace and narrowing rules beyond the few checks below, audit, metrics, access logs, request
- * ids, error bodies, throttling. So it is a floor: Signet cannot cost less than this on the same
- * machine, and the difference is what Signet's own code costs.
+ * ids, error bodies, throttling. So it is the floor of this design (these libraries, this schema,
+ * the same durability) on the machine it runs on: Signet cannot cost less, and the difference is
+ * what Signet's own code costs. One difference is not a saving: its WAL is checkpointed by
+ * SQLite's own auto-checkpoint at commit (every 1,000 pages), Signet's by a background thread.
  *
  *   floor DB PORT full|normal THREADS
  *
@@ -36,6 +39,8 @@
 #include <openssl/evp.h>
 #include <openssl/hmac.h>
 #include <openssl/rand.h>
+#include <openssl/rsa.h>
+#include <openssl/sha.h>
 #include <pthread.h>
 #include <signal.h>
 #include <sqlite3.h>
@@ -48,7 +53,7 @@
 
 static const char *db_path;
 static int sync_full;
-static EVP_PKEY *signing_key;
+static EVP_PKEY *signing_key, *id_token_key;
 static unsigned char hmac_key[32];
 static char user_id[128];
 static long long profile_ref;
@@ -112,31 +117,34 @@ static void token_hash(const char *secret, size_t n, unsigned char out[32]) {
     HMAC(EVP_sha256(), hmac_key, sizeof hmac_key, (const unsigned char *)secret, n, out, &len);
 }
 
-/* An ES256 JWS of `payload` into `out` (header.payload.signature). Returns its length, 0 on failure. */
-static size_t sign_es256(const char *payload, char *out, size_t cap) {
-    static const char header[] = "{\"alg\":\"ES256\",\"typ\":\"at+jwt\",\"kid\":\"floor\"}";
-    size_t plen = strlen(payload);
-    if ((sizeof header + plen) * 4 / 3 + 200 > cap) return 0;
-    size_t o = b64url((const unsigned char *)header, sizeof header - 1, out);
+/* A JWS of `payload` into `out` (header.payload.signature): ES256 with `signing_key`, or RS256
+ * (PKCS #1 v1.5) with `id_token_key`. Returns its length, 0 on failure. */
+static size_t sign_jws(int rs256, const char *payload, char *out, size_t cap) {
+    const char *header = rs256 ? "{\"alg\":\"RS256\",\"typ\":\"JWT\",\"kid\":\"floor-rsa\"}"
+                               : "{\"alg\":\"ES256\",\"typ\":\"at+jwt\",\"kid\":\"floor\"}";
+    size_t hlen = strlen(header), plen = strlen(payload);
+    if ((hlen + plen) * 4 / 3 + 400 > cap) return 0;
+    size_t o = b64url((const unsigned char *)header, hlen, out);
     out[o++] = '.';
     o += b64url((const unsigned char *)payload, plen, out + o);
-    unsigned char der[80];
-    size_t dlen = sizeof der;
+    unsigned char sig[256];
+    size_t slen = sizeof sig;
     EVP_MD_CTX *ctx = EVP_MD_CTX_new();
-    int ok = ctx && EVP_DigestSignInit(ctx, NULL, EVP_sha256(), NULL, signing_key) == 1 &&
-             EVP_DigestSign(ctx, der, &dlen, (const unsigned char *)out, o) == 1;
+    int ok = ctx && EVP_DigestSignInit(ctx, NULL, EVP_sha256(), NULL, rs256 ? id_token_key : signing_key) == 1 &&
+             EVP_DigestSign(ctx, sig, &slen, (const unsigned char *)out, o) == 1;
     EVP_MD_CTX_free(ctx);
     if (!ok) return 0;
-    const unsigned char *p = der;
-    ECDSA_SIG *sig = d2i_ECDSA_SIG(NULL, &p, (long)dlen);
-    if (!sig) return 0;
-    unsigned char raw[64];
-    BN_bn2binpad(ECDSA_SIG_get0_r(sig), raw, 32);
-    BN_bn2binpad(ECDSA_SIG_get0_s(sig), raw + 32, 32);
-    ECDSA_SIG_free(sig);
     out[o++] = '.';
-    o += b64url(raw, 64, out + o);
-    return o;
+    if (rs256) return o + b64url(sig, slen, out + o);
+    /* ES256: the DER signature as r || s (RFC 7518 §3.4). */
+    const unsigned char *p = sig;
+    ECDSA_SIG *ecdsa = d2i_ECDSA_SIG(NULL, &p, (long)slen);
+    if (!ecdsa) return 0;
+    unsigned char raw[64];
+    BN_bn2binpad(ECDSA_SIG_get0_r(ecdsa), raw, 32);
+    BN_bn2binpad(ECDSA_SIG_get0_s(ecdsa), raw + 32, 32);
+    ECDSA_SIG_free(ecdsa);
+    return o + b64url(raw, 64, out + o);
 }
 
 static int verify_es256(const char *jws, size_t n) {
@@ -205,6 +213,7 @@ typedef struct job {
     char grant_id[64];
     unsigned char hash[32], successor[32];
     long long now;
+    const char *scope; /* the successor's stored scope: NULL for the family's own */
     int ok;
     int done, lead;
     pthread_cond_t wake;
@@ -224,8 +233,25 @@ static int step_done(sqlite3_stmt *s) {
     return rc == SQLITE_DONE;
 }
 
+static const long long month_us = 30LL * 86400 * 1000000;
+
+/* Inserts `j`'s successor token in family `grant_ref`: the child of `parent` (NULL for a family's
+ * first token), its scope `j->scope` (NULL: the family's), valid for a month. */
+static int insert_token(job *j, long long grant_ref, const unsigned char *parent) {
+    sqlite3_bind_blob(w_insert, 1, j->successor, 32, SQLITE_STATIC);
+    sqlite3_bind_int64(w_insert, 2, grant_ref);
+    if (parent) sqlite3_bind_blob(w_insert, 3, parent, 32, SQLITE_STATIC);
+    else sqlite3_bind_null(w_insert, 3);
+    if (j->scope) sqlite3_bind_text(w_insert, 4, j->scope, -1, SQLITE_STATIC);
+    else sqlite3_bind_null(w_insert, 4);
+    sqlite3_bind_int64(w_insert, 5, j->now);
+    sqlite3_bind_int64(w_insert, 6, j->now + month_us);
+    sqlite3_bind_null(w_insert, 7);
+    sqlite3_bind_null(w_insert, 8);
+    return step_done(w_insert);
+}
+
 static int rotate(job *j) {
-    const long long month = 30LL * 86400 * 1000000;
     sqlite3_bind_blob(w_rotation, 1, j->hash, 32, SQLITE_STATIC);
     sqlite3_bind_text(w_rotation, 2, j->grant_id, -1, SQLITE_STATIC);
     if (sqlite3_step(w_rotation) != SQLITE_ROW) { sqlite3_reset(w_rotation); return 0; }
@@ -242,34 +268,16 @@ static int rotate(job *j) {
     sqlite3_bind_int64(w_mark, 3, grant_ref);
     sqlite3_bind_blob(w_mark, 4, j->hash, 32, SQLITE_STATIC);
     if (!step_done(w_mark) || sqlite3_changes(writer) != 1) return 0;
-    sqlite3_bind_blob(w_insert, 1, j->successor, 32, SQLITE_STATIC);
-    sqlite3_bind_int64(w_insert, 2, grant_ref);
-    sqlite3_bind_blob(w_insert, 3, j->hash, 32, SQLITE_STATIC);
-    sqlite3_bind_text(w_insert, 4, "offline_access", -1, SQLITE_STATIC);
-    sqlite3_bind_int64(w_insert, 5, j->now);
-    sqlite3_bind_int64(w_insert, 6, j->now + month);
-    sqlite3_bind_null(w_insert, 7);
-    sqlite3_bind_null(w_insert, 8);
-    return step_done(w_insert);
+    return insert_token(j, grant_ref, j->hash);
 }
 
 static int start_family(job *j) {
-    const long long month = 30LL * 86400 * 1000000;
     sqlite3_bind_text(w_grant, 1, j->grant_id, -1, SQLITE_STATIC);
     sqlite3_bind_text(w_grant, 2, user_id, -1, SQLITE_STATIC);
     sqlite3_bind_int64(w_grant, 3, j->now);
-    sqlite3_bind_int64(w_grant, 4, j->now + 12 * month);
+    sqlite3_bind_int64(w_grant, 4, j->now + 12 * month_us);
     sqlite3_bind_int64(w_grant, 5, profile_ref);
-    if (!step_done(w_grant)) return 0;
-    sqlite3_bind_blob(w_insert, 1, j->successor, 32, SQLITE_STATIC);
-    sqlite3_bind_int64(w_insert, 2, sqlite3_last_insert_rowid(writer));
-    sqlite3_bind_null(w_insert, 3);
-    sqlite3_bind_null(w_insert, 4);
-    sqlite3_bind_int64(w_insert, 5, j->now);
-    sqlite3_bind_int64(w_insert, 6, j->now + month);
-    sqlite3_bind_null(w_insert, 7);
-    sqlite3_bind_null(w_insert, 8);
-    return step_done(w_insert);
+    return step_done(w_grant) && insert_token(j, sqlite3_last_insert_rowid(writer), NULL);
 }
 
 /* Runs `j` in the next group commit; returns once that commit is durable (or rolled back). */
@@ -412,9 +420,25 @@ static size_t access_token(const char *gid, const char *scope, long long now, ch
              "{\"iss\":\"http://127.0.0.1\",\"sub\":\"%s\",\"aud\":\"bench-app\",\"client_id\":\"bench-app\","
              "\"iat\":%lld,\"exp\":%lld,\"jti\":\"%s\",\"scope\":\"%s\",\"gid\":\"%s\"}",
              user_id, iat, iat + 900, jti_text, scope, gid);
-    return sign_es256(payload, out, cap);
+    return sign_jws(0, payload, out, cap);
 }
 
+/* The ID token of a refresh with the family's whole scope (openid): Signet's claims, RS256. */
+static size_t id_token(const char *access, long long now, char *out, size_t cap) {
+    unsigned char digest[32];
+    char at_hash[32], payload[1024];
+    SHA256((const unsigned char *)access, strlen(access), digest);
+    b64url(digest, 16, at_hash);
+    long long iat = now / 1000000;
+    snprintf(payload, sizeof payload,
+             "{\"iss\":\"http://127.0.0.1\",\"sub\":\"%s\",\"aud\":\"bench-app\",\"azp\":\"bench-app\",\"iat\":%lld,"
+             "\"exp\":%lld,\"auth_time\":%lld,\"amr\":[\"pwd\"],\"acr\":\"1\",\"at_hash\":\"%s\"}",
+             user_id, iat, iat + 3600, iat, at_hash);
+    return sign_jws(1, payload, out, cap);
+}
+
+/* A refresh: with `scope=offline_access` (Signet's narrowing, the refresh-noid load) an access
+ * token alone; without a scope (refresh-id) the family's whole scope and an RS256 ID token. */
 static enum MHD_Result token_endpoint(struct MHD_Connection *c, const char *form) {
     const char *p = strstr(form, "refresh_token=");
     if (!strstr(form, "grant_type=refresh_token") || !p) return answer(c, 400, invalid_grant);
@@ -422,17 +446,26 @@ static enum MHD_Result token_endpoint(struct MHD_Connection *c, const char *form
     const char *end = strchr(p, '&');
     size_t n = end ? (size_t)(end - p) : strlen(p);
     const char *dot = memchr(p, '.', n);
-    job j = {.kind = ROTATE, .now = now_us()};
+    int narrowed = strstr(form, "scope=offline_access") != NULL;
+    const char *scope = narrowed ? "offline_access" : "openid profile email offline_access";
+    job j = {.kind = ROTATE, .now = now_us(), .scope = narrowed ? "offline_access" : NULL};
     if (!dot || (size_t)(dot - p) >= sizeof j.grant_id) return answer(c, 400, invalid_grant);
     memcpy(j.grant_id, p, (size_t)(dot - p));
     token_hash(dot + 1, n - (size_t)(dot + 1 - p), j.hash);
-    char successor[128], at[1024], body[1400];
+    char successor[128], at[1024], it[1400], body[2800];
     new_token(&j, successor);
     if (!write_job(&j)) return answer(c, 400, invalid_grant);
-    if (!access_token(j.grant_id, "offline_access", j.now, at, sizeof at)) return answer(c, 500, "{}");
-    snprintf(body, sizeof body,
-             "{\"access_token\":\"%s\",\"token_type\":\"Bearer\",\"expires_in\":900,\"refresh_token\":\"%s\","
-             "\"scope\":\"offline_access\"}", at, successor);
+    if (!access_token(j.grant_id, scope, j.now, at, sizeof at)) return answer(c, 500, "{}");
+    if (narrowed) {
+        snprintf(body, sizeof body,
+                 "{\"access_token\":\"%s\",\"token_type\":\"Bearer\",\"expires_in\":900,\"refresh_token\":\"%s\","
+                 "\"scope\":\"%s\"}", at, successor, scope);
+    } else {
+        if (!id_token(at, j.now, it, sizeof it)) return answer(c, 500, "{}");
+        snprintf(body, sizeof body,
+                 "{\"access_token\":\"%s\",\"token_type\":\"Bearer\",\"expires_in\":900,\"refresh_token\":\"%s\","
+                 "\"scope\":\"%s\",\"id_token\":\"%s\"}", at, successor, scope, it);
+    }
     return answer(c, 200, body);
 }
 
@@ -530,6 +563,7 @@ int main(int argc, char **argv) {
     int threads = atoi(argv[4]);
     RAND_bytes(hmac_key, sizeof hmac_key);
     if (!(signing_key = EVP_EC_gen("P-256"))) die("P-256 key");
+    if (!(id_token_key = EVP_RSA_gen(2048))) die("RSA key");
 
     writer = open_db(1);
     sqlite3_stmt *s = prepare(writer, "SELECT id FROM users WHERE email = 'bench@example.com'");
