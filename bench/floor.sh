@@ -5,15 +5,15 @@
 #   bench/floor.sh [PAIRS] [SIGNET_BIN] [full|normal]
 #
 # The floor is bench/floor/floor.c: a C server on the same libraries (libmicrohttpd with the same
-# thread pool and poll mode, SQLite on a database that SIGNET_BIN created, OpenSSL) doing only what
-# no implementation of the operation can skip, with Signet's own SQL and group commit. For each
-# scenario (healthz, userinfo, refresh-noid, refresh-id) and each of PAIRS pairs (default 3): a fresh data
-# folder and Signet, one `SignetBench load --scenario S --connections 16 --seconds 5 --runs 1`;
-# then a fresh data folder and the floor server, the same load (`--server floor`). Prints every
-# run's server CPU per operation (from /proc), then per scenario the medians, Signet's cost above
-# the floor, and the issue's target; records `floor.SCENARIO.signet_us` and `.floor_us` in
-# $RESULTS when set. Everything listens on 127.0.0.1. Builds the floor server with gcc (the
-# -dev packages are `make deps`'s).
+# thread pool and poll mode, SQLite on a database that SIGNET_BIN created, OpenSSL) doing only
+# what no implementation of the operation can skip, with Signet's own SQL and group commit. For
+# each scenario (healthz, userinfo, refresh-noid, refresh-id) and each of PAIRS pairs (default 3):
+# a fresh data folder and Signet, one `SignetBench load --scenario S --connections 16 --seconds 5
+# --runs 1`; then a fresh data folder and the floor server, the same load (`--server floor`).
+# Prints every run's server CPU per operation (from /proc), then per scenario the medians and
+# Signet's cost above the floor (`scripts/bench.sh --only floor` sets them beside issue 16's
+# targets); records `floor.SCENARIO.signet_us` and `.floor_us` in $RESULTS when set. Everything
+# listens on 127.0.0.1. Builds the floor server with gcc (the -dev packages are `make deps`'s).
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 pairs=${1:-3}
@@ -47,7 +47,6 @@ start_floor() {
 # cpu_of LINE: the server CPU per operation of a `median` line.
 cpu_of() { sed -n 's/.*server CPU \([0-9.]*\) us\/op.*/\1/p' <<<"$1"; }
 median_of() { tr ' ' '\n' | grep . | sort -n | awk '{ v[NR] = $1 } END { print (NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2) }'; }
-target_of() { case $1 in refresh-noid) echo 80 ;; refresh-id) echo 330 ;; userinfo) echo 15 ;; *) echo - ;; esac; }
 
 echo "server CPU per operation (us), $pairs pairs, synchronous=$sync, 16 connections, 5 s per run"
 declare -A signet_runs floor_runs
@@ -67,12 +66,11 @@ for scenario in healthz userinfo refresh-noid refresh-id; do
 done
 
 echo
-printf '%-13s %10s %10s %12s %8s\n' scenario signet floor 'signet-floor' target
+printf '%-13s %10s %10s %12s\n' scenario signet floor 'signet-floor'
 for scenario in healthz userinfo refresh-noid refresh-id; do
     s=$(median_of <<<"${signet_runs[$scenario]}")
     f=$(median_of <<<"${floor_runs[$scenario]}")
-    printf '%-13s %10s %10s %12s %8s\n' "$scenario" "$s" "$f" "$(awk -v s="$s" -v f="$f" 'BEGIN { print s - f }')" \
-        "$(target_of "$scenario")"
+    printf '%-13s %10s %10s %12s\n' "$scenario" "$s" "$f" "$(awk -v s="$s" -v f="$f" 'BEGIN { print s - f }')"
     if [ -n "${RESULTS:-}" ]; then
         printf 'floor.%s.signet_us %s\nfloor.%s.floor_us %s\n' "$scenario" "$s" "$scenario" "$f" >>"$RESULTS"
     fi

@@ -31,6 +31,9 @@ NGINX=${NGINX:-/usr/sbin/nginx}
 SECTIONS=(footprint startup http jwks crypto refresh durability slowfed postgres client_credentials userinfo signin password enumeration)
 # Opt-in sections: run only when named in --only.
 OPTIN_SECTIONS=(scale floor)
+# Issue 16's server CPU targets per operation (us), by load scenario: the load sections print each
+# against its figure, the floor section against the floor under it.
+declare -A CPU_TARGET=([refresh-id]=330 [refresh-noid]=80 [client-credentials]=40 [userinfo]=15 [signin]=500)
 # floor: Signet next to bench/floor's C server on the same libraries (the floor under the CPU
 # targets), alternating, this many pairs per scenario.
 FLOOR_PAIRS=${FLOOR_PAIRS:-3}
@@ -592,11 +595,11 @@ section_refresh() {
     echo "  With an RS256 ID token (every response):"
     load_run refresh-id refresh-id "$LOAD_CONNECTIONS"
     load_summary "refresh rotations/s, RS256 ID token" 3000 20
-    cpu_target "refresh, RS256 ID token" 330
+    cpu_target "refresh, RS256 ID token" "${CPU_TARGET[refresh-id]}"
     echo "  Without an ID token (scope=offline_access):"
     load_run refresh-noid refresh-noid "$LOAD_CONNECTIONS"
     load_summary "refresh rotations/s, no ID token" 8000 20
-    cpu_target "refresh, no ID token" 80
+    cpu_target "refresh, no ID token" "${CPU_TARGET[refresh-noid]}"
     # The peak resident set over the server's life: start-up, set-up and both refresh loads.
     local hwm_kb
     hwm_kb=$(awk '/^VmHWM:/ { print $2 }' "/proc/$SIGNET_PID/status")
@@ -707,7 +710,7 @@ section_client_credentials() {
     start_oauth_server client-credentials
     load_run client-credentials client-credentials "$LOAD_CONNECTIONS"
     load_summary "client_credentials grants/s" 5000
-    cpu_target "client_credentials" 40
+    cpu_target "client_credentials" "${CPU_TARGET[client-credentials]}"
     http_floor client_credentials
     stop_pid "$SIGNET_PID"
 }
@@ -727,7 +730,7 @@ section_userinfo() {
     echo "  openssl speed ecdsap256 verify: $(printf '%.0f' "$OPENSSL_ECDSA_VERIFY")/s per core."
     load_run userinfo userinfo "$LOAD_CONNECTIONS"
     load_summary "userinfo requests/s" 15000
-    cpu_target "userinfo" 15
+    cpu_target "userinfo" "${CPU_TARGET[userinfo]}"
     http_floor userinfo
     stop_pid "$SIGNET_PID"
 }
@@ -742,7 +745,7 @@ section_signin() {
     start_oauth_server signin
     load_run signin signin "$LOAD_CONNECTIONS"
     load_summary "complete sign-ins/s (SSO session)" 1000
-    cpu_target "complete sign-in" 500
+    cpu_target "complete sign-in" "${CPU_TARGET[signin]}"
     stop_pid "$SIGNET_PID"
 }
 
@@ -858,10 +861,11 @@ section_floor() {
     local scenario name target signet floor
     for scenario in userinfo refresh-noid refresh-id; do
         case $scenario in
-            userinfo) name="userinfo"; target=15 ;;
-            refresh-noid) name="refresh, no ID token"; target=80 ;;
-            refresh-id) name="refresh, RS256 ID token"; target=330 ;;
+            userinfo) name="userinfo" ;;
+            refresh-noid) name="refresh, no ID token" ;;
+            refresh-id) name="refresh, RS256 ID token" ;;
         esac
+        target=${CPU_TARGET[$scenario]}
         signet=$(result "floor.$scenario.signet_us" 2>/dev/null || echo 0)
         floor=$(result "floor.$scenario.floor_us" 2>/dev/null || echo 0)
         summary_add "C floor: $name" "$(printf '%.0f us; Signet %.0f us' "$floor" "$signet")" \
