@@ -272,6 +272,9 @@ section_postgres() {
     local rotation_trips=$PG_LOGGED_TRIPS rotation_statements=$PG_LOGGED_STATEMENTS
     pg_round_trips pg-signin-trips signin signet_bench "$pgdir" grants
     summary_add "  signin on PG: round trips (strace); statements (server log)" "$PG_LOGGED_TRIPS; $PG_LOGGED_STATEMENTS" "(info)" info
+    # A refresh with the family's whole scope issues an RS256 ID token, whose claims need the user.
+    pg_round_trips pg-refresh-id-trips refresh-id signet_bench "$pgdir" refresh_tokens "parent_hash IS NOT NULL"
+    summary_add "  refresh-id on PG: round trips (strace); statements (server log)" "$PG_LOGGED_TRIPS; $PG_LOGGED_STATEMENTS" "(info)" info
     PG_LOGGED_TRIPS=$rotation_trips
     echo "  Per operation on the same server (one run each, for the capacity model in docs/operations.md):"
     pg_operation_cost pg-signin signin signet_bench

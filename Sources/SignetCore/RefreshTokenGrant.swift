@@ -54,9 +54,13 @@ struct RefreshTokenGrant: GrantHandler {
         // (the presented token and its family, read under the rotation's lock), so the scope and
         // audiences are the same ones, and need not be parsed twice.
         var checked: (scope: Scope, audiences: [String])?
+        // An ID token needs the user's claims: unless the request narrows to a scope without
+        // `openid`, the rotation's own read returns the user (no read of its own after the commit).
+        let mayIssueIDToken = requestedScope?.contains(Scope.openID) ?? true
         switch try parts.refreshTokens.rotateRefreshToken(
             tokenHash: presentedHash, grantID: locator.grantID, clientID: client.id, successorHash: successorHash,
             successorExpiresAt: now.addingTimeInterval(parts.refreshMinter.lifetime(for: client)), now: now, graceSeconds: graceSeconds,
+            withUser: mayIssueIDToken,
             check: { token, grant in
                 guard narrows else { return }
                 checked = try narrowed(token: token, grant: grant, requestedScope: requestedScope, parameters, client: client)
@@ -84,10 +88,11 @@ struct RefreshTokenGrant: GrantHandler {
         let (scope, audiences) = try checked ?? narrowed(token: rotation.presented, grant: rotation.grant,
                                                          requestedScope: requestedScope, parameters, client: client)
         // Disabling a user revokes its grants, so a live grant means an active user; the user
-        // record is read only when an ID token needs its claims (the hot path skips the read).
+        // record is needed only when an ID token needs its claims (the hot path skips it), and
+        // comes from the rotation's read, or is read here from a store that did not return it.
         var user: UserRecord?
         if scope.contains(Scope.openID) {
-            guard let found = try users.user(id: rotation.grant.userID), found.disabledAt == nil else {
+            guard let found = try rotation.user ?? users.user(id: rotation.grant.userID), found.disabledAt == nil else {
                 try parts.refreshTokens.revokeGrant(id: rotation.grant.grantID, reason: "user_disabled", now: now)
                 throw OAuthError.invalidGrant("The user is not active.")
             }

@@ -94,19 +94,37 @@ public struct SQLRefreshTokenStore: RefreshTokenStore {
     /// takes; not the profile row, which many families share and nothing changes). The grant always
     /// exists for a token (`ON DELETE CASCADE`), and its profile for a grant (never deleted), so
     /// the inner joins lose nothing: no row is an unknown token.
-    /// The grant's key comes last (column 22), for the successor's insert (`insertSuccessorSQL`).
-    /// `$1` is the token's hash, `$2` the grant id its string names (`located`).
-    static func tokenAndGrantForRotation(_ located: Bool) -> String {
+    /// The grant's key comes next (column 22), for the successor's insert (`insertSuccessorSQL`).
+    /// `withUser`: the user's whole row follows (columns 23–32, `userColumns`, NULL when there is
+    /// no such user) from a join in place of the subquery, for a refresh that issues an ID token
+    /// (the user row is read either way; not locked). `$1` is the token's hash, `$2` the grant id
+    /// its string names (`located`).
+    static func tokenAndGrantForRotation(_ located: Bool, withUser: Bool) -> String {
         """
         SELECT \(tokenSelect),
             \(grantColumns),
-            (SELECT disabled_at IS NOT NULL FROM users WHERE id = g.user_id), t.grant_ref
-        FROM \(tokenJoin)
+            \(withUser ? "u.disabled_at IS NOT NULL" : "(SELECT disabled_at IS NOT NULL FROM users WHERE id = g.user_id)"),
+            t.grant_ref\(withUser ? ", " + userColumns : "")
+        FROM \(tokenJoin)\(withUser ? " LEFT JOIN users u ON u.id = g.user_id" : "")
         WHERE \(tokenWhere(located)){for_update:t, g}
         """
     }
-    static let rotationLocated = tokenAndGrantForRotation(true)
-    static let rotationLegacy = tokenAndGrantForRotation(false)
+    static let rotationLocated = tokenAndGrantForRotation(true, withUser: false)
+    static let rotationLegacy = tokenAndGrantForRotation(false, withUser: false)
+    static let rotationLocatedWithUser = tokenAndGrantForRotation(true, withUser: true)
+    static let rotationLegacyWithUser = tokenAndGrantForRotation(false, withUser: true)
+    /// The user's columns as the rotation's join names them (`u.`), in `SQLUserStore.decodeUser` order.
+    static let userColumns = SQLUserStore.userColumns.split(separator: ",")
+        .map { "u." + $0.trimmingCharacters(in: .whitespacesAndNewlines) }.joined(separator: ", ")
+    /// The statement a rotation reads its rows with (`tokenAndGrantForRotation`).
+    static func rotationRead(located: Bool, withUser: Bool) -> String {
+        switch (located, withUser) {
+        case (true, false): rotationLocated
+        case (false, false): rotationLegacy
+        case (true, true): rotationLocatedWithUser
+        case (false, true): rotationLegacyWithUser
+        }
+    }
     /// How a token is found (migration 19): one whose string names its family (`$2`, the grant's
     /// public id) under that grant, by the primary key (`grant_ref`, `token_hash`); one issued
     /// before migration 19 (`$2` not bound) by its hash through `refresh_tokens_legacy`, which
@@ -266,10 +284,11 @@ public struct SQLRefreshTokenStore: RefreshTokenStore {
     public func rotateRefreshToken(tokenHash: [UInt8], grantID: String?, clientID: String, successorHash: [UInt8],
                                    successorExpiresAt: Date, now: Date, graceSeconds: Int) throws -> RotationResult {
         try rotateRefreshToken(tokenHash: tokenHash, grantID: grantID, clientID: clientID, successorHash: successorHash,
-                               successorExpiresAt: successorExpiresAt, now: now, graceSeconds: graceSeconds) { _, _ in }
+                               successorExpiresAt: successorExpiresAt, now: now, graceSeconds: graceSeconds,
+                               withUser: false) { _, _ in }
     }
 
-    /// See `RefreshTokenStore.rotateRefreshToken(tokenHash:grantID:clientID:successorHash:successorExpiresAt:now:graceSeconds:check:)`.
+    /// See `RefreshTokenStore.rotateRefreshToken(tokenHash:grantID:clientID:successorHash:successorExpiresAt:now:graceSeconds:withUser:check:)`.
     ///
     /// One transaction that reads the presented token with its grant (and its user's disabled
     /// flag) in one statement, locking both (SQLite: the write lock from `BEGIN IMMEDIATE`;
@@ -282,26 +301,29 @@ public struct SQLRefreshTokenStore: RefreshTokenStore {
     /// `COMMIT` in one pipeline. The token is read by `tokenWhere`; the successor, the update and
     /// the insert all go to the presented token's family (`grant_ref`), so on SQLite a rotation
     /// writes one leaf of `refresh_tokens` (the family's tokens sit together in its primary key).
+    /// With `withUser` the same read returns the user's row (`Rotation.user`): a refresh that
+    /// issues an ID token makes no read transaction (on PostgreSQL, no round trip) of its own.
     public func rotateRefreshToken(tokenHash: [UInt8], grantID: String?, clientID: String, successorHash: [UInt8],
-                                   successorExpiresAt: Date, now: Date, graceSeconds: Int,
+                                   successorExpiresAt: Date, now: Date, graceSeconds: Int, withUser: Bool,
                                    check: (RefreshTokenRecord, GrantRecord) throws -> Void) throws -> RotationResult {
         let request = RotationRequest(tokenHash: tokenHash, clientID: clientID, successorHash: successorHash,
                                       successorExpiresAt: successorExpiresAt, now: now, graceSeconds: graceSeconds)
         return try database.transaction { db in
-            let read = try db.one(grantID == nil ? Self.rotationLegacy : Self.rotationLocated,
+            let read = try db.one(Self.rotationRead(located: grantID != nil, withUser: withUser),
                                   Self.tokenKey(tokenHash, grantID)) { row in
                 (try Self.decodeToken(row), try Self.decodeGrant(row, first: 8), try row.optionalBool(21) ?? false,
-                 try row.int64(22))
+                 try row.int64(22), withUser && row.optionalText(23) != nil ? try SQLUserStore.decodeUser(row, first: 23) : nil)
             }
-            guard let (token, grant, userDisabled, grantKey) = read else {
+            guard let (token, grant, userDisabled, grantKey, user) = read else {
                 return RefreshRotation.decide(request, token: nil, grant: nil, userDisabled: false, successor: nil).0
             }
             if grant.clientID == clientID { try check(token, grant) }
             let successor = try RefreshRotation.successorToRead(token, request).flatMap { hash in
                 try db.one(Self.tokenInFamily, [grantKey, hash], Self.decodeToken)
             }
-            let (result, write) = RefreshRotation.decide(request, token: token, grant: grant,
-                                                         userDisabled: userDisabled, successor: successor)
+            let (decided, write) = RefreshRotation.decide(request, token: token, grant: grant,
+                                                          userDisabled: userDisabled, successor: successor)
+            let result = user.map(decided.carrying(user:)) ?? decided
             switch write {
             case .none:
                 break

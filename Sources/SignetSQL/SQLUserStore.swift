@@ -10,11 +10,16 @@ public struct SQLUserStore: UserStore {
         """
 
     static func decodeUser(_ row: any SQLRow) throws -> UserRecord {
+        try decodeUser(row, first: 0)
+    }
+
+    /// The user in `userColumns` order, starting at column `first`.
+    static func decodeUser(_ row: any SQLRow, first: Int32) throws -> UserRecord {
         UserRecord(
-            id: try row.text(0), email: try row.text(1), emailVerified: try row.bool(2),
-            passwordHash: row.optionalText(3), name: row.optionalText(4), givenName: row.optionalText(5),
-            familyName: row.optionalText(6), disabledAt: try row.optionalDate(7), createdAt: try row.date(8),
-            updatedAt: try row.date(9))
+            id: try row.text(first), email: try row.text(first + 1), emailVerified: try row.bool(first + 2),
+            passwordHash: row.optionalText(first + 3), name: row.optionalText(first + 4), givenName: row.optionalText(first + 5),
+            familyName: row.optionalText(first + 6), disabledAt: try row.optionalDate(first + 7), createdAt: try row.date(first + 8),
+            updatedAt: try row.date(first + 9))
     }
 
     static let federatedColumns = "connection_id, issuer, subject, user_id, email, created_at"

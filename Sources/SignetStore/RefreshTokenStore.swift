@@ -59,8 +59,11 @@ public protocol RefreshTokenStore: Sendable {
     /// transaction and before anything is decided or written; if it throws, nothing is written
     /// and its error is thrown. (A refresh that narrows its scope or resources is checked against
     /// the family this way, so a refused request leaves the token as it was, with no separate read.)
+    /// With `withUser`, a store that can reads the family's user in the same locked read and
+    /// returns it in `Rotation.user` (a refresh that issues an ID token needs its claims), so the
+    /// caller makes no read of its own after the commit.
     func rotateRefreshToken(tokenHash: [UInt8], grantID: String?, clientID: String, successorHash: [UInt8],
-                            successorExpiresAt: Date, now: Date, graceSeconds: Int,
+                            successorExpiresAt: Date, now: Date, graceSeconds: Int, withUser: Bool,
                             check: (RefreshTokenRecord, GrantRecord) throws -> Void) throws -> RotationResult
 
     /// Revokes the family; returns true if this call revoked it, false if it was unknown or
@@ -103,9 +106,10 @@ extension RefreshTokenStore {
     }
 
     /// The check as its own reads before the rotation (for stores that cannot run it inside their
-    /// transaction): the token, then its family, then `rotateRefreshToken`.
+    /// transaction): the token, then its family, then `rotateRefreshToken`. It reads no user
+    /// (`Rotation.user` stays nil whatever `withUser` asks).
     public func rotateRefreshToken(tokenHash: [UInt8], grantID: String?, clientID: String, successorHash: [UInt8],
-                                   successorExpiresAt: Date, now: Date, graceSeconds: Int,
+                                   successorExpiresAt: Date, now: Date, graceSeconds: Int, withUser: Bool,
                                    check: (RefreshTokenRecord, GrantRecord) throws -> Void) throws -> RotationResult {
         if let token = try refreshToken(hash: tokenHash, grantID: grantID), let grant = try grant(id: token.grantID),
            grant.clientID == clientID {

@@ -7,10 +7,15 @@ public struct Rotation: Sendable, Equatable {
     public var presented: RefreshTokenRecord
     /// The family's live token: the one to hand to the client.
     public var successor: RefreshTokenRecord
+    /// The family's user as the rotation's own locked read found it, when the caller asked for it
+    /// (`withUser`) and the store reads it there (a store that does not leaves it nil); nil also
+    /// when the user is gone. A caller that needs the user reads it itself when this is nil.
+    public var user: UserRecord?
 }
 
 /// The outcome of presenting a refresh token.
 public enum RotationResult: Sendable, Equatable {
+
     /// The token was live; it is now rotated and the successor is stored.
     case rotated(Rotation)
     /// The token was rotated moments ago (within the grace window) and its successor is still the
@@ -30,4 +35,19 @@ public enum RotationResult: Sendable, Equatable {
     case clientMismatch
     /// No token has this hash.
     case notFound
+
+    /// This outcome with `user` as its rotation's `Rotation.user` (a rotation or a grace retry;
+    /// any other outcome carries no user).
+    public func carrying(user: UserRecord) -> RotationResult {
+        switch self {
+        case .rotated(var rotation):
+            rotation.user = user
+            return .rotated(rotation)
+        case .graceRetry(var rotation):
+            rotation.user = user
+            return .graceRetry(rotation)
+        default:
+            return self
+        }
+    }
 }

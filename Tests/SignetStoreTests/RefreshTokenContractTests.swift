@@ -117,6 +117,48 @@ struct RefreshTokenContractTests {
         }
     }
 
+    /// Asked for the user (a refresh that issues an ID token), the rotation's own read returns the
+    /// family's user as a rotation and a grace retry; not asked, or with no such user, none; the
+    /// other outcomes carry none.
+    @Test(arguments: Backend.allCases)
+    func aRotationAskedForTheUserReturnsItFromItsOwnRead(_ backend: Backend) throws {
+        let storage = try family(backend)
+        let user = Fixture.user("user-1", email: "ada@example.com")
+        try storage.users.insertUser(user)
+        let store = storage.refreshTokens
+        func rotate(_ presented: String, to successor: String, at seconds: Double, withUser: Bool,
+                    family: String = "g") throws -> RotationResult {
+            try store.rotateRefreshToken(tokenHash: hash(presented), grantID: family, clientID: "app",
+                                         successorHash: hash(successor), successorExpiresAt: t0.addingTimeInterval(seconds + 3_600),
+                                         now: t0.addingTimeInterval(seconds), graceSeconds: 30, withUser: withUser) { _, _ in }
+        }
+        guard case .rotated(let first) = try rotate("rt-0", to: "rt-1", at: 10, withUser: true) else {
+            Issue.record("expected .rotated")
+            return
+        }
+        #expect(first.user == user)
+        guard case .graceRetry(let retry) = try rotate("rt-0", to: "rt-1", at: 12, withUser: true) else {
+            Issue.record("expected .graceRetry")
+            return
+        }
+        #expect(retry.user == user)
+        guard case .rotated(let second) = try rotate("rt-1", to: "rt-2", at: 20, withUser: false) else {
+            Issue.record("expected .rotated")
+            return
+        }
+        #expect(second.user == nil)
+        let reuse = try rotate("rt-0", to: "rt-9", at: 100, withUser: true)
+        let revoked = try #require(try store.grant(id: "g"))
+        #expect(reuse == .reuseDetected(revoked))
+        // A family whose user is gone rotates as before, with no user to return.
+        try store.createGrant(Fixture.grant("g2", user: "user-gone"), firstToken: Fixture.token("rt-a", grant: "g2"))
+        guard case .rotated(let orphan) = try rotate("rt-a", to: "rt-b", at: 30, withUser: true, family: "g2") else {
+            Issue.record("expected .rotated")
+            return
+        }
+        #expect(orphan.user == nil)
+    }
+
     /// A family and its first token are stored together or not at all: a duplicate family (a
     /// replayed code's revoked row) leaves no token behind, and a token that cannot be stored
     /// leaves no family behind.
@@ -173,7 +215,7 @@ struct RefreshTokenContractTests {
         #expect(throws: Refused.self) {
             try store.rotateRefreshToken(tokenHash: hash("rt-0"), grantID: "g", clientID: "app", successorHash: hash("rt-1"),
                                          successorExpiresAt: t0.addingTimeInterval(3_610), now: t0.addingTimeInterval(10),
-                                         graceSeconds: 30) { token, grant in
+                                         graceSeconds: 30, withUser: false) { token, grant in
                 seen.append((token, grant))
                 throw Refused()
             }
@@ -187,7 +229,8 @@ struct RefreshTokenContractTests {
         for (presented, client, expected) in [("rt-0", "other", RotationResult.clientMismatch), ("rt-x", "app", .notFound)] {
             let result = try store.rotateRefreshToken(tokenHash: hash(presented), grantID: "g", clientID: client, successorHash: hash("rt-1"),
                                                       successorExpiresAt: t0.addingTimeInterval(3_610),
-                                                      now: t0.addingTimeInterval(10), graceSeconds: 30) { _, _ in throw Refused() }
+                                                      now: t0.addingTimeInterval(10), graceSeconds: 30,
+                                                      withUser: false) { _, _ in throw Refused() }
             #expect(result == expected)
         }
         // Past the grace window the token is still live, so it was never rotated.

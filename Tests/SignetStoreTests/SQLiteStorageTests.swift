@@ -183,6 +183,24 @@ struct SQLiteStorageTests {
         #expect(plan.contains { $0.hasPrefix("SEARCH grants") } && plan.contains { $0.hasPrefix("SEARCH users") }, "\(plan)")
     }
 
+    /// A rotation's locked read, with or without the user's row, finds every row by a key: the
+    /// token by its family's key and hash (or, from before migration 19, the legacy index), the
+    /// grant, its profile and the user by theirs; no table is scanned.
+    @Test func theRotationsReadsFindEveryRowByAKey() throws {
+        let store = try SQLiteStorage.temporary()
+        let connection = try SQLiteConnection.open(path: store.path)
+        for located in [true, false] {
+            for withUser in [true, false] {
+                let sql = SQLRefreshTokenStore.rotationRead(located: located, withUser: withUser)
+                let plan = try connection.query("EXPLAIN QUERY PLAN " + sql, []) { try $0.text(3) }
+                #expect(!plan.contains { $0.hasPrefix("SCAN") }, "\(plan)")
+                for table in ["t", "g", "p", withUser ? "u" : "users"] {
+                    #expect(plan.contains { $0.hasPrefix("SEARCH \(table) ") }, "\(table): \(plan)")
+                }
+            }
+        }
+    }
+
     @Test func reopeningKeepsData() throws {
         try withDirectory { directory in
             let path = directory + "/db.sqlite3"
