@@ -15,7 +15,6 @@ public struct Rotation: Sendable, Equatable {
 
 /// The outcome of presenting a refresh token.
 public enum RotationResult: Sendable, Equatable {
-
     /// The token was live; it is now rotated and the successor is stored.
     case rotated(Rotation)
     /// The token was rotated moments ago (within the grace window) and its successor is still the
