@@ -5,9 +5,10 @@
 #   make fuzz   runs every libFuzzer target for FUZZ_SECONDS (default 30) each (docs/testing.md)
 SHELL := /bin/bash
 SWIFT ?= swift
-# Debian packages the build, the tests and the benchmarks need.
+# Debian packages the build, the tests and the benchmarks need (the tests run the sqlite3 and
+# curl commands: audit tampering, crash consistency, TLS).
 DEB_PACKAGES := pkg-config gdb libssl-dev libsqlite3-dev libpq-dev libmicrohttpd-dev libsodium-dev \
-                postgresql nginx-light wrk openssl ca-certificates chromium chromium-driver \
+                postgresql nginx-light wrk openssl ca-certificates chromium chromium-driver sqlite3 curl \
                 libsecret-1-dev gnome-keyring dbus-x11 libcurl4-openssl-dev \
                 libqrencode-dev zbar-tools prometheus libcbor-dev libidn2-dev dnsmasq-base
 # Profilers for `make bench`'s findings (bench/README.md, "Profiling"): perf record, heaptrack.
@@ -56,8 +57,6 @@ demo: release
 
 # One --product per build: SwiftPM builds only the last one when given several.
 bench: deps
-	@command -v curl >/dev/null || { $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get update -qq && \
-	  $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends curl >/dev/null; }
 	@missing=""; for p in $(BENCH_DEB_PACKAGES); do \
 	  dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "install ok installed" || missing="$$missing $$p"; \
 	done; \
