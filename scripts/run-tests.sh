@@ -27,7 +27,7 @@ parts=$(mktemp)
 pgdir=""
 watchdog=""
 cleanup() {
-  rm -f "$log" "$parts"
+  rm -f "$log" "$parts" "${test_pid_file:-}"
   if [ -n "$watchdog" ]; then kill "$watchdog" 2>/dev/null || true; fi
   if [ -n "$pgdir" ]; then scripts/postgres-test-server.sh stop "$pgdir"; fi
 }
@@ -55,23 +55,42 @@ export SWIFT_BACKTRACE="${SWIFT_BACKTRACE:-enable=yes,threads=crashed,registers=
 ulimit -c unlimited 2>/dev/null || true
 rm -f core core.[0-9]*
 # The watchdog: a hung run ends with a core dump and the summary below instead of CI's limit.
+# It finds the test process by process id: `swift test`'s pid is written to $test_pid_file, and
+# the test bundles are the descendants of that pid (so another checkout's tests are never hit).
+test_pid_file=$(mktemp)
+descendants() {
+  local child
+  for child in $(pgrep -P "$1"); do echo "$child"; descendants "$child"; done
+}
 (
+  set +e
   sleep "$run_limit" & sleeper=$!
   trap 'kill "$sleeper" 2>/dev/null; exit 0' TERM
   wait "$sleeper"
-  echo "== the test run passed its ${run_limit} s limit; aborting the test process" >&2
-  # Only this checkout's test process (another checkout's tests may run on the same machine);
-  # a first SIGABRT has been seen to be lost, so it is repeated, then SIGKILL.
-  mine="^$PWD/\.build/.*SignetPackageTests\.xctest"
-  for _ in 1 2 3; do
-    pkill -ABRT -f "$mine" || exit 0
+  root=$(cat "$test_pid_file")
+  echo "== watchdog: the test run passed its ${run_limit} s limit (swift test: pid ${root:-unknown})" >&2
+  # A first SIGABRT has been seen to be lost, so it is repeated, then SIGKILL.
+  for signal in ABRT ABRT ABRT KILL; do
+    [ -n "$root" ] && kill -0 "$root" 2>/dev/null || { echo "== watchdog: swift test has ended" >&2; exit 0; }
+    pids=""
+    for pid in $(descendants "$root"); do
+      case "$(readlink "/proc/$pid/exe")" in *.xctest) pids="$pids $pid" ;; esac
+    done
+    if [ -z "$pids" ]; then
+      pids="$root $(descendants "$root" | tr '\n' ' ')"
+      echo "== watchdog: no test bundle (*.xctest) runs under swift test; sending SIG$signal to swift test and all it started (pid $pids)" >&2
+    else
+      echo "== watchdog: sending SIG$signal to the test process (pid$pids)" >&2
+    fi
+    # shellcheck disable=SC2086
+    kill -s "$signal" $pids
     sleep 10
   done
-  pkill -KILL -f "$mine" || true
 ) &
 watchdog=$!
 set +e
-swift test --skip-build --no-parallel 2>&1 | tee "$log"
+# The subshell writes its own pid and becomes `swift test`, so the pid written is swift test's.
+(echo "$BASHPID" >"$test_pid_file"; exec swift test --skip-build --no-parallel) 2>&1 | tee "$log"
 rc=${PIPESTATUS[0]}
 set -e
 kill "$watchdog" 2>/dev/null || true
