@@ -5,7 +5,8 @@ import Glibc
 #endif
 
 /// The real parts a green run stands on: a PostgreSQL server, Chromium with its WebDriver, a
-/// Secret Service keyring, an SMTP server (aiosmtpd), a QR decoder (zbarimg), a Prometheus server, a DNS server (dnsmasq), and independently
+/// Secret Service keyring, an SMTP server (aiosmtpd), a QR decoder (zbarimg), a Prometheus server, a DNS server (dnsmasq),
+/// the IPv6 loopback address (`::1`), and independently
 /// written implementations (jwcrypto, oidc-provider-mock, pyotp). A test that needs one calls `use()` first.
 ///
 /// Outside CI a missing part skips the tests that need it (through `canRun` in `.enabled(if:)`).
@@ -25,6 +26,7 @@ public enum RealPart: String, CaseIterable, Sendable {
     case prometheus = "Prometheus"
     case schemathesis = "schemathesis"
     case dnsmasq = "dnsmasq"
+    case ipv6Loopback = "IPv6 loopback"
 
     /// True when every real part must be present: `CI` (set by CI) or `SIGNET_REQUIRE_ALL` is set
     /// to anything but empty, `0` or `false`.
@@ -56,6 +58,7 @@ public enum RealPart: String, CaseIterable, Sendable {
         case .prometheus: return Self.prometheusUnavailable
         case .schemathesis: return Self.schemathesisUnavailable
         case .dnsmasq: return Self.dnsmasqUnavailable
+        case .ipv6Loopback: return Self.ipv6LoopbackUnavailable
         }
     }
 
@@ -116,6 +119,20 @@ public enum RealPart: String, CaseIterable, Sendable {
         ? nil : "\(LocalDNSServer.executable) is missing (Debian package dnsmasq-base; `make deps` installs it)"
     private static let zbarUnavailable: String? = FileManager.default.isExecutableFile(atPath: "/usr/bin/zbarimg")
         ? nil : "/usr/bin/zbarimg is missing (Debian package zbar-tools; `make deps` installs it)"
+
+    /// A TCP socket bound to `[::1]:0`: a kernel or container without IPv6 refuses it.
+    private static let ipv6LoopbackUnavailable: String? = {
+        let descriptor = socket(AF_INET6, Int32(SOCK_STREAM.rawValue), 0)
+        guard descriptor >= 0 else { return "no IPv6 socket (\(String(cString: strerror(errno))))" }
+        defer { close(descriptor) }
+        var address = sockaddr_in6()
+        address.sin6_family = sa_family_t(AF_INET6)
+        address.sin6_addr = in6addr_loopback
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in6>.size)) }
+        }
+        return bound == 0 ? nil : "cannot bind [::1] (\(String(cString: strerror(errno)))): IPv6 is off in this kernel or container"
+    }()
 
     private static func pythonModuleMissing(_ module: String) -> String? {
         guard let check = try? Subprocess.runBlocking(PackagePaths.python, ["-c", "import \(module)"]) else {

@@ -5,20 +5,9 @@ import SignetTesting
 
 /// IPv6 loopback and TLS.
 @Suite(.endToEndLimit) struct HTTPServerTransportTests {
-    static var hasIPv6Loopback: Bool {
-        let fd = socket(AF_INET6, Int32(SOCK_STREAM.rawValue), 0)
-        guard fd >= 0 else { return false }
-        defer { close(fd) }
-        var address = sockaddr_in6()
-        address.sin6_family = sa_family_t(AF_INET6)
-        address.sin6_addr = in6addr_loopback
-        return withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in6>.size)) }
-        } == 0
-    }
-
-    @Test(.enabled(if: hasIPv6Loopback, "this machine has no IPv6 loopback"))
+    @Test(.enabled(if: RealPart.ipv6Loopback.canRun, RealPart.ipv6Loopback.skipComment))
     func servesOnIPv6Loopback() throws {
+        try RealPart.ipv6Loopback.use()
         let server = try TestServer(router: testRouter(), host: "::1")
         #expect(server.server.boundAddresses.first?.isIPv6 == true)
         let connection = try #require(RawConnection(port: server.port, host: "::1"))
