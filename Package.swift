@@ -145,7 +145,8 @@ let package = Package(
                           path: "bench/SignetBench"),
         // The fuzz targets (docs/testing.md, "Fuzzing"). In the normal build a corpus replayer;
         // `make fuzz` builds it again with -sanitize=fuzzer,address and -DSIGNET_LIBFUZZER.
-        .executableTarget(name: "SignetFuzz", dependencies: ["SignetCrypto", "SignetJOSE", "SignetWire", "SignetHTTP", "SignetWebAuthn"],
+        .executableTarget(name: "SignetFuzz", dependencies: ["SignetCrypto", "SignetJOSE", "SignetWire", "SignetHTTP", "SignetWebAuthn",
+                                                          "SignetClientCore", "CSignetOutbound", "CSignetResolver"],
                           path: "fuzz/SignetFuzz"),
         // An API protected by SignetResource (docs/guides/swift-api.md).
         .executableTarget(name: "ExampleAPI", dependencies: ["SignetHTTP", "SignetResource"], path: "Examples/ExampleAPI"),

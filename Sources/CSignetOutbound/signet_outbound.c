@@ -238,44 +238,106 @@ static const uint8_t *find(const uint8_t *haystack, size_t length, const char *n
     return NULL;
 }
 
-/// True once the buffer holds a whole response whose end the headers announce (Content-Length,
-/// or the last chunk of a chunked body). Responses framed by the end of the stream return false.
-static int response_complete(const uint8_t *buffer, size_t length) {
-    const uint8_t *end = find(buffer, length, "\r\n\r\n");
-    if (end == NULL) return 0;
-    size_t header_length = (size_t)(end - buffer) + 4;
-    // Status codes 1xx, 204 and 304 have no body.
-    if (length >= 12 && memcmp(buffer, "HTTP/1.", 7) == 0) {
-        if (buffer[9] == '1' || memcmp(buffer + 9, "204", 3) == 0 || memcmp(buffer + 9, "304", 3) == 0) {
-            return buffer[9] != '1';
-        }
+static int is_blank(uint8_t c) { return c == ' ' || c == '\t'; }
+
+/// The hex value of an ASCII hex digit, or -1.
+static int hex_value(uint8_t c) {
+    if (c >= '0' && c <= '9') return c - '0';
+    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+    if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+    return -1;
+}
+
+/// A header value that is only decimal digits between blanks, or -1 (also past `limit`).
+static long decimal_value(const uint8_t *text, size_t length, long limit) {
+    size_t i = 0;
+    while (i < length && is_blank(text[i])) i++;
+    size_t first = i;
+    long value = 0;
+    for (; i < length && text[i] >= '0' && text[i] <= '9'; i++) {
+        value = value * 10 + (text[i] - '0');
+        if (value > limit) return -1;
     }
-    long content_length = -1;
-    int chunked = 0;
-    const uint8_t *line = buffer;
-    while (line < end) {
-        const uint8_t *next = find(line, (size_t)(end + 2 - line), "\r\n");
-        if (next == NULL) break;
-        size_t n = (size_t)(next - line);
-        if (n > 15 && strncasecmp((const char *)line, "content-length:", 15) == 0) {
-            char digits[32];
-            size_t d = n - 15 < sizeof digits - 1 ? n - 15 : sizeof digits - 1;
-            memcpy(digits, line + 15, d);
-            digits[d] = 0;
-            char *stop = NULL;
-            long value = strtol(digits, &stop, 10);
-            if (stop != digits && value >= 0) content_length = value;
-        } else if (n > 18 && strncasecmp((const char *)line, "transfer-encoding:", 18) == 0) {
-            if (find(line + 18, n - 18, "chunked") != NULL) chunked = 1;
-        }
-        line = next + 2;
+    if (i == first) return -1;
+    while (i < length && is_blank(text[i])) i++;
+    return i == length ? value : -1;
+}
+
+static int contains_ignoring_case(const uint8_t *text, size_t length, const char *needle) {
+    size_t n = strlen(needle);
+    for (size_t i = 0; i + n <= length; i++) {
+        if (strncasecmp((const char *)text + i, needle, n) == 0) return 1;
     }
-    if (chunked) {
-        return length >= header_length + 5 && memcmp(buffer + length - 5, "0\r\n\r\n", 5) == 0
-            && (length == header_length + 5 || buffer[length - 6] == '\n');
-    }
-    if (content_length >= 0) return length >= header_length + (size_t)content_length;
     return 0;
+}
+
+/// The end of a chunked body that starts at `at` (RFC 9112 §7.1: chunks, the last chunk, the
+/// trailer section and its empty line), or 0 while more is needed or a chunk line is not plain
+/// hex (then only the end of the stream ends the response, and the parser reports it).
+static size_t chunked_end(const uint8_t *buffer, size_t length, size_t at) {
+    for (;;) {
+        size_t i = at;
+        size_t size = 0;
+        for (; i < length && hex_value(buffer[i]) >= 0; i++) {
+            if (size > ((size_t)1 << 40)) return 0;
+            size = size * 16 + (size_t)hex_value(buffer[i]);
+        }
+        if (i == at) return 0;
+        while (i < length && is_blank(buffer[i])) i++;
+        if (i < length && buffer[i] != ';' && buffer[i] != '\r') return 0;
+        const uint8_t *line_end = find(buffer + i, length - i, "\r\n");
+        if (line_end == NULL) return 0;
+        at = (size_t)(line_end - buffer) + 2;
+        if (size == 0) {
+            for (;;) {  // trailer fields up to the empty line
+                const uint8_t *field_end = find(buffer + at, length - at, "\r\n");
+                if (field_end == NULL) return 0;
+                if (field_end == buffer + at) return at + 2;
+                at = (size_t)(field_end - buffer) + 2;
+            }
+        }
+        if (length - at < size + 2 || buffer[at + size] != '\r' || buffer[at + size + 1] != '\n') return 0;
+        at += size + 2;
+    }
+}
+
+size_t signet_outbound_response_length(const uint8_t *buffer, size_t length) {
+    size_t start = 0;
+    for (;;) {
+        const uint8_t *end = find(buffer + start, length - start, "\r\n\r\n");
+        if (end == NULL) return 0;
+        size_t header_length = (size_t)(end - buffer) + 4;
+        // The status line: "HTTP/1.x", a space, three digits, then a space or the line's end.
+        const uint8_t *status_end = find(buffer + start, header_length - start, "\r\n");
+        const uint8_t *space = status_end == NULL ? NULL : memchr(buffer + start, ' ', (size_t)(status_end - buffer) - start);
+        if (space == NULL || (size_t)(space - buffer) - start < 7 || memcmp(buffer + start, "HTTP/1.", 7) != 0) return 0;
+        if (status_end - space < 4 || (status_end - space > 4 && space[4] != ' ')) return 0;
+        for (int d = 1; d <= 3; d++) {
+            if (space[d] < '0' || space[d] > '9') return 0;
+        }
+        if (space[1] == '1') {  // 1xx: an interim response, the final one follows
+            start = header_length;
+            continue;
+        }
+        if (memcmp(space + 1, "204", 3) == 0 || memcmp(space + 1, "304", 3) == 0) return header_length;
+        long content_length = -1;
+        int chunked = 0;
+        const uint8_t *line = status_end + 2;
+        while (line < end + 2) {
+            const uint8_t *next = find(line, (size_t)(end + 4 - line), "\r\n");
+            if (next == NULL) break;
+            size_t n = (size_t)(next - line);
+            if (n >= 15 && strncasecmp((const char *)line, "content-length:", 15) == 0) {
+                content_length = decimal_value(line + 15, n - 15, 1L << 40);
+            } else if (n >= 18 && strncasecmp((const char *)line, "transfer-encoding:", 18) == 0) {
+                if (contains_ignoring_case(line + 18, n - 18, "chunked")) chunked = 1;
+            }
+            line = next + 2;
+        }
+        if (chunked) return chunked_end(buffer, length, header_length);
+        if (content_length >= 0 && length - header_length >= (size_t)content_length) return header_length + (size_t)content_length;
+        return 0;
+    }
 }
 
 // MARK: the exchange
@@ -313,7 +375,7 @@ int signet_outbound_exchange(const char *host, const char *port, int use_tls, co
         if (n < 0) { result = (int)n; break; }
         if (n == 0) break;
         length += (size_t)n;
-        if (response_complete(buffer, length)) break;
+        if (signet_outbound_response_length(buffer, length) > 0) break;
     }
     if (c.ssl != NULL) SSL_free(c.ssl);
     if (c.fd >= 0) close(c.fd);

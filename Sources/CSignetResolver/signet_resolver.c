@@ -34,8 +34,15 @@ int signet_txt_query(const char *name, const char *server_ipv4, int port, int ti
     }
     res_nclose(&state);
     if ((size_t)length > sizeof answer) return SIGNET_TXT_FAILED;
+    return signet_txt_read_answer(answer, (size_t)length, out, out_capacity, out_length);
+}
+
+int signet_txt_read_answer(const unsigned char *answer, size_t length, unsigned char *out, size_t out_capacity,
+                           size_t *out_length) {
+    *out_length = 0;
+    if (length > 65535) return SIGNET_TXT_FAILED;
     ns_msg message;
-    if (ns_initparse(answer, length, &message) != 0) return SIGNET_TXT_FAILED;
+    if (ns_initparse(answer, (int)length, &message) != 0) return SIGNET_TXT_FAILED;
     int count = ns_msg_count(message, ns_s_an);
     int found = 0;
     size_t used = 0;

@@ -8,7 +8,7 @@ import Foundation
 /// FoundationNetworking's URLSession is not used here: while a fresh connection waits for its
 /// first response, its libcurl/Dispatch loop keeps a core busy (measured: one waiting request ≈
 /// 0.85 of a core, 32 ≈ 1.7 cores), so a slow provider would slow down everything else.
-enum OutboundTransport {
+package enum OutboundTransport {
     /// Room for the status line and headers on top of the body's size limit.
     static let headerAllowance = 64 * 1024
 
@@ -144,15 +144,17 @@ enum OutboundTransport {
     // MARK: parsing
 
     /// Parses a raw HTTP/1.1 response (skipping 1xx), de-chunks the body and applies the limits.
-    static func parse(_ raw: [UInt8], sizeLimit: Int, method: String) throws(OutboundError) -> OutboundResponse {
+    /// Byte by byte, never by `Character`: a combining mark after a space or a colon must not hide
+    /// it (C's `signet_outbound_response_length` reads the same bytes; the `outbound` fuzz target
+    /// checks that the two agree).
+    package static func parse(_ raw: [UInt8], sizeLimit: Int, method: String) throws(OutboundError) -> OutboundResponse {
         var start = 0
         while true {
             guard let end = headerEnd(raw, from: start) else { throw .transport("incomplete response") }
-            let head = String(decoding: raw[start..<end], as: UTF8.self)
-            var lines = head.components(separatedBy: "\r\n")
-            let statusLine = lines.removeFirst().split(separator: " ", maxSplits: 2, omittingEmptySubsequences: false)
-            guard statusLine.count >= 2, statusLine[0].hasPrefix("HTTP/1."), statusLine[1].count == 3,
-                  let status = Int(statusLine[1]), (100..<600).contains(status) else { throw .transport("malformed status line") }
+            var lines = raw[start..<end].split(separator: [13, 10], omittingEmptySubsequences: false)
+            let statusLine = lines.removeFirst().split(separator: 0x20, maxSplits: 2, omittingEmptySubsequences: false)
+            guard statusLine.count >= 2, statusLine[0].starts(with: Array("HTTP/1.".utf8)), statusLine[1].count == 3,
+                  let status = decimal(statusLine[1]), (100..<600).contains(status) else { throw .transport("malformed status line") }
             let bodyStart = end + 4
             if (100..<200).contains(status) {
                 start = bodyStart
@@ -160,9 +162,9 @@ enum OutboundTransport {
             }
             var headers: [String: String] = [:]
             for line in lines where !line.isEmpty {
-                guard let colon = line.firstIndex(of: ":") else { throw .transport("malformed header") }
-                let name = line[..<colon].lowercased()
-                let value = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+                guard let colon = line.firstIndex(of: UInt8(ascii: ":")) else { throw .transport("malformed header") }
+                let name = String(decoding: asciiLowercased(line[..<colon]), as: UTF8.self)
+                let value = String(decoding: trimmingBlanks(line[(colon + 1)...]), as: UTF8.self)
                 headers[name] = headers[name].map { $0 + ", " + value } ?? value
             }
             if [301, 302, 303, 307, 308].contains(status), headers["location"] != nil { throw .redirected }
@@ -170,10 +172,11 @@ enum OutboundTransport {
             let body: [UInt8]
             if method == "HEAD" || status == 204 || status == 304 {
                 body = []
-            } else if headers["transfer-encoding"]?.lowercased().contains("chunked") == true {
+            } else if isChunked(headers) {
                 body = try dechunk(rest, sizeLimit: sizeLimit)
             } else if let declared = headers["content-length"] {
-                guard let length = Int(declared), length >= 0 else { throw .transport("malformed Content-Length") }
+                // RFC 9110 §8.6: 1*DIGIT.
+                guard let length = decimal(declared.utf8[...]) else { throw .transport("malformed Content-Length") }
                 guard length <= sizeLimit else { throw .tooLarge }
                 guard rest.count >= length else { throw .transport("response ended early") }
                 body = Array(rest.prefix(length))
@@ -195,19 +198,21 @@ enum OutboundTransport {
         return nil
     }
 
-    /// Decodes a chunked body (RFC 9112 §7.1); trailers are ignored.
-    static func dechunk(_ bytes: [UInt8], sizeLimit: Int) throws(OutboundError) -> [UInt8] {
+    /// Decodes a chunked body (RFC 9112 §7.1); trailers are ignored. A chunk size is plain hex,
+    /// then optional blanks and a `;` extension.
+    package static func dechunk(_ bytes: [UInt8], sizeLimit: Int) throws(OutboundError) -> [UInt8] {
         var body: [UInt8] = []
         var index = 0
         while true {
             guard let lineEnd = lineEnd(bytes, from: index) else { throw .transport("incomplete chunked body") }
-            let sizeText = String(decoding: bytes[index..<lineEnd], as: UTF8.self).split(separator: ";").first ?? ""
-            guard let size = Int(sizeText.trimmingCharacters(in: .whitespaces), radix: 16), size >= 0 else {
-                throw .transport("malformed chunk")
-            }
+            let line = bytes[index..<lineEnd]
+            let digits = line.prefix { hexDigit($0) != nil }
+            guard !digits.isEmpty, digits.count <= 10, trimmingBlanks(line[digits.endIndex...]).first.map({ $0 == UInt8(ascii: ";") }) ?? true
+            else { throw .transport("malformed chunk") }
+            let size = digits.reduce(0) { $0 * 16 + Int(hexDigit($1) ?? 0) }
             index = lineEnd + 2
             if size == 0 { return body }
-            guard body.count + size <= sizeLimit else { throw .tooLarge }
+            guard size <= sizeLimit - body.count else { throw .tooLarge }
             guard index + size + 2 <= bytes.count, bytes[index + size] == 13, bytes[index + size + 1] == 10 else {
                 throw .transport("incomplete chunked body")
             }
@@ -223,6 +228,40 @@ enum OutboundTransport {
             index += 1
         }
         return nil
+    }
+
+    /// ASCII decimal digits only (no sign, no blanks), at most 12 of them.
+    static func decimal<Bytes: Collection<UInt8>>(_ bytes: Bytes) -> Int? {
+        guard (1...12).contains(bytes.count), bytes.allSatisfy({ (0x30...0x39).contains($0) }) else { return nil }
+        return bytes.reduce(0) { $0 * 10 + Int($1 - 0x30) }
+    }
+
+    static func hexDigit(_ byte: UInt8) -> UInt8? {
+        switch byte {
+        case 0x30...0x39: byte - 0x30
+        case 0x41...0x46: byte - 0x41 + 10
+        case 0x61...0x66: byte - 0x61 + 10
+        default: nil
+        }
+    }
+
+    /// Whether `Transfer-Encoding` names `chunked`, in any case of its ASCII letters.
+    package static func isChunked(_ headers: [String: String]) -> Bool {
+        headers["transfer-encoding"].map { asciiLowercased($0.utf8).firstRange(of: Array("chunked".utf8)) != nil } ?? false
+    }
+
+    /// A-Z as a-z, every other byte as it is (header names and codings are ASCII, RFC 9110 §5.1).
+    static func asciiLowercased<Bytes: Sequence<UInt8>>(_ bytes: Bytes) -> [UInt8] {
+        bytes.map { (0x41...0x5A).contains($0) ? $0 | 0x20 : $0 }
+    }
+
+    /// Without leading and trailing spaces and tabs (RFC 9110 §5.6.3's OWS).
+    static func trimmingBlanks(_ bytes: ArraySlice<UInt8>) -> ArraySlice<UInt8> {
+        let isBlank = { (byte: UInt8) in byte == 0x20 || byte == 0x09 }
+        guard let first = bytes.firstIndex(where: { !isBlank($0) }), let last = bytes.lastIndex(where: { !isBlank($0) }) else {
+            return bytes[bytes.endIndex...]
+        }
+        return bytes[first...last]
     }
 }
 #endif

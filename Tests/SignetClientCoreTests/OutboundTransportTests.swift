@@ -1,3 +1,4 @@
+import CSignetOutbound
 import Foundation
 import Synchronization
 @testable import SignetClientCore
@@ -91,8 +92,69 @@ import Testing
         for broken in ["HTTP/1.1 200 OK\r\nContent-Length: 10\r\n\r\nshort", "HTTP/1.1 200 OK\r\nContent-Length: x\r\n\r\n",
                        "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nab", "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n",
                        "HTTP/1.1 200 OK\r\nContent-Length: 0\r\n", "SMTP 220 hello\r\n\r\n", "HTTP/1.1 2000 OK\r\n\r\n",
-                       "HTTP/1.1 200 OK\r\nno colon here\r\n\r\n"] {
+                       "HTTP/1.1 200 OK\r\nno colon here\r\n\r\n", "HTTP/1.1 200 OK\r\nContent-Length: +2\r\n\r\nok",
+                       "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n+2\r\nok\r\n0\r\n\r\n"] {
             #expect(throws: (any Error).self, "\(broken.debugDescription)") { try Self.parse(broken) }
+        }
+    }
+}
+
+/// Where the C transport stops reading (`signet_outbound_response_length`) against what the parser
+/// makes of the bytes (the `outbound` fuzz target's property, on the inputs it was written for).
+@Suite struct OutboundFramingTests {
+    static func length(_ text: String) -> Int {
+        Array(text.utf8).withUnsafeBufferPointer { Int(signet_outbound_response_length($0.baseAddress, $0.count)) }
+    }
+
+    @Test func theTransportStopsWhereTheResponseEndsAndNowhereBefore() throws {
+        let whole = [
+            "HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\n{}",
+            // The bytes of a last chunk inside a chunk's data.
+            "HTTP/1.1 200 OK\r\ntransfer-encoding: Chunked\r\n\r\na\r\nx\n0\r\n\r\nyzw\r\n0\r\n\r\n",
+            "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n4;ext=1\r\nWiki\r\n0\r\nX-Trailer: t\r\n\r\n",
+            // Transfer-Encoding in capitals wins over Content-Length, as in the parser.
+            "HTTP/1.1 200 OK\r\nContent-Length: 3\r\nTransfer-Encoding: CHUNKED\r\n\r\n3\r\nabc\r\n0\r\n\r\n",
+            "HTTP/1.x204 200 OK\r\nContent-Length: 5\r\n\r\nhello",
+            "HTTP/1.1 100 Continue\r\n\r\nHTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nhi",
+            "HTTP/1.1 204 No Content\r\nContent-Length: 5\r\n\r\n",
+        ]
+        for text in whole {
+            #expect(Self.length(text) == text.utf8.count, "\(text.debugDescription)")
+            #expect(Self.length(String(decoding: text.utf8.dropLast(), as: UTF8.self)) == 0, "\(text.debugDescription)")
+            let bytes = Array(text.utf8)
+            let response = try OutboundTransport.parse(bytes, sizeLimit: 1024, method: "GET")
+            let extra = try OutboundTransport.parse(bytes + Array("trailing bytes".utf8), sizeLimit: 1024, method: "GET")
+            #expect(response.status == extra.status && response.body == extra.body)
+        }
+        #expect(try OutboundTransport.parse(Array(whole[1].utf8), sizeLimit: 1024, method: "GET").body == Array("x\n0\r\n\r\nyzw".utf8))
+        // Only the end of the stream ends these: a Content-Length past a truncating buffer, none at all, a sign.
+        for text in ["HTTP/1.1 200 OK\r\nContent-Length:" + String(repeating: " ", count: 34) + "12345\r\n\r\nshort",
+                     "HTTP/1.0 200 OK\r\n\r\nuntil close", "HTTP/1.1 200 OK\r\nContent-Length: +2\r\n\r\nok",
+                     "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n+2\r\nok\r\n0\r\n\r\n"] {
+            #expect(Self.length(text) == 0, "\(text.debugDescription)")
+        }
+    }
+
+    @Test func theParserReadsBytesNotCharacters() throws {
+        // U+0600 joins the following space into one Character; the status is still the 204 after the byte 0x20.
+        let prepended = "HTTP/1.1\u{600} 204 200 OK\r\nContent-Length: 5\r\n\r\nhello"
+        #expect(try OutboundTransport.parse(Array(prepended.utf8), sizeLimit: 1024, method: "GET").status == 204)
+        #expect(Self.length(prepended) == prepended.utf8.count - 5)
+        // A combining mark after "chunked" does not hide it.
+        let marked = "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\u{301}\r\n\r\n2\r\nok\r\n0\r\n\r\n"
+        #expect(try OutboundTransport.parse(Array(marked.utf8), sizeLimit: 1024, method: "GET").body == Array("ok".utf8))
+        #expect(Self.length(marked) == marked.utf8.count)
+    }
+
+    @Test func aHugeChunkSizeIsRefusedWithoutOverflow() {
+        // 1 byte, then a size near Int.max: the sum with the body so far must not trap.
+        #expect(throws: OutboundError.transport("malformed chunk")) {
+            try OutboundTransport.parse(Array("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n1\r\na\r\n7fffffffffffffff\r\n".utf8),
+                                        sizeLimit: 1024, method: "GET")
+        }
+        #expect(throws: OutboundError.tooLarge) {
+            try OutboundTransport.parse(Array("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n1\r\na\r\nffffffffff\r\n".utf8),
+                                        sizeLimit: 1024, method: "GET")
         }
     }
 }

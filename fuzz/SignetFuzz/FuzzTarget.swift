@@ -19,6 +19,10 @@ enum FuzzTarget: String, CaseIterable {
     case http
     /// SignetWebAuthn's CBOR (libcbor), authenticator data, COSE keys and attestation objects.
     case webauthn
+    /// An upstream's HTTP/1.1 response: where the C transport stops reading, and SignetClientCore's parser and chunked decoder.
+    case outbound
+    /// A DNS answer message through the C TXT-record reader of domain claims (CSignetResolver).
+    case txt
 
     /// Runs one input through the target.
     func run(_ input: [UInt8]) {
@@ -30,6 +34,8 @@ enum FuzzTarget: String, CaseIterable {
         case .redirect: RedirectFuzz.run(input)
         case .http: HTTPFuzz.run(input)
         case .webauthn: WebAuthnFuzz.run(input)
+        case .outbound: OutboundFuzz.run(input)
+        case .txt: TXTFuzz.run(input)
         }
     }
 }

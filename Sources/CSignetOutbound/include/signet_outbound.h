@@ -25,8 +25,8 @@ enum {
 /// system's trust store, and the host name (or IP address) checked against the certificate; SNI
 /// is sent for names. `request` is the complete request (the caller adds `Connection: close`).
 /// The raw response (status line, headers, body) is returned in `*response` (free with
-/// `signet_outbound_free`). Reading stops early once a `Content-Length` body or a chunked body's
-/// last chunk is complete. SIGPIPE is blocked on the calling thread while it runs.
+/// `signet_outbound_free`). Reading stops early once `signet_outbound_response_length` finds the
+/// response whole. SIGPIPE is blocked on the calling thread while it runs.
 ///
 /// `pins` (`pin_count` SHA-256 digests of 32 bytes, may be 0): when given, after the normal
 /// verification at least one certificate of the verified chain must have a SubjectPublicKeyInfo
@@ -35,6 +35,12 @@ int signet_outbound_exchange(const char *host, const char *port, int use_tls, co
                              const uint8_t *pins, size_t pin_count,
                              const uint8_t *request, size_t request_length, double timeout_seconds,
                              size_t max_bytes, uint8_t **response, size_t *response_length);
+
+/// The length of the whole response at the start of `buffer` (after any 1xx responses), as its
+/// headers frame it: through the Content-Length body, the chunked body's trailer section, or the
+/// headers of a 204 or 304. 0 while more is needed, or when only the end of the stream can end it
+/// (no framing, or framing that is not plain). `signet_outbound_exchange` stops reading there.
+size_t signet_outbound_response_length(const uint8_t *buffer, size_t length);
 
 /// Frees a response buffer.
 void signet_outbound_free(uint8_t *buffer);

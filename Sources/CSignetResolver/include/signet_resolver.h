@@ -17,3 +17,10 @@ enum signet_txt_status {
 /// Safe to call from many threads at once (its own res_state).
 int signet_txt_query(const char *name, const char *server_ipv4, int port, int timeout_seconds,
                      unsigned char *out, size_t out_capacity, size_t *out_length);
+
+/// Reads the TXT records of a DNS answer message (`answer`, `length` bytes, as `res_nquery`
+/// returns it) into `out` as `signet_txt_query` does: the answer section's TXT records of class IN,
+/// each a 2-byte big-endian length and its joined character-strings. FOUND, NO_RECORD (no TXT
+/// record in the answer), FAILED (malformed), or TOO_LONG; `*out_length` is 0 unless FOUND.
+int signet_txt_read_answer(const unsigned char *answer, size_t length, unsigned char *out, size_t out_capacity,
+                           size_t *out_length);
