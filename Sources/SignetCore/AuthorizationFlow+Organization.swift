@@ -41,8 +41,7 @@ extension AuthorizationFlow {
     /// organization named, so the flow goes on (consent, then the code) as if the client had
     /// named it, and the membership is checked again there.
     public func chooseOrganization(_ pending: PendingRequest, session: ActiveSession?, organizationID: String?) throws -> FlowStep {
-        guard let session, satisfies(pending.request, session: session, authenticatedSince: pending.createdAt),
-              meetsLevel(pending, session: session) else {
+        guard let session, try meetsLevel(pending, session: session) else {
             return .signIn(requestHandle: pending.handle)
         }
         guard let organizationID else {

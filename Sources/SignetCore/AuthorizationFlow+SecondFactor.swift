@@ -1,11 +1,14 @@
 import Foundation
+import SignetCrypto
 import SignetStore
 import SignetWire
 
 /// Who has given a first factor for a pending request and still owes the second: kept in the
 /// pending-request table (client id `mfa`) under its own `sgq_` handle until the second factor
 /// (or the enrolment) succeeds, when it is consumed atomically. No session exists meanwhile, so
-/// a password alone never yields a session for a user who has a second factor.
+/// a first factor alone never yields a session for a user who has a second factor. The challenge
+/// belongs to the browser that gave the first factor (`browser`, a keyed hash of its CSRF
+/// cookie): another browser holding its handle gets nothing.
 public struct SecondFactorChallenge: Sendable, Codable, Equatable {
     /// The challenge's own handle (not stored in the payload).
     public var handle: String = ""
@@ -17,14 +20,21 @@ public struct SecondFactorChallenge: Sendable, Codable, Equatable {
     public var amr: [String]
     /// Set up a factor first (the user has none).
     public var enrol: Bool
+    /// How the first factor was given, and through which connection (the gate's domain rule).
+    public var way: SignInWay = .password
+    public var connectionID: String?
+    /// The keyed hash of the browser's CSRF value (base64url); nil for a challenge no browser holds.
+    public var browser: String?
 
     enum CodingKeys: String, CodingKey {
-        case requestHandle = "request", userID = "user", amr, enrol
+        case requestHandle = "request", userID = "user", amr, enrol, way, connectionID = "connection", browser
     }
 
     /// The pending-request table's client id for challenges.
     static let clientID = "mfa"
 }
+
+extension SignInWay: Codable {}
 
 /// What signing in with a first factor led to.
 public enum SignInOutcome: Sendable {
@@ -32,75 +42,74 @@ public enum SignInOutcome: Sendable {
     case session(token: String, session: ActiveSession, step: FlowStep)
     /// No session yet: the browser goes on to `step` (a second factor, an enrolment, an error).
     case step(FlowStep)
+    /// The gate held the sign-in (`organizationIdP`, `verificationRequired`, `refused`): nothing is
+    /// signed in and the pending request stays, so the user can go back and take another way.
+    case held(SignInDecision)
 }
 
 extension AuthorizationFlow {
-    /// The level a request needs: the weakest known value of its `acr_values`, raised to
-    /// multi-factor by `mfa.required` or the client's `mfa_required`.
+    /// The level a request needs (the gate's rule).
     public func requiredLevel(_ request: AuthorizationRequest, client: Client) -> AuthenticationLevel {
-        let requested = AuthenticationLevel.requested(request.acrValueList) ?? .password
-        return mfaRequired || client.requiresMFA ? max(requested, .multiFactor) : requested
+        gate.requiredLevel(.request(request, client: client))
     }
 
-    /// Whether the session reaches the level the pending request needs.
-    public func meetsLevel(_ pending: PendingRequest, session: ActiveSession) -> Bool {
-        AuthenticationLevel(amr: session.record.amr) >= requiredLevel(pending.request, client: pending.client)
+    /// Whether the session may go on with the pending request as it is: fresh enough and at its level.
+    public func meetsLevel(_ pending: PendingRequest, session: ActiveSession) throws -> Bool {
+        if case .proceed = try gate.admit(session, for: .pending(pending)) { return true }
+        return false
     }
 
-    /// After a first factor (`amr`, such as `["pwd"]` or `["fed"]`) proved `user`: a user with a
-    /// second factor gives it next; a request that needs more than the user has ends in an
-    /// enrolment or `unmet_authentication_requirements`; otherwise a new session starts (the
-    /// browser's previous one, `previousSessionToken`, ends: no fixation) and the flow goes on.
-    public func signedIn(_ pending: PendingRequest, user: UserRecord, amr: [String], previousSessionToken: String?,
+    /// After a first factor proved `event.user`, the gate decides: a user with a second factor
+    /// gives it next (a challenge bound to `browser`, the browser's CSRF value); a request that
+    /// needs more than the user has ends in an enrolment or `unmet_authentication_requirements`;
+    /// a held sign-in starts nothing; otherwise a new session starts from the gate's admission
+    /// (the browser's previous one, `previousSessionToken`, ends: no fixation) and the flow goes on,
+    /// by way of the passkey offer when `offeringPasskey`.
+    public func signedIn(_ pending: PendingRequest, _ event: SignInEvent, browser: String?, previousSessionToken: String?,
                          offeringPasskey: Bool = false) throws -> SignInOutcome {
-        switch try secondFactorStep(pending, userID: user.id, amr: amr) {
-        case .challenge(let step):
-            return .step(step)
-        case .unmet:
+        let decision = try gate.decide(event, for: .pending(pending))
+        switch decision {
+        case .proceed(let admission):
+            try sessions.end(token: previousSessionToken)
+            let started = try sessions.start(admission)
+            let step = offeringPasskey ? FlowStep.passkeyOffer(requestHandle: pending.handle) : try afterSignIn(pending, session: started.session)
+            return .session(token: started.token, session: started.session, step: step)
+        case .secondFactor, .enrolSecondFactor:
+            return .step(try secondFactorStep(pending, userID: event.user.id, amr: event.amr, enrol: decision == .enrolSecondFactor,
+                                              browser: browser, way: event.way, connectionID: event.connectionID))
+        case .unmet, .freshSignIn:
             // Only a passkey reaches `phr`; a password and a TOTP code never do.
             _ = try consume(pending)
             return .step(.error(OAuthError(.unmetAuthenticationRequirements,
                                            "The requested authentication level cannot be met with this sign-in method."),
                                 redirectURI: pending.request.redirectURI, state: pending.request.state))
-        case .enough:
-            break
+        case .organizationIdP, .verificationRequired, .refused:
+            return .held(decision)
         }
-        try sessions.end(token: previousSessionToken)
-        let started = try sessions.start(user: user, amr: amr)
-        if offeringPasskey {
-            return .session(token: started.token, session: started.session, step: .passkeyOffer(requestHandle: pending.handle))
-        }
-        return .session(token: started.token, session: started.session, step: try afterSignIn(pending, session: started.session))
     }
 
-    /// The step-up for a session that does not reach the request's level: its user's second
-    /// factor, or enrolment; nil when only signing in again can help (a passkey for `phr`).
-    func stepUp(_ pending: PendingRequest, session: ActiveSession) throws -> FlowStep? {
-        if case .challenge(let step) = try secondFactorStep(pending, userID: session.user.id, amr: session.record.amr) { return step }
-        return nil
+    /// Stores the challenge of a second factor (or its enrolment) and names its page.
+    func secondFactorStep(_ pending: PendingRequest, userID: String, amr: [String], enrol: Bool, browser: String?,
+                          way: SignInWay, connectionID: String? = nil) throws -> FlowStep {
+        let handle = try storeChallenge(SecondFactorChallenge(requestHandle: pending.handle, userID: userID, amr: amr, enrol: enrol,
+                                                              way: way, connectionID: connectionID, browser: browser.map(browserBinding)))
+        return enrol ? .enrolSecondFactor(challengeHandle: handle) : .secondFactor(challengeHandle: handle)
     }
 
-    private enum Need { case challenge(FlowStep), unmet, enough }
+    /// The keyed hash a challenge keeps of its browser's CSRF value.
+    func browserBinding(_ value: String) -> String { Base64URL.encode(tokens.hash("browser/" + value)) }
 
-    /// The second factor or enrolment a first factor still needs, or nil when it is enough.
-    private func secondFactorStep(_ pending: PendingRequest, userID: String, amr: [String]) throws -> Need {
-        let reached = AuthenticationLevel(amr: amr)
-        let needed = requiredLevel(pending.request, client: pending.client)
-        let hasFactor = try secondFactors.totpFactor(userID: userID)?.isConfirmed ?? false
-        if reached < .multiFactor, hasFactor || needed == .multiFactor {
-            let handle = try storeChallenge(SecondFactorChallenge(requestHandle: pending.handle, userID: userID, amr: amr, enrol: !hasFactor))
-            return .challenge(hasFactor ? .secondFactor(challengeHandle: handle) : .enrolSecondFactor(challengeHandle: handle))
-        }
-        return reached < needed ? .unmet : .enough
-    }
-
-    /// Loads a second-factor challenge by handle (not consumed). Throws `requestNotFound` when
-    /// it is unknown, expired or used.
-    public func challenge(handle: String) throws -> SecondFactorChallenge {
+    /// Loads a second-factor challenge by handle (not consumed) for the browser whose CSRF value
+    /// is `browser`. Throws `requestNotFound` when it is unknown, expired, used, or another
+    /// browser's (the same answer, so a handle tells another browser nothing).
+    public func challenge(handle: String, browser: String?) throws -> SecondFactorChallenge {
         guard tokens.hasShape(handle, of: .request),
               let record = try requests.pendingAuthorization(idHash: tokens.hash(handle), now: clock.now),
               record.clientID == SecondFactorChallenge.clientID else { throw FlowError.requestNotFound }
-        return try decodeChallenge(record, handle: handle)
+        let challenge = try decodeChallenge(record, handle: handle)
+        guard let bound = challenge.browser, let browser,
+              constantTimeEquals(Array(bound.utf8), Array(browserBinding(browser).utf8)) else { throw FlowError.requestNotFound }
+        return challenge
     }
 
     /// The challenge's user, if still enabled.
@@ -109,13 +118,13 @@ extension AuthorizationFlow {
         return user
     }
 
-    /// The second factor was given (`method`: `otp` for a TOTP or recovery code, RFC 8176):
-    /// consumes the challenge (a second use gets `requestNotFound`) and starts the session with
-    /// the first factor's methods, `otp` and `mfa`. With `proceed` the flow goes on at once;
-    /// without it (an enrolment, whose recovery codes are shown first) the step is nil and the
-    /// page goes on later through `resume`.
+    /// The second factor was given (a TOTP or recovery code: `otp`, RFC 8176): consumes the
+    /// challenge (a second use gets `requestNotFound`) and hands the gate the first factor's way
+    /// with `otp` and `mfa`. On `.proceed` the session starts; with `proceed` the flow goes on at
+    /// once, without it (an enrolment, whose recovery codes are shown first) the step is nil and
+    /// the page goes on later through `resume`.
     public func secondFactorPassed(_ challenge: SecondFactorChallenge, previousSessionToken: String?,
-                                   proceed: Bool) throws -> (token: String, session: ActiveSession, step: FlowStep?) {
+                                   proceed: Bool) throws -> (token: String?, step: FlowStep?) {
         guard let record = try requests.consumePendingAuthorization(idHash: tokens.hash(challenge.handle), now: clock.now),
               record.clientID == SecondFactorChallenge.clientID else { throw FlowError.requestNotFound }
         let user = try challengeUser(challenge)
@@ -124,23 +133,25 @@ extension AuthorizationFlow {
         // RFC 8176 §2: "otp" for a one-time password (TOTP, RFC 6238; a recovery code is one too),
         // "mfa" because two factors were used.
         for method in ["otp", "mfa"] where !amr.contains(method) { amr.append(method) }
-        try sessions.end(token: previousSessionToken)
-        let started = try sessions.start(user: user, amr: amr)
-        guard proceed else { return (started.token, started.session, nil) }
-        guard meetsLevel(pending, session: started.session) else {
+        let event = SignInEvent(user: user, amr: amr, way: challenge.way, connectionID: challenge.connectionID)
+        guard case .proceed(let admission) = try gate.decide(event, for: .pending(pending)) else {
             _ = try consume(pending)
-            return (started.token, started.session, .error(OAuthError(.unmetAuthenticationRequirements,
+            return (nil, .error(OAuthError(.unmetAuthenticationRequirements,
                 "The requested authentication level cannot be met with this sign-in method."),
                 redirectURI: pending.request.redirectURI, state: pending.request.state))
         }
-        return (started.token, started.session, try afterSignIn(pending, session: started.session))
+        try sessions.end(token: previousSessionToken)
+        let started = try sessions.start(admission)
+        guard proceed else { return (started.token, nil) }
+        return (started.token, try afterSignIn(pending, session: started.session))
     }
 
     /// Goes on with a pending request after a page between the sign-in and the client (the
-    /// recovery codes): the session must still satisfy the request and reach its level.
+    /// recovery codes, the passkey offer): the session must have signed in for this request
+    /// (`auth_time` after it was received) and pass the gate (freshness, domain, level) again.
     public func resume(_ pending: PendingRequest, session: ActiveSession?) throws -> FlowStep {
-        guard let session, satisfies(pending.request, session: session, authenticatedSince: pending.createdAt),
-              meetsLevel(pending, session: session) else {
+        guard let session, session.record.authTime >= pending.createdAt,
+              case .proceed = try gate.admit(session, for: .pending(pending)) else {
             return .signIn(requestHandle: pending.handle)
         }
         return try afterSignIn(pending, session: session)

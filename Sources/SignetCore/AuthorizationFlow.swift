@@ -23,18 +23,16 @@ public struct AuthorizationFlow: Sendable {
     let clock: any Clock
     /// A pending request's lifetime, seconds.
     let requestLifetime: Int
-    /// Second factors: whether a user has one.
-    let secondFactors: any SecondFactorStore
     /// Users, for a second-factor challenge's user.
     let users: any UserStore
-    /// `mfa.required`.
-    let mfaRequired: Bool
+    /// The one sign-in policy every sign-in and every reused session passes.
+    public let gate: SignInGate
     /// The organization of a request for scope `organization`.
     let organizations: OrganizationSelection
 
     /// The first decision for a checked request and the browser's session cookie value, if any.
     ///
-    /// A usable session (see `satisfies`) and no `prompt=login` gives a code, or the consent page
+    /// A usable session (the gate's `admit`) and no `prompt=login` gives a code, or the consent page
     /// when consent is needed. `prompt=none` never shows a page: `login_required` or
     /// `consent_required` instead (OpenID Connect Core §3.1.2.1). Otherwise the sign-in page.
     /// Using a session extends its idle timeout.
@@ -43,11 +41,14 @@ public struct AuthorizationFlow: Sendable {
     /// `acr_values`, `mfa.required`, the client's `mfa_required`) is never used as it is (no silent
     /// downgrade): with `prompt=none` the answer is `login_required`; otherwise the user gives the
     /// missing second factor (step-up), sets one up, or signs in again for a passkey.
-    public func start(_ request: AuthorizationRequest, client: Client, sessionToken: String?) throws -> FlowStep {
+    /// `browser` is the browser's CSRF value, which a step-up's second-factor challenge is bound to.
+    public func start(_ request: AuthorizationRequest, client: Client, sessionToken: String?, browser: String? = nil) throws -> FlowStep {
         var session = try sessions.active(token: sessionToken)
-        if let current = session, !satisfies(request, session: current, authenticatedSince: nil) { session = nil }
+        var decision = try session.map { try gate.admit($0, for: .request(request, client: client)) }
+        if decision == .freshSignIn { session = nil; decision = nil }
+        if case .organizationIdP = decision { session = nil; decision = nil }
         if let current = session { session = try sessions.touch(current) }
-        if let current = session, AuthenticationLevel(amr: current.record.amr) < requiredLevel(request, client: client) {
+        if let current = session, let decision, decision == .secondFactor || decision == .enrolSecondFactor {
             if request.prompts(.none) {
                 // OpenID Connect Core §3.1.2.6: the user must authenticate (further) and no page may be shown.
                 return .error(OAuthError(.loginRequired, "The session does not meet the requested authentication level."),
@@ -56,8 +57,8 @@ public struct AuthorizationFlow: Sendable {
             if !request.prompts(.login) {
                 let handle = try store(request)
                 let pending = PendingRequest(handle: handle, request: request, client: client, createdAt: clock.now)
-                if let step = try stepUp(pending, session: current) { return step }
-                return .signIn(requestHandle: handle)
+                return try secondFactorStep(pending, userID: current.user.id, amr: current.record.amr, enrol: decision == .enrolSecondFactor,
+                                            browser: browser, way: .session)
             }
             session = nil
         }
@@ -95,21 +96,6 @@ public struct AuthorizationFlow: Sendable {
                          redirectURI: request.redirectURI, state: request.state)
         }
         return .signIn(requestHandle: try store(request))
-    }
-
-    /// Whether a session may answer a request without signing in again:
-    /// - an `id_token_hint` names the session's user;
-    /// - `max_age`: `auth_time + max_age >= now`, or the user authenticated after the request was
-    ///   received (`authenticatedSince`);
-    /// - `prompt=login`: the user authenticated after the request was received (at the first
-    ///   decision, `authenticatedSince` is nil and `prompt=login` is handled by the caller).
-    public func satisfies(_ request: AuthorizationRequest, session: ActiveSession, authenticatedSince: Date?) -> Bool {
-        if let hinted = request.hintedSubject, hinted != session.user.id { return false }
-        let authTime = session.record.authTime
-        let fresh = authenticatedSince.map { authTime >= $0 } ?? false
-        if let maxAge = request.maxAge, !fresh, authTime.addingTimeInterval(TimeInterval(maxAge)) < clock.now { return false }
-        if request.prompts(.login), authenticatedSince != nil, !fresh { return false }
-        return true
     }
 
     /// Loads a pending request by handle. Throws `FlowError.requestNotFound` when it is unknown,
@@ -152,8 +138,7 @@ public struct AuthorizationFlow: Sendable {
     /// user signs in first. Allow remembers the consent (unless the client must always ask) and
     /// issues the code; deny sends `access_denied`.
     public func decideConsent(_ pending: PendingRequest, session: ActiveSession?, allow: Bool) throws -> FlowStep {
-        guard let session, satisfies(pending.request, session: session, authenticatedSince: pending.createdAt),
-              meetsLevel(pending, session: session) else {
+        guard let session, case .proceed = try gate.admit(session, for: .pending(pending)) else {
             return .signIn(requestHandle: pending.handle)
         }
         // The membership is read again: it may have changed while the consent page was open.
@@ -212,11 +197,12 @@ public struct AuthorizationFlow: Sendable {
 
 extension AuthorizationFlow {
     /// Creates the flow.
-    public init(server: AuthorizationServer) {
+    /// Creates the flow, whose sign-ins and reused sessions pass `gate`.
+    public init(server: AuthorizationServer, gate: SignInGate) {
         self.init(sessions: SessionManager(server: server), consent: ConsentPolicy(server: server), codes: CodeIssuer(server: server),
                   requests: server.storage.authorizationRequests, clients: server.clients, tokens: server.tokens,
                   auditor: server.auditor, clock: server.clock, requestLifetime: server.policy.authorizationRequestLifetime,
-                  secondFactors: server.storage.secondFactors, users: server.storage.users, mfaRequired: server.policy.mfaRequired,
+                  users: server.storage.users, gate: gate,
                   organizations: OrganizationSelection(server: server))
     }
 }

@@ -78,13 +78,13 @@ public final class AuthorizationServer: Sendable {
 
     /// The token endpoint's registry: one line per grant type, in the order discovery lists them.
     /// Without `nativeSignIn` the token exchange is not registered.
-    func grantHandlers(nativeSignIn: (any NativeIDTokenVerifier)?) -> [any GrantHandler] {
+    func grantHandlers(nativeSignIn: NativeSignInParts?) -> [any GrantHandler] {
         var grants: [any GrantHandler] = [
             AuthorizationCodeGrant(server: self),
             RefreshTokenGrant(server: self),
             ClientCredentialsGrant(server: self),
         ]
-        if let nativeSignIn { grants.append(TokenExchangeGrant(server: self, verifier: nativeSignIn)) }
+        if let nativeSignIn { grants.append(TokenExchangeGrant(server: self, verifier: nativeSignIn.verifier, gate: nativeSignIn.gate)) }
         return grants
     }
 

@@ -44,6 +44,27 @@ public struct FederatedAccountResolver: Sendable {
     let clock: any Clock
     /// New users' ids.
     let random: any RandomSource
+    /// The pre-account-takeover rule for an unconfirmed account linked by a provider's verified email.
+    let claims: UnconfirmedAccountClaim
+
+    /// What `resolve` would answer, without writing anything: the user a found, linked or made
+    /// account would be (a new one not stored, with no id), for the sign-in gate to decide on
+    /// before anything is created or linked.
+    public func peek(_ upstream: UpstreamIdentity, connectionID: String, allowLinking: Bool) throws -> Outcome {
+        if let link = try users.federatedIdentity(connectionID: connectionID, issuer: upstream.issuer, subject: upstream.subject) {
+            guard let user = try users.user(id: link.userID) else { throw StoreError.corrupt("federated identity without user") }
+            return user.disabledAt == nil ? .existing(user) : .disabled
+        }
+        guard let raw = upstream.email, let email = try? UserService.normalizeEmail(raw) else { return .emailMissing }
+        if let existing = try users.user(email: email) {
+            guard allowLinking, upstream.emailVerified else { return .linkRequired(existingUserID: existing.id) }
+            return existing.disabledAt == nil ? .linked(existing) : .disabled
+        }
+        guard upstream.emailVerified else { return .emailNotVerified }
+        let now = clock.now
+        return .created(UserRecord(id: "", email: email, emailVerified: true, passwordHash: nil, name: upstream.name,
+                                   givenName: upstream.givenName, familyName: upstream.familyName, createdAt: now, updatedAt: now))
+    }
 
     /// Resolves `upstream`, who signed in through connection `connectionID` (after every upstream
     /// check), under the connection's linking rule.
@@ -71,9 +92,12 @@ public struct FederatedAccountResolver: Sendable {
         guard let raw = upstream.email, let email = try? UserService.normalizeEmail(raw) else { return .emailMissing }
         let identity = FederatedIdentityRecord(connectionID: connectionID, issuer: upstream.issuer, subject: upstream.subject,
                                                userID: "", email: email, createdAt: now)
-        if let existing = try users.user(email: email) {
+        if var existing = try users.user(email: email) {
             guard allowLinking, upstream.emailVerified else { return .linkRequired(existingUserID: existing.id) }
             guard existing.disabledAt == nil else { return .disabled }
+            // The provider proved the address of an account nobody had confirmed: what was made on
+            // it before goes first (pre-account takeover).
+            existing = try claims.claim(existing, proof: "fed:\(connectionID)")
             var link = identity
             link.userID = existing.id
             do { try users.insertFederatedIdentity(link) } catch StoreError.duplicate {
@@ -127,6 +151,7 @@ public struct FederatedAccountResolver: Sendable {
 extension FederatedAccountResolver {
     /// Creates the resolver.
     public init(server: AuthorizationServer) {
-        self.init(users: server.storage.users, auditor: server.auditor, clock: server.clock, random: server.random)
+        self.init(users: server.storage.users, auditor: server.auditor, clock: server.clock, random: server.random,
+                  claims: UnconfirmedAccountClaim(server: server))
     }
 }

@@ -52,17 +52,33 @@ public struct SessionManager: Sendable {
     /// timeout, at most 60 seconds (`lifetimes.session_idle` is at least 60, so at least 6).
     public static func touchInterval(idle: Int) -> Int { max(1, min(60, idle / 10)) }
 
-    /// Starts a session for a user who has just authenticated with `amr`. Returns the cookie value
-    /// (only its hash is stored) and the session.
-    public func start(user: UserRecord, amr: [String]) throws -> (token: String, session: ActiveSession) {
+    /// Starts a session for a sign-in the gate admitted (`SignInGate`: the only maker of an
+    /// `Admission`). Returns the cookie value (only its hash is stored) and the session.
+    public func start(_ admission: Admission) throws -> (token: String, session: ActiveSession) {
+        let started = try insert(user: admission.user, amr: admission.amr, authTime: admission.authTime)
+        auditor.record("session_started", actor: "user:\(admission.user.id)", subject: admission.user.id,
+                       method: admission.amr.joined(separator: " "), detail: ["way": .string(admission.way.rawValue)])
+        return started
+    }
+
+    /// A new session in place of `session` for the same browser (a password change ends every
+    /// session): the same user, methods, `auth_time` and absolute end, so nothing looks fresher
+    /// or lasts longer than it did.
+    public func renew(_ session: ActiveSession) throws -> (token: String, session: ActiveSession) {
+        let started = try insert(user: session.user, amr: session.record.amr, authTime: session.record.authTime,
+                                 absolute: session.record.absoluteExpiresAt)
+        auditor.record("session_renewed", actor: "user:\(session.user.id)", subject: session.user.id)
+        return started
+    }
+
+    private func insert(user: UserRecord, amr: [String], authTime: Date, absolute: Date? = nil) throws -> (token: String, session: ActiveSession) {
         let now = clock.now
         let token = tokens.make(.session)
-        let absolute = now.addingTimeInterval(TimeInterval(policy.sessionAbsolute))
+        let absolute = absolute ?? now.addingTimeInterval(TimeInterval(policy.sessionAbsolute))
         let idle = min(now.addingTimeInterval(TimeInterval(policy.sessionIdle)), absolute)
         let record = SessionRecord(idHash: tokens.hash(token), userID: user.id, createdAt: now, lastSeenAt: now,
-                                   idleExpiresAt: idle, absoluteExpiresAt: absolute, authTime: now, amr: amr)
+                                   idleExpiresAt: idle, absoluteExpiresAt: absolute, authTime: authTime, amr: amr)
         try sessions.insertSession(record)
-        auditor.record("session_started", actor: "user:\(user.id)", subject: user.id, method: amr.joined(separator: " "))
         return (token, ActiveSession(record: record, user: user))
     }
 

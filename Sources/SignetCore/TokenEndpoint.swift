@@ -35,7 +35,7 @@ public struct TokenEndpoint: Sendable {
 
     /// The server's grants (`AuthorizationServer.grantHandlers`); without `nativeSignIn` the
     /// token-exchange grant is not registered, so it is `unsupported_grant_type`.
-    public init(server: AuthorizationServer, nativeSignIn: (any NativeIDTokenVerifier)? = nil) {
+    public init(server: AuthorizationServer, nativeSignIn: NativeSignInParts? = nil) {
         self.init(clients: server.clients, grants: server.grantHandlers(nativeSignIn: nativeSignIn))
     }
 
@@ -93,5 +93,20 @@ public struct TokenEndpoint: Sendable {
     /// linear time, and nothing is allocated.
     static func refuseRepeats(_ parameters: RequestParameters, among accepted: [String]) throws(OAuthError) {
         for name in accepted where !repeatableParameters.contains(name) { _ = try parameters.single(name) }
+    }
+}
+
+/// What the native ID-token exchange needs beyond the server: the provider token verifier and the
+/// sign-in gate its sign-ins pass.
+public struct NativeSignInParts: Sendable {
+    /// Verifies a provider's ID token.
+    public let verifier: any NativeIDTokenVerifier
+    /// The one sign-in policy.
+    public let gate: SignInGate
+
+    /// Pairs them.
+    public init(verifier: any NativeIDTokenVerifier, gate: SignInGate) {
+        self.verifier = verifier
+        self.gate = gate
     }
 }

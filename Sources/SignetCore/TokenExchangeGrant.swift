@@ -16,9 +16,13 @@ import SignetWire
 /// Ordered checks: client (public, first-party, registered with the grant) → connection exists,
 /// enabled, `native_sign_in` → parameters → the ID token (signature, `iss`, `aud` ∈ the
 /// connection's native client ids, `exp`, nonce claim present) → the nonce matches a pending
-/// nonce Signet issued to this client, consumed atomically in the same step → find or provision
-/// the account (`FederatedAccountResolver`) → tokens (`amr` = `["fed"]`). Nothing is created
-/// before the nonce is consumed, and nothing secret is logged.
+/// nonce Signet issued to this client, consumed atomically in the same step → the sign-in gate on
+/// the account the identity would sign in as (found or to be made, `FederatedAccountResolver.peek`):
+/// an `sso_required` domain this connection does not govern, a second factor, an enrolment or a
+/// level the exchange cannot give answer `interaction_required` ("continue in the browser") with
+/// nothing created or linked → find or provision the account → the gate again on the stored
+/// account → tokens from its admission (`amr` = `["fed"]`). Nothing is created before the nonce
+/// is consumed and the gate let it through, and nothing secret is logged.
 struct TokenExchangeGrant: NetworkGrantHandler {
     static let idTokenType = "urn:ietf:params:oauth:token-type:id_token"
     static let accessTokenType = "urn:ietf:params:oauth:token-type:access_token"
@@ -34,6 +38,8 @@ struct TokenExchangeGrant: NetworkGrantHandler {
     let parts: TokenGrantParts
     /// Grant ids.
     let random: any RandomSource
+    /// The one sign-in policy.
+    let gate: SignInGate
 
     var grantType: GrantType { .tokenExchange }
     // `actor_token`, `actor_token_type` and `audience` are refused when present, not accepted.
@@ -100,17 +106,89 @@ struct TokenExchangeGrant: NetworkGrantHandler {
             throw OAuthError.invalidGrant("The nonce is unknown, expired or already used.")
         }
 
-        // 6. The account, exactly as browser federation resolves it.
-        let outcome: FederatedAccountResolver.Outcome
+        // 6. The gate, on the account the identity would sign in as, before anything is written.
+        let requirements = SignInRequirements.client(client)
+        let prospect: FederatedAccountResolver.Outcome
         do {
-            outcome = try accounts.resolve(verified.identity, connectionID: connection.id, allowLinking: connection.allowLinking)
+            if let realm = try gate.realmRefusal(email: verified.identity.email ?? "", way: .nativeIDToken, connectionID: connection.id) {
+                throw browserNeeded(.organizationIdP(realm), client: client, connection: connection)
+            }
+            prospect = try accounts.peek(verified.identity, connectionID: connection.id, allowLinking: connection.allowLinking)
+            if let candidate = prospect.user {
+                try admitted(SignInEvent(user: candidate, amr: ["fed"], way: .nativeIDToken, connectionID: connection.id), requirements,
+                             client: client, connection: connection)
+            }
+        } catch let error as OAuthError {
+            throw error
+        } catch {
+            throw OAuthError.serverError(detail: "native sign-in gate: \(error)")
+        }
+        try refuseWithoutUser(prospect)
+
+        // 7. The account, exactly as browser federation resolves it, and the gate on it as stored.
+        let admission: Admission
+        do {
+            let outcome = try accounts.resolve(verified.identity, connectionID: connection.id, allowLinking: connection.allowLinking)
+            try refuseWithoutUser(outcome)
+            guard let user = outcome.user else { throw OAuthError.invalidGrant("The account cannot sign in.") }
+            admission = try admitted(SignInEvent(user: user, amr: ["fed"], way: .nativeIDToken, connectionID: connection.id), requirements,
+                                     client: client, connection: connection)
+        } catch let error as OAuthError {
+            throw error
         } catch {
             throw OAuthError.serverError(detail: "account resolution: \(error)")
         }
-        let user: UserRecord
+        let user = admission.user
+        parts.auditor.record("native_sign_in", actor: "client:\(client.id)", subject: user.id, client: client.id, method: "native:\(connection.id)",
+                             detail: ["connection": .string(connection.id)])
+
+        // 7. Signet's tokens.
+        do {
+            let terms = GrantTerms(clientID: client.id, userID: user.id, scope: scope.description, resources: resources,
+                                   amr: admission.amr, authTime: admission.authTime)
+            let grant = GrantRecord(grantID: random.identifier(), terms: terms,
+                                    createdAt: now, absoluteExpiresAt: parts.familyExpiry(startingAt: now))
+            try parts.refreshTokens.createGrant(grant)
+            var response = try parts.responses.build(
+                client: client, user: user, scope: scope, grantID: grant.grantID, resources: grant.resources, nonce: nil,
+                authTime: admission.authTime, amr: admission.amr, sessionID: nil, refreshToken: try parts.refreshMinter.first(grant: grant, client: client, scope: scope, now: now))
+            response.issuedTokenType = Self.accessTokenType
+            return response
+        } catch let error as OAuthError {
+            throw error
+        } catch {
+            throw OAuthError.serverError(detail: "token exchange issuance: \(error)")
+        }
+    }
+
+    /// The gate's admission for `event`, or the error that sends the app to the browser.
+    @discardableResult
+    private func admitted(_ event: SignInEvent, _ requirements: SignInRequirements, client: Client,
+                          connection: NativeSignInConnection) throws -> Admission {
+        let decision = try gate.decide(event, for: requirements)
+        guard case .proceed(let admission) = decision else { throw browserNeeded(decision, client: client, connection: connection) }
+        return admission
+    }
+
+    /// A sign-in the exchange cannot finish: `interaction_required`, and the app continues in the
+    /// browser (SignetKit: `SignInError.needsBrowser`), where the gate's step (the organization's
+    /// IdP, the second factor, the enrolment) can be shown; a disabled user is refused as such.
+    private func browserNeeded(_ decision: SignInDecision, client: Client, connection: NativeSignInConnection) -> OAuthError {
+        switch decision {
+        case .refused:
+            return OAuthError.invalidGrant("The user is not active.")
+        case .organizationIdP:
+            return OAuthError(.interactionRequired, "This account signs in through its organization's identity provider; continue in the browser.")
+        default:
+            return OAuthError(.interactionRequired, "This sign-in needs another step; continue in the browser.")
+        }
+    }
+
+    /// The errors of an outcome without a user to sign in as.
+    private func refuseWithoutUser(_ outcome: FederatedAccountResolver.Outcome) throws(OAuthError) {
         switch outcome {
-        case .existing(let found), .linked(let found), .created(let found):
-            user = found
+        case .existing, .linked, .created:
+            return
         case .linkRequired:
             throw OAuthError.invalidGrant("An account with this email already exists; sign in to it first.")
         case .disabled:
@@ -119,26 +197,6 @@ struct TokenExchangeGrant: NetworkGrantHandler {
             throw OAuthError.invalidGrant("The provider did not share an email address.")
         case .emailNotVerified:
             throw OAuthError.invalidGrant("The provider has not verified the email address.")
-        }
-        parts.auditor.record("native_sign_in", actor: "client:\(client.id)", subject: user.id, client: client.id, method: "native:\(connection.id)",
-                             detail: ["connection": .string(connection.id)])
-
-        // 7. Signet's tokens.
-        do {
-            let terms = GrantTerms(clientID: client.id, userID: user.id, scope: scope.description, resources: resources,
-                                   amr: ["fed"], authTime: now)
-            let grant = GrantRecord(grantID: random.identifier(), terms: terms,
-                                    createdAt: now, absoluteExpiresAt: parts.familyExpiry(startingAt: now))
-            try parts.refreshTokens.createGrant(grant)
-            var response = try parts.responses.build(
-                client: client, user: user, scope: scope, grantID: grant.grantID, resources: grant.resources, nonce: nil,
-                authTime: now, amr: ["fed"], sessionID: nil, refreshToken: try parts.refreshMinter.first(grant: grant, client: client, scope: scope, now: now))
-            response.issuedTokenType = Self.accessTokenType
-            return response
-        } catch let error as OAuthError {
-            throw error
-        } catch {
-            throw OAuthError.serverError(detail: "token exchange issuance: \(error)")
         }
     }
 
@@ -170,8 +228,8 @@ struct TokenExchangeGrant: NetworkGrantHandler {
 
 extension TokenExchangeGrant {
     /// Takes its parts from the server.
-    init(server: AuthorizationServer, verifier: any NativeIDTokenVerifier) {
+    init(server: AuthorizationServer, verifier: any NativeIDTokenVerifier, gate: SignInGate) {
         self.init(verifier: verifier, nonces: server.storage.nonces, accounts: FederatedAccountResolver(server: server),
-                  parts: server.grantParts, random: server.random)
+                  parts: server.grantParts, random: server.random, gate: gate)
     }
 }

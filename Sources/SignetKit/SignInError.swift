@@ -248,6 +248,11 @@ public struct SignInError: Error, Sendable, Hashable, CustomStringConvertible, L
     /// The OAuth `error` code (e.g. `access_denied`, `invalid_grant`) of an ``Code/authorizationError``,
     /// ``Code/tokenError`` or ``Code/accountDeletionRefused``; nil for the other codes.
     public var oauthError: String? { refusal?.code }
+
+    /// Whether a native sign-in (the ID-token exchange, a native passkey) needs a step that only
+    /// the browser can show — the organization's identity provider, a second factor, setting one
+    /// up (`interaction_required`): run the browser sign-in instead.
+    public var needsBrowser: Bool { oauthError == "interaction_required" }
     /// The `error_description` the server sent with ``oauthError``, if any.
     public var oauthErrorDescription: String? { refusal?.description }
     /// The `error_uri` the server sent with ``oauthError``, if any.

@@ -37,7 +37,8 @@ extension AccountRoutes {
             }
             do { try UserService.checkNewPassword(new) } catch { return Self.back(.invalidPassword) }
             try users.setPassword(userID: session.user.id, password: new)
-            let started = try interactive.flow.sessions.start(user: session.user, amr: session.record.amr)
+            // This browser's session goes on as it was (its methods and `auth_time`), not as a fresh sign-in.
+            let started = try interactive.flow.sessions.renew(session)
             var response = Self.back(.passwordChanged)
             response.setCookie(interactive.sessionCookie(started.token))
             return response

@@ -61,13 +61,14 @@ struct ChallengeMailer: Sendable {
         case (.verifyEmail, true): letter = .verifyEmail(code: issued.code, link: link, minutes: issued.minutes)
         case (.resetPassword, true): letter = .resetPassword(code: issued.code, link: link, minutes: issued.minutes)
         case (.signIn, true): letter = .signInCode(code: issued.code, link: link, minutes: issued.minutes)
+        // A mail to an address the requester only typed carries nothing of the requester's own
+        // sign-in (its pending request handle): its links start afresh.
         case (.verifyEmail, false):
-            let signIn = requestHandle.map { url(Routes.signIn, [("request", $0)]) } ?? issuer
-            letter = .accountExists(signInLink: signIn, resetLink: url(Routes.passwordForgot, requestHandle.map { [("request", $0)] } ?? []))
+            letter = .accountExists(signInLink: url(Routes.account), resetLink: url(Routes.passwordForgot))
         case (.changeEmail, true): letter = .confirmNewEmail(code: issued.code, link: link, minutes: issued.minutes)
         case (.changeEmail, false): letter = .emailInUse(signInLink: url(Routes.account))
         case (.resetPassword, false), (.signIn, false):
-            letter = .noAccount(signUpLink: signUpOpen ? url(Routes.signUp, requestHandle.map { [("request", $0)] } ?? []) : nil)
+            letter = .noAccount(signUpLink: signUpOpen ? url(Routes.signUp) : nil)
         }
         try challenges.store(issued, mail: try seal(letter, to: email, language: language), newUser: newUser, audit: audit)
         queue.notifySender()

@@ -8,7 +8,7 @@ import SignetWire
 /// callback: one decision per email address (`HomeRealmDecision`) from the organizations' domain
 /// claims and the configuration's `home_realm_domains`, and what follows a governed SSO sign-in
 /// (linking an existing local account, disabling its password, just-in-time membership).
-struct DomainGovernance: Sendable {
+struct DomainGovernance: HomeRealmLookup {
     let claims: DomainClaims
     let federation: Federation
     let users: any UserStore

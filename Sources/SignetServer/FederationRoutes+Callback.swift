@@ -112,8 +112,8 @@ extension FederationRoutes {
             // An `sso_required` domain signs in only through its own connection (checked for the
             // upstream email before anything is created or linked, and for the account's own below).
             let realm = try interactive.domains.decision(forEmail: identity.email ?? "")
-            if !realm.allowsProvider(connection.id) {
-                return ssoRequiredRefusal(realm, email: identity.email ?? "", pending: pending, connection: connection, errors)
+            if let refusal = try interactive.flow.gate.realmRefusal(email: identity.email ?? "", way: .federation, connectionID: connection.id) {
+                return ssoRequiredRefusal(refusal, email: identity.email ?? "", pending: pending, connection: connection, errors)
             }
             // The governing connection of a verified domain links the existing local account
             // with that (provider-verified) email, whatever the connection's own linking rule.
@@ -121,8 +121,8 @@ extension FederationRoutes {
             let outcome = try resolver.resolve(identity, connectionID: connection.id,
                                                allowLinking: connection.allowLinking || (governs && identity.emailVerified))
             if let user = outcome.user {
-                let own = try interactive.domains.decision(forEmail: user.email)
-                if !own.allowsProvider(connection.id) {
+                // The account's own address may be in another domain than the provider's email.
+                if let own = try interactive.flow.gate.realmRefusal(email: user.email, way: .federation, connectionID: connection.id) {
                     return ssoRequiredRefusal(own, email: user.email, pending: pending, connection: connection, errors)
                 }
                 try interactive.domains.afterSignIn(userID: user.id, connectionID: connection.id, email: identity.email,
@@ -144,8 +144,13 @@ extension FederationRoutes {
             vault.keep(identity, connectionID: connection.id, users: userStore)
             // A new session on every sign-in (no fixation); the browser's previous one ends when
             // its cookie came along (a cross-site form post carries none).
-            return interactive.respond(try interactive.flow.signedIn(pending, user: user, amr: ["fed"],
-                                                                     previousSessionToken: interactive.sessionToken(request)), errors)
+            let event = SignInEvent(user: user, amr: ["fed"], way: .federation, connectionID: connection.id)
+            return try interactive.signedIn(request, pending, event, errors) { decision in
+                if case .organizationIdP(let held) = decision {
+                    return ssoRequiredRefusal(held, email: user.email, pending: pending, connection: connection, errors)
+                }
+                return fail(pending, OAuthError(.accessDenied, "This account cannot sign in."), errors)
+            }
         }
     }
 

@@ -158,8 +158,8 @@ extension FederationRoutes {
                 server.audit("federation_link_refused", subject: user.id, client: pending.client.id)
                 return fail(pending, OAuthError(.accessDenied, "This sign-in cannot be linked to the account."), errors)
             }
-            var response = interactive.respond(try interactive.flow.signedIn(pending, user: linked, amr: ["fed", "pwd"],
-                                                                             previousSessionToken: interactive.sessionToken(request)), errors)
+            var response = try interactive.signedIn(request, pending, SignInEvent(user: linked, amr: ["fed", "pwd"], way: .federation,
+                                                                                  connectionID: link.connectionID), errors)
             response.setCookie(interactive.clearedCookie(linkCookieName))
             return response
         }

@@ -20,7 +20,11 @@ extension InteractiveRoutes {
             }
         }
         do {
-            return respond(try flow.start(checked, client: client, sessionToken: sessionToken(request)), errors)
+            // A step-up's second-factor challenge belongs to this browser.
+            let browser = browserValue(request)
+            var response = respond(try flow.start(checked, client: client, sessionToken: sessionToken(request), browser: browser.value), errors)
+            if let cookie = browser.cookie { response.setCookie(cookie) }
+            return response
         } catch {
             return errors.render(.serverError(detail: "authorize: \(error)"), redirect: VerifiedRedirect(checked))
         }

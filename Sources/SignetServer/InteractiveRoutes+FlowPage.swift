@@ -19,9 +19,7 @@ extension InteractiveRoutes {
         guard let handle = request.query.first("request") else { return errors.requestGone() }
         return errors.continuing(label) {
             let pending = try flow.pending(handle: handle)
-            guard let session = try flow.sessions.active(token: sessionToken(request)),
-                  flow.satisfies(pending.request, session: session, authenticatedSince: pending.createdAt),
-                  flow.meetsLevel(pending, session: session) else {
+            guard let session = try flow.sessions.active(token: sessionToken(request)), try flow.meetsLevel(pending, session: session) else {
                 return Self.local(Routes.signIn, [("request", handle)])
             }
             let browser = browserValue(request)

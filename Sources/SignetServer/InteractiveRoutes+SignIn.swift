@@ -65,12 +65,12 @@ extension InteractiveRoutes {
                 if let cookie = typedEmail.cookie(keeping: email, handle: handle) { again.setCookie(cookie) }
                 return again
             }
-            if accounts.requireVerifiedEmail && !user.emailVerified { return verificationRequired(user, request, handle: handle, errors) }
-            // A new session on every sign-in (no fixation); the browser's previous one ends. A user
-            // with a second factor gives it first (SecondFactorRoutes); a browser that can make
-            // passkeys is offered one before going on (PasskeyRoutes).
-            var response = respond(try flow.signedIn(pending, user: user, amr: ["pwd"], previousSessionToken: sessionToken(request),
-                                                     offeringPasskey: passkeyOfferWanted(request, form, user: user)), errors)
+            // The gate: a new session on every sign-in (no fixation; the browser's previous one
+            // ends), a second factor first for a user who has one (SecondFactorRoutes), an
+            // unconfirmed account held for its verification; a browser that can make passkeys is
+            // offered one before going on (PasskeyRoutes).
+            var response = try signedIn(request, pending, SignInEvent(user: user, amr: ["pwd"], way: .password),
+                                        offeringPasskey: passkeyOfferWanted(request, form, user: user), errors)
             if request.cookies[typedEmail.cookieName] != nil { response.setCookie(clearedCookie(typedEmail.cookieName)) }
             return response
         } catch FlowError.requestNotFound {

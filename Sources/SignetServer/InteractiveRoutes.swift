@@ -31,7 +31,7 @@ struct InteractiveRoutes: Sendable {
         let server = application.authorizationServer
         let environment = application.environment
         self.server = server
-        self.flow = AuthorizationFlow(server: server)
+        self.flow = AuthorizationFlow(server: server, gate: application.signInGate)
         let users = environment.makeUserService()
         self.signIn = SignInService(server: server, users: users, hashKey: environment.masterKey.tokenHashKey)
         self.csrf = CSRFTokens(key: environment.masterKey.browserKey, random: environment.random)
@@ -72,6 +72,12 @@ struct InteractiveRoutes: Sendable {
         if let existing = request.cookies[csrfCookieName], csrf.isBrowserValue(existing) { return (existing, nil) }
         let value = csrf.newBrowserValue()
         return (value, SetCookie(name: csrfCookieName, value: value, path: "/", secure: secure, httpOnly: true, sameSite: .lax))
+    }
+
+    /// The browser's CSRF value as its cookie holds it (nil when it has none): what a
+    /// second-factor challenge is bound to.
+    func sessionBrowser(_ request: HTTPRequest) -> String? {
+        request.cookies[csrfCookieName].flatMap { csrf.isBrowserValue($0) ? $0 : nil }
     }
 
     /// Whether a POST's hidden field matches the browser's cookie for `purpose`.
@@ -123,6 +129,9 @@ struct InteractiveRoutes: Sendable {
             return response
         case .step(let step):
             return respond(step, errors)
+        case .held:
+            // The gate's held sign-ins have their own pages (`InteractiveRoutes.signedIn`).
+            return errors.requestGone()
         }
     }
 

@@ -261,11 +261,15 @@ struct InvitationRoutes: Sendable {
         }
         switch outcome {
         case .accepted(_, let member):
-            // A new session (the browser's previous one ends): the password was just set here.
-            try interactive.flow.sessions.end(token: interactive.sessionToken(request))
-            let started = try interactive.flow.sessions.start(user: user, amr: ["pwd"])
+            // The password was just set here: a new session through the gate (the browser's
+            // previous one ends); when the gate wants more (`mfa.required`: an enrolment), no
+            // session, and the page's sign-in takes the user there.
             var response = acceptedPage(found.organization, member, errors)
-            response.setCookie(interactive.sessionCookie(started.token))
+            if case .proceed(let admission) = try interactive.flow.gate.decide(SignInEvent(user: user, amr: ["pwd"], way: .invitation),
+                                                                               for: .noClient) {
+                try interactive.flow.sessions.end(token: interactive.sessionToken(request))
+                response.setCookie(interactive.sessionCookie(try interactive.flow.sessions.start(admission).token))
+            }
             return response
         case .unknown, .otherEmail: return refusalPage(.unknown, errors)
         case .alreadyAccepted: return refusalPage(.used, errors)

@@ -270,6 +270,7 @@ extension PageCatalog {
         "PasskeyErrorText.raced": "This passkey was used at the same moment elsewhere. Try again.",
         "PasskeyErrorText.notVerified": "The passkey could not be verified. Try again, or sign in another way.",
         "PasskeyErrorText.signInFirst": "Your session has ended. Sign in again to add a passkey.",
+        "PasskeyErrorText.verifyEmailFirst": "Confirm your email address first: sign in with your password or an email code to get the confirmation mail.",
         "PasskeyErrorText.alreadyRegistered": "This passkey is already registered.",
         "PasskeyErrorText.cannotAdd": "This account cannot add passkeys.",
         // RecoveryText: Every string of the forgotten-password page.

@@ -240,6 +240,7 @@ extension PageCatalog {
         "PasskeyErrorText.raced": "Dieser Passkey wurde im selben Moment anderswo verwendet. Versuchen Sie es erneut.",
         "PasskeyErrorText.notVerified": "Der Passkey konnte nicht bestätigt werden. Versuchen Sie es erneut oder melden Sie sich auf andere Weise an.",
         "PasskeyErrorText.signInFirst": "Ihre Sitzung ist beendet. Melden Sie sich erneut an, um einen Passkey hinzuzufügen.",
+        "PasskeyErrorText.verifyEmailFirst": "Bestätigen Sie zuerst Ihre E-Mail-Adresse: Melden Sie sich mit Ihrem Passwort oder einem E-Mail-Code an, um die Bestätigungs-E-Mail zu erhalten.",
         "PasskeyErrorText.alreadyRegistered": "Dieser Passkey ist bereits registriert.",
         "PasskeyErrorText.cannotAdd": "Für dieses Konto können keine Passkeys hinzugefügt werden.",
         // RecoveryText

@@ -6,4 +6,6 @@ import SignetWire
 enum PasskeyErrorText: String, CatalogStrings {
     case malformed, formNotVerified, requestGone, tooManyRequests, tooManyOpen, challengeGone, otherSession
     case notRegistered, blocked, raced, notVerified, signInFirst, alreadyRegistered, cannotAdd
+    /// The gate holds an unconfirmed account's passkey sign-in (`accounts.require_verified_email`).
+    case verifyEmailFirst
 }

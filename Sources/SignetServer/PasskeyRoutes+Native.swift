@@ -60,13 +60,16 @@ extension PasskeyRoutes {
             let signedIn = try ceremonies.finishAssertion(body, binding: nativeBinding(clientID: clientID, codeChallenge: challenge))
             let pending = try interactive.flow.pending(handle: signedIn.context)
             guard pending.client.id == clientID else { throw OAuthError(.accessDenied, "The passkey challenge was issued to another client.") }
-            if let realm = try interactive.domains.localSignInRefusal(forEmail: signedIn.user.email) {
-                return interactive.ssoRequiredJSON(realm, email: signedIn.user.email, client: clientID, way: "passkey", errors)
-            }
             // RFC 8176 §2, as on the web; the session exists only to carry `sid` and `auth_time`
-            // into the code: no browser holds it.
-            let started = try interactive.flow.sessions.start(user: signedIn.user, amr: signedIn.amr)
-            switch try interactive.flow.afterSignIn(pending, session: started.session) {
+            // into the code: no browser holds it, so a second factor or an enrolment needs the browser.
+            let event = SignInEvent(user: signedIn.user, amr: signedIn.amr, way: .nativePasskey)
+            let step: FlowStep
+            switch try interactive.flow.signedIn(pending, event, browser: nil, previousSessionToken: nil) {
+            case .session(_, _, let next): step = next
+            case .step(let next): step = next
+            case .held(let decision): return interactive.heldJSON(decision, event: event, client: clientID, errors)
+            }
+            switch step {
             case .code(let code, let redirectURI, let state):
                 var answer: [String: JSONValue] = ["code": .string(code), "iss": .string(interactive.issuer), "redirect_uri": .string(redirectURI)]
                 if let state { answer["state"] = .string(state) }

@@ -79,15 +79,17 @@ extension PasskeyRoutes {
         }
     }
 
-    /// `POST /passkeys/offer`: continues the pending request with the session; `skip` also holds
-    /// the offer back in this browser for `passkeyOfferPause`.
+    /// `POST /passkeys/offer`: continues the pending request with the session that signed in for
+    /// it (`AuthorizationFlow.resume`: signed in after the request came, and through the gate
+    /// again), else back to the sign-in page; `skip` also holds the offer back in this browser for
+    /// `passkeyOfferPause`.
     func offerSubmit(_ request: HTTPRequest, _ errors: ErrorRenderer) -> HTTPResponse {
         guard let form = InteractiveRoutes.formFields(request), let handle = try? form.single("request") else { return errors.malformedForm() }
         guard interactive.csrfValid(request, field: try? form.single("csrf"), purpose: handle) else { return errors.csrfFailure() }
         return errors.continuing("passkey offer") {
             let pending = try interactive.flow.pending(handle: handle)
             guard let session = try session(request) else { return InteractiveRoutes.local(Routes.signIn, [("request", handle)]) }
-            var response = interactive.respond(try interactive.flow.afterSignIn(pending, session: session), errors)
+            var response = interactive.respond(try interactive.flow.resume(pending, session: session), errors)
             if (try? form.single("skip")) != nil {
                 response.setCookie(SetCookie(name: interactive.passkeyLaterCookieName, value: "1", path: "/",
                                              maxAge: InteractiveRoutes.passkeyOfferPause, secure: interactive.secure, httpOnly: true,

@@ -88,17 +88,19 @@ struct PasskeyRoutes: Sendable {
         return try Self.mapped("passkey sign-in") {
             let signedIn = try ceremonies.finishAssertion(body, binding: binding)
             let pending = try interactive.flow.pending(handle: signedIn.context)
-            // The passkey resolved to an account of an `sso_required` domain: no session.
-            if let realm = try interactive.domains.localSignInRefusal(forEmail: signedIn.user.email) {
-                return interactive.ssoRequiredJSON(realm, email: signedIn.user.email, client: pending.client.id, way: "passkey", errors)
-            }
-            try interactive.flow.sessions.end(token: interactive.sessionToken(request))
             // RFC 8176 §2: "hwk"/"swk" (proof of a hardware- or software-held key) and "user"
-            // (the required user verification); never "pwd".
-            let started = try interactive.flow.sessions.start(user: signedIn.user, amr: signedIn.amr)
-            let step = interactive.respond(try interactive.flow.afterSignIn(pending, session: started.session), errors)
+            // (the required user verification); never "pwd". The gate refuses an account of an
+            // `sso_required` domain (JSON, no session).
+            let event = SignInEvent(user: signedIn.user, amr: signedIn.amr, way: .passkey)
+            var held: HTTPResponse?
+            let step = try interactive.signedIn(request, pending, event, errors) { decision in
+                let answer = interactive.heldJSON(decision, event: event, client: pending.client.id, errors)
+                held = answer
+                return answer
+            }
+            if let held { return held }
             var response = OAuthResponses.json(["location": .string(step.headers["Location"] ?? Routes.signIn)])
-            response.setCookie(interactive.sessionCookie(started.token))
+            for cookie in step.headers.values("Set-Cookie") { response.headers.add("Set-Cookie", cookie) }
             return response
         }
     }

@@ -33,7 +33,8 @@ struct SecondFactorRoutes: Sendable {
 
     /// `GET /signin/second-factor?challenge=…[&error=1]`.
     func codePage(_ request: HTTPRequest, _ errors: ErrorRenderer) -> HTTPResponse {
-        guard let handle = request.query.first("challenge"), let challenge = try? flow.challenge(handle: handle) else {
+        guard let handle = request.query.first("challenge"),
+              let challenge = try? flow.challenge(handle: handle, browser: interactive.sessionBrowser(request)) else {
             return errors.requestGone()
         }
         if challenge.enrol { return InteractiveRoutes.local(Routes.secondFactorSetup, [("challenge", handle)]) }
@@ -55,7 +56,7 @@ struct SecondFactorRoutes: Sendable {
     /// one starts the session (`amr` + `otp`, `mfa`) and goes on to consent or the client.
     func codeSubmit(_ request: HTTPRequest, _ errors: ErrorRenderer) -> HTTPResponse {
         checkedPost(request, errors, handleField: "challenge", context: "second factor") { form, handle in
-            let (challenge, user) = try challenge(handle, enrol: false)
+            let (challenge, user) = try challenge(handle, enrol: false, request)
             switch try service.verify(userID: user.id, code: (try? form.single("code")) ?? "") {
             case .throttled:
                 return throttled(errors)
@@ -65,7 +66,7 @@ struct SecondFactorRoutes: Sendable {
                 let passed = try flow.secondFactorPassed(challenge, previousSessionToken: interactive.sessionToken(request), proceed: true)
                 guard let step = passed.step else { return errors.requestGone() }
                 var response = interactive.respond(step, errors)
-                response.setCookie(interactive.sessionCookie(passed.token))
+                if let token = passed.token { response.setCookie(interactive.sessionCookie(token)) }
                 return response
             }
         }
@@ -75,7 +76,8 @@ struct SecondFactorRoutes: Sendable {
 
     /// `GET /signin/second-factor/setup?challenge=…[&error=1]`: the QR code, the key, a first code.
     func setupPage(_ request: HTTPRequest, _ errors: ErrorRenderer) -> HTTPResponse {
-        guard let handle = request.query.first("challenge"), let challenge = try? flow.challenge(handle: handle) else {
+        guard let handle = request.query.first("challenge"),
+              let challenge = try? flow.challenge(handle: handle, browser: interactive.sessionBrowser(request)) else {
             return errors.requestGone()
         }
         guard challenge.enrol else { return InteractiveRoutes.local(Routes.secondFactor, [("challenge", handle)]) }
@@ -97,7 +99,7 @@ struct SecondFactorRoutes: Sendable {
     /// shows the recovery codes once, with a Continue button on to the client.
     func setupSubmit(_ request: HTTPRequest, _ errors: ErrorRenderer) -> HTTPResponse {
         checkedPost(request, errors, handleField: "challenge", context: "second factor setup") { form, handle in
-            let (challenge, user) = try challenge(handle, enrol: true)
+            let (challenge, user) = try challenge(handle, enrol: true, request)
             switch try service.confirm(userID: user.id, code: (try? form.single("code")) ?? "") {
             case .failure(.throttled):
                 return throttled(errors)
@@ -105,6 +107,7 @@ struct SecondFactorRoutes: Sendable {
                 return InteractiveRoutes.local(Routes.secondFactorSetup, [("challenge", handle), ("error", "1")])
             case .success(let codes):
                 let passed = try flow.secondFactorPassed(challenge, previousSessionToken: interactive.sessionToken(request), proceed: false)
+                guard let token = passed.token else { return interactive.respond(passed.step ?? .signIn(requestHandle: challenge.requestHandle), errors) }
                 let browser = interactive.browserValue(request)
                 var body = recoveryCodesBlock(codes, page: errors.page)
                 body += "<form method=\"post\" action=\"\(Routes.signInContinue)\">\n"
@@ -112,7 +115,7 @@ struct SecondFactorRoutes: Sendable {
                 body += HTMLPage.hidden("csrf", interactive.csrf.token(browserValue: browser.value, purpose: challenge.requestHandle)) + "\n"
                 body += "<button type=\"submit\">\(HTMLPage.escape(errors.page.text(SecondFactorText.continueButton)))</button>\n</form>\n"
                 var response = HTMLPage.response(errors.page, title: errors.page.text(SecondFactorText.recoveryTitle), body: body, formLeadsToClient: true)
-                response.setCookie(interactive.sessionCookie(passed.token))
+                response.setCookie(interactive.sessionCookie(token))
                 if let cookie = browser.cookie { response.setCookie(cookie) }
                 return response
             }
@@ -139,9 +142,10 @@ struct SecondFactorRoutes: Sendable {
         return errors.continuing(context) { try body(form, handle) }
     }
 
-    /// The challenge a handle names and its user; `requestNotFound` when it is of the other kind.
-    private func challenge(_ handle: String, enrol: Bool) throws -> (SecondFactorChallenge, UserRecord) {
-        let challenge = try flow.challenge(handle: handle)
+    /// The challenge a handle names for this browser and its user; `requestNotFound` when it is
+    /// of the other kind or another browser's.
+    private func challenge(_ handle: String, enrol: Bool, _ request: HTTPRequest) throws -> (SecondFactorChallenge, UserRecord) {
+        let challenge = try flow.challenge(handle: handle, browser: interactive.sessionBrowser(request))
         guard challenge.enrol == enrol else { throw FlowError.requestNotFound }
         return (challenge, try flow.challengeUser(challenge))
     }

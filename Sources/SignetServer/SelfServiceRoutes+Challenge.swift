@@ -84,7 +84,7 @@ extension SelfServiceRoutes {
                 return left > 0 ? again(errors.page.text(EmailChallengeText.codeWrong, String(left))) : deadChallenge(errors.page, handle: handle)
             case .dead?: return deadChallenge(errors.page, handle: handle)
             case .accepted(let used)?:
-                return try complete(used, password: password, browserValue: browserValue, request: request, form: form, errors)
+                return try complete(used, password: password, browserValue: browserValue, request: request, form: form, way: .emailCode, errors)
             }
         } catch {
             return errors.internalError("email code", error)
@@ -156,7 +156,7 @@ extension SelfServiceRoutes {
             guard let used = try challenges.answer(linkToken: token, purpose: record.purpose) else {
                 return deadChallenge(errors.page, handle: challenges.requestHandle(of: record))
             }
-            return try complete(used, password: password, browserValue: browserValue, request: request, form: form, errors)
+            return try complete(used, password: password, browserValue: browserValue, request: request, form: form, way: .emailLink, errors)
         } catch {
             return errors.internalError("email link", error)
         }
@@ -176,7 +176,7 @@ extension SelfServiceRoutes {
     /// the passkey script), the offer to add one comes before the request continues, as after a
     /// password sign-in (`InteractiveRoutes.passkeyOfferWanted`).
     func complete(_ record: EmailChallengeRecord, password: String, browserValue: String?, request: HTTPRequest, form: RequestParameters,
-                  _ errors: ErrorRenderer) throws -> HTTPResponse {
+                  way: SignInWay, _ errors: ErrorRenderer) throws -> HTTPResponse {
         let handle = challenges.requestHandle(of: record)
         // A challenge mailed to an address the account no longer has is dead (a change of email
         // ends what was sent to the old one); a change's own challenge went to the new address.
@@ -194,11 +194,12 @@ extension SelfServiceRoutes {
             guard sameBrowser, user.disabledAt == nil, let handle else {
                 return Self.notice(errors.page, EmailChallengeText.verifiedTitle, EmailChallengeText.verifiedBody)
             }
-            return try continueSignedIn(user, amr: ["pwd"], handle: handle, offeringPasskey: interactive.passkeyOfferWanted(request, form, user: user),
-                                        errors)
+            return try continueSignedIn(user, amr: ["pwd"], way: .signUp, handle: handle, request,
+                                        offeringPasskey: interactive.passkeyOfferWanted(request, form, user: user), errors)
         case .resetPassword:
+            // The code came to the address: an unconfirmed account's earlier credentials go first.
+            try claimByMailbox(user, proof: "password_reset")
             try users.setPassword(userID: user.id, password: password)
-            try markVerified(user)
             server.auditor.record("password_reset", subject: user.id)
             let link = handle.map { (Routes.signIn + "?" + FormEncoding.encode([("request", $0)]), EmailChallengeText.continueSignIn) }
             var response = Self.notice(errors.page, EmailChallengeText.resetDoneTitle, EmailChallengeText.resetDoneBody, link: link)
@@ -208,13 +209,14 @@ extension SelfServiceRoutes {
             guard sameBrowser, user.disabledAt == nil, let handle else {
                 return Self.notice(errors.page, EmailChallengeText.otherBrowserTitle, EmailChallengeText.otherBrowserBody, status: 403)
             }
-            // A code mailed before the domain became `sso_required` no longer signs in.
-            if let realm = try interactive.domains.localSignInRefusal(forEmail: user.email) {
+            // A code mailed before the domain became `sso_required` no longer signs in (the gate's
+            // rule, checked before the address is marked confirmed).
+            if let realm = try interactive.flow.gate.realmRefusal(email: user.email, way: .emailCode, connectionID: nil) {
                 return interactive.ssoRequiredRefusal(realm, email: user.email, handle: handle, browserValue: browserValue, way: "otp", errors)
             }
-            try markVerified(user)
+            let confirmed = try claimByMailbox(user, proof: way.rawValue)
             server.auditor.record("sign_in", subject: user.id, detail: ["method": .string("email")])
-            return try continueSignedIn(user, amr: ["otp"], handle: handle, errors)
+            return try continueSignedIn(confirmed, amr: ["otp"], way: way, handle: handle, request, errors)
         }
     }
 
@@ -241,24 +243,28 @@ extension SelfServiceRoutes {
         return HTMLPage.response(errors.page, title: errors.page.text(EmailChangeText.doneTitle), body: body)
     }
 
+    /// The mailbox proved the address: an unconfirmed account is claimed (`UnconfirmedAccountClaim`:
+    /// what was made on it before the proof goes) and counts as confirmed.
+    @discardableResult
+    func claimByMailbox(_ user: UserRecord, proof: String) throws -> UserRecord {
+        try UnconfirmedAccountClaim(server: server).claim(user, proof: proof)
+    }
+
     func markVerified(_ user: UserRecord) throws {
         guard !user.emailVerified else { return }
         try users.storage.users.updateProfile(userID: user.id, name: user.name, givenName: user.givenName, familyName: user.familyName,
                                               emailVerified: true, now: server.clock.now)
     }
 
-    /// A new session for `user` (the browser's previous one ends) and the pending request's next step.
-    func continueSignedIn(_ user: UserRecord, amr: [String], handle: String, offeringPasskey: Bool = false,
-                          _ errors: ErrorRenderer) throws -> HTTPResponse {
+    /// The sign-in `user` just made through the gate (a new session, the browser's previous one
+    /// ending, or the second factor first) and the pending request's next step.
+    func continueSignedIn(_ user: UserRecord, amr: [String], way: SignInWay, handle: String, _ request: HTTPRequest,
+                          offeringPasskey: Bool = false, _ errors: ErrorRenderer) throws -> HTTPResponse {
         let pending: PendingRequest
         do { pending = try interactive.flow.pending(handle: handle) } catch is FlowError {
             return Self.notice(errors.page, EmailChallengeText.verifiedTitle, EmailChallengeText.verifiedBody)
         }
-        let verified = try users.storage.users.user(id: user.id) ?? user
-        let started = try interactive.flow.sessions.start(user: verified, amr: amr)
-        let step = offeringPasskey ? FlowStep.passkeyOffer(requestHandle: pending.handle) : try interactive.flow.afterSignIn(pending, session: started.session)
-        var response = interactive.respond(step, errors)
-        response.setCookie(interactive.sessionCookie(started.token))
-        return response
+        let current = try users.storage.users.user(id: user.id) ?? user
+        return try interactive.signedIn(request, pending, SignInEvent(user: current, amr: amr, way: way), offeringPasskey: offeringPasskey, errors)
     }
 }

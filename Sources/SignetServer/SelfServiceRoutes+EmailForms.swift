@@ -54,15 +54,16 @@ extension SelfServiceRoutes {
     }
 
     /// The mail of a reset asked for an `sso_required` address: the organization's name (its
-    /// domain when the organization is gone), its connection's, and the sign-in page (of the pending request, else the account page, which
-    /// starts one).
-    func organizationSignInMail(_ realm: HomeRealmDecision, email: String, handle: String?) throws -> AccountMail {
+    /// domain when the organization is gone), its connection's, and the account page, which starts
+    /// a sign-in of its own (never the requester's pending request: the mail goes to an address
+    /// the requester only typed).
+    func organizationSignInMail(_ realm: HomeRealmDecision, email: String) throws -> AccountMail {
         let organizationID: String? = switch realm {
         case .governed(_, let id, _), .unavailable(_, let id): id
         case .local, .configured: nil
         }
         let organization = try organizationID.flatMap { try users.storage.organizations.organization(id: $0) }
-        let signIn = handle.map { mailer.url(Routes.signIn, [("request", $0)]) } ?? mailer.url(Routes.account)
+        let signIn = mailer.url(Routes.account)
         return .organizationSignIn(organization: organization?.name ?? DomainGovernance.domain(email),
                                    connection: interactive.domains.connectionName(realm.owningConnectionID ?? ""), signInLink: signIn)
     }
@@ -104,7 +105,7 @@ extension SelfServiceRoutes {
             let userID = governed == nil && user?.disabledAt == nil ? user?.id : nil
             let id = try mailer.send(page.purpose, to: email, userID: userID, browserValue: browserValue, requestHandle: handle,
                                      signUpOpen: accounts.signUp != .off, language: errors.page.language,
-                                     instead: try governed.map { try organizationSignInMail($0, email: email, handle: handle) })
+                                     instead: try governed.map { try organizationSignInMail($0, email: email) })
             return Self.toCodePage(id)
         } catch {
             return errors.internalError(page.path, error)

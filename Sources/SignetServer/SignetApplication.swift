@@ -24,6 +24,8 @@ public final class SignetApplication: Sendable {
     public let metrics: ServerMetrics
     /// Home-realm discovery over the organizations' domain claims and the configuration.
     let domainGovernance: DomainGovernance
+    /// The one sign-in policy of every way in (browser, headless and native).
+    let signInGate: SignInGate
 
     /// Builds the application; makes sure signing keys exist. Everything that can refuse the
     /// configuration runs first: key generation (a background thread) starts only once nothing
@@ -40,15 +42,19 @@ public final class SignetApplication: Sendable {
                                                   auditObserver: { metrics.auditEvent($0) }, auditContext: AuditContext.ofRequest,
                                                   builtInClients: Self.consoleClients(environment))
         federation = try Federation(configuration: environment.configuration, clock: { [clock = environment.clock] in clock.now })
-        tokenEndpoint = TokenEndpoint(server: authorizationServer,
-                                      nativeSignIn: NativeSignInVerifier(connections: environment.configuration.connections.map(\.connection),
-                                                                         clock: environment.clock))
         domainGovernance = DomainGovernance(claims: environment.makeDomainClaims(auditor: authorizationServer.auditor),
                                             federation: federation, users: environment.storage.users,
                                             auditor: authorizationServer.auditor, clock: environment.clock,
                                             addMember: { [organizations = environment.storage.organizations, clock = environment.clock] organization, user, roles in
                                                 try organizations.addMember(organizationID: organization, userID: user, roles: roles, at: clock.now)
                                             })
+        signInGate = SignInGate(server: authorizationServer, realms: domainGovernance,
+                                requireVerifiedEmail: environment.configuration.accounts.requireVerifiedEmail)
+        tokenEndpoint = TokenEndpoint(server: authorizationServer,
+                                      nativeSignIn: NativeSignInParts(
+                                        verifier: NativeSignInVerifier(connections: environment.configuration.connections.map(\.connection),
+                                                                       clock: environment.clock),
+                                        gate: signInGate))
         try Self.registerConfiguredClients(environment, server: authorizationServer)
         discovery = DiscoveryDocument.build(issuer: issuer,
                                             signingAlgorithms: environment.requiredAlgorithms.map(\.rawValue),

@@ -10,4 +10,6 @@ public enum RevokeReason {
     public static let passwordChanged = "password_changed"
     /// An operator ended the user's sessions and tokens (`POST /admin/v1/users/{id}/revoke`).
     public static let adminRevoked = "admin_revoked"
+    /// An account that was never confirmed was proven by another channel (`UnconfirmedAccountClaim`).
+    public static let accountClaimed = "account_claimed"
 }

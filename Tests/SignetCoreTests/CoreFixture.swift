@@ -25,7 +25,7 @@ final class CoreFixture: Sendable {
         keyRing = SigningKeyRing(store: storage.keys, encryptionKey: masterKey.keyEncryptionKey, clock: clock, retentionSeconds: 3600)
         server = AuthorizationServer(policy: policy, storage: storage, masterKey: masterKey, keyRing: keyRing, clock: clock,
                                      random: SystemRandomSource())
-        flow = AuthorizationFlow(server: server)
+        flow = AuthorizationFlow(server: server, gate: SignInGate(server: server, realms: NoHomeRealms(), requireVerifiedEmail: false))
         users = UserService(storage: storage, passwordParameters: Self.cheap, clock: clock, random: SystemRandomSource())
         for (id, firstParty, redirect) in [("first", true, "com.example.first:/cb"),
                                            ("web", false, "https://app.example.com/cb"),
@@ -62,9 +62,12 @@ final class CoreFixture: Sendable {
         try users.create(email: email, name: "Alice", password: Self.password)
     }
 
-    /// A signed-in browser: the session cookie value and the session.
+    /// A signed-in browser: the session cookie value and the session, through the gate.
     func signedIn(_ user: UserRecord) throws -> (token: String, session: ActiveSession) {
-        try flow.sessions.start(user: user, amr: ["pwd"])
+        guard case .proceed(let admission) = try flow.gate.decide(SignInEvent(user: user, amr: ["pwd"], way: .password), for: .noClient) else {
+            throw FixtureError("the gate did not admit \(user.id)")
+        }
+        return try flow.sessions.start(admission)
     }
 
     func codeRecord(_ code: String) throws -> AuthorizationCodeRecord {

@@ -316,7 +316,14 @@ import Testing
     }
 
     func signInDirectly(_ env: Interactive, _ browser: FormBrowser, user: UserRecord) async throws {
-        let started = try SessionManager(server: env.server.application.authorizationServer).start(user: user, amr: ["fed"])
+        let server = env.server.application.authorizationServer
+        let gate = SignInGate(server: server, realms: NoHomeRealms(), requireVerifiedEmail: false)
+        guard case .proceed(let admission) = try gate.decide(SignInEvent(user: user, amr: ["fed"], way: .federation, connectionID: "google"),
+                                                             for: .noClient) else {
+            Issue.record("the gate did not admit the provider sign-in")
+            return
+        }
+        let started = try SessionManager(server: server).start(admission)
         let host = try #require(env.server.baseURL.host)
         browser.cookies.set(TestCookie(name: "signet_session", value: started.token, domain: host))
     }

@@ -64,6 +64,8 @@ import Testing
         let toKnown = try #require(mails.first { $0.to.contains(Interactive.email) })
         #expect(toKnown.subject == "You already have a Example ID account")
         #expect(Accounts.codeIfAny(in: toKnown) == nil)
+        // The owner's mailbox gets nothing of the requester's sign-in (its pending request handle).
+        #expect(toKnown.text?.contains("request=") == false && toKnown.html?.contains("request=") == false, "\(toKnown.text ?? "")")
         // The owner's password is unchanged, and no second account exists.
         #expect(try accounts.server.environment.makeUserService().authenticate(email: Interactive.email, password: Interactive.password) != nil)
         #expect(try accounts.server.environment.storage.users.allUsers().count == 2)
