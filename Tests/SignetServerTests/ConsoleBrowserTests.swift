@@ -27,17 +27,8 @@ import Testing
         defer { home.remove() }
         let shots = ProcessInfo.processInfo.environment["SIGNET_SCREENSHOTS"] ?? home.appending("shots")
         try FileManager.default.createDirectory(atPath: shots, withIntermediateDirectories: true)
-        let logFile = home.appending("browser.log")
-        let environment = [
-            "SIGNET_START_URL": env.server.adminURL("/console").absoluteString, "SIGNET_EMAIL": Interactive.email,
-            "SIGNET_PASSWORD": Interactive.password, "SIGNET_APP_SCHEME": "com.example.notes", "SIGNET_SCREENSHOTS": shots,
-            "SIGNET_TEST_LOG": logFile, "HOME": home.path, "DBUS_SESSION_BUS_ADDRESS": "", "DISPLAY": ""]
-        let outcome = try await Subprocess.run(PackagePaths.python, [Self.script], environment: environment, timeoutSeconds: 180)
-        let browserLog = (try? String(contentsOfFile: logFile, encoding: .utf8)) ?? "(no browser log)"
-        #expect(outcome.succeeded, "stderr: \(outcome.stderr)\nbrowser: \(browserLog)")
-        let last = outcome.stdout.split(separator: "\n").last.map(String.init) ?? ""
-        let result = try #require(try JSONValue.parse(Array(last.utf8), maximumDepth: 4).objectValue, "stdout: \(outcome.stdout)")
-        #expect(result["error"] == nil, "\(result) browser: \(browserLog)")
+        let result = try await Self.run(Self.script, env, home: home, timeoutSeconds: 180,
+                                        ["SIGNET_APP_SCHEME": "com.example.notes", "SIGNET_SCREENSHOTS": shots])
         #expect(result["signInURL"]?.stringValue == env.server.url(Routes.signIn).absoluteString)
         #expect(result["consoleURL"]?.stringValue == env.server.adminURL("/console").absoluteString)
         #expect(result["badVerdict"]?.stringValue?.contains("redirect_uris[0]") == true)
@@ -87,18 +78,9 @@ import Testing
         try AdminService(environment: env.server.environment).setOperatorRole(env.user, "admin")
         let home = try TemporaryDirectory(prefix: "console-port")
         defer { home.remove() }
-        let logFile = home.appending("browser.log")
         let clientsBefore = try env.server.environment.storage.clients.allClients().count
-        let environment = [
-            "SIGNET_START_URL": env.server.adminURL("/console").absoluteString, "SIGNET_EMAIL": Interactive.email,
-            "SIGNET_PASSWORD": Interactive.password, "SIGNET_POST_TARGET": env.server.adminURL("/console/apps").absoluteString,
-            "SIGNET_TEST_LOG": logFile, "HOME": home.path, "DBUS_SESSION_BUS_ADDRESS": "", "DISPLAY": ""]
-        let outcome = try await Subprocess.run(PackagePaths.python, [Self.portScript], environment: environment, timeoutSeconds: 120)
-        let browserLog = (try? String(contentsOfFile: logFile, encoding: .utf8)) ?? "(no browser log)"
-        #expect(outcome.succeeded, "stderr: \(outcome.stderr)\nbrowser: \(browserLog)")
-        let last = outcome.stdout.split(separator: "\n").last.map(String.init) ?? ""
-        let result = try #require(try JSONValue.parse(Array(last.utf8), maximumDepth: 4).objectValue, "stdout: \(outcome.stdout)")
-        #expect(result["error"] == nil, "\(result) browser: \(browserLog)")
+        let result = try await Self.run(Self.portScript, env, home: home, timeoutSeconds: 120,
+                                        ["SIGNET_POST_TARGET": env.server.adminURL("/console/apps").absoluteString])
         #expect(result["signInURL"]?.stringValue?.hasPrefix("http://localhost:") == true, "\(result)")
         #expect(result["consoleURL"]?.stringValue == env.server.adminURL("/console").absoluteString, "\(result)")
         let received = try #require(result["received"]?.objectValue, "\(result)")
@@ -122,5 +104,23 @@ import Testing
         #expect(result["postURL"]?.stringValue == env.server.adminURL("/console/apps").absoluteString, "\(result)")
         #expect(result["postHeading"]?.stringValue == "Form expired", "\(result)")
         #expect(try env.server.environment.storage.clients.allClients().count == clientsBefore)
+    }
+
+    /// Runs a console browser `script` signing in as the test user (with `extra` in its
+    /// environment) and returns the JSON object it printed last, after checking it ran cleanly.
+    static func run(_ script: String, _ env: Interactive, home: TemporaryDirectory, timeoutSeconds: Double,
+                    _ extra: [String: String]) async throws -> [String: JSONValue] {
+        let logFile = home.appending("browser.log")
+        let environment = [
+            "SIGNET_START_URL": env.server.adminURL("/console").absoluteString, "SIGNET_EMAIL": Interactive.email,
+            "SIGNET_PASSWORD": Interactive.password, "SIGNET_TEST_LOG": logFile, "HOME": home.path,
+            "DBUS_SESSION_BUS_ADDRESS": "", "DISPLAY": ""].merging(extra) { _, new in new }
+        let outcome = try await Subprocess.run(PackagePaths.python, [script], environment: environment, timeoutSeconds: timeoutSeconds)
+        let browserLog = (try? String(contentsOfFile: logFile, encoding: .utf8)) ?? "(no browser log)"
+        #expect(outcome.succeeded, "stderr: \(outcome.stderr)\nbrowser: \(browserLog)")
+        let last = outcome.stdout.split(separator: "\n").last.map(String.init) ?? ""
+        let result = try #require(try JSONValue.parse(Array(last.utf8), maximumDepth: 4).objectValue, "stdout: \(outcome.stdout)")
+        #expect(result["error"] == nil, "\(result) browser: \(browserLog)")
+        return result
     }
 }

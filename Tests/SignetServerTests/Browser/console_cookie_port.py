@@ -19,6 +19,7 @@ from selenium.webdriver.support import expected_conditions
 
 import chromium_driver  # the shared Chromium set-up (chromium_driver.py)
 
+from console import sign_in  # the console's sign-in, as console.py does it
 from federated_signin import log  # the same SIGNET_TEST_LOG diagnostics
 
 
@@ -53,14 +54,7 @@ def main():
     wait = chromium_driver.wait(driver, 20)
     result = {"otherOrigin": other}
     try:
-        driver.get(os.environ["SIGNET_START_URL"])
-        wait.until(expected_conditions.presence_of_element_located((By.NAME, "password")))
-        result["signInURL"] = driver.current_url.split("?")[0]
-        driver.find_element(By.NAME, "email").send_keys(os.environ["SIGNET_EMAIL"])
-        driver.find_element(By.NAME, "password").send_keys(os.environ["SIGNET_PASSWORD"])
-        driver.find_element(By.CSS_SELECTOR, "form button[type=submit]").click()
-        wait.until(expected_conditions.presence_of_element_located((By.ID, "sign-ins-today")))
-        result["consoleURL"] = driver.current_url
+        sign_in(driver, wait, result)
         for path in ("/", "/console/apps"):
             driver.get(other + path)
             wait.until(expected_conditions.presence_of_element_located((By.ID, "seen")))
