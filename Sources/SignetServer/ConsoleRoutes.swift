@@ -18,7 +18,6 @@ import SignetWire
 /// and the operator; every change goes through `AdminService` under the scope of the admin API
 /// operation that makes it.
 struct ConsoleRoutes: Sendable {
-    let authorizer: AdminAuthorizer
     let service: AdminService
     let environment: ServerEnvironment
     /// The console's code redemption at the issuer, as `ConsoleClient`.
@@ -50,9 +49,7 @@ struct ConsoleRoutes: Sendable {
     static let audit = "/console/audit"
 
     init(application: SignetApplication, base: String) {
-        let authorizer = application.adminAuthorizer()
-        self.authorizer = authorizer
-        sessions = ConsoleSessions(application: application, authorizer: authorizer)
+        sessions = ConsoleSessions(application: application, authorizer: application.adminAuthorizer())
         service = AdminService(environment: application.environment, federation: application.federation)
         environment = application.environment
         oauth = ConsoleOAuthClient(application: application)
