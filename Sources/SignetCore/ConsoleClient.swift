@@ -13,7 +13,7 @@ public enum ConsoleClient {
     public static let id = "signet-console"
     /// Its redirect URI's path, on the admin listener.
     public static let callbackPath = "/console/callback"
-    /// How long a console token (and so a console session) lasts: short, a fresh sign-in after.
+    /// How long the console's access token lasts; a console session (`ConsoleSessions`) lasts as long.
     public static let tokenLifetime = 900
 
     /// The client secret: derived from the master key (`MasterKey.consoleClientSecret`).

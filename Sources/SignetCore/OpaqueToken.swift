@@ -26,6 +26,8 @@ public struct OpaqueTokens: Sendable {
         case request = "sgq"
         /// One-time login nonces.
         case nonce = "sgn"
+        /// Console sessions (`ConsoleSessionStore`): a cookie's handle, never an API credential.
+        case console = "sgo"
     }
 
     /// Creates the factory from the token hash key and a random source.

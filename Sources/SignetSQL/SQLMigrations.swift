@@ -47,6 +47,7 @@ public enum SQLMigrations {
         SQLMigration(version: 19, template: tokensUnderGrant),
         SQLMigration(version: 20, template: grantProfiles, backfill: grantProfileKeys),
         SQLMigration(version: 21, template: grantUserPrefix),
+        SQLMigration(version: 22, template: consoleSessions),
     ]
 
     /// The highest version this build knows.
@@ -707,6 +708,23 @@ public enum SQLMigrations {
     static let grantUserPrefix = """
     DROP INDEX grants_user;
     CREATE INDEX grants_user ON grants (substr(user_id, 1, 11));
+    """
+
+    /// Console sessions (`SQLConsoleSessionStore`): the console's cookie holds an opaque handle,
+    /// stored only as its keyed hash, with the operator, the sign-in's grant (revoking it ends the
+    /// session), its admin scopes and the hash of the browser-binding cookie it must come with;
+    /// gone with the user, purged once expired (`console_sessions_expires`).
+    static let consoleSessions = """
+    CREATE TABLE console_sessions (
+        id_hash      {bytes} PRIMARY KEY,
+        user_id      TEXT NOT NULL REFERENCES users (id) ON DELETE CASCADE,
+        grant_id     TEXT NOT NULL,
+        scope        TEXT NOT NULL,
+        binding_hash {bytes} NOT NULL,
+        created_at   {int} NOT NULL,
+        expires_at   {int} NOT NULL
+    );
+    CREATE INDEX console_sessions_expires ON console_sessions (expires_at);
     """
 
     /// The end of a rebuild of `grants` and `refresh_tokens` (migrations 18 and 20): the old tables

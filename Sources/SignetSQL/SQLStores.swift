@@ -39,6 +39,8 @@ public struct SQLStores: Sendable {
     public let organizations: any OrganizationStore
     /// Organizations' email-domain claims.
     public let organizationDomains: any OrganizationDomainStore
+    /// Console sessions.
+    public let consoleSessions: any ConsoleSessionStore
     let database: any SQLDatabase
     /// The statements' durations, for an observer the server installs (`SQLTimings`).
     public let timings: SQLTimings
@@ -67,6 +69,7 @@ public struct SQLStores: Sendable {
         operatorRoles = SQLOperatorRoleStore(database: database)
         organizations = SQLOrganizationStore(database: database)
         organizationDomains = SQLOrganizationDomainStore(database: database)
+        consoleSessions = SQLConsoleSessionStore(database: database)
     }
 
     /// What `purge(before:)` deletes, in order, each with `$1` = `before` and `$2` = the batch
@@ -84,6 +87,7 @@ public struct SQLStores: Sendable {
         ("passkey_ceremonies", "challenge_hash", "expires_at < $1", false),
         ("email_challenges", "id", "expires_at < $1", false),
         ("organization_invitations", "id", "expires_at < $1", false),
+        ("console_sessions", "id_hash", "expires_at < $1", false),
     ]
     static let purgeThrottle = "DELETE FROM throttle_hits WHERE at < $1"
 
@@ -177,6 +181,8 @@ extension SQLStorage {
     public var organizations: any OrganizationStore { stores.organizations }
     /// See `SignetStorage.organizationDomains`.
     public var organizationDomains: any OrganizationDomainStore { stores.organizationDomains }
+    /// See `SignetStorage.consoleSessions`.
+    public var consoleSessions: any ConsoleSessionStore { stores.consoleSessions }
 
     /// Deletes expired and ended artifacts; see `SignetStorage.purge(before:)`.
     public func purge(before: Date) throws -> Int {

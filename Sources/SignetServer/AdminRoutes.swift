@@ -84,7 +84,7 @@ struct AdminPrincipal: Sendable {
     let actor: String
     /// The admin scopes this token may use now.
     let scopes: Set<String>
-    /// The operator, for a console token.
+    /// The operator, for a console session.
     let userID: String?
 
     /// Whether the principal may use `scope`.
@@ -96,12 +96,11 @@ struct AdminPrincipal: Sendable {
     }
 }
 
-/// Verifies admin access tokens: Signet's own RFC 9068 tokens for the admin audience, either
-/// issued by `client_credentials` to a confidential client that still exists, holding the
-/// operation's scope, or issued to the console (`ConsoleClient`) for an operator, whose scopes
-/// are those the token holds *and* the operator's role grants now (`OperatorRole`), so taking a
-/// role away ends its power at once. A console token also stops working when its grant is
-/// revoked (console sign-out, RFC 7009 at `/revoke`, the operator's sessions revoked). The admin
+/// Verifies admin access tokens: Signet's own RFC 9068 tokens for the admin audience, issued by
+/// `client_credentials` to a confidential client that still exists, holding the operation's
+/// scope. For the console it decides what a signed-in operator may do (`operatorPrincipal`): the
+/// scopes its sign-in holds *and* the operator's role grants now (`OperatorRole`), so taking a
+/// role away ends its power at once, and nothing once the sign-in's grant is revoked. The admin
 /// API and the console both ask this one type.
 struct AdminAuthorizer: Sendable {
     let verifier: AccessTokenVerifier
@@ -128,7 +127,9 @@ struct AdminAuthorizer: Sendable {
         return principal.actor
     }
 
-    /// Who `token` acts for and what it may do, or the refusal.
+    /// The admin client `token` acts for and what it may do, or the refusal. A console sign-in's
+    /// token (for an operator, not its client) is refused: the console's session is its own
+    /// server-side handle (`ConsoleSessions`), never a bearer token here.
     func authenticate(_ token: String) throws(AdminError) -> AdminPrincipal {
         let jwt: VerifiedJWT
         do { jwt = try verifier.verify(token) } catch {
@@ -138,22 +139,6 @@ struct AdminAuthorizer: Sendable {
         guard let clientID = jwt.claims["client_id"]?.stringValue else {
             throw AdminError.invalidToken("The admin API takes only client_credentials tokens.")
         }
-        if clientID == ConsoleClient.id, let userID = jwt.claims.sub, userID != clientID {
-            // A console sign-in: its grant must be active (RFC 7009 §2: a revoked token is refused),
-            // and the operator must still exist, be enabled and hold a role.
-            let role: OperatorRole?
-            do {
-                guard let grantID = jwt.claims["gid"]?.stringValue, try refreshTokens.isGrantActive(id: grantID, now: clock.now) else {
-                    throw AdminError.invalidToken("The access token has been revoked.")
-                }
-                guard let user = try users.user(id: userID), user.disabledAt == nil else {
-                    throw AdminError.invalidToken("The operator's account is gone or disabled.")
-                }
-                role = try roles.operatorRole(userID: user.id).flatMap { OperatorRole(rawValue: $0.role) }
-            } catch let error as AdminError { throw error } catch { throw AdminError.serverError }
-            guard let role else { throw AdminError.noRole }
-            return AdminPrincipal(actor: "console:" + userID, scopes: granted.intersection(role.scopes), userID: userID)
-        }
         // Only a client acting for itself (RFC 6749 §4.4: sub is the client) is an admin.
         guard jwt.claims.sub == clientID else {
             throw AdminError.invalidToken("The admin API takes only client_credentials tokens.")
@@ -162,6 +147,24 @@ struct AdminAuthorizer: Sendable {
         do { client = try clients.client(id: clientID) } catch { throw AdminError.serverError }
         guard let client, !client.isPublic else { throw AdminError.invalidToken("The token's client is unknown or not confidential.") }
         return AdminPrincipal(actor: clientID, scopes: granted, userID: nil)
+    }
+
+    /// The operator of a console session: its sign-in's grant must be active (revoked with the
+    /// operator's sessions and tokens), the operator must still exist, be enabled and hold a role,
+    /// and its scopes are those `granted` *and* the role allows now.
+    func operatorPrincipal(userID: String, grantID: String, granted: Set<String>) throws(AdminError) -> AdminPrincipal {
+        let role: OperatorRole?
+        do {
+            guard try refreshTokens.isGrantActive(id: grantID, now: clock.now) else {
+                throw AdminError.invalidToken("The console session has been revoked.")
+            }
+            guard let user = try users.user(id: userID), user.disabledAt == nil else {
+                throw AdminError.invalidToken("The operator's account is gone or disabled.")
+            }
+            role = try roles.operatorRole(userID: user.id).flatMap { OperatorRole(rawValue: $0.role) }
+        } catch let error as AdminError { throw error } catch { throw AdminError.serverError }
+        guard let role else { throw AdminError.noRole }
+        return AdminPrincipal(actor: "console:" + userID, scopes: granted.intersection(role.scopes), userID: userID)
     }
 }
 

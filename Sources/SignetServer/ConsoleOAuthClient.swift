@@ -4,19 +4,16 @@ import SignetHTTP
 import SignetWire
 
 /// The console as a client of its own issuer: it redeems its authorization code at the token
-/// endpoint and revokes its access token at the revocation endpoint, both in process, and
-/// authenticates to both as `ConsoleClient` with the secret derived from the master key
-/// (`client_secret_basic`, RFC 6749 §2.3.1). The secret stays inside: nothing else of the
-/// console sees it.
+/// endpoint, in process, and authenticates as `ConsoleClient` with the secret derived from the
+/// master key (`client_secret_basic`, RFC 6749 §2.3.1). The secret stays inside: nothing else of
+/// the console sees it.
 struct ConsoleOAuthClient: Sendable {
     let tokenEndpoint: TokenEndpoint
-    let revocation: RevocationEndpoint
     /// The `Authorization` header value: `Basic` with the client id and secret, form-encoded.
     private let authorization: String
 
     init(application: SignetApplication) {
         tokenEndpoint = application.tokenEndpoint
-        revocation = RevocationEndpoint(server: application.authorizationServer)
         let secret = ConsoleClient.secret(application.environment.masterKey)
         let credentials = FormEncoding.encodeComponent(ConsoleClient.id) + ":" + FormEncoding.encodeComponent(secret)
         authorization = "Basic " + Data(credentials.utf8).base64EncodedString()
@@ -27,10 +24,5 @@ struct ConsoleOAuthClient: Sendable {
         let parameters = RequestParameters([("grant_type", "authorization_code"), ("code", code), ("redirect_uri", redirectURI),
                                             ("code_verifier", verifier)])
         return try tokenEndpoint.handle(parameters, authorization: authorization)
-    }
-
-    /// Revokes the console's access token (RFC 7009 §2.1): its grant family goes with it.
-    func revoke(accessToken: String) throws(OAuthError) {
-        try revocation.handle(RequestParameters([("token", accessToken), ("token_type_hint", "access_token")]), authorization: authorization)
     }
 }

@@ -185,11 +185,17 @@ extension ConsoleRoutes {
         return render(op, page, section: .orgs, title: org.name, body: body, status: status)
     }
 
+    /// The `{action}`s of `orgAction`, each with its admin operation.
+    static let orgActions = ["members": "addOrganizationMember", "invite": "inviteToOrganization", "domains": "claimOrganizationDomain"]
+    /// The `{kind}`s of `orgItem`, each with its admin operation.
+    static let orgItemKinds = ["member-role": "setOrganizationMemberRoles", "member-remove": "removeOrganizationMember",
+                               "invitation-resend": "resendOrganizationInvitation", "invitation-revoke": "revokeOrganizationInvitation",
+                               "domain-dns": "verifyOrganizationDomain", "domain-operator": "verifyOrganizationDomain"]
+
     /// `POST /console/orgs/{id}/{action}`: add a member (`members`), invite (`invite`) or claim a
     /// domain (`domains`). A refusal shows the page again with the field named, nothing changed.
     func orgActionSubmit(_ request: HTTPRequest, _ errors: ErrorRenderer) -> HTTPResponse {
-        let operations = ["members": "addOrganizationMember", "invite": "inviteToOrganization", "domains": "claimOrganizationDomain"]
-        guard let action = request.pathParameters["action"], let operation = operations[action] else { return Self.noSuchAction(errors) }
+        guard let action = request.pathParameters["action"], let operation = Self.orgActions[action] else { return Self.noSuchAction(errors) }
         return submit(request, errors, operation: operation) { op, form in
             let org = try op.service.organization(try AdminRequest.id(request))
             do {
@@ -217,10 +223,7 @@ extension ConsoleRoutes {
     /// `POST /console/orgs/{id}/{kind}/{item}`: a member's role or removal, an invitation's resend
     /// or revocation, a domain's verification (DNS, or the operator's word).
     func orgItemSubmit(_ request: HTTPRequest, _ errors: ErrorRenderer) -> HTTPResponse {
-        let operations = ["member-role": "setOrganizationMemberRoles", "member-remove": "removeOrganizationMember",
-                          "invitation-resend": "resendOrganizationInvitation", "invitation-revoke": "revokeOrganizationInvitation",
-                          "domain-dns": "verifyOrganizationDomain", "domain-operator": "verifyOrganizationDomain"]
-        guard let kind = request.pathParameters["kind"], let operation = operations[kind], let item = request.pathParameters["item"], !item.isEmpty else {
+        guard let kind = request.pathParameters["kind"], let operation = Self.orgItemKinds[kind], let item = request.pathParameters["item"], !item.isEmpty else {
             return Self.noSuchAction(errors)
         }
         return submit(request, errors, operation: operation) { op, form in

@@ -141,13 +141,17 @@ extension ConsoleRoutes {
         }
     }
 
+    /// The `{action}`s of `userAction`, each with its admin operation.
+    static let userActions = ["disable": "disableUser", "enable": "enableUser", "revoke": "revokeUserSessions",
+                              "mfa-reset": "resetUserSecondFactors", "delete": "deleteUser"]
+    /// The `{kind}`s of `userItem`, each with its admin operation.
+    static let userItemKinds = ["sessions": "endUserSession", "grants": "revokeUserGrant", "consents": "revokeUserConsent"]
+
     /// `POST /console/users/{id}/{action}`: disable, enable, revoke, mfa-reset or delete, through
     /// `AdminService` under the admin operation's scope. Deleting awaits `AccountDeletion` (which
     /// may revoke a token at Apple), so this handler is async.
     func userActionSubmit(_ request: HTTPRequest, _ errors: ErrorRenderer) async -> HTTPResponse {
-        let operations = ["disable": "disableUser", "enable": "enableUser", "revoke": "revokeUserSessions",
-                          "mfa-reset": "resetUserSecondFactors", "delete": "deleteUser"]
-        guard let action = request.pathParameters["action"], let operation = operations[action] else {
+        guard let action = request.pathParameters["action"], let operation = Self.userActions[action] else {
             return errors.render(OAuthError(.invalidRequest, "No such action."), status: 404,
                                  title: errors.page.text(ConsoleText.notFoundTitle), message: errors.page.text(ConsoleText.notFound))
         }
@@ -175,8 +179,7 @@ extension ConsoleRoutes {
     /// `POST /console/users/{id}/{kind}/{item}`: ends a session, revokes a grant or forgets a
     /// consent, through the admin API's operation for it.
     func userItemSubmit(_ request: HTTPRequest, _ errors: ErrorRenderer) -> HTTPResponse {
-        let operations = ["sessions": "endUserSession", "grants": "revokeUserGrant", "consents": "revokeUserConsent"]
-        guard let kind = request.pathParameters["kind"], let operation = operations[kind], let item = request.pathParameters["item"], !item.isEmpty else {
+        guard let kind = request.pathParameters["kind"], let operation = Self.userItemKinds[kind], let item = request.pathParameters["item"], !item.isEmpty else {
             return errors.render(OAuthError(.invalidRequest, "No such action."), status: 404,
                                  title: errors.page.text(ConsoleText.notFoundTitle), message: errors.page.text(ConsoleText.notFound))
         }

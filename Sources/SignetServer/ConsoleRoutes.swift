@@ -9,18 +9,21 @@ import SignetWire
 /// The console and developer portal: server-rendered pages on the admin listener (`/console`),
 /// in the sign-in pages' look, under the pages' CSP (the app form adds only its same-origin
 /// script, `ConsoleAssets`). An operator signs in through the ordinary `/authorize` flow of the
-/// public issuer as the built-in confidential `ConsoleClient` (code + PKCE, redeemed here), and the
-/// access token it gets is the console's session: kept in a short HttpOnly cookie (`__Host-` over
-/// https) and checked on every request by the admin API's own `AdminAuthorizer`, which lets it use
-/// only the scopes the operator's role (`OperatorRole`) grants now. Every form carries a CSRF
-/// field bound to the browser's cookie and the operator; every change goes through
-/// `AdminService` under the scope of the admin API operation that makes it.
+/// public issuer as the built-in confidential `ConsoleClient` (code + PKCE, redeemed here, the
+/// state bound to the browser's pre-login cookie), and the sign-in becomes a server-side session
+/// (`ConsoleSessions`): the HttpOnly, SameSite=Strict cookie (`__Host-` over https) holds an opaque
+/// handle that counts only beside that browser cookie and is no API credential. Each request asks
+/// the admin API's own `AdminAuthorizer` what the operator may do: only the scopes the operator's
+/// role (`OperatorRole`) grants now. Every form carries a CSRF field bound to the browser's cookie
+/// and the operator; every change goes through `AdminService` under the scope of the admin API
+/// operation that makes it.
 struct ConsoleRoutes: Sendable {
-    let authorizer: AdminAuthorizer
     let service: AdminService
     let environment: ServerEnvironment
-    /// The console's code redemption and sign-out at the issuer, as `ConsoleClient`.
+    /// The console's code redemption at the issuer, as `ConsoleClient`.
     let oauth: ConsoleOAuthClient
+    /// The signed-in operators, on the server.
+    let sessions: ConsoleSessions
     let metrics: ServerMetrics
     let connections: [Connection]
     let csrf: CSRFTokens
@@ -46,7 +49,7 @@ struct ConsoleRoutes: Sendable {
     static let audit = "/console/audit"
 
     init(application: SignetApplication, base: String) {
-        authorizer = application.adminAuthorizer()
+        sessions = ConsoleSessions(application: application, authorizer: application.adminAuthorizer())
         service = AdminService(environment: application.environment, federation: application.federation)
         environment = application.environment
         oauth = ConsoleOAuthClient(application: application)
@@ -59,7 +62,10 @@ struct ConsoleRoutes: Sendable {
 
     /// Served over https: cookies get `Secure` and the `__Host-` prefix (RFC 6265bis §4.1.3.2).
     var secure: Bool { base.hasPrefix("https://") }
+    /// The session's handle (`ConsoleSessions`).
     var tokenCookie: String { SetCookie.hostPrefixed("signet_console", secure: secure) }
+    /// The browser's own random value, set before the sign-in: the login's state, the session and
+    /// every CSRF field are bound to it.
     var csrfCookie: String { SetCookie.hostPrefixed("signet_console_csrf", secure: secure) }
     /// Scoped to the callback's path, so `__Secure-` (a `__Host-` cookie must have `Path=/`).
     var loginCookie: String { secure ? "__Secure-signet_console_login" : "signet_console_login" }
@@ -79,25 +85,27 @@ struct ConsoleRoutes: Sendable {
         let role: OperatorRole?
         let csrf: String
         let service: AdminService
-        /// The browser-binding cookie to set, when the browser had none.
-        let csrfCookie: SetCookie?
 
         func may(_ operation: String) -> Bool { principal.may(ConsoleRoutes.scope(operation)) }
     }
 
     enum Refusal: Error {
-        /// No console session (none, expired, or not a console token): sign in.
+        /// No console session (none, expired, ended, or not with its browser's cookie): sign in.
         case signIn
         /// Signed in, but the account holds no role (or is gone or disabled).
         case noRole
         case failed(any Error)
     }
 
-    /// The operator of `request`'s console cookie, or why there is none.
+    /// The operator of `request`'s console session, or why there is none.
     func signedIn(_ request: HTTPRequest) -> Result<Operator, Refusal> {
-        guard let token = request.cookies[tokenCookie], !token.isEmpty else { return .failure(.signIn) }
         let principal: AdminPrincipal
-        do { principal = try authorizer.authenticate(token) } catch {
+        let browser: String
+        do throws(AdminError) {
+            let session = try sessions.session(handle: request.cookies[tokenCookie], binding: request.cookies[csrfCookie])
+            browser = request.cookies[csrfCookie] ?? ""
+            principal = try sessions.principal(session)
+        } catch {
             switch error.error {
             case "no_role": return .failure(.noRole)
             case "server_error": return .failure(.failed(error))
@@ -110,35 +118,27 @@ struct ConsoleRoutes: Sendable {
             var acting = service
             acting.actor = principal.actor
             let role = try acting.operatorRole(user)
-            var cookie: SetCookie?
-            var browser = request.cookies[csrfCookie] ?? ""
-            if !csrf.isBrowserValue(browser) {
-                browser = csrf.newBrowserValue()
-                cookie = SetCookie(name: csrfCookie, value: browser, path: "/", secure: secure, httpOnly: true, sameSite: .lax)
-            }
             return .success(Operator(principal: principal, email: user.email, role: role,
-                                     csrf: csrf.token(browserValue: browser, purpose: Self.purpose(principal)),
-                                     service: acting, csrfCookie: cookie))
+                                     csrf: csrf.token(browserValue: browser, purpose: Self.purpose(principal.actor)),
+                                     service: acting))
         } catch {
             return .failure(.failed(error))
         }
     }
 
-    /// The CSRF purpose of the console's forms: bound to the operator.
-    static func purpose(_ principal: AdminPrincipal) -> String { "console:" + principal.actor }
+    /// The CSRF purpose of the console's forms: bound to the operator (its audit actor).
+    static func purpose(_ actor: String) -> String { "console:" + actor }
 
     /// A console page (GET): without a session, the sign-in; without a role, the refusal.
     func page(_ request: HTTPRequest, _ errors: ErrorRenderer,
               _ body: (Operator) throws -> HTTPResponse) -> HTTPResponse {
         switch signedIn(request) {
-        case .failure(.signIn): return startSignIn()
+        case .failure(.signIn): return startSignIn(request)
         case .failure(.noRole): return noRole(errors)
         case .failure(.failed(let error)): return errors.internalError("console", error)
         case .success(let op):
             do {
-                var response = try body(op)
-                if let cookie = op.csrfCookie { response.setCookie(cookie) }
-                return response
+                return try body(op)
             } catch let error as AdminError where error.status == 404 {
                 return errors.render(OAuthError(.invalidRequest, error.message), status: 404,
                                      title: errors.page.text(ConsoleText.notFoundTitle), message: errors.page.text(ConsoleText.notFound))
@@ -162,7 +162,7 @@ struct ConsoleRoutes: Sendable {
         case .failure(.failed(let error)): return errors.internalError("console", error)
         case .success(let found): op = found
         }
-        guard csrf.verify(token: try? form.single("csrf"), browserValue: request.cookies[csrfCookie], purpose: Self.purpose(op.principal)) else {
+        guard csrf.verify(token: try? form.single("csrf"), browserValue: request.cookies[csrfCookie], purpose: Self.purpose(op.principal.actor)) else {
             return errors.csrfFailure()
         }
         guard op.may(operation) else {
@@ -188,53 +188,65 @@ struct ConsoleRoutes: Sendable {
     // MARK: sign-in
 
     /// A 303 to the public issuer's `/authorize` for the console client (code + PKCE, RFC 7636),
-    /// asking for the admin scopes and the admin audience (RFC 8707); the state and the verifier
-    /// wait in a cookie scoped to the callback.
-    func startSignIn() -> HTTPResponse {
+    /// asking for the admin scopes and the admin audience (RFC 8707). The state is the browser
+    /// cookie's keyed binding to a fresh nonce (set first when the browser has none), and the
+    /// nonce and the verifier wait in a cookie scoped to the callback: a callback is taken only
+    /// in the browser that started it (login CSRF, RFC 6749 §10.12).
+    func startSignIn(_ request: HTTPRequest) -> HTTPResponse {
         let random = environment.random
-        let state = Base64URL.encode(random.bytes(16))
+        var browser = request.cookies[csrfCookie] ?? ""
+        let fresh = !csrf.isBrowserValue(browser)
+        if fresh { browser = csrf.newBrowserValue() }
+        let nonce = Base64URL.encode(random.bytes(16))
         let verifier = Base64URL.encode(random.bytes(32))
         let challenge = Base64URL.encode(Digest.sha256(Array(verifier.utf8)))
         let parameters = [("response_type", "code"), ("client_id", ConsoleClient.id), ("redirect_uri", base + Self.callback),
-                          ("scope", ([Scope.openID] + AdminRoutes.scopes).joined(separator: " ")), ("state", state),
+                          ("scope", ([Scope.openID] + AdminRoutes.scopes).joined(separator: " ")),
+                          ("state", Self.loginState(csrf, browser: browser, nonce: nonce)),
                           ("code_challenge", challenge), ("code_challenge_method", "S256"),
                           ("resource", AdminAuthorizer.audience(issuer: issuer))]
         let authorize = (issuer.hasSuffix("/") ? String(issuer.dropLast()) : issuer) + Routes.authorize
         var response = HTTPResponse.redirect(to: authorize + "?" + FormEncoding.encode(parameters), status: 303)
         HTMLPage.harden(&response)
-        // Lax: the callback is a top-level navigation back from the issuer.
-        response.setCookie(SetCookie(name: loginCookie, value: state + "." + verifier, path: Self.callback, maxAge: 600,
+        // Lax: the callback is a top-level navigation back from the issuer, which may be another site.
+        if fresh { response.setCookie(SetCookie(name: csrfCookie, value: browser, path: "/", secure: secure, httpOnly: true, sameSite: .lax)) }
+        response.setCookie(SetCookie(name: loginCookie, value: nonce + "." + verifier, path: Self.callback, maxAge: 600,
                                      secure: secure, httpOnly: true, sameSite: .lax))
         return response
     }
 
-    /// `GET /console/callback`: checks the state against the cookie, redeems the code with the
-    /// verifier and the client's secret at the token endpoint (in process), and keeps the access
-    /// token as the console's session when its operator holds a role.
+    /// The sign-in's `state`: the browser cookie bound to the sign-in's nonce under the browser key.
+    static func loginState(_ csrf: CSRFTokens, browser: String, nonce: String) -> String {
+        csrf.token(browserValue: browser, purpose: "console-login:" + nonce)
+    }
+
+    /// `GET /console/callback`: checks the state against this browser's cookies, redeems the code
+    /// with the verifier and the client's secret at the token endpoint (in process), and starts a
+    /// console session when its operator holds a role. The access token is dropped there.
     func signInCallback(_ request: HTTPRequest, _ errors: ErrorRenderer) -> HTTPResponse {
         let page = errors.page
         let incomplete = {
             errors.render(OAuthError(.accessDenied, "The console sign-in did not complete."), status: 400,
                           title: page.text(ConsoleText.signInIncompleteTitle), message: page.text(ConsoleText.signInIncomplete))
         }
-        guard let saved = request.cookies[loginCookie], let dot = saved.firstIndex(of: ".") else { return incomplete() }
-        let state = String(saved[..<dot]), verifier = String(saved[saved.index(after: dot)...])
-        // RFC 6749 §10.12: the state must be the one this browser sent.
+        guard let browser = request.cookies[csrfCookie], csrf.isBrowserValue(browser),
+              let saved = request.cookies[loginCookie], let dot = saved.firstIndex(of: ".") else { return incomplete() }
+        let nonce = String(saved[..<dot]), verifier = String(saved[saved.index(after: dot)...])
+        // RFC 6749 §10.12: the state must be the one this browser's sign-in sent.
+        let state = Self.loginState(csrf, browser: browser, nonce: nonce)
         guard request.query.first("error") == nil, let code = request.query.first("code"), let returned = request.query.first("state"),
               constantTimeEquals(Array(returned.utf8), Array(state.utf8)) else { return incomplete() }
         let token: TokenResponse
         do throws(OAuthError) { token = try oauth.redeem(code: code, redirectURI: base + Self.callback, verifier: verifier) } catch { return incomplete() }
         var response: HTTPResponse
-        do {
-            let principal = try authorizer.authenticate(token.accessToken)
-            guard principal.userID != nil else { return incomplete() }
-            response = InteractiveRoutes.local(Self.home)
-            // Lax, not Strict: this answer ends a redirect chain from the issuer, which may be
-            // another site (a tunnel's 127.0.0.1), and a Strict cookie would not come along on
-            // its redirect to /console. Cross-site posts still carry no cookie, and every form
-            // has its CSRF field.
-            response.setCookie(SetCookie(name: tokenCookie, value: token.accessToken, path: "/", maxAge: token.expiresIn,
-                                         secure: secure, httpOnly: true, sameSite: .lax))
+        do throws(AdminError) {
+            let handle = try sessions.start(accessToken: token.accessToken, binding: browser)
+            response = signedInPage(page)
+            // Strict: no cross-site request carries the session. This answer may end a redirect
+            // chain from another site (an https issuer, a tunnel's 127.0.0.1), on which a Strict
+            // cookie would not come along, so the page moves on to /console itself.
+            response.setCookie(SetCookie(name: tokenCookie, value: handle, path: "/", maxAge: ConsoleSessions.lifetime,
+                                         secure: secure, httpOnly: true, sameSite: .strict))
         } catch where error.error == "no_role" {
             response = noRole(errors)
         } catch {
@@ -244,20 +256,26 @@ struct ConsoleRoutes: Sendable {
         return response
     }
 
-    /// `POST /console/signout`: revokes the console's token at the issuer, as its client would at
-    /// `/revoke` (RFC 7009 §2.1; the grant family goes, so the token is refused everywhere from
-    /// now on), forgets its cookie and shows the signed-out page.
+    /// The answer to a completed sign-in: a same-origin page that opens the console at once
+    /// (`Refresh`, as the document's own navigation), with a link for a browser that does not.
+    func signedInPage(_ page: PageContext) -> HTTPResponse {
+        let body = "<p><a id=\"open-console\" href=\"\(Self.home)\">\(HTMLPage.escape(page.text(ConsoleText.openConsole)))</a></p>\n"
+        var response = HTMLPage.response(page, title: page.text(ConsoleText.signedInTitle), body: body)
+        response.headers.set("Refresh", "0; url=\(Self.home)")
+        return response
+    }
+
+    /// `POST /console/signout`: with the session's CSRF field, deletes the session and revokes its
+    /// sign-in's grant (`ConsoleSessions.end`), forgets its cookie and shows the signed-out page.
+    /// Without a session there is nothing to end; an operator whose role is gone may sign out too.
     func signOutSubmit(_ request: HTTPRequest, _ errors: ErrorRenderer) -> HTTPResponse {
         guard let form = InteractiveRoutes.formFields(request) else { return errors.malformedForm() }
-        if case .success(let op) = signedIn(request), let token = request.cookies[tokenCookie] {
-            guard csrf.verify(token: try? form.single("csrf"), browserValue: request.cookies[csrfCookie], purpose: Self.purpose(op.principal)) else {
+        if let session = try? sessions.session(handle: request.cookies[tokenCookie], binding: request.cookies[csrfCookie]) {
+            guard csrf.verify(token: try? form.single("csrf"), browserValue: request.cookies[csrfCookie],
+                              purpose: Self.purpose("console:" + session.userID)) else {
                 return errors.csrfFailure()
             }
-            do throws(OAuthError) {
-                try oauth.revoke(accessToken: token)
-            } catch {
-                return errors.render(error)
-            }
+            do { try sessions.end(session) } catch { return errors.internalError("console", error) }
         }
         let page = errors.page
         let body = "<p>\(HTMLPage.escape(page.text(ConsoleText.signedOut)))</p>\n<p><a href=\"\(Self.home)\">\(HTMLPage.escape(page.text(ConsoleText.signInAgain)))</a></p>\n"

@@ -3,7 +3,7 @@ import SignetWire
 /// Every user-visible string of the console (`ConsoleRoutes`) and the landing page at `/`.
 enum ConsoleText: String, CatalogStrings {
     case navigation, dashboardTitle, appsTitle, usersTitle, connectionsTitle, keysTitle, auditTitle, signedInAs
-    case roleAdmin, roleViewer, signOut, signedOutTitle, signedOut, signInAgain, sessionEnded, noRoleTitle
+    case roleAdmin, roleViewer, signOut, signedOutTitle, signedOut, signInAgain, signedInTitle, openConsole, sessionEnded, noRoleTitle
     case noRole, notAllowedTitle, notAllowed, notFoundTitle, notFound, signInIncompleteTitle, signInIncomplete, signInsToday
     case failuresToday, serverErrors, outboxDepth, keyAgesHeading, keyAgeDays, noKeys, newApp, newAppTitle
     case noApps, appName, clientID, clientIDHint, appType, typeNative, typeNativeHint, typeWeb

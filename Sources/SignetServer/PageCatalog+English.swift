@@ -381,6 +381,8 @@ extension PageCatalog {
         "ConsoleText.signedOutTitle": "Signed out of the console",
         "ConsoleText.signedOut": "You are signed out of the console.",
         "ConsoleText.signInAgain": "Sign in again",
+        "ConsoleText.signedInTitle": "Signed in",
+        "ConsoleText.openConsole": "Open the console",
         "ConsoleText.sessionEnded": "Your console session has ended. Open the console again to sign in.",
         "ConsoleText.noRoleTitle": "No access to the console",
         "ConsoleText.noRole": "You are signed in, but your account has no console role. An administrator can give you one with: signet users role YOUR-EMAIL admin (or viewer).",

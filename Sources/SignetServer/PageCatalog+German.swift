@@ -342,6 +342,8 @@ extension PageCatalog {
         "ConsoleText.signedOutTitle": "Von der Konsole abgemeldet",
         "ConsoleText.signedOut": "Sie sind von der Konsole abgemeldet.",
         "ConsoleText.signInAgain": "Erneut anmelden",
+        "ConsoleText.signedInTitle": "Angemeldet",
+        "ConsoleText.openConsole": "Konsole öffnen",
         "ConsoleText.sessionEnded": "Ihre Sitzung in der Konsole ist beendet. Öffnen Sie die Konsole erneut, um sich anzumelden.",
         "ConsoleText.noRoleTitle": "Kein Zugang zur Konsole",
         "ConsoleText.noRole": "Sie sind angemeldet, aber Ihr Konto hat keine Rolle in der Konsole. Eine Administratorin kann Ihnen eine geben mit: signet users role IHRE-E-MAIL admin (oder viewer).",

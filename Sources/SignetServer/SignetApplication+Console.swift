@@ -57,4 +57,29 @@ extension SignetApplication {
         // Deleting a user awaits AccountDeletion (a revocation at Apple), so it is async.
         table.add([.POST], ConsoleRoutes.userAction, .page) { errors in .async { await console.userActionSubmit($0, errors) } }
     }
+
+    /// Every console form a browser can post (the `POST` page lines of the admin listener's
+    /// table), each `{action}` and `{kind}` spelled out over the values its handler takes
+    /// (`ConsoleRoutes.formChoices`); `{id}` and `{item}` stay for the caller to fill. For the test
+    /// that every form, one added later too, is refused without its CSRF field.
+    public func consoleFormPaths() -> [String] {
+        adminRouteTable().filter { $0.kind == .page && $0.methods.contains(.POST) }.flatMap { route in
+            ConsoleRoutes.formChoices(route.path).reduce([route.path]) { paths, choice in
+                paths.flatMap { path in choice.values.sorted().map { path.replacingOccurrences(of: "{\(choice.parameter)}", with: $0) } }
+            }
+        }
+    }
+}
+
+extension ConsoleRoutes {
+    /// The fixed values a console form's path parameter takes (its handler refuses any other), by route.
+    static func formChoices(_ path: String) -> [(parameter: String, values: [String])] {
+        switch path {
+        case userAction: [("action", Array(userActions.keys))]
+        case userItem: [("kind", Array(userItemKinds.keys))]
+        case orgAction: [("action", Array(orgActions.keys))]
+        case orgItem: [("kind", Array(orgItemKinds.keys))]
+        default: []
+        }
+    }
 }

@@ -43,10 +43,12 @@ public protocol SignetStorage: Sendable {
     var organizations: any OrganizationStore { get }
     /// Organizations' email-domain claims.
     var organizationDomains: any OrganizationDomainStore { get }
+    /// Console sessions (`ConsoleSessionStore`).
+    var consoleSessions: any ConsoleSessionStore { get }
 
     /// Deletes what can no longer be used: pending requests, codes, nonces, sessions and grant
     /// families (with their tokens) that expired or ended before `before`, throttle hits older
-    /// than `before`, outbox messages sent or given up before `before`, passkey challenges, email challenges and organization invitations that expired before `before`. Returns the number of
+    /// than `before`, outbox messages sent or given up before `before`, passkey challenges, email challenges, organization invitations and console sessions that expired before `before`. Returns the number of
     /// rows deleted. Keep `before` well in the past of now
     /// (e.g. a day), so replays of recently expired codes and tokens are still recognised.
     @discardableResult

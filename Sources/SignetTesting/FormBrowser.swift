@@ -8,7 +8,8 @@ import Synchronization
 /// origin of every URL passed to `open`, plus any added with `trust(_:)` (a mock upstream provider,
 /// say). It stops at a redirect to anything else — a private-use scheme (`com.example.app:/cb?…`),
 /// an app's loopback listener on another port, a foreign site — and returns it, so the test reads
-/// `code`, `state` and `iss` off the raw `Location`.
+/// `code`, `state` and `iss` off the raw `Location`. A page answered with `Refresh: 0; url=…` is
+/// followed the same way.
 ///
 /// ```swift
 /// let browser = FormBrowser()
@@ -112,7 +113,8 @@ public final class FormBrowser: Sendable {
             var sent = headers
             for (name, value) in preferences where sent[name] == nil { sent.set(name, value) }
             let response = try await client.send(method: method, url: url, body: body, headers: sent)
-            guard (300...399).contains(response.status), response.status != 304, let location = response.location else {
+            let isRedirect = (300...399).contains(response.status) && response.status != 304
+            guard let location = isRedirect ? response.location : Self.immediateRefresh(response) else {
                 state.withLock { $0.page = response }
                 return BrowserOutcome(response: response, history: history, redirect: nil)
             }
@@ -132,6 +134,15 @@ public final class FormBrowser: Sendable {
             url = next
         }
         throw TestingError("more than \(maxRedirects) redirects: \(history.map(\.absoluteString))")
+    }
+
+    /// The target of a page's `Refresh: 0; url=…` header, which a browser opens at once as the
+    /// page's own navigation (HTML's "shared declarative refresh steps"); nil for any other page.
+    static func immediateRefresh(_ response: TestResponse) -> String? {
+        guard (200...299).contains(response.status), let refresh = response.header("Refresh") else { return nil }
+        let parts = refresh.split(separator: ";", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
+        guard parts.count == 2, parts[0] == "0", parts[1].lowercased().hasPrefix("url=") else { return nil }
+        return String(parts[1].dropFirst(4))
     }
 
     /// The `Origin` header a browser sends for a page (RFC 6454 §6.1: no default port).

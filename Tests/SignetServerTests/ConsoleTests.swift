@@ -43,8 +43,11 @@ import Testing
         #expect(query["redirect_uri"] == "http://127.0.0.1:\(env.server.adminPort ?? 0)/console/callback")
         #expect(query["resource"] == env.server.url("/admin/v1").absoluteString)
         #expect(query["scope"]?.contains("admin:clients:write") == true)
-        #expect(first.header("Set-Cookie")?.contains("signet_console_login=") == true)
-        #expect(first.header("Set-Cookie")?.contains("HttpOnly") == true)
+        let setCookies = first.headers.values("Set-Cookie")
+        let login = try #require(setCookies.first { $0.hasPrefix("signet_console_login=") }, "\(setCookies)")
+        #expect(login.contains("HttpOnly") && login.contains("Path=/console/callback"))
+        // The state is bound to the browser's own cookie, set before the sign-in.
+        #expect(setCookies.contains { $0.hasPrefix("signet_console_csrf=") && $0.contains("HttpOnly") }, "\(setCookies)")
 
         let (browser, home) = try await signedIn(env)
         #expect(home.status == 200)
@@ -56,8 +59,12 @@ import Testing
         #expect(page.text.contains("id=\"outbox-depth\""))
         #expect(page.text.contains("id=\"key-ages\""))
         #expect(!page.text.contains("<script"))
+        // The session cookie is an opaque handle, Strict and HttpOnly, never a token.
         let cookie = try #require(browser.cookies[Self.tokenCookie])
-        #expect(!cookie.value.isEmpty)
+        #expect(cookie.value.hasPrefix("sgo_") && cookie.value.utf8.count == 47, "\(cookie)")
+        #expect(cookie.sameSite == "Strict" && cookie.httpOnly, "\(cookie)")
+        // The callback's page moves on to the console itself (`Refresh`), so the Strict cookie comes along.
+        #expect(home.history.suffix(2).map(\.path) == ["/console/callback", "/console"], "\(home.history)")
         // The public listener has no console.
         #expect(try await HTTPTestClient().get(env.server.url("/console")).status == 404)
         #expect(try await HTTPTestClient().get(env.server.url("/console/apps")).status == 404)
@@ -117,10 +124,10 @@ import Testing
         expectHardened(missing)
         let wrong = try await client.post(env.server.adminURL("/console/apps"), form: app + [("csrf", "AAAA")])
         #expect(wrong.status == 403)
-        // Without the browser's CSRF cookie, the field is worth nothing.
+        // Without the browser's cookie the handle is no session at all.
         let token = try #require(browser.cookies[Self.tokenCookie]?.value)
         let onlyToken: HTTPHeaders = ["Cookie": "\(Self.tokenCookie)=\(token)"]
-        #expect(try await HTTPTestClient().post(env.server.adminURL("/console/apps"), form: app + [("csrf", field)], headers: onlyToken).status == 403)
+        #expect(try await HTTPTestClient().post(env.server.adminURL("/console/apps"), form: app + [("csrf", field)], headers: onlyToken).status == 401)
         #expect(try clientCount(env) == before)
         // The right field works.
         #expect(try await client.post(env.server.adminURL("/console/apps"), form: app + [("csrf", field)]).status == 200)
@@ -271,20 +278,14 @@ import Testing
         #expect(try env.server.environment.keyRing.records().count == keys)
         let user = try #require(try env.server.environment.storage.users.user(id: env.user.id))
         #expect(user.disabledAt == nil)
-        // The same token at the admin API: reads yes, writes no (one rule for both).
-        let token = try #require(browser.cookies[Self.tokenCookie]?.value)
-        let bearer: HTTPHeaders = ["Authorization": "Bearer \(token)"]
-        let api = HTTPTestClient()
-        #expect(try await api.get(env.server.adminURL("/admin/v1/clients"), headers: bearer).status == 200)
-        let write = try await api.send(method: "POST", url: env.server.adminURL("/admin/v1/keys/rotate"), body: Array("{}".utf8),
-                                       headers: ["Content-Type": "application/json", "Authorization": "Bearer \(token)"])
-        #expect(write.status == 403)
-        #expect(try write.json()["error"]?.stringValue == "insufficient_scope")
+        // The console's cookie is no admin API credential, not even for reading.
+        let handle = try #require(browser.cookies[Self.tokenCookie]?.value)
+        let api = try await HTTPTestClient().get(env.server.adminURL("/admin/v1/clients"), headers: ["Authorization": "Bearer \(handle)"])
+        expectAdminError(api, 401, "invalid_token")
         // Taking the role away ends the console session's power at once.
         try AdminService(environment: env.server.environment).setOperatorRole(env.user, "none")
         let gone = try await browser.open(env.server.adminURL("/console/apps"))
         #expect(gone.status == 403)
-        #expect(try await api.get(env.server.adminURL("/admin/v1/clients"), headers: bearer).status == 403)
     }
 
     @Test func usersAreSearchedDisabledEnabledRevokedAndDeleted() async throws {
@@ -404,25 +405,101 @@ import Testing
         #expect(after.status == 303)
     }
 
-    /// Sign-out revokes the console's token (RFC 7009): a copy of it kept from before is refused
-    /// at the admin API afterwards, and by the console itself.
-    @Test func signOutRevokesTheConsoleToken() async throws {
+    /// The console's cookie is no API credential: `/admin/v1` refuses it as a bearer token. Sign-out
+    /// deletes the session on the server and revokes its sign-in's grant: a copy of both cookies
+    /// kept from before is refused by the console afterwards.
+    @Test func theCookieIsNoAPICredentialAndSignOutEndsTheSessionOnTheServer() async throws {
         let env = try environment()
         defer { env.stop() }
         let (browser, _) = try await signedIn(env)
-        let token = try #require(browser.cookies[Self.tokenCookie]?.value)
+        let handle = try #require(browser.cookies[Self.tokenCookie]?.value)
+        let binding = try #require(browser.cookies["signet_console_csrf"]?.value)
         let port = env.server.adminPort ?? 0
-        let before = try await AdminFixture.raw("GET", "/admin/v1/clients", port: port, body: [], headers: ["Authorization": "Bearer \(token)"])
-        #expect(before.status == 200, "\(before)")
+        for value in [handle, binding] {
+            let api = try await AdminFixture.raw("GET", "/admin/v1/clients", port: port, body: [], headers: ["Authorization": "Bearer \(value)"])
+            expectAdminError(api, 401, "invalid_token")
+        }
+        let copy: HTTPHeaders = ["Cookie": "\(Self.tokenCookie)=\(handle); signet_console_csrf=\(binding)"]
+        #expect(try await AdminFixture.raw("GET", "/console/apps", port: port, body: [], headers: copy).status == 200)
+        let tokens = OpaqueTokens(hashKey: env.server.environment.masterKey.tokenHashKey, random: SystemRandomSource())
+        let record = try #require(try env.server.environment.storage.consoleSessions.consoleSession(idHash: tokens.hash(handle), now: Date()))
+        #expect(record.userID == env.user.id)
+        #expect(record.expiresAt.timeIntervalSince(record.createdAt) == TimeInterval(ConsoleClient.tokenLifetime))
+        // Without the CSRF field sign-out is refused and the session stays.
+        #expect(try await HTTPTestClient(cookies: browser.cookies).post(env.server.adminURL("/console/signout"), form: []).status == 403)
+        #expect(try await AdminFixture.raw("GET", "/console/apps", port: port, body: [], headers: copy).status == 200)
         let signedOut = try await browser.submit(formWithAction: "/console/signout")
         #expect(signedOut.status == 200)
         #expect(browser.cookies[Self.tokenCookie] == nil)
-        let after = try await AdminFixture.raw("GET", "/admin/v1/clients", port: port, body: [], headers: ["Authorization": "Bearer \(token)"])
-        expectAdminError(after, 401, "invalid_token")
-        #expect(after.header("WWW-Authenticate")?.contains("error=\"invalid_token\"") == true, "\(after)")
-        let page = try await AdminFixture.raw("GET", "/console/apps", port: port, body: [], headers: ["Cookie": "\(Self.tokenCookie)=\(token)"])
+        let page = try await AdminFixture.raw("GET", "/console/apps", port: port, body: [], headers: copy)
         #expect(page.status == 303 && page.header("Location")?.contains("/authorize?") == true, "\(page)")
-        #expect(try env.server.environment.storage.audit.listAudit(AuditQuery(event: "token_revoked")).first?.clientID == "signet-console")
+        #expect(try env.server.environment.storage.consoleSessions.consoleSession(idHash: tokens.hash(handle), now: Date()) == nil)
+        #expect(try env.server.environment.storage.refreshTokens.isGrantActive(id: record.grantID, now: Date()) == false)
+        let revoked = try #require(try env.server.environment.storage.audit.listAudit(AuditQuery(event: "token_revoked")).first)
+        #expect(revoked.clientID == "signet-console" && revoked.actor == "console:\(env.user.id)", "\(revoked)")
+    }
+
+    /// Revoking the operator's sessions and tokens (the admin API's `revoke`) ends a console
+    /// session too: it lives on its sign-in's grant.
+    @Test func revokingTheOperatorsGrantsEndsTheConsoleSession() async throws {
+        let env = try environment()
+        defer { env.stop() }
+        let (browser, _) = try await signedIn(env)
+        #expect(try await HTTPTestClient(cookies: browser.cookies).get(env.server.adminURL("/console/apps")).status == 200)
+        _ = try env.server.environment.storage.refreshTokens.revokeGrants(userID: env.user.id, reason: RevokeReason.adminRevoked, now: Date())
+        let after = try await HTTPTestClient(cookies: browser.cookies).get(env.server.adminURL("/console/apps"))
+        #expect(after.status == 303 && after.header("Location")?.contains("/authorize?") == true, "\(after)")
+    }
+
+    /// Login CSRF (RFC 6749 §10.12): a callback is taken only in the browser whose sign-in it
+    /// ends, and a session handle planted in another browser is no session there.
+    @Test func aCallbackOrASessionCarriedToAnotherBrowserIsRefused() async throws {
+        let env = try environment()
+        defer { env.stop() }
+        try AdminService(environment: env.server.environment).setOperatorRole(env.user, "admin")
+        // The attacker signs in up to the callback and keeps it: its browser does not follow to the console.
+        let attackerJar = CookieJar()
+        let start = try await HTTPTestClient(cookies: attackerJar).get(env.server.adminURL("/console"))
+        let authorize = try #require(start.location.flatMap(URL.init(string:)))
+        let attacker = FormBrowser(cookies: attackerJar)
+        #expect(try await attacker.open(authorize).url.path == Routes.signIn)
+        let callback = try #require(try await env.submitCredentials(attacker).redirect?.url, "the sign-in did not stop at the console")
+        #expect(callback.path == "/console/callback")
+        // The victim's browser has started a sign-in of its own, and a fresh one none at all.
+        let victim = FormBrowser()
+        victim.trust(env.server.url("/"))
+        #expect(try await victim.open(env.server.adminURL("/console")).url.path == Routes.signIn)
+        for browser in [victim, FormBrowser()] {
+            let taken = try await browser.open(callback)
+            #expect(taken.status == 400, "\(taken)")
+            #expect(taken.response.text.contains("came back to another browser"))
+            #expect(browser.cookies[Self.tokenCookie] == nil)
+        }
+        // The victim's login cookie with the attacker's code and state is refused too: the state is bound to the browser.
+        if let login = attackerJar["signet_console_login"] { victim.cookies.set(login) }
+        #expect(try await victim.open(callback).status == 400)
+        #expect(victim.cookies[Self.tokenCookie] == nil)
+        // In the attacker's own browser the same callback works: the refusals are the binding's.
+        let own = try await attacker.open(callback)
+        #expect(own.status == 200 && own.url.path == "/console", "\(own)")
+        let planted = try #require(attackerJar[Self.tokenCookie])
+        #expect(try await HTTPTestClient(cookies: attackerJar).get(env.server.adminURL("/console/apps")).status == 200)
+        // The attacker's session planted in the victim's browser (its own browser cookie kept) is no session.
+        victim.cookies.set(planted)
+        let plantedPage = try await HTTPTestClient(cookies: victim.cookies).get(env.server.adminURL("/console/apps"))
+        #expect(plantedPage.status == 303 && plantedPage.header("Location")?.contains("/authorize?") == true, "\(plantedPage)")
+        let plantedForm = try await HTTPTestClient(cookies: victim.cookies).post(env.server.adminURL("/console/keys/rotate"), form: [("csrf", "x")])
+        #expect(plantedForm.status == 401)
+    }
+
+    /// Plain http only on a loopback address: an http `admin.console_url` on another host makes
+    /// no valid redirect URI, so there is no console at all (docs/security.md, "The console").
+    @Test func aPlainHTTPConsoleURLOffLoopbackTurnsTheConsoleOff() async throws {
+        let env = try Interactive(adminListener: true) { configuration in configuration.admin.consoleURL = "http://console.example.com" }
+        defer { env.stop() }
+        #expect(try await HTTPTestClient().get(env.server.adminURL("/console")).status == 404)
+        #expect(try await HTTPTestClient().get(env.server.adminURL("/console/callback")).status == 404)
+        #expect(try env.server.application.authorizationServer.clients.client(id: "signet-console") == nil)
     }
 
     @Test func theLandingPageNamesTheProductAndLinksDiscovery() async throws {

@@ -33,20 +33,26 @@ def full_page_shots(driver, name):
     driver.set_window_size(1280, 900)
 
 
+def sign_in(driver, wait, result):
+    """Opens SIGNET_START_URL, signs in on the issuer's page it leads to (SIGNET_EMAIL,
+    SIGNET_PASSWORD) and waits for the dashboard; notes signInURL and consoleURL in `result`."""
+    driver.get(os.environ["SIGNET_START_URL"])
+    wait.until(expected_conditions.presence_of_element_located((By.NAME, "password")))
+    result["signInURL"] = driver.current_url.split("?")[0]
+    driver.find_element(By.NAME, "email").send_keys(os.environ["SIGNET_EMAIL"])
+    driver.find_element(By.NAME, "password").send_keys(os.environ["SIGNET_PASSWORD"])
+    driver.find_element(By.CSS_SELECTOR, "form button[type=submit]").click()
+    wait.until(expected_conditions.presence_of_element_located((By.ID, "sign-ins-today")))
+    result["consoleURL"] = driver.current_url
+
+
 def main():
     driver = chromium_driver.start(window="1280,900")
     wait = chromium_driver.wait(driver, 20)
     result = {}
     base = os.environ["SIGNET_START_URL"].rsplit("/console", 1)[0]
     try:
-        driver.get(os.environ["SIGNET_START_URL"])
-        wait.until(expected_conditions.presence_of_element_located((By.NAME, "password")))
-        result["signInURL"] = driver.current_url.split("?")[0]
-        driver.find_element(By.NAME, "email").send_keys(os.environ["SIGNET_EMAIL"])
-        driver.find_element(By.NAME, "password").send_keys(os.environ["SIGNET_PASSWORD"])
-        driver.find_element(By.CSS_SELECTOR, "form button[type=submit]").click()
-        wait.until(expected_conditions.presence_of_element_located((By.ID, "sign-ins-today")))
-        result["consoleURL"] = driver.current_url
+        sign_in(driver, wait, result)
         full_page_shots(driver, "dashboard")
 
         driver.get(base + "/console/apps/new")
