@@ -1,6 +1,5 @@
 import Foundation
 import SignetCore
-import SignetCrypto
 import SignetServer
 import SignetStore
 
