@@ -1,6 +1,7 @@
 import Foundation
 import SignetCore
 import SignetServer
+import SignetStore
 
 /// `signet purge [--rest N]`: deletes expired rows once, with the configured
 /// `maintenance.purge_retention`, at the configured pace (`maintenance.purge_rest`, or `--rest`:
@@ -17,14 +18,16 @@ enum PurgeCommand {
             }
             configuration.maintenance.purgeRest = factor
         }
+        let masterKey = try ServerEnvironment.loadMasterKey(configuration)
         let storage = try ConfiguredStorage.open(configuration, migrate: true).storage
+        storage.audit.keying.bind(key: masterKey.auditChainKey)
         let retention = configuration.maintenance.purgeRetention
         let now = SystemClock().now
         let removed = try storage.purge(before: now.addingTimeInterval(-TimeInterval(retention)), pace: configuration.maintenance.purgePace)
         Output.print("purged \(removed) expired row(s) (kept \(retention) s past expiry)")
         let auditRetention = configuration.audit.retention
         if auditRetention > 0 {
-            let events = try storage.audit.purgeAudit(before: now.addingTimeInterval(-TimeInterval(auditRetention)))
+            let events = try storage.audit.purgeAudit(before: now.addingTimeInterval(-TimeInterval(auditRetention)), now: now)
             Output.print("purged \(events) audit event(s) older than \(auditRetention) s (the chain's checkpoint moved with them)")
         }
         return 0

@@ -1,6 +1,7 @@
 import Foundation
 import SignetHTTP
 import SignetServer
+import SignetStore
 
 /// `signet serve`: runs the server until SIGTERM or SIGINT.
 enum ServeCommand {
@@ -30,6 +31,8 @@ enum ServeCommand {
         // --demo: people can create their own account (the file's choice stands when it made one).
         if arguments.flag("demo"), configuration.accounts.signUp == .off { configuration.accounts.signUp = .open }
         let environment = try ServerEnvironment.open(configuration)
+        // The anchor kept outside the database: `signet audit verify --expect-head` checks it.
+        environment.storage.audit.keying.observe { head in Log.info("audit anchor \(head)") }
         let application = try SignetApplication(environment: environment)
         // The demo data is in the store before the server answers or says it is ready, so a
         // client that starts on the "issuer" line always finds the demo client.

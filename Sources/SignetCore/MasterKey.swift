@@ -4,7 +4,8 @@ import SignetCrypto
 /// The 32-byte root secret of a Signet installation.
 ///
 /// It is never used directly: purpose-bound subkeys are derived with HMAC-SHA-256, one to encrypt
-/// signing keys at rest, one to seal outbox mail, and one to key the hashes under which tokens are stored.
+/// signing keys at rest, one to seal outbox mail, one to key the hashes under which tokens are stored,
+/// one to chain the audit trail.
 public struct MasterKey: Sendable, CustomStringConvertible {
     private let bytes: [UInt8]
 
@@ -47,6 +48,10 @@ public struct MasterKey: Sendable, CustomStringConvertible {
 
     /// The key that seals upstream tokens kept for revocation at account deletion (AES-256-GCM).
     public var upstreamTokenKey: [UInt8] { HMAC.sha256(key: bytes, message: Array("signet/v1/upstream-token".utf8)) }
+
+    /// The key of the HMAC that chains the audit trail (`AuditChain.keyedHash(of:key:)`), so
+    /// rewriting the trail takes this key as well as the database.
+    public var auditChainKey: [UInt8] { HMAC.sha256(key: bytes, message: Array("signet/v1/audit-chain".utf8)) }
 
     /// The key that signs CSRF tokens and other short-lived browser values.
     public var browserKey: [UInt8] { HMAC.sha256(key: bytes, message: Array("signet/v1/browser".utf8)) }

@@ -73,7 +73,8 @@ public struct AccessTokenValidator: Sendable {
         if let header = Self.header(of: token) {
             validated = try await verifyJWT(token, header: header)
         } else if let introspection {
-            validated = try await introspection.introspect(token, issuer: issuer, audience: audience, realm: realm)
+            validated = try await introspection.introspect(token, issuer: issuer, audience: audience, realm: realm, now: limits.clock(),
+                                                           leeway: limits.leeway)
         } else {
             throw invalid("the token is not a JWT")
         }

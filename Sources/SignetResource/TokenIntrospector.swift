@@ -20,8 +20,12 @@ public struct TokenIntrospector: Sendable {
         self.http = http
     }
 
-    /// Asks whether `token` is active and checks `iss`, `aud` and `exp` of the answer.
-    func introspect(_ token: String, issuer: String, audience: String, realm: String?) async throws(BearerError) -> ValidatedAccessToken {
+    /// Asks whether `token` is active and holds the answer to the JWT path's rules (RFC 7662 §2.2
+    /// makes every claim optional, so none is taken on trust): `active` is true, `iss` is exactly
+    /// `issuer`, `aud` contains `audience`, `exp` is present and `now` is before it (give or take
+    /// `leeway`), and `sub` is present.
+    func introspect(_ token: String, issuer: String, audience: String, realm: String?, now: Date,
+                    leeway: TimeInterval) async throws(BearerError) -> ValidatedAccessToken {
         let response: OutboundResponse
         do {
             response = try await http.postForm(endpoint, [("token", token)],
@@ -34,11 +38,16 @@ public struct TokenIntrospector: Sendable {
             throw BearerError(.invalidToken, "the token is not active", realm: realm)
         }
         let claims = JWTClaims(object)
-        if let iss = claims.iss, iss != issuer { throw BearerError(.invalidToken, "the token is from another issuer", realm: realm) }
+        guard let iss = claims.iss, iss.utf8.elementsEqual(issuer.utf8) else {
+            throw BearerError(.invalidToken, "the token is from another issuer", realm: realm)
+        }
         guard claims.aud?.contains(audience) ?? false else {
             throw BearerError(.invalidToken, "the token is for another audience", realm: realm)
         }
-        if let exp = claims.exp, exp < Date() { throw BearerError(.invalidToken, "the token has expired", realm: realm) }
+        guard let exp = claims.exp, now < exp.addingTimeInterval(leeway) else {
+            throw BearerError(.invalidToken, "the token has expired", realm: realm)
+        }
+        guard let subject = claims.sub, !subject.isEmpty else { throw BearerError(.invalidToken, "the token has no sub", realm: realm) }
         return ValidatedAccessToken(claims: claims)
     }
 }

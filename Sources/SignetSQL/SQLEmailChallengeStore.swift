@@ -9,6 +9,8 @@ import SignetStore
 /// racing answers exactly one sees the row unused, and no more than `maxAttempts` are counted.
 public struct SQLEmailChallengeStore: EmailChallengeStore {
     let database: any SQLDatabase
+    /// The audit chain's key, for the event appended with a challenge.
+    let keying: AuditChainKeying
 
     static let columns = """
         id, purpose, email, user_id, code_hash, link_hash, browser_hash, sealed_request, attempts, created_at, expires_at, consumed_at
@@ -52,7 +54,7 @@ public struct SQLEmailChallengeStore: EmailChallengeStore {
             try db.run(Self.insert, [c.id, c.purpose.rawValue, c.email, c.userID, c.codeHash, c.linkHash, c.browserHash,
                                      c.sealedRequest, c.attempts, c.createdAt, c.expiresAt, c.consumedAt])
             if let mail { try SQLMailOutbox.enqueue(mail, on: db) }
-            if let audit { _ = try SQLAuditLog.append(audit, on: db) }
+            if let audit { try SQLAuditLog.append(audit, on: db, keying: keying) }
         }
     }
 

@@ -18,7 +18,7 @@ public final class PeriodicPurge: Sendable {
 
     /// Starts purging `storage` every `interval` seconds, removing rows that expired or ended more
     /// than `retention` seconds before `clock.now`, and audit events older than `auditRetention`
-    /// seconds (0: none; `AuditLog.purgeAudit(before:)` keeps the chain's checkpoint), at `pace`
+    /// seconds (0: none; `AuditLog.purgeAudit(before:now:)` keeps the chain's checkpoint), at `pace`
     /// (`maintenance.purge_rest`). The first purge runs one interval after start.
     public init(storage: any SignetStorage, clock: any Clock, interval: Int, retention: Int, pace: PurgePace = .standard,
                 auditRetention: Int = 0) {
@@ -32,7 +32,8 @@ public final class PeriodicPurge: Sendable {
                 do {
                     var removed = try storage.purge(before: cutoff, pace: pace)
                     if auditRetention > 0 {
-                        removed += try storage.audit.purgeAudit(before: clock.now.addingTimeInterval(-TimeInterval(auditRetention)))
+                        let now = clock.now
+                        removed += try storage.audit.purgeAudit(before: now.addingTimeInterval(-TimeInterval(auditRetention)), now: now)
                     }
                     if removed > 0 { Log.info("purge: deleted \(removed) expired row(s)") }
                 } catch {

@@ -52,7 +52,7 @@ extension Settings {
     // MARK: audit
     /// How long audit events are kept.
     public static let auditRetention = Setting(\SignetConfiguration.audit.retention, "retention", 34_560_000, .seconds(0...315_360_000),
-        "How long an audit event is kept (default 400 days) before the periodic purge (maintenance.purge_interval) or `signet purge` deletes it; 0 keeps every event. Deleting the oldest events keeps the hash chain verifiable: the last deleted event's hash is kept as the checkpoint `signet audit verify` starts from.")
+        "How long an audit event is kept (default 400 days) before the periodic purge (maintenance.purge_interval) or `signet purge` deletes it; 0 keeps every event. Deleting the oldest events keeps the hash chain verifiable: the last deleted event's hash is kept as the checkpoint `signet audit verify` starts from, and `verify` reports a checkpoint younger than this retention (events deleted before their time).")
     /// The settings of the `audit` object, in reference order.
     public static let audit = SettingsGroup<SignetConfiguration>(key: "audit", title: "Audit trail", settings: [
         auditRetention.entry,

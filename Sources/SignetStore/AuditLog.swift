@@ -15,17 +15,27 @@ public protocol AuditLog: Sendable {
     /// The events matching `query`, newest first.
     func listAudit(_ query: AuditQuery) throws -> [AuditEvent]
 
-    /// Walks the whole chain from its checkpoint to its head and reports the first break.
-    func verifyAudit() throws -> AuditVerification
+    /// Walks the whole chain from its checkpoint to its head and reports the first break: with
+    /// a bound key (`keying`) by the keyed rules (`AuditChain.Verifier`), then `expectation`.
+    func verifyAudit(expecting expectation: AuditExpectation) throws -> AuditVerification
 
     /// Deletes the oldest events, up to the last one that happened before `before`, and keeps the
     /// chain verifiable: the last deleted event's sequence and hash become the checkpoint the rest
-    /// chains from. Returns how many were deleted.
+    /// chains from; a keyed chain records it in an `audit_purged` event at `now`. Returns how many
+    /// were deleted.
     @discardableResult
-    func purgeAudit(before: Date) throws -> Int
+    func purgeAudit(before: Date, now: Date) throws -> Int
+
+    /// The chain's key and append observer, shared by every facet of this store.
+    var keying: AuditChainKeying { get }
 }
 
 extension AuditLog {
+    /// `verifyAudit(expecting:)` with no expectation.
+    public func verifyAudit() throws -> AuditVerification {
+        try verifyAudit(expecting: AuditExpectation())
+    }
+
     /// The most recent `limit` events, newest first.
     public func recentAudit(limit: Int) throws -> [AuditEvent] {
         try listAudit(AuditQuery(limit: limit))

@@ -196,7 +196,8 @@ import Testing
         #expect(await changes.next() == .tokensUpdated(renewed))
 
         storage.failWrites(true)
-        _ = try? await session.refresh()
+        await #expect(throws: SignInError.storage("the disk is full")) { try await session.refresh() }
+        #expect(await session.hasUnsavedTokens)
         let kept = try #require(await session.currentTokens)
         #expect(await changes.next() == .tokensUpdated(kept))
         #expect(await changes.next() == .problem(.storage("the disk is full")))

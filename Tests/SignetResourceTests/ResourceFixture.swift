@@ -1,6 +1,7 @@
 import Foundation
 import SignetClientCore
 import SignetCore
+import SignetJOSE
 import SignetServer
 import SignetStore
 import SignetTesting
@@ -27,17 +28,34 @@ struct ResourceFixture {
 
     /// A real token response (access token and ID token) for `bob`.
     func tokens() async throws -> (accessToken: String, idToken: String) {
+        let json = try await tokenResponse(scope: "openid email")
+        return (try #require(json["access_token"]?.stringValue), try #require(json["id_token"]?.stringValue))
+    }
+
+    /// A real refresh token of `native` for `bob` (opaque, so an API's validator introspects it).
+    func refreshToken() async throws -> String {
+        try #require(try await tokenResponse(scope: "openid offline_access")["refresh_token"]?.stringValue)
+    }
+
+    /// Registers the confidential client `rs` an API introspects with; returns its secret.
+    func registerResourceServer() throws -> String {
+        let registration = ClientRegistration(server: server.application.authorizationServer)
+        let registered = try registration.register(ClientSpec(id: "rs", isPublic: false, grantTypes: ["client_credentials"]))
+        return try #require(registered.secret)
+    }
+
+    /// Signs `bob` in with a form browser and redeems the code with PKCE.
+    private func tokenResponse(scope: String) async throws -> JSONValue {
         let pkce = PKCEPair.generate()
         let browser = FormBrowser()
         _ = try await browser.open(server.url(Routes.authorize, query: [
-            ("response_type", "code"), ("client_id", "native"), ("redirect_uri", Self.redirect), ("scope", "openid email"),
+            ("response_type", "code"), ("client_id", "native"), ("redirect_uri", Self.redirect), ("scope", scope),
             ("state", "s"), ("nonce", "n"), ("code_challenge", pkce.challenge), ("code_challenge_method", "S256")]))
         let redirect = try await browser.submit(formWithAction: Routes.signIn, fields: ["email": "bob@example.com", "password": "a long password"])
         let code = try redirect.requireRedirect().query().single("code")
         let response = try await HTTPTestClient().post(server.url(Routes.token), form: [
             ("grant_type", "authorization_code"), ("code", code), ("redirect_uri", Self.redirect),
             ("client_id", "native"), ("code_verifier", pkce.verifier)])
-        let json = try response.json()
-        return (try #require(json["access_token"]?.stringValue), try #require(json["id_token"]?.stringValue))
+        return try response.json()
     }
 }

@@ -32,6 +32,40 @@ import Testing
         #expect(claims["amr"] == .array([.string("otp")]))
     }
 
+    /// Five wrong codes use up the challenge (`EmailChallenges.maxAttempts`): each of the first
+    /// four says how many attempts are left, the fifth says the code no longer works, and then
+    /// the right code and the mailed link are refused too, with no session and no code for the app.
+    @Test func afterFiveWrongCodesTheRightCodeAndTheLinkAreRefused() async throws {
+        let accounts = try await Accounts.start()
+        defer { Task { await accounts.stop() } }
+        let browser = FormBrowser()
+        let page = try await ask(accounts, browser, pkce: PKCEPair.generate())
+        #expect(page.status == 200 && page.url.path == Routes.emailCode)
+        let form = try #require(browser.forms.first { $0.action.path == Routes.emailCode })
+        let mail = try await accounts.mail(1)
+        let code = try Accounts.code(in: mail)
+        let wrong = String(code.map { $0 == "1" ? "2" : "1" })
+        let http = HTTPTestClient(cookies: browser.cookies)
+        func submit(_ value: String) async throws -> TestResponse {
+            try await http.post(accounts.server.url(Routes.emailCode), form: try form.submission(overrides: ["code": value]))
+        }
+        for left in (1...4).reversed() {
+            let refused = try await submit(wrong)
+            #expect(refused.status == 400, "\(refused)")
+            #expect(refused.text.contains("That code is not right. Attempts left: \(left)"), "\(refused.text)")
+        }
+        let last = try await submit(wrong)
+        #expect(last.status == 410 && last.text.contains("This code or link no longer works"), "\(last)")
+        let right = try await submit(code)
+        #expect(right.status == 410 && right.text.contains("This code or link no longer works"), "\(right)")
+        #expect(right.header("Location") == nil && right.setCookies.allSatisfy { !$0.hasPrefix("signet_session=") })
+        #expect(Interactive.sessionCookie(browser) == nil)
+        #expect(try await browser.open(try Accounts.link("Sign in", in: mail)).status == 410)
+        let wrongs = try accounts.server.environment.storage.audit.listAudit(AuditQuery(event: "email_code_wrong", limit: 10))
+        #expect(wrongs.count == 5 && wrongs.allSatisfy { $0.subjectID == accounts.app.user.id })
+        #expect(try accounts.server.environment.storage.audit.listAudit(AuditQuery(event: "sign_in", limit: 10)).isEmpty)
+    }
+
     @Test func theLinkInAnotherBrowserSignsNothingInAndTheSameBrowserCanStillUseIt() async throws {
         let accounts = try await Accounts.start()
         defer { Task { await accounts.stop() } }

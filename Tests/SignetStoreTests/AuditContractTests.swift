@@ -2,6 +2,7 @@ import Dispatch
 import Foundation
 @testable import SignetPostgres
 @testable import SignetSQL
+import SignetCrypto
 import SignetSQLite
 import SignetStore
 import SignetTesting
@@ -63,15 +64,69 @@ struct AuditContractTests {
     func retentionKeepsTheChainVerifiable(_ backend: Backend) throws {
         let store = try backend.make().audit
         for index in 0..<10 { try store.appendAudit(Self.event(index)) }
-        #expect(try store.purgeAudit(before: t0) == 0)
-        #expect(try store.purgeAudit(before: t0.addingTimeInterval(5)) == 5)
+        #expect(try store.purgeAudit(before: t0, now: t0) == 0)
+        #expect(try store.purgeAudit(before: t0.addingTimeInterval(5), now: t0) == 5)
         #expect(try store.listAudit(AuditQuery(limit: 100)).map(\.sequence) == [10, 9, 8, 7, 6])
         guard case .intact(5, 10, _) = try store.verifyAudit() else { Issue.record("\(try store.verifyAudit())"); return }
         #expect(try store.appendAudit(Self.event(10)) == 11)
         guard case .intact(6, 11, _) = try store.verifyAudit() else { Issue.record("\(try store.verifyAudit())"); return }
-        #expect(try store.purgeAudit(before: t0.addingTimeInterval(100)) == 6)
+        #expect(try store.purgeAudit(before: t0.addingTimeInterval(100), now: t0) == 6)
         #expect(try store.appendAudit(Self.event(11)) == 12)
         guard case .intact(1, 12, _) = try store.verifyAudit() else { Issue.record("\(try store.verifyAudit())"); return }
+    }
+
+    /// With the chain key bound, a chain written unkeyed goes on keyed: the first keyed append
+    /// records the transition (`audit_chain_keyed`, naming the checkpoint and the last unkeyed
+    /// sequence) and tells the observer the head; a purge records its checkpoint (`audit_purged`);
+    /// the chain verifies with the key, the old rule before the transition and the keyed one after.
+    @Test(arguments: Backend.allCases)
+    func aKeyedChainRecordsItsTransitionAndItsPurges(_ backend: Backend) throws {
+        let storage = try backend.make()
+        let store = storage.audit
+        for index in 0..<3 { try store.appendAudit(Self.event(index)) }
+        let key = [UInt8](repeating: 7, count: 32)
+        store.keying.bind(key: key)
+        let anchors = Mutex<[AuditAnchor]>([])
+        store.keying.observe { head in anchors.withLock { $0.append(head) } }
+        #expect(try store.appendAudit(Self.event(3)) == 5)
+        #expect(try store.appendAudit(Self.event(4)) == 6)
+        let events = try store.listAudit(AuditQuery(limit: 10))
+        #expect(events.map(\.event) == ["sign_in", "sign_in_failed", AuditChain.keyedEvent, "sign_in", "sign_in_failed", "sign_in"])
+        let transition = events[2]
+        #expect(transition.detail == #"{"checkpoint_sequence":0,"checkpoint_hash":"\#(Hex.encode(AuditChain.genesis))","unkeyed_through":3}"#)
+        for keyed in events.prefix(3) { #expect(keyed.hash == AuditChain.keyedHash(of: keyed, key: key)) }
+        for unkeyed in events.suffix(3) { #expect(unkeyed.hash == AuditChain.hash(of: unkeyed)) }
+        #expect(anchors.withLock { $0 } == [AuditAnchor(sequence: 5, hash: events[1].hash), AuditAnchor(sequence: 6, hash: events[0].hash)])
+        #expect(try store.verifyAudit() == .intact(events: 6, headSequence: 6, headHash: events[0].hash))
+
+        // Events 1…3 (t0 … t0+2) go; the purge says where the chain now starts.
+        #expect(try store.purgeAudit(before: t0.addingTimeInterval(2.5), now: t0.addingTimeInterval(10)) == 3)
+        let purged = try #require(try store.listAudit(AuditQuery(limit: 1)).first)
+        let third = try #require(events.last { $0.sequence == 3 })
+        #expect(purged.sequence == 7 && purged.event == AuditChain.purgedEvent && purged.at == t0.addingTimeInterval(10))
+        #expect(purged.detail == #"{"checkpoint_sequence":3,"checkpoint_hash":"\#(Hex.encode(third.hash))","checkpoint_at":"2023-11-14T22:13:22Z","events_deleted":3}"#)
+        #expect(try store.verifyAudit() == .intact(events: 4, headSequence: 7, headHash: purged.hash))
+        let head = AuditAnchor(sequence: 7, hash: purged.hash)
+        let day = t0.addingTimeInterval(86_400)
+        #expect(try store.verifyAudit(expecting: .init(head: head, atLeast: 7, retentionSeconds: 3_600, now: day))
+                == .intact(events: 4, headSequence: 7, headHash: purged.hash))
+
+        // What the key and the expectation catch, each with the exact break.
+        func broken(_ expectation: AuditExpectation) throws -> AuditVerification.Break? {
+            guard case .broken(let found) = try store.verifyAudit(expecting: expectation) else { return nil }
+            return found
+        }
+        #expect(try broken(.init(retentionSeconds: 86_400 * 2, now: day)) == .init(sequence: 3, problem: .withinRetention, found: nil))
+        #expect(try broken(.init(retentionSeconds: 0, now: day)) == .init(sequence: 3, problem: .withinRetention, found: nil))
+        #expect(try broken(.init(head: AuditAnchor(sequence: 6, hash: purged.hash))) == .init(sequence: 6, problem: .anchorMismatch, found: nil))
+        #expect(try broken(.init(head: AuditAnchor(sequence: 9, hash: purged.hash))) == .init(sequence: 8, problem: .behindAnchor, found: 9))
+        #expect(try broken(.init(atLeast: 8)) == .init(sequence: 8, problem: .behindAnchor, found: 8))
+        #expect(try broken(.init(head: AuditAnchor(sequence: 2, hash: third.hash))) == .init(sequence: 2, problem: .anchorPurged, found: 3))
+        store.keying.bind(key: [UInt8](repeating: 8, count: 32))
+        #expect(try broken(.init()) == .init(sequence: 4, problem: .edited, found: nil))
+        store.keying.bind(key: key)
+        #expect(try store.appendAudit(Self.event(5)) == 8)
+        #expect(try store.listAudit(AuditQuery(event: AuditChain.keyedEvent, limit: 10)).count == 1)
     }
 
     /// 8 threads over two stores on one database (two pools, as two nodes or the CLI beside the
