@@ -117,6 +117,9 @@ struct DomainGovernanceEndToEndTests {
         // `corp` does not allow linking by itself (Connection default): the governed domain does.
         let frank = try fed.server.environment.makeUserService().create(email: "frank@acme.test", name: "Frank", password: "frank's old password")
         #expect(frank.passwordHash != nil)
+        // Confirmed: an unconfirmed account would be claimed by the provider's proof instead (UnconfirmedAccountClaim).
+        try fed.server.environment.storage.users.updateProfile(userID: frank.id, name: frank.name, givenName: nil, familyName: nil,
+                                                               emailVerified: true, now: fed.server.clock.now)
         let pkce = PKCEPair.generate()
         let browser = fed.browser()
         _ = try await browser.open(fed.interactive.authorizeURL(pkce: pkce))

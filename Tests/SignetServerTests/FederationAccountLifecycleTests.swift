@@ -51,6 +51,10 @@ import Testing
     @Test func unlinkingAProviderMakesTheNextSignInFollowTheLinkingRulesAgain() async throws {
         let fed = try Federated(.google, user: MockUser(email: Interactive.email)) { $0.allowLinking = true }
         defer { fed.stop() }
+        // Confirmed, so the link keeps the password (an unconfirmed account would be claimed by the provider's proof).
+        let alice = fed.interactive.user
+        try fed.server.environment.storage.users.updateProfile(userID: alice.id, name: alice.name, givenName: nil, familyName: nil,
+                                                               emailVerified: true, now: fed.server.clock.now)
         let linked = try await FederationEndToEndTests.completes(fed, fed.browser())
         #expect(linked == fed.interactive.user.id)
 
