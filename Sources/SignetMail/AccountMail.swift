@@ -38,6 +38,9 @@ public enum AccountMail: Sendable, Equatable {
     /// SSO (`sso_required`): the organization signs it in through its identity provider
     /// (`connection`), so there is no password to reset; a link to the sign-in page, no code.
     case organizationSignIn(organization: String, connection: String, signInLink: String)
+    /// Tells the account's address that a passkey was added, with a link to the passkeys page
+    /// where one the owner did not add is removed.
+    case passkeyAdded(manageLink: String)
 
     /// Who the mail is from, as people read it: the same `Brand` as the pages (SignetWire), made
     /// from the `branding` settings (`SignetApplication.brand`).
@@ -101,6 +104,10 @@ public enum AccountMail: Sendable, Equatable {
         case .organizationSignIn(let organization, let connection, let signInLink):
             return Content(subject: words(.ssoSubject, product), intro: words(.ssoIntro, product, organization, connection),
                            code: nil, action: (words(.signInAction), signInLink), secondAction: nil, closing: words(.ssoClosing))
+        case .passkeyAdded(let manageLink):
+            return Content(subject: words(.passkeyAddedSubject, product), intro: words(.passkeyAddedIntro, product),
+                           code: nil, action: (words(.passkeyAddedAction), manageLink), secondAction: nil,
+                           closing: words(.passkeyAddedClosing, product))
         }
     }
 

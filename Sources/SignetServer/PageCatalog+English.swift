@@ -227,6 +227,10 @@ extension PageCatalog {
         // {2}: the organization's name; {3}: its identity provider (the connection's name).
         "MailText.ssoIntro": "Someone asked for a {1} password reset for this email address. {2} signs in its addresses through its own identity provider, {3}, so there is no {1} password to reset.",
         "MailText.ssoClosing": "On the sign-in page, enter this email address and you are sent to your organization's sign-in. If it was not you, you can ignore this mail.",
+        "MailText.passkeyAddedSubject": "A passkey was added to your {1} account",
+        "MailText.passkeyAddedIntro": "A passkey was just added to your {1} account. It signs in to your account without your password.",
+        "MailText.passkeyAddedAction": "Review your passkeys",
+        "MailText.passkeyAddedClosing": "If you did not add it, remove it at once, change your password and contact the people who run {1}.",
         // PasskeyText: Every user-visible string of the passkey pages and the passkey script (which reads its strings from the page's `data-*` attributes, so they are in the page's language).
         "PasskeyText.signInButton": "Sign in with a passkey",
         "PasskeyText.failed": "The passkey could not be used. Try again, or sign in with your password.",
@@ -257,6 +261,12 @@ extension PageCatalog {
         "PasskeyText.notFound": "That passkey is not one of yours.",
         "PasskeyText.defaultNameSynced": "Passkey",
         "PasskeyText.defaultNameDevice": "Security key",
+        "PasskeyText.manageAddNeedsFreshSignIn": "Adding a passkey needs a recent sign-in: in the last {1} minutes, with your second factor if you use one.",
+        "PasskeyText.manageReauth": "Sign in again",
+        "PasskeyText.resetRemoveLabel": "Also remove every passkey of this account",
+        "PasskeyText.resetRemoveHint": "Choose this if a passkey might not be yours: a new password does not stop a passkey from signing in.",
+        "PasskeyText.resetKept": "Your passkeys were kept and still sign in. If one is not yours, sign in and remove it on your passkeys page:",
+        "PasskeyText.resetRemoved": "Every passkey of this account was removed. You can add a new one after you sign in.",
         // PasskeyErrorText: What the passkey script tells the person when a ceremony endpoint refuses (the `message` of a `.script` route's error), in the page's language; the error's `error_description` stays the developer's English.
         "PasskeyErrorText.malformed": "The passkey's answer could not be read. Try again.",
         "PasskeyErrorText.formNotVerified": "The page could not be verified. Reload it and make sure cookies are enabled.",
@@ -272,6 +282,7 @@ extension PageCatalog {
         "PasskeyErrorText.signInFirst": "Your session has ended. Sign in again to add a passkey.",
         "PasskeyErrorText.alreadyRegistered": "This passkey is already registered.",
         "PasskeyErrorText.cannotAdd": "This account cannot add passkeys.",
+        "PasskeyErrorText.signInAgain": "Adding a passkey needs a recent sign-in. Reload the page and sign in again.",
         // RecoveryText: Every string of the forgotten-password page.
         "RecoveryText.title": "Reset your password",
         "RecoveryText.intro": "Enter the email address of your account. We will send a code and a link to choose a new password.",

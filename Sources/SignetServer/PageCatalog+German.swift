@@ -197,6 +197,10 @@ extension PageCatalog {
         "MailText.ssoSubject": "So melden Sie sich bei {1} an",
         "MailText.ssoIntro": "Jemand hat für diese E-Mail-Adresse ein neues Passwort für {1} angefordert. {2} meldet seine Adressen über den eigenen Identitätsanbieter {3} an, deshalb gibt es kein Passwort bei {1}, das sich zurücksetzen ließe.",
         "MailText.ssoClosing": "Geben Sie auf der Anmeldeseite diese E-Mail-Adresse ein, dann werden Sie zur Anmeldung Ihrer Organisation weitergeleitet. Wenn Sie das nicht waren, können Sie diese E-Mail ignorieren.",
+        "MailText.passkeyAddedSubject": "Zu Ihrem Konto bei {1} wurde ein Passkey hinzugefügt",
+        "MailText.passkeyAddedIntro": "Zu Ihrem Konto bei {1} wurde soeben ein Passkey hinzugefügt. Mit ihm meldet man sich ohne Ihr Passwort bei Ihrem Konto an.",
+        "MailText.passkeyAddedAction": "Passkeys ansehen",
+        "MailText.passkeyAddedClosing": "Wenn Sie ihn nicht hinzugefügt haben, entfernen Sie ihn sofort, ändern Sie Ihr Passwort und wenden Sie sich an die Betreiber von {1}.",
         // PasskeyText
         "PasskeyText.signInButton": "Mit einem Passkey anmelden",
         "PasskeyText.failed": "Der Passkey konnte nicht verwendet werden. Versuchen Sie es erneut oder melden Sie sich mit Ihrem Passwort an.",
@@ -227,6 +231,12 @@ extension PageCatalog {
         "PasskeyText.notFound": "Dieser Passkey gehört nicht zu Ihrem Konto.",
         "PasskeyText.defaultNameSynced": "Passkey",
         "PasskeyText.defaultNameDevice": "Sicherheitsschlüssel",
+        "PasskeyText.manageAddNeedsFreshSignIn": "Zum Hinzufügen eines Passkeys ist eine aktuelle Anmeldung nötig: in den letzten {1} Minuten, mit Ihrem zweiten Faktor, falls Sie einen nutzen.",
+        "PasskeyText.manageReauth": "Erneut anmelden",
+        "PasskeyText.resetRemoveLabel": "Auch alle Passkeys dieses Kontos entfernen",
+        "PasskeyText.resetRemoveHint": "Wählen Sie das, wenn ein Passkey nicht Ihrer sein könnte: Ein neues Passwort hindert einen Passkey nicht an der Anmeldung.",
+        "PasskeyText.resetKept": "Ihre Passkeys wurden behalten und melden weiterhin an. Wenn einer nicht Ihrer ist, melden Sie sich an und entfernen Sie ihn auf Ihrer Passkey-Seite:",
+        "PasskeyText.resetRemoved": "Alle Passkeys dieses Kontos wurden entfernt. Nach der Anmeldung können Sie einen neuen hinzufügen.",
         // PasskeyErrorText
         "PasskeyErrorText.malformed": "Die Antwort des Passkeys konnte nicht gelesen werden. Versuchen Sie es erneut.",
         "PasskeyErrorText.formNotVerified": "Die Seite konnte nicht überprüft werden. Laden Sie sie neu und achten Sie darauf, dass Cookies erlaubt sind.",
@@ -242,6 +252,7 @@ extension PageCatalog {
         "PasskeyErrorText.signInFirst": "Ihre Sitzung ist beendet. Melden Sie sich erneut an, um einen Passkey hinzuzufügen.",
         "PasskeyErrorText.alreadyRegistered": "Dieser Passkey ist bereits registriert.",
         "PasskeyErrorText.cannotAdd": "Für dieses Konto können keine Passkeys hinzugefügt werden.",
+        "PasskeyErrorText.signInAgain": "Zum Hinzufügen eines Passkeys ist eine aktuelle Anmeldung nötig. Laden Sie die Seite neu und melden Sie sich erneut an.",
         // RecoveryText
         "RecoveryText.title": "Passwort zurücksetzen",
         "RecoveryText.intro": "Geben Sie die E-Mail-Adresse Ihres Kontos ein. Wir senden Ihnen einen Code und einen Link, mit denen Sie ein neues Passwort wählen können.",

@@ -27,6 +27,7 @@ struct AccountMailTests {
             .confirmNewEmail(code: "093311", link: link, minutes: 10), .emailInUse(signInLink: link + "4"),
             .organizationInvitation(organization: "Beta <Ltd>", role: "admin", link: link + "4", days: 7),
             .organizationSignIn(organization: "Gamma <AG>", connection: "Entra", signInLink: link + "5"),
+            .passkeyAdded(manageLink: link + "6"),
         ]
         for kind in kinds { try transport.send(kind.message(brand: Self.brand, words: .catalog(language), from: from, to: to)) }
         let received = try await sink.waitForMessages(kinds.count)
@@ -64,6 +65,8 @@ struct AccountMailTests {
             case .organizationSignIn:
                 #expect(text.contains(link + "5") && text.contains("Gamma <AG>") && text.contains("Entra") && Self.digits(text) == nil)
                 #expect(html.contains("Gamma &lt;AG&gt;") && !html.contains("<AG>"))
+            case .passkeyAdded:
+                #expect(text.contains(link + "6") && Self.digits(text) == nil)
             }
         }
     }
