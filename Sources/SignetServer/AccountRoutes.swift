@@ -154,6 +154,15 @@ enum AccountNotice: String, Sendable {
     case invalidPassword = "invalid-password"
     case emailInvalid = "email-invalid", emailUnchanged = "email-unchanged", emailDomainRefused = "email-domain-refused"
     case emailNeedsFreshSignIn = "email-needs-fresh-sign-in", emailChanged = "email-changed"
+    case emailManaged = "email-managed", emailGovernedDomain = "email-governed-domain"
+
+    /// The notice of a refusal of `UserService.emailChangeRefusal`.
+    init(_ refusal: EmailChangeRefusal) {
+        switch refusal {
+        case .leavesGovernedDomain: self = .emailManaged
+        case .entersGovernedDomain: self = .emailGovernedDomain
+        }
+    }
 
     /// The notice in the page's language.
     func text(_ page: PageContext) -> String {
@@ -175,6 +184,8 @@ enum AccountNotice: String, Sendable {
         case .emailDomainRefused: page.text(EmailChangeText.domainRefused)
         case .emailNeedsFreshSignIn: page.text(EmailChangeText.needsFreshSignIn)
         case .emailChanged: page.text(EmailChangeText.changed)
+        case .emailManaged: page.text(EmailChangeText.managedByOrganization)
+        case .emailGovernedDomain: page.text(EmailChangeText.governedDomain)
         }
     }
 
@@ -182,7 +193,7 @@ enum AccountNotice: String, Sendable {
     var isError: Bool {
         switch self {
         case .nameTooLong, .wrongPassword, .cannotUnlinkLast, .notFound, .deleteNeedsFreshSignIn, .invalidPassword,
-             .emailInvalid, .emailUnchanged, .emailDomainRefused, .emailNeedsFreshSignIn: true
+             .emailInvalid, .emailUnchanged, .emailDomainRefused, .emailNeedsFreshSignIn, .emailManaged, .emailGovernedDomain: true
         default: false
         }
     }

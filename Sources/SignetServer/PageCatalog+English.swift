@@ -376,6 +376,9 @@ extension PageCatalog {
         "EmailChangeText.doneBody": "Your account now uses {1}. A notice went to the old address.",
         "EmailChangeText.takenTitle": "The email address was not changed",
         "EmailChangeText.takenBody": "This address cannot be used for your account. Your account keeps its email address.",
+        "EmailChangeText.managedByOrganization": "Your address is managed by your organization, which signs it in through its own sign-in, so it cannot be changed here. Ask your organization.",
+        "EmailChangeText.governedDomain": "Addresses of this domain sign in through their organization's sign-in: sign in there with that address instead.",
+        "EmailChangeText.governedTitle": "This address cannot be changed here",
         // ConsoleText: Every user-visible string of the console (`ConsoleRoutes`) and the landing page at `/`.
         "ConsoleText.navigation": "Console sections",
         "ConsoleText.dashboardTitle": "Dashboard",

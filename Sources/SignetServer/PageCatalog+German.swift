@@ -337,6 +337,9 @@ extension PageCatalog {
         "EmailChangeText.doneBody": "Ihr Konto verwendet jetzt {1}. Die alte Adresse hat eine Nachricht darüber erhalten.",
         "EmailChangeText.takenTitle": "Die E-Mail-Adresse wurde nicht geändert",
         "EmailChangeText.takenBody": "Diese Adresse kann für Ihr Konto nicht verwendet werden. Ihr Konto behält seine E-Mail-Adresse.",
+        "EmailChangeText.managedByOrganization": "Ihre Adresse wird von Ihrer Organisation verwaltet, die sie über ihre eigene Anmeldung anmeldet; sie kann hier nicht geändert werden. Wenden Sie sich an Ihre Organisation.",
+        "EmailChangeText.governedDomain": "Adressen dieser Domain melden sich über die Anmeldung ihrer Organisation an: Melden Sie sich stattdessen dort mit dieser Adresse an.",
+        "EmailChangeText.governedTitle": "Diese Adresse kann hier nicht geändert werden",
         // ConsoleText
         "ConsoleText.navigation": "Bereiche der Konsole",
         "ConsoleText.dashboardTitle": "Übersicht",

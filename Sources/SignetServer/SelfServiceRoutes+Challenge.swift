@@ -239,9 +239,12 @@ extension SelfServiceRoutes {
                                      language: errors.page.language)
         let changed: Bool
         do {
-            changed = try users.storage.users.changeEmail(userID: user.id, from: user.email, to: record.email, now: server.clock.now, notice: notice)
+            changed = try users.changeEmail(userID: user.id, from: user.email, to: record.email, notice: notice)
         } catch StoreError.duplicate {
             return Self.notice(errors.page, EmailChangeText.takenTitle, EmailChangeText.takenBody, status: 409)
+        } catch let refusal as EmailChangeRefusal {
+            // A domain that became sso_required since the request.
+            return Self.notice(errors.page, EmailChangeText.governedTitle, EmailChangeText(refusal), status: 403)
         }
         guard changed else { return deadChallenge(errors.page, handle: nil) }
         mailer.queue.notifySender()
