@@ -41,6 +41,9 @@ public enum AccountMail: Sendable, Equatable {
     /// Tells the account's address that a passkey was added, with a link to the passkeys page
     /// where one the owner did not add is removed.
     case passkeyAdded(manageLink: String)
+    /// Tells the account's address that its TOTP factor locked after `failures` wrong codes in a
+    /// row, and how to unlock it (a recovery code, or the operator).
+    case totpLocked(failures: Int)
 
     /// Who the mail is from, as people read it: the same `Brand` as the pages (SignetWire), made
     /// from the `branding` settings (`SignetApplication.brand`).
@@ -108,6 +111,9 @@ public enum AccountMail: Sendable, Equatable {
             return Content(subject: words(.passkeyAddedSubject, product), intro: words(.passkeyAddedIntro, product),
                            code: nil, action: (words(.passkeyAddedAction), manageLink), secondAction: nil,
                            closing: words(.passkeyAddedClosing, product))
+        case .totpLocked(let failures):
+            return Content(subject: words(.totpLockedSubject, product), intro: words(.totpLockedIntro, product, String(failures)),
+                           code: nil, action: nil, secondAction: nil, closing: words(.totpLockedClosing))
         }
     }
 

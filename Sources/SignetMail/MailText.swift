@@ -19,6 +19,7 @@ public enum MailText: String, CaseIterable, Sendable {
     case inviteSubject, inviteIntro, inviteAction, inviteClosing
     case ssoSubject, ssoIntro, ssoClosing
     case passkeyAddedSubject, passkeyAddedIntro, passkeyAddedAction, passkeyAddedClosing
+    case totpLockedSubject, totpLockedIntro, totpLockedClosing
 }
 
 /// The words of the account mails in one language: each `MailText` key's text in every language

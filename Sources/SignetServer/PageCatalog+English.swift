@@ -231,6 +231,9 @@ extension PageCatalog {
         "MailText.passkeyAddedIntro": "A passkey was just added to your {1} account. It signs in to your account without your password.",
         "MailText.passkeyAddedAction": "Review your passkeys",
         "MailText.passkeyAddedClosing": "If you did not add it, remove it at once, change your password and contact the people who run {1}.",
+        "MailText.totpLockedSubject": "The authenticator app of your {1} account was locked",
+        "MailText.totpLockedIntro": "After {2} wrong codes in a row, the authenticator app of your {1} account was locked: its codes no longer sign in. Sign in with one of your recovery codes to unlock it, or ask the people who run {1}.",
+        "MailText.totpLockedClosing": "If you did not type these codes, someone else knows your password: change it.",
         // PasskeyText: Every user-visible string of the passkey pages and the passkey script (which reads its strings from the page's `data-*` attributes, so they are in the page's language).
         "PasskeyText.signInButton": "Sign in with a passkey",
         "PasskeyText.failed": "The passkey could not be used. Try again, or sign in with your password.",
@@ -297,6 +300,7 @@ extension PageCatalog {
         "SecondFactorText.codeLabel": "Code",
         "SecondFactorText.verifyButton": "Verify",
         "SecondFactorText.codeWrong": "That code did not work. Codes change every 30 seconds, and each works once.",
+        "SecondFactorText.codeLocked": "Your authenticator app is locked after too many wrong codes. Enter one of your recovery codes instead: it signs you in and unlocks the app.",
         "SecondFactorText.throttledTitle": "Too many attempts",
         "SecondFactorText.throttled": "Too many codes were tried for this account. Wait a few minutes, then try again.",
         "SecondFactorText.setupTitle": "Set up two-step verification",

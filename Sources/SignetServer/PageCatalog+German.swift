@@ -201,6 +201,9 @@ extension PageCatalog {
         "MailText.passkeyAddedIntro": "Zu Ihrem Konto bei {1} wurde soeben ein Passkey hinzugefügt. Mit ihm meldet man sich ohne Ihr Passwort bei Ihrem Konto an.",
         "MailText.passkeyAddedAction": "Passkeys ansehen",
         "MailText.passkeyAddedClosing": "Wenn Sie ihn nicht hinzugefügt haben, entfernen Sie ihn sofort, ändern Sie Ihr Passwort und wenden Sie sich an die Betreiber von {1}.",
+        "MailText.totpLockedSubject": "Die Authenticator-App Ihres Kontos bei {1} wurde gesperrt",
+        "MailText.totpLockedIntro": "Nach {2} falschen Codes in Folge wurde die Authenticator-App Ihres Kontos bei {1} gesperrt: Ihre Codes melden nicht mehr an. Melden Sie sich mit einem Ihrer Wiederherstellungscodes an, um sie zu entsperren, oder wenden Sie sich an die Betreiber von {1}.",
+        "MailText.totpLockedClosing": "Wenn Sie diese Codes nicht eingegeben haben, kennt jemand anderes Ihr Passwort: Ändern Sie es.",
         // PasskeyText
         "PasskeyText.signInButton": "Mit einem Passkey anmelden",
         "PasskeyText.failed": "Der Passkey konnte nicht verwendet werden. Versuchen Sie es erneut oder melden Sie sich mit Ihrem Passwort an.",
@@ -267,6 +270,7 @@ extension PageCatalog {
         "SecondFactorText.codeLabel": "Code",
         "SecondFactorText.verifyButton": "Bestätigen",
         "SecondFactorText.codeWrong": "Dieser Code hat nicht funktioniert. Codes ändern sich alle 30 Sekunden, und jeder gilt nur einmal.",
+        "SecondFactorText.codeLocked": "Ihre Authenticator-App ist nach zu vielen falschen Codes gesperrt. Geben Sie stattdessen einen Ihrer Wiederherstellungscodes ein: Damit melden Sie sich an und entsperren die App.",
         "SecondFactorText.throttledTitle": "Zu viele Versuche",
         "SecondFactorText.throttled": "Für dieses Konto wurden zu viele Codes ausprobiert. Warten Sie einige Minuten und versuchen Sie es dann erneut.",
         "SecondFactorText.setupTitle": "Bestätigung in zwei Schritten einrichten",
