@@ -146,6 +146,10 @@ struct RemoteAdmin {
             let user = try await find(arguments)
             let result = try await call("POST", "/admin/v1/users/\(Self.segment(user.id))/revoke")
             Output.print("revoked \(user.id): ended \(result.body?["sessions"]?.intValue ?? 0) session(s), revoked \(result.body?["grants"]?.intValue ?? 0) grant(s)")
+        case "unlock-totp":
+            let user = try await find(arguments)
+            let result = try await call("POST", "/admin/v1/users/\(Self.segment(user.id))/unlock-totp")
+            Output.print(result.body?["unlocked"]?.boolValue == true ? "unlocked the authenticator app of \(user.id)" : "\(user.id) has no locked authenticator app")
         case "role":
             try await operatorRole(arguments)
         case "delete":

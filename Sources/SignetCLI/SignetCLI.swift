@@ -21,7 +21,7 @@ public enum SignetCommandLine {
                        [--resource URI]... [--mfa-required] [--application-type native|web|service|api]
                      | list | show ID | remove ID | rotate-secret ID
       users          add EMAIL [--name NAME] [--password-stdin] | list | show USER | disable USER | enable USER | revoke USER
-                     | set-password USER [--password-stdin]
+                     | set-password USER [--password-stdin] | unlock-totp USER
                      | unlink USER --connection ID | delete USER --yes
                      | role USER admin|viewer|none: who may use the console
       orgs           create SLUG --name NAME | list | show ORG | rename ORG | delete ORG --yes | members … | roles …

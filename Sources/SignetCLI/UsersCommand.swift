@@ -6,7 +6,7 @@ import SignetCore
 import SignetServer
 import SignetStore
 
-/// `signet users add|list|show|disable|enable|set-password|unlink|role|delete`.
+/// `signet users add|list|show|disable|enable|revoke|set-password|unlock-totp|unlink|role|delete`.
 ///
 /// Passwords never appear on the command line: `--password-stdin` reads one line from standard
 /// input (for scripts); otherwise, on a terminal, the password is asked twice without echo.
@@ -15,7 +15,7 @@ enum UsersCommand {
         let arguments = try ParsedArguments(raw, options: CommonOptions.valued.union(RemoteAdmin.options).union(["name", "connection"]),
                                             flags: ["password-stdin", "no-password", "yes"])
         guard let action = arguments.positionals.first else {
-            throw UsageError("users needs add, list, show, disable, enable, revoke, set-password, unlink, role or delete")
+            throw UsageError("users needs add, list, show, disable, enable, revoke, set-password, unlock-totp, unlink, role or delete")
         }
         // --admin-url: the same actions on a remote node, through its admin API.
         if let remote = try RemoteAdmin.from(arguments) {
@@ -77,6 +77,10 @@ enum UsersCommand {
                 throw UsageError(error.message)
             }
             Output.print("password changed for \(user.id): ended \(result.sessions) session(s), revoked \(result.grants) grant(s)")
+        case "unlock-totp":
+            // After mfa.lock_after wrong codes in a row (the same unlock as the admin API's).
+            let user = try findUser(arguments, users)
+            Output.print(try admin.unlockTOTP(user) ? "unlocked the authenticator app of \(user.id)" : "\(user.id) has no locked authenticator app")
         case "unlink":
             let user = try findUser(arguments, users)
             guard let connection = arguments.value("connection") else { throw UsageError("users unlink needs --connection ID") }
@@ -104,7 +108,7 @@ enum UsersCommand {
                 Output.print("could not revoke the \(connection) token (recorded in the audit log as upstream_revoke_failed)")
             }
         default:
-            throw UsageError("unknown users action \"\(action)\"; use add, list, show, disable, enable, revoke, set-password, unlink, role or delete")
+            throw UsageError("unknown users action \"\(action)\"; use add, list, show, disable, enable, revoke, set-password, unlock-totp, unlink, role or delete")
         }
         return 0
     }

@@ -47,7 +47,7 @@ public enum HomeRealmDecision: Sendable, Equatable {
     public static func decide(claim: OrganizationDomainRecord?, configured: String?,
                               isEnabled: (String) -> Bool) -> HomeRealmDecision {
         if let claim, claim.verifiedAt != nil, let connectionID = claim.connectionID {
-            let required = claim.policy == .ssoRequired
+            let required = requiresSSO(claim)
             if isEnabled(connectionID) {
                 return .governed(connectionID: connectionID, organizationID: claim.organizationID, ssoRequired: required)
             }
@@ -55,6 +55,13 @@ public enum HomeRealmDecision: Sendable, Equatable {
         }
         if let configured, isEnabled(configured) { return .configured(connectionID: configured) }
         return .local
+    }
+
+    /// Whether a claim makes its domain `sso_required`: verified, bound to a connection, with that
+    /// policy (whether the connection is on or not: `decide` fails closed either way).
+    public static func requiresSSO(_ claim: OrganizationDomainRecord?) -> Bool {
+        guard let claim, claim.verifiedAt != nil, claim.connectionID != nil else { return false }
+        return claim.policy == .ssoRequired
     }
 
     /// Whether a sign-in through `connectionID` is allowed for the address: always, unless the

@@ -12,6 +12,10 @@ import SignetStore
 /// - Attempts are throttled per account: `policy.secondFactorAttemptLimit` per
 ///   `secondFactorAttemptWindow`, checked and counted in one atomic step before the code is
 ///   looked at; a success gives its attempt back.
+/// - The throttle alone still allows hundreds of guesses a day, so `policy.secondFactorLockAfter`
+///   wrong codes in a row lock the TOTP factor (NIST SP 800-63B §5.2.2): a TOTP code is then
+///   refused unread, even the right one; a recovery code still signs in and unlocks it, as does
+///   an operator (`unlock`).
 public struct SecondFactorService: Sendable {
     let store: any SecondFactorStore
     let throttle: any ThrottleStore
@@ -22,6 +26,8 @@ public struct SecondFactorService: Sendable {
     let key: [UInt8]
     let attemptLimit: Int
     let attemptWindow: Int
+    /// `policy.secondFactorLockAfter`.
+    public let lockAfter: Int
 
     /// Recovery codes made at confirmation (and on request).
     public static let recoveryCodeCount = 10
@@ -38,6 +44,9 @@ public struct SecondFactorService: Sendable {
         case refused
         /// Too many attempts on this account: the code was not looked at.
         case throttled
+        /// The TOTP factor is locked: a TOTP code was refused unread, or this wrong code locked
+        /// it (`justNow`: tell the owner). A recovery code still works and unlocks it.
+        case locked(justNow: Bool)
     }
 
     /// Whether the user has a confirmed TOTP factor.
@@ -98,24 +107,48 @@ public struct SecondFactorService: Sendable {
             auditor.record("second_factor_throttled", subject: userID)
             return .throttled
         }
-        let outcome: Outcome
+        var outcome: Outcome
         let digits = code.filter { $0 != " " }
         if digits.count == TOTP.digits, digits.allSatisfy(\.isASCII), digits.allSatisfy(\.isNumber) {
+            if try store.totpFactor(userID: userID)?.isLocked == true {
+                auditor.record("second_factor_locked_refused", subject: userID)
+                return .locked(justNow: false)
+            }
             outcome = try verifyTOTP(userID: userID, code: digits, now: now) ? .totp : .refused
         } else if let normalized = Self.normalizedRecoveryCode(code),
                   try store.totpFactor(userID: userID)?.isConfirmed == true,
                   try store.useRecoveryCode(userID: userID, codeHash: recoveryHash(userID: userID, code: normalized), at: now) {
             outcome = .recoveryCode
+            if try store.unlockTOTP(userID: userID) { auditor.record("totp_unlocked", subject: userID, detail: ["via": .string("recovery_code")]) }
         } else {
             outcome = .refused
         }
         if outcome == .refused {
             auditor.record("second_factor_failed", subject: userID)
+            let failures = try store.recordTOTPFailure(userID: userID, lockAfter: lockAfter, at: now)
+            if failures == lockAfter {
+                auditor.record("totp_locked", subject: userID, detail: ["failures": .int(Int64(failures))])
+                outcome = .locked(justNow: true)
+            } else if failures > lockAfter {
+                outcome = .locked(justNow: false)
+            }
         } else {
             try giveBackAttempt(userID: userID, now: now)
             auditor.record(outcome == .totp ? "second_factor_totp" : "second_factor_recovery_code", subject: userID)
         }
         return outcome
+    }
+
+    /// Whether the user's TOTP factor is locked.
+    public func isLocked(userID: String) throws -> Bool { try store.totpFactor(userID: userID)?.isLocked ?? false }
+
+    /// An operator's unlock (`signet users unlock-totp`, the admin API); `via` goes into the audit
+    /// event. True when the factor was locked.
+    @discardableResult
+    public func unlock(userID: String, via: String, actor: String? = nil) throws -> Bool {
+        guard try store.unlockTOTP(userID: userID) else { return false }
+        auditor.record("totp_unlocked", actor: actor, subject: userID, detail: ["via": .string(via)])
+        return true
     }
 
     /// How many unused recovery codes the user has.
@@ -197,10 +230,19 @@ public struct SecondFactorService: Sendable {
 }
 
 extension SecondFactorService {
+    /// The service over a store without a running server (an operator's unlock from the CLI or
+    /// the admin API); `key` is `MasterKey.secondFactorKey`.
+    public init(storage: any SignetStorage, policy: ServerPolicy, auditor: Auditor, clock: any Clock, random: any RandomSource,
+                key: [UInt8]) {
+        self.init(store: storage.secondFactors, throttle: storage.throttle, auditor: auditor, clock: clock, random: random, key: key,
+                  attemptLimit: policy.secondFactorAttemptLimit, attemptWindow: policy.secondFactorAttemptWindow,
+                  lockAfter: policy.secondFactorLockAfter)
+    }
+
     /// Creates the service; `key` is `MasterKey.secondFactorKey`.
     public init(server: AuthorizationServer, key: [UInt8]) {
         self.init(store: server.storage.secondFactors, throttle: server.storage.throttle, auditor: server.auditor,
                   clock: server.clock, random: server.random, key: key, attemptLimit: server.policy.secondFactorAttemptLimit,
-                  attemptWindow: server.policy.secondFactorAttemptWindow)
+                  attemptWindow: server.policy.secondFactorAttemptWindow, lockAfter: server.policy.secondFactorLockAfter)
     }
 }

@@ -37,6 +37,9 @@ public struct ServerPolicy: Sendable {
     public var secondFactorAttemptLimit: Int
     /// `mfa.attempt_window`, seconds.
     public var secondFactorAttemptWindow: Int
+    /// `mfa.lock_after`: wrong second-factor codes in a row after which the TOTP factor locks
+    /// (NIST SP 800-63B §5.2.2: at most 100) until a recovery code or an operator unlocks it.
+    public var secondFactorLockAfter = 20
     /// Failed sign-ins per account from one client address inside `signInAccountWindow` after
     /// which that address may not try the account again without its password being checked
     /// (online guessing, OWASP ASVS V2.2.1). Other addresses are unaffected, so a guesser cannot

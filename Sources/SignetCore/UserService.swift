@@ -10,7 +10,7 @@ public final class UserService: Sendable {
     public let storage: any SignetStorage
     /// The Argon2id cost of new hashes.
     public let passwordParameters: Argon2idParameters
-    private let clock: any Clock
+    let clock: any Clock
     private let random: any RandomSource
     /// What an unknown email's password is verified against (`Argon2id.unmatchable`): a
     /// verification as costly as a real one, matched by nothing, made without hashing.

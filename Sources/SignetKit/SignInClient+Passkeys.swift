@@ -67,8 +67,10 @@ extension SignInClient {
     /// scopes), the new credential from `authenticator`, stored by Signet.
     ///
     /// - Throws: `.passkeyRefused` (`insufficient_scope` without `passkeys:write`,
-    ///   `invalid_token`, `invalid_request` for a response that fails a check or a passkey that
-    ///   is registered already); `.cancelled`; `.authenticatorFailed`; `.notSignedIn`.
+    ///   `invalid_token`, `insufficient_user_authentication` when the session's sign-in is older
+    ///   than 5 minutes or below the account's level: sign in again with `max_age=0` first,
+    ///   `invalid_request` for a response that fails a check or a passkey that is registered
+    ///   already); `.cancelled`; `.authenticatorFailed`; `.notSignedIn`.
     public func addPasskey(to session: AuthState, using authenticator: any PasskeyAuthenticator) async throws(SignInError) -> RegisteredPasskey {
         let accessToken = try await session.freshAccessToken()
         let started = try await passkeyCall(Self.passkeyRegisterOptionsPath, body: [], type: "application/x-www-form-urlencoded",

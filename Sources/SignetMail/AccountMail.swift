@@ -38,6 +38,12 @@ public enum AccountMail: Sendable, Equatable {
     /// SSO (`sso_required`): the organization signs it in through its identity provider
     /// (`connection`), so there is no password to reset; a link to the sign-in page, no code.
     case organizationSignIn(organization: String, connection: String, signInLink: String)
+    /// Tells the account's address that a passkey was added, with a link to the passkeys page
+    /// where one the owner did not add is removed.
+    case passkeyAdded(manageLink: String)
+    /// Tells the account's address that its TOTP factor locked after `failures` wrong codes in a
+    /// row, and how to unlock it (a recovery code, or the operator).
+    case totpLocked(failures: Int)
 
     /// Who the mail is from, as people read it: the same `Brand` as the pages (SignetWire), made
     /// from the `branding` settings (`SignetApplication.brand`).
@@ -101,6 +107,13 @@ public enum AccountMail: Sendable, Equatable {
         case .organizationSignIn(let organization, let connection, let signInLink):
             return Content(subject: words(.ssoSubject, product), intro: words(.ssoIntro, product, organization, connection),
                            code: nil, action: (words(.signInAction), signInLink), secondAction: nil, closing: words(.ssoClosing))
+        case .passkeyAdded(let manageLink):
+            return Content(subject: words(.passkeyAddedSubject, product), intro: words(.passkeyAddedIntro, product),
+                           code: nil, action: (words(.passkeyAddedAction), manageLink), secondAction: nil,
+                           closing: words(.passkeyAddedClosing, product))
+        case .totpLocked(let failures):
+            return Content(subject: words(.totpLockedSubject, product), intro: words(.totpLockedIntro, product, String(failures)),
+                           code: nil, action: nil, secondAction: nil, closing: words(.totpLockedClosing))
         }
     }
 

@@ -18,6 +18,8 @@ public enum MailText: String, CaseIterable, Sendable {
     case inUseSubject, inUseIntro, inUseClosing
     case inviteSubject, inviteIntro, inviteAction, inviteClosing
     case ssoSubject, ssoIntro, ssoClosing
+    case passkeyAddedSubject, passkeyAddedIntro, passkeyAddedAction, passkeyAddedClosing
+    case totpLockedSubject, totpLockedIntro, totpLockedClosing
 }
 
 /// The words of the account mails in one language: each `MailText` key's text in every language

@@ -48,6 +48,7 @@ public enum SQLMigrations {
         SQLMigration(version: 20, template: grantProfiles, backfill: grantProfileKeys),
         SQLMigration(version: 21, template: grantUserPrefix),
         SQLMigration(version: 22, template: consoleSessions),
+        SQLMigration(version: 23, template: totpLockout),
     ]
 
     /// The highest version this build knows.
@@ -705,6 +706,12 @@ public enum SQLMigrations {
     /// for every family: 33.0 of the 403.8 bytes a live token took at 10 million tokens
     /// (bench/README.md, "Figures measured (session 17)"); on PostgreSQL, whose B-tree stores a
     /// user's families under one key (deduplication), it was about 12 of 577.
+    /// The TOTP lock (NIST SP 800-63B §5.2.2): wrong codes in a row, and when they locked the factor.
+    static let totpLockout = """
+    ALTER TABLE totp_factors ADD COLUMN failed_attempts {int} NOT NULL DEFAULT 0;
+    ALTER TABLE totp_factors ADD COLUMN locked_at {int};
+    """
+
     static let grantUserPrefix = """
     DROP INDEX grants_user;
     CREATE INDEX grants_user ON grants (substr(user_id, 1, 11));

@@ -54,12 +54,13 @@ public struct SQLPasskeyStore: PasskeyStore {
          ceremony.expiresAt]
     }
 
-    /// See `PasskeyStore.insertPasskey(_:)`.
-    public func insertPasskey(_ passkey: PasskeyRecord) throws {
-        try database.write { db in
+    /// See `PasskeyStore.insertPasskey(_:notice:)`.
+    public func insertPasskey(_ passkey: PasskeyRecord, notice: OutboxMessageRecord?) throws {
+        try database.transaction { db in
             try db.run(Self.insert, [passkey.id, passkey.userID, passkey.publicKey, passkey.signCount, passkey.backupEligible,
                                      passkey.backupState, try StringList.json(passkey.transports), passkey.name, passkey.createdAt,
                                      passkey.lastUsedAt, passkey.flaggedAt])
+            if let notice { try SQLMailOutbox.enqueue(notice, on: db) }
         }
     }
 

@@ -29,7 +29,8 @@ extension AccountRoutes {
 
     /// `POST /account/email` (on a blocking-work thread: Argon2id). Re-authentication first (the
     /// current password, throttled like the sign-in page; without one, a sign-in within
-    /// `freshSignInMinutes`), then the new address's rules, then a code and link mailed to the new
+    /// `freshSignInMinutes`), then the new address's rules (the sign-up policy, no `sso_required`
+    /// domain on either side), then a code and link mailed to the new
     /// address (`EmailChallenges`, purpose `change_email`): nothing changes until it is answered.
     ///
     /// No enumeration, as at sign-up: an address that already has another account gets the same
@@ -53,6 +54,11 @@ extension AccountRoutes {
             guard email != user.email else { return Self.back(.emailUnchanged) }
             // The sign-up policy holds for a new address too, or "domains" could be left by a change.
             guard accounts.signUp != .domains || accounts.allowsSignUp(email: email) else { return Self.back(.emailDomainRefused) }
+            // An sso_required domain on either side: docs/organizations.md, "Changing the address".
+            if let refusal = try users.emailChangeRefusal(from: user.email, to: email) {
+                interactive.server.audit("email_change_refused", subject: user.id, reason: refusal.reason)
+                return Self.back(AccountNotice(refusal))
+            }
             guard try mailer.challenges.admit(purpose: .changeEmail, email: email, clientAddress: request.clientKey, accountEmail: user.email) else {
                 return SelfServiceRoutes.throttled(errors.page)
             }

@@ -20,7 +20,7 @@ struct AccountRoutes: Sendable {
     var clock: any Clock { interactive.server.clock }
 
     /// How long after a sign-in a person without a password may delete the account.
-    static let freshSignInMinutes = 5
+    static let freshSignInMinutes = Int(FreshSignIn.maximumAge / 60)
 
     init(application: SignetApplication, interactive: InteractiveRoutes) {
         self.interactive = interactive
@@ -43,14 +43,15 @@ struct AccountRoutes: Sendable {
     /// A 303 to `/authorize` for the account client: the ordinary sign-in, back to the page.
     /// `prompt=login` asks for a fresh sign-in even with a session (OpenID Connect Core §3.1.2.1).
     /// `callbackPath` is one of the client's redirect URIs; `loginHint` fills the sign-in form.
+    /// `returnTo` is the page the callback opens (carried in `state`, a fixed key and random bytes).
     static func startSignIn(_ interactive: InteractiveRoutes, freshLogin: Bool, callbackPath: String = AccountClient.callbackPath,
-                            loginHint: String? = nil) -> HTTPResponse {
+                            loginHint: String? = nil, returnTo: AccountReturn = .account) -> HTTPResponse {
         // The code is never redeemed (the session cookie is what the page needs), so the PKCE
         // verifier is not kept: the challenge only has to be well formed (RFC 7636 §4.2).
         let random = interactive.server.random
         var parameters = [("response_type", "code"), ("client_id", AccountClient.id),
                           ("redirect_uri", interactive.issuer + callbackPath), ("scope", Scope.openID),
-                          ("state", Base64URL.encode(random.bytes(16))),
+                          ("state", returnTo.rawValue + "." + Base64URL.encode(random.bytes(16))),
                           ("code_challenge", Base64URL.encode(random.bytes(32))), ("code_challenge_method", "S256")]
         if freshLogin { parameters.append(("prompt", "login")) }
         if let loginHint { parameters.append(("login_hint", loginHint)) }
@@ -108,17 +109,38 @@ struct AccountRoutes: Sendable {
             let body = "<p>\(HTMLPage.escape(errors.page.text(AccountPageText.signInIncomplete)))</p>\n<p><a href=\"\(Routes.account)\">\(HTMLPage.escape(errors.page.text(AccountPageText.openAccountPage)))</a></p>"
             return HTMLPage.response(errors.page, title: errors.page.text(AccountPageText.signInIncompleteTitle), body: body)
         }
-        return InteractiveRoutes.local(Routes.account)
+        return InteractiveRoutes.local(AccountReturn(state: request.query.first("state")).path)
     }
 
-    /// `GET /account/reauth`: a fresh sign-in (for deleting an account without a password).
+    /// `GET /account/reauth[?next=passkeys]`: a fresh sign-in (for deleting an account without a
+    /// password, changing its email, adding a passkey), back to the page `next` names.
     func reauthenticate(_ request: HTTPRequest, _ errors: ErrorRenderer) -> HTTPResponse {
-        startSignIn(freshLogin: true)
+        Self.startSignIn(interactive, freshLogin: true, returnTo: request.query.first("next").flatMap(AccountReturn.init(rawValue:)) ?? .account)
     }
 
     /// Whether the session's sign-in is recent enough to delete without a password.
     func isFresh(_ session: ActiveSession) -> Bool {
-        clock.now.timeIntervalSince(session.record.authTime) <= TimeInterval(Self.freshSignInMinutes * 60)
+        clock.now.timeIntervalSince(session.record.authTime) <= FreshSignIn.maximumAge
+    }
+}
+
+/// The pages a sign-in started by the account pages comes back to: a fixed list, so the
+/// callback's `state` can never send the browser anywhere else.
+enum AccountReturn: String, Sendable {
+    case account, passkeys
+
+    /// The key at the start of a callback's `state`; `.account` for anything else.
+    init(state: String?) {
+        let key = state?.split(separator: ".", maxSplits: 1).first.map(String.init)
+        self = key.flatMap(AccountReturn.init(rawValue:)) ?? .account
+    }
+
+    /// The page's path.
+    var path: String {
+        switch self {
+        case .account: Routes.account
+        case .passkeys: Routes.accountPasskeys
+        }
     }
 }
 
@@ -132,6 +154,15 @@ enum AccountNotice: String, Sendable {
     case invalidPassword = "invalid-password"
     case emailInvalid = "email-invalid", emailUnchanged = "email-unchanged", emailDomainRefused = "email-domain-refused"
     case emailNeedsFreshSignIn = "email-needs-fresh-sign-in", emailChanged = "email-changed"
+    case emailManaged = "email-managed", emailGovernedDomain = "email-governed-domain"
+
+    /// The notice of a refusal of `UserService.emailChangeRefusal`.
+    init(_ refusal: EmailChangeRefusal) {
+        switch refusal {
+        case .leavesGovernedDomain: self = .emailManaged
+        case .entersGovernedDomain: self = .emailGovernedDomain
+        }
+    }
 
     /// The notice in the page's language.
     func text(_ page: PageContext) -> String {
@@ -153,6 +184,8 @@ enum AccountNotice: String, Sendable {
         case .emailDomainRefused: page.text(EmailChangeText.domainRefused)
         case .emailNeedsFreshSignIn: page.text(EmailChangeText.needsFreshSignIn)
         case .emailChanged: page.text(EmailChangeText.changed)
+        case .emailManaged: page.text(EmailChangeText.managedByOrganization)
+        case .emailGovernedDomain: page.text(EmailChangeText.governedDomain)
         }
     }
 
@@ -160,7 +193,7 @@ enum AccountNotice: String, Sendable {
     var isError: Bool {
         switch self {
         case .nameTooLong, .wrongPassword, .cannotUnlinkLast, .notFound, .deleteNeedsFreshSignIn, .invalidPassword,
-             .emailInvalid, .emailUnchanged, .emailDomainRefused, .emailNeedsFreshSignIn: true
+             .emailInvalid, .emailUnchanged, .emailDomainRefused, .emailNeedsFreshSignIn, .emailManaged, .emailGovernedDomain: true
         default: false
         }
     }

@@ -242,6 +242,7 @@ extension AdminOpenAPI {
             "UserCreate": object(["email": string(), "name": string(), "password": string()], required: ["email"]),
             "UserUpdate": object(["name": string(), "given_name": string(), "family_name": string(), "email_verified": boolean], required: []),
             "RevokeResult": object(["sessions": integer, "grants": integer], required: ["sessions", "grants"]),
+            "UnlockResult": object(["unlocked": boolean], required: ["unlocked"]),
             "Key": object(key, required: Array(key.keys).sorted()),
             "KeyList": object(["items": .object(["type": "array", "items": ref("Key")])], required: ["items"]),
             "KeyRotate": object(["algorithm": string(), "prepublish_seconds": integer], required: []),

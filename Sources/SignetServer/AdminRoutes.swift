@@ -235,6 +235,7 @@ enum AdminRoutes {
     static let userDisable = user + "/disable"
     static let userEnable = user + "/enable"
     static let userRevoke = user + "/revoke"
+    static let userUnlockTOTP = user + "/unlock-totp"
     static let keys = prefix + "/keys"
     static let keysRotate = keys + "/rotate"
     static let key = keys + "/{id}"
@@ -440,6 +441,11 @@ enum AdminRoutes {
                        needsMatch: false, schema: "RevokeResult") { call, user in
                 let result = try call.service.revokeSessionsAndTokens(user)
                 return HTTPResponse.admin(["sessions": .int(Int64(result.sessions)), "grants": .int(Int64(result.grants))])
+            },
+            userAction(.POST, userUnlockTOTP, "unlockUserTOTP",
+                       "Unlocks the user's authenticator app after mfa.lock_after wrong codes in a row; unlocked is false when it was not locked.",
+                       needsMatch: false, schema: "UnlockResult") { call, user in
+                HTTPResponse.admin(["unlocked": .bool(try call.service.unlockTOTP(user))])
             },
             AdminOperation.awaiting(
                 method: .DELETE, path: user, operationID: "deleteUser",

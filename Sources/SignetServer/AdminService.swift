@@ -187,6 +187,15 @@ public struct AdminService: Sendable {
         return (try self.user(user.id), ended.sessions, ended.grants)
     }
 
+    /// Unlocks the user's TOTP factor (`SecondFactorService.unlock`, audited `totp_unlocked` via
+    /// `admin`, or `cli` from `signet users unlock-totp`); false when it was not locked.
+    public func unlockTOTP(_ user: UserRecord) throws -> Bool {
+        let auditor = Auditor(log: environment.storage.audit, clock: environment.clock, context: AuditContext.ofRequest)
+        let service = SecondFactorService(storage: environment.storage, policy: environment.policy, auditor: auditor, clock: environment.clock,
+                                          random: environment.random, key: environment.masterKey.secondFactorKey)
+        return try service.unlock(userID: user.id, via: actor == nil ? "cli" : "admin", actor: actor ?? "cli")
+    }
+
     /// Ends the user's sessions and revokes its tokens; returns the counts.
     public func revokeSessionsAndTokens(_ user: UserRecord) throws -> (sessions: Int, grants: Int) {
         let result = try users.revokeSessionsAndTokens(userID: user.id)

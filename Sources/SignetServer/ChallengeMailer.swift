@@ -75,6 +75,14 @@ struct ChallengeMailer: Sendable {
         return issued.record.id
     }
 
+    /// A notice without a challenge (the factor locked) to `email` in `language`, in its own
+    /// transaction; nothing without `mail.smtp_url`.
+    func notify(_ letter: AccountMail, to email: String, language: PageLanguage) throws {
+        guard isMailConfigured else { return }
+        try queue.outbox.enqueue(try seal(letter, to: email, language: language))
+        queue.notifySender()
+    }
+
     /// `letter` to `email` in `language`, sealed for the outbox (the caller stores it with its action).
     func seal(_ letter: AccountMail, to email: String, language: PageLanguage) throws -> OutboxMessageRecord {
         try queue.seal(letter, to: email, brand: brand, language: language)

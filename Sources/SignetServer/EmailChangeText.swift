@@ -1,3 +1,4 @@
+import SignetCore
 import SignetWire
 
 /// Every string of changing the account's email: the account page's section and notices, and
@@ -6,4 +7,15 @@ enum EmailChangeText: String, CatalogStrings {
     case heading, newEmailLabel, passwordLabel, submit, freshHint
     case invalidEmail, unchanged, domainRefused, needsFreshSignIn, changed
     case linkTitle, linkBody, linkButton, doneTitle, doneBody, takenTitle, takenBody
+    case managedByOrganization, governedDomain, governedTitle
+}
+
+extension EmailChangeText {
+    /// What a refusal of `UserService.emailChangeRefusal` says.
+    init(_ refusal: EmailChangeRefusal) {
+        switch refusal {
+        case .leavesGovernedDomain: self = .managedByOrganization
+        case .entersGovernedDomain: self = .governedDomain
+        }
+    }
 }

@@ -135,6 +135,18 @@ struct ErrorRenderer: Sendable {
         return response
     }
 
+    /// RFC 9470 §3: the token is good but its sign-in is not recent or strong enough: 401
+    /// `insufficient_user_authentication`, the challenge naming `max_age` and `acr_values`, so
+    /// the app signs in again with them (SignetKit's `StepUpChallenge`).
+    func insufficientUserAuthentication(_ description: String, acrValues: [String], maxAge: Int?) -> HTTPResponse {
+        var response = Self.json(ErrorResponse(error: "insufficient_user_authentication", errorDescription: description), status: 401)
+        var challenge = #"Bearer realm="signet", error="insufficient_user_authentication", error_description="\#(description)""#
+        if !acrValues.isEmpty { challenge += #", acr_values="\#(acrValues.joined(separator: " "))""# }
+        if let maxAge { challenge += #", max_age="\#(maxAge)""# }
+        response.headers.set("WWW-Authenticate", challenge)
+        return response
+    }
+
     // MARK: admin
 
     /// An admin API refusal: `{error, field, message}` with `no-store`; a 401 or 403 carries the

@@ -227,6 +227,13 @@ extension PageCatalog {
         // {2}: the organization's name; {3}: its identity provider (the connection's name).
         "MailText.ssoIntro": "Someone asked for a {1} password reset for this email address. {2} signs in its addresses through its own identity provider, {3}, so there is no {1} password to reset.",
         "MailText.ssoClosing": "On the sign-in page, enter this email address and you are sent to your organization's sign-in. If it was not you, you can ignore this mail.",
+        "MailText.passkeyAddedSubject": "A passkey was added to your {1} account",
+        "MailText.passkeyAddedIntro": "A passkey was just added to your {1} account. It signs in to your account without your password.",
+        "MailText.passkeyAddedAction": "Review your passkeys",
+        "MailText.passkeyAddedClosing": "If you did not add it, remove it at once, change your password and contact the people who run {1}.",
+        "MailText.totpLockedSubject": "The authenticator app of your {1} account was locked",
+        "MailText.totpLockedIntro": "After {2} wrong codes in a row, the authenticator app of your {1} account was locked: its codes no longer sign in. Sign in with one of your recovery codes to unlock it, or ask the people who run {1}.",
+        "MailText.totpLockedClosing": "If you did not type these codes, someone else knows your password: change it.",
         // PasskeyText: Every user-visible string of the passkey pages and the passkey script (which reads its strings from the page's `data-*` attributes, so they are in the page's language).
         "PasskeyText.signInButton": "Sign in with a passkey",
         "PasskeyText.failed": "The passkey could not be used. Try again, or sign in with your password.",
@@ -257,6 +264,12 @@ extension PageCatalog {
         "PasskeyText.notFound": "That passkey is not one of yours.",
         "PasskeyText.defaultNameSynced": "Passkey",
         "PasskeyText.defaultNameDevice": "Security key",
+        "PasskeyText.manageAddNeedsFreshSignIn": "Adding a passkey needs a recent sign-in: in the last {1} minutes, with your second factor if you use one.",
+        "PasskeyText.manageReauth": "Sign in again",
+        "PasskeyText.resetRemoveLabel": "Also remove every passkey of this account",
+        "PasskeyText.resetRemoveHint": "Choose this if a passkey might not be yours: a new password does not stop a passkey from signing in.",
+        "PasskeyText.resetKept": "Your passkeys were kept and still sign in. If one is not yours, sign in and remove it on your passkeys page:",
+        "PasskeyText.resetRemoved": "Every passkey of this account was removed. You can add a new one after you sign in.",
         // PasskeyErrorText: What the passkey script tells the person when a ceremony endpoint refuses (the `message` of a `.script` route's error), in the page's language; the error's `error_description` stays the developer's English.
         "PasskeyErrorText.malformed": "The passkey's answer could not be read. Try again.",
         "PasskeyErrorText.formNotVerified": "The page could not be verified. Reload it and make sure cookies are enabled.",
@@ -273,6 +286,7 @@ extension PageCatalog {
         "PasskeyErrorText.verifyEmailFirst": "Confirm your email address first: sign in with your password or an email code to get the confirmation mail.",
         "PasskeyErrorText.alreadyRegistered": "This passkey is already registered.",
         "PasskeyErrorText.cannotAdd": "This account cannot add passkeys.",
+        "PasskeyErrorText.signInAgain": "Adding a passkey needs a recent sign-in. Reload the page and sign in again.",
         // RecoveryText: Every string of the forgotten-password page.
         "RecoveryText.title": "Reset your password",
         "RecoveryText.intro": "Enter the email address of your account. We will send a code and a link to choose a new password.",
@@ -287,6 +301,7 @@ extension PageCatalog {
         "SecondFactorText.codeLabel": "Code",
         "SecondFactorText.verifyButton": "Verify",
         "SecondFactorText.codeWrong": "That code did not work. Codes change every 30 seconds, and each works once.",
+        "SecondFactorText.codeLocked": "Your authenticator app is locked after too many wrong codes. Enter one of your recovery codes instead: it signs you in and unlocks the app.",
         "SecondFactorText.throttledTitle": "Too many attempts",
         "SecondFactorText.throttled": "Too many codes were tried for this account. Wait a few minutes, then try again.",
         "SecondFactorText.setupTitle": "Set up two-step verification",
@@ -366,6 +381,9 @@ extension PageCatalog {
         "EmailChangeText.doneBody": "Your account now uses {1}. A notice went to the old address.",
         "EmailChangeText.takenTitle": "The email address was not changed",
         "EmailChangeText.takenBody": "This address cannot be used for your account. Your account keeps its email address.",
+        "EmailChangeText.managedByOrganization": "Your address is managed by your organization, which signs it in through its own sign-in, so it cannot be changed here. Ask your organization.",
+        "EmailChangeText.governedDomain": "Addresses of this domain sign in through their organization's sign-in: sign in there with that address instead.",
+        "EmailChangeText.governedTitle": "This address cannot be changed here",
         // ConsoleText: Every user-visible string of the console (`ConsoleRoutes`) and the landing page at `/`.
         "ConsoleText.navigation": "Console sections",
         "ConsoleText.dashboardTitle": "Dashboard",

@@ -2,6 +2,7 @@ import Foundation
 import SignetCore
 import SignetCrypto
 import SignetJOSE
+import SignetMail
 import SignetStore
 import SignetWebAuthn
 import SignetWire
@@ -20,6 +21,9 @@ struct PasskeyCeremonies: Sendable {
     /// The rate limit of the options per client address, and the bound of the ceremony table.
     let optionsPerMinute: Int
     let maximumCeremonies: Int
+    /// The outbox for the "a passkey was added" notice (nil without `mail.smtp_url`), and its brand.
+    let mail: MailQueue?
+    let brand: AccountMail.Brand
 
     /// W3C WebAuthn §13.4.3: a challenge of at least 16 random bytes; Signet uses 32.
     static let challengeLength = 32
@@ -28,8 +32,10 @@ struct PasskeyCeremonies: Sendable {
     /// The longest name a passkey may be given.
     static let maximumNameLength = 64
 
-    init(server: AuthorizationServer, configuration: SignetConfiguration) {
+    init(server: AuthorizationServer, configuration: SignetConfiguration, mail: MailQueue) {
         self.server = server
+        self.mail = configuration.isMailConfigured ? mail : nil
+        brand = configuration.brand()
         rpID = configuration.passkeyRPID
         origins = configuration.passkeyOrigins
         rpName = configuration.issuerHost ?? "Signet"
@@ -92,8 +98,10 @@ struct PasskeyCeremonies: Sendable {
         }
     }
 
-    /// Verifies a `RegistrationResponseJSON` and stores the credential for the ceremony's user.
-    func finishRegistration(_ body: [UInt8], binding: [UInt8], name: String) throws -> PasskeyRecord {
+    /// Verifies a `RegistrationResponseJSON` and stores the credential for the ceremony's user,
+    /// with the notice to the account's address (in `language`) in the same transaction: a
+    /// passkey never appears without its owner being told.
+    func finishRegistration(_ body: [UInt8], binding: [UInt8], name: String, language: PageLanguage) throws -> PasskeyRecord {
         let response: RegistrationResponse
         do throws(WebAuthnError) { response = try RegistrationResponse(json: body) } catch { throw Self.refusal(error) }
         let ceremony = try consume(response.clientDataJSON, kind: .registration, binding: binding)
@@ -111,9 +119,19 @@ struct PasskeyCeremonies: Sendable {
                                    backupState: credential.backupState, transports: credential.transports,
                                    name: Self.cleanName(name, fallback: (credential.backupEligible ? PasskeyText.defaultNameSynced : PasskeyText.defaultNameDevice).localized.en),
                                    createdAt: server.clock.now)
-        do { try store.insertPasskey(record) } catch StoreError.duplicate {
+        // An address SMTP cannot carry (MailError, whose text holds no address) loses the notice, not the passkey.
+        let notice: OutboxMessageRecord?
+        do {
+            notice = try mail.map { try $0.seal(.passkeyAdded(manageLink: server.policy.issuer + Routes.accountPasskeys), to: user.email, brand: brand,
+                                                language: language) }
+        } catch {
+            Log.error("passkey registration: the notice could not be made: \(error)")
+            notice = nil
+        }
+        do { try store.insertPasskey(record, notice: notice) } catch StoreError.duplicate {
             throw OAuthError.invalidRequest("This passkey is registered already.").telling(PasskeyErrorText.alreadyRegistered)
         }
+        if notice != nil { mail?.notifySender() }
         server.auditor.record("passkey_registered", subject: user.id, detail: ["backup_eligible": .bool(record.backupEligible),
                                                                                "attestation": .string(credential.attestationFormat)])
         return record

@@ -5,7 +5,7 @@ import SignetWire
 /// `error_description` stays the developer's English.
 enum PasskeyErrorText: String, CatalogStrings {
     case malformed, formNotVerified, requestGone, tooManyRequests, tooManyOpen, challengeGone, otherSession
-    case notRegistered, blocked, raced, notVerified, signInFirst, alreadyRegistered, cannotAdd
+    case notRegistered, blocked, raced, notVerified, signInFirst, alreadyRegistered, cannotAdd, signInAgain
     /// The gate holds an unconfirmed account's passkey sign-in (`accounts.require_verified_email`).
     case verifyEmailFirst
 }

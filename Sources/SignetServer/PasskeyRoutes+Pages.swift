@@ -101,7 +101,8 @@ extension PasskeyRoutes {
 
     // MARK: /account/passkeys
 
-    /// `GET /account/passkeys`: the signed-in user's passkeys, each with Rename and Remove, and Add.
+    /// `GET /account/passkeys`: the signed-in user's passkeys, each with Rename and Remove, and Add
+    /// (only after a fresh sign-in at the account's level, `FreshSignIn`; otherwise the way to one).
     func accountPage(_ request: HTTPRequest, _ errors: ErrorRenderer) -> HTTPResponse {
         do {
             guard let session = try session(request) else { return signedOut(errors) }
@@ -112,9 +113,16 @@ extension PasskeyRoutes {
             body += "<p class=\"muted\">\(HTMLPage.escape(session.user.email))</p>\n"
             if passkeys.isEmpty { body += "<p>\(HTMLPage.escape(errors.page.text(PasskeyText.manageNone)))</p>\n" }
             for passkey in passkeys { body += Self.row(passkey, csrf: csrf, page: errors.page) }
-            body += Self.box(mode: "register", options: Routes.passkeyRegisterOptions, finish: Routes.passkeyRegisterFinish, csrf: csrf,
-                             request: nil, button: .manageAdd, page: errors.page)
-            body += "<noscript><p class=\"muted\">\(HTMLPage.escape(errors.page.text(PasskeyText.manageAddNeedsScript)))</p></noscript>\n"
+            if try FreshSignIn(server: interactive.server).verdict(session) == .fresh {
+                body += Self.box(mode: "register", options: Routes.passkeyRegisterOptions, finish: Routes.passkeyRegisterFinish, csrf: csrf,
+                                 request: nil, button: .manageAdd, page: errors.page)
+                body += "<noscript><p class=\"muted\">\(HTMLPage.escape(errors.page.text(PasskeyText.manageAddNeedsScript)))</p></noscript>\n"
+            } else {
+                // The same re-authentication as the account page's actions (`prompt=login`), back to this page.
+                let minutes = String(Int(FreshSignIn.maximumAge / 60))
+                body += "<p class=\"muted\" id=\"passkey-reauth\">\(HTMLPage.escape(errors.page.text(PasskeyText.manageAddNeedsFreshSignIn, minutes)))</p>\n"
+                body += "<p><a href=\"\(Routes.accountReauth)?next=\(AccountReturn.passkeys.rawValue)\">\(HTMLPage.escape(errors.page.text(PasskeyText.manageReauth)))</a></p>\n"
+            }
             var response = HTMLPage.response(errors.page, title: errors.page.text(PasskeyText.manageTitle), body: body, cookie: browser.cookie)
             PasskeyScript.allow(&response)
             return response

@@ -33,7 +33,8 @@ struct PasskeyRoutes: Sendable {
 
     init(application: SignetApplication, interactive: InteractiveRoutes) {
         self.interactive = interactive
-        self.ceremonies = PasskeyCeremonies(server: application.authorizationServer, configuration: application.environment.configuration)
+        self.ceremonies = PasskeyCeremonies(server: application.authorizationServer, configuration: application.environment.configuration,
+                                            mail: application.environment.mail)
     }
 
     /// The CSRF purpose of every registration and management form: bound to the session too.
@@ -115,6 +116,12 @@ struct PasskeyRoutes: Sendable {
                   interactive.csrfValid(request, field: try form.single("csrf"), purpose: Self.purpose(session)) else {
                 throw OAuthError(.accessDenied, "The form could not be verified. Make sure cookies are enabled.").telling(PasskeyErrorText.formNotVerified)
             }
+            // The ceremony is bound to this session and lives no longer than the window, so the
+            // freshness checked here carries to the finish.
+            guard try FreshSignIn(server: interactive.server).verdict(session) == .fresh else {
+                throw OAuthError(.loginRequired, "Adding a passkey needs a sign-in in the last \(Int(FreshSignIn.maximumAge / 60)) minutes at the account's level.")
+                    .telling(PasskeyErrorText.signInAgain)
+            }
             return session
         }
         if let limited = try rateLimited(request, errors) { return limited }
@@ -123,12 +130,12 @@ struct PasskeyRoutes: Sendable {
         }
     }
 
-    /// `POST /passkeys/register/finish`: verifies the attestation and stores the passkey.
-    func registerFinish(_ request: HTTPRequest) throws(OAuthError) -> HTTPResponse {
+    /// `POST /passkeys/register/finish`: verifies the attestation, stores the passkey and mails the notice.
+    func registerFinish(_ request: HTTPRequest, _ errors: ErrorRenderer) throws(OAuthError) -> HTTPResponse {
         let body = try Self.jsonBody(request)
         return try Self.mapped("passkey registration") {
             guard let session = try session(request) else { throw OAuthError(.loginRequired, "Sign in first.").telling(PasskeyErrorText.signInFirst) }
-            let stored = try ceremonies.finishRegistration(body, binding: registrationBinding(session), name: "")
+            let stored = try ceremonies.finishRegistration(body, binding: registrationBinding(session), name: "", language: errors.page.language)
             return OAuthResponses.json(["id": .string(Base64URL.encode(stored.id)), "name": .string(stored.name)])
         }
     }

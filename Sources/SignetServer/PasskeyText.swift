@@ -8,4 +8,6 @@ enum PasskeyText: String, CatalogStrings {
     case manageTitle, manageIntro, manageNone, manageAdd, manageAddNeedsScript, manageName, manageRename, manageRemove
     case manageCreated, manageLastUsed, manageNeverUsed, manageSynced, manageDeviceBound, manageFlagged, manageBack
     case signedOutTitle, signedOut, notFound, defaultNameSynced, defaultNameDevice
+    case manageAddNeedsFreshSignIn, manageReauth
+    case resetRemoveLabel, resetRemoveHint, resetKept, resetRemoved
 }

@@ -72,9 +72,9 @@ extension SecondFactorRoutes {
                         return InteractiveRoutes.local(Routes.accountTOTP, [("error", "reauth")])
                     }
                 }
-                switch try service.verify(userID: userID, code: code) {
+                switch try verify(session.user, code: code, language: errors.page.language) {
                 case .throttled: return throttled(errors)
-                case .refused: return InteractiveRoutes.local(Routes.accountTOTP, [("error", "reauth")])
+                case .refused, .locked: return InteractiveRoutes.local(Routes.accountTOTP, [("error", "reauth")])
                 case .totp, .recoveryCode: break
                 }
                 if action == "remove" {

@@ -40,8 +40,9 @@ struct SecondFactorRoutes: Sendable {
         if challenge.enrol { return InteractiveRoutes.local(Routes.secondFactorSetup, [("challenge", handle)]) }
         let browser = interactive.browserValue(request)
         var body = "<p>\(HTMLPage.escape(errors.page.text(SecondFactorText.codeIntro)))</p>\n"
-        if request.query.first("error") != nil {
-            body += "<p class=\"error\" role=\"alert\">\(HTMLPage.escape(errors.page.text(SecondFactorText.codeWrong)))</p>\n"
+        if let error = request.query.first("error") {
+            let text = error == "locked" ? SecondFactorText.codeLocked : SecondFactorText.codeWrong
+            body += "<p class=\"error\" role=\"alert\">\(HTMLPage.escape(errors.page.text(text)))</p>\n"
         }
         body += "<form method=\"post\" action=\"\(Routes.secondFactor)\">\n"
         body += HTMLPage.hidden("challenge", handle) + "\n"
@@ -57,11 +58,13 @@ struct SecondFactorRoutes: Sendable {
     func codeSubmit(_ request: HTTPRequest, _ errors: ErrorRenderer) -> HTTPResponse {
         checkedPost(request, errors, handleField: "challenge", context: "second factor") { form, handle in
             let (challenge, user) = try challenge(handle, enrol: false, request)
-            switch try service.verify(userID: user.id, code: (try? form.single("code")) ?? "") {
+            switch try verify(user, code: (try? form.single("code")) ?? "", language: errors.page.language) {
             case .throttled:
                 return throttled(errors)
             case .refused:
                 return InteractiveRoutes.local(Routes.secondFactor, [("challenge", handle), ("error", "1")])
+            case .locked:
+                return InteractiveRoutes.local(Routes.secondFactor, [("challenge", handle), ("error", "locked")])
             case .totp, .recoveryCode:
                 let passed = try flow.secondFactorPassed(challenge, previousSessionToken: interactive.sessionToken(request), proceed: true)
                 guard let step = passed.step else { return errors.requestGone() }
@@ -70,6 +73,15 @@ struct SecondFactorRoutes: Sendable {
                 return response
             }
         }
+    }
+
+    /// `service.verify`, and the owner's mail when this wrong code locked the factor.
+    func verify(_ user: UserRecord, code: String, language: PageLanguage) throws -> SecondFactorService.Outcome {
+        let outcome = try service.verify(userID: user.id, code: code)
+        if case .locked(justNow: true) = outcome {
+            try interactive.mailer.notify(.totpLocked(failures: service.lockAfter), to: user.email, language: language)
+        }
+        return outcome
     }
 
     // MARK: setting up during a sign-in

@@ -23,7 +23,7 @@ extension SelfServiceRoutes {
     }
 
     func codeForm(_ context: PageContext, _ record: EmailChallengeRecord, browserValue: String, error: String?, password: String, visible: Bool,
-                  status: Int) -> HTTPResponse {
+                  status: Int, removePasskeys: Bool = false) -> HTTPResponse {
         var body = ""
         body += "<p>\(context.html(EmailChallengeText.sentTo, "<strong>\(HTMLPage.escape(record.email))</strong>"))</p>\n"
         let minutes = Int(record.expiresAt.timeIntervalSince(record.createdAt)) / 60
@@ -37,6 +37,7 @@ extension SelfServiceRoutes {
         if record.purpose == .resetPassword {
             body += Self.passwordField(label: context.text(EmailChallengeText.newPassword), value: password, visible: visible,
                                        hint: context.text(SignUpText.passwordHint), page: context)
+            body += Self.removePasskeysBox(checked: removePasskeys, page: context)
         }
         return challengePage(context, record, title: EmailChallengeText.codeTitle, body: body, button: EmailChallengeText.submit,
                              form: "email-code-form", status: status)
@@ -68,7 +69,8 @@ extension SelfServiceRoutes {
             let handle = challenges.requestHandle(of: record)
             func again(_ error: String?, visible: Bool = false, status: Int = 400) -> HTTPResponse {
                 codeForm(errors.page, record, browserValue: browserValue ?? "", error: error,
-                         password: password.utf8.count <= UserService.maximumPasswordBytes ? password : "", visible: visible, status: status)
+                         password: password.utf8.count <= UserService.maximumPasswordBytes ? password : "", visible: visible, status: status,
+                         removePasskeys: Self.removesPasskeys(form))
             }
             if record.purpose == .resetPassword {
                 if let visible = Self.toggle(form) { return again(nil, visible: visible, status: 200) }
@@ -110,7 +112,7 @@ extension SelfServiceRoutes {
     }
 
     func linkForm(_ context: PageContext, _ record: EmailChallengeRecord, token: String, browserValue: String, error: String?, password: String, visible: Bool,
-                  status: Int) -> HTTPResponse {
+                  status: Int, removePasskeys: Bool = false) -> HTTPResponse {
         let texts: (title: any PageStrings, body: (any PageStrings)?, button: any PageStrings)
         switch record.purpose {
         case .verifyEmail: texts = (EmailChallengeText.confirmTitle, EmailChallengeText.confirmBody, EmailChallengeText.confirmButton)
@@ -128,6 +130,7 @@ extension SelfServiceRoutes {
             body += "<input type=\"hidden\" name=\"username\" autocomplete=\"username\" value=\"\(HTMLPage.escape(record.email))\">\n"
             body += Self.passwordField(label: context.text(EmailChallengeText.newPassword), value: password, visible: visible,
                                        hint: context.text(SignUpText.passwordHint), page: context)
+            body += Self.removePasskeysBox(checked: removePasskeys, page: context)
         }
         return challengePage(context, record, title: texts.title, body: body, button: texts.button, form: "email-link-form", status: status)
     }
@@ -148,7 +151,8 @@ extension SelfServiceRoutes {
             if record.purpose == .resetPassword {
                 func again(_ error: String?, visible: Bool, status: Int) -> HTTPResponse {
                     linkForm(errors.page, record, token: token, browserValue: browserValue ?? "", error: error,
-                             password: password.utf8.count <= UserService.maximumPasswordBytes ? password : "", visible: visible, status: status)
+                             password: password.utf8.count <= UserService.maximumPasswordBytes ? password : "", visible: visible, status: status,
+                             removePasskeys: Self.removesPasskeys(form))
                 }
                 if let visible = Self.toggle(form) { return again(nil, visible: visible, status: 200) }
                 do { try UserService.checkNewPassword(password) } catch { return again(ValidationText.message(error, errors.page), visible: false, status: 400) }
@@ -168,7 +172,8 @@ extension SelfServiceRoutes {
     ///   request still there, the user is signed in (they set the password there moments ago) and
     ///   the request continues; elsewhere a page says to go back.
     /// - reset: the new password is set, which ends every session and revokes every grant
-    ///   (`UserService.setPassword`), and the address counts as confirmed (the code came to it).
+    ///   (`UserService.setPassword`), and the address counts as confirmed (the code came to it);
+    ///   the passkeys stay unless the form asked to remove them (`resetPasskeys`).
     /// - sign in: a session with `amr` ["otp"] (RFC 8176 §2: a one-time password), the address
     ///   confirmed, and the pending request continues.
     ///
@@ -201,8 +206,13 @@ extension SelfServiceRoutes {
             try claimByMailbox(user, proof: "password_reset")
             try users.setPassword(userID: user.id, password: password)
             server.auditor.record("password_reset", subject: user.id)
-            let link = handle.map { (Routes.signIn + "?" + FormEncoding.encode([("request", $0)]), EmailChallengeText.continueSignIn) }
-            var response = Self.notice(errors.page, EmailChallengeText.resetDoneTitle, EmailChallengeText.resetDoneBody, link: link)
+            let passkeys = try resetPasskeys(userID: user.id, remove: Self.removesPasskeys(form), page: errors.page)
+            var body = "<p>\(errors.page.html(EmailChallengeText.resetDoneBody))</p>\n" + passkeys
+            if let handle {
+                let href = Routes.signIn + "?" + FormEncoding.encode([("request", handle)])
+                body += "<p><a href=\"\(HTMLPage.escape(href))\">\(errors.page.html(EmailChallengeText.continueSignIn))</a></p>\n"
+            }
+            var response = HTMLPage.response(errors.page, title: errors.page.text(EmailChallengeText.resetDoneTitle), body: body)
             response.setCookie(interactive.clearedCookie(interactive.sessionCookieName))
             return response
         case .signIn:
@@ -231,9 +241,12 @@ extension SelfServiceRoutes {
                                      language: errors.page.language)
         let changed: Bool
         do {
-            changed = try users.storage.users.changeEmail(userID: user.id, from: user.email, to: record.email, now: server.clock.now, notice: notice)
+            changed = try users.changeEmail(userID: user.id, from: user.email, to: record.email, notice: notice)
         } catch StoreError.duplicate {
             return Self.notice(errors.page, EmailChangeText.takenTitle, EmailChangeText.takenBody, status: 409)
+        } catch let refusal as EmailChangeRefusal {
+            // A domain that became sso_required since the request.
+            return Self.notice(errors.page, EmailChangeText.governedTitle, EmailChangeText(refusal), status: 403)
         }
         guard changed else { return deadChallenge(errors.page, handle: nil) }
         mailer.queue.notifySender()

@@ -9,9 +9,12 @@ extension Settings {
     /// The window of the attempt limit.
     public static let mfaAttemptWindow = Setting(\SignetConfiguration.mfa.attemptWindow, "attempt_window", 900, .seconds(60...86_400),
         "The sliding window of mfa.attempt_limit.")
+    /// Wrong codes in a row before the TOTP factor locks.
+    public static let mfaLockAfter = Setting(\SignetConfiguration.mfa.lockAfter, "lock_after", 20, .integer(3...100),
+        "Wrong second-factor codes in a row (across every window; a right code resets the count) after which the account's authenticator app is locked (NIST SP 800-63B §5.2.2 allows at most 100): its codes are refused, even the right one, and the owner is mailed. A recovery code signs in and unlocks it, as does an operator (signet users unlock-totp, POST /admin/v1/users/{id}/unlock-totp). The attempt limit alone still lets a guesser try about 480 codes a day.")
     /// The settings of the `mfa` object, in reference order.
     public static let mfa = SettingsGroup<SignetConfiguration>(key: "mfa", title: "Second factors", settings: [
-        mfaRequired.entry, mfaAttemptLimit.entry, mfaAttemptWindow.entry,
+        mfaRequired.entry, mfaAttemptLimit.entry, mfaAttemptWindow.entry, mfaLockAfter.entry,
     ])
 
     /// Per client: a second factor for this client's sign-ins.

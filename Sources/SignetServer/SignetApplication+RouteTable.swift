@@ -61,7 +61,7 @@ extension SignetApplication {
         table.add([.POST], Routes.passkeySignInOptions, .script) { errors in errors.sync { request throws(OAuthError) in try passkeys.signInOptions(request, errors) } }
         table.add([.POST], Routes.passkeySignInFinish, .script) { errors in errors.sync { request throws(OAuthError) in try passkeys.signInFinish(request, errors) } }
         table.add([.POST], Routes.passkeyRegisterOptions, .script) { errors in errors.sync { request throws(OAuthError) in try passkeys.registerOptions(request, errors) } }
-        table.add([.POST], Routes.passkeyRegisterFinish, .script) { errors in errors.sync { request throws(OAuthError) in try passkeys.registerFinish(request) } }
+        table.add([.POST], Routes.passkeyRegisterFinish, .script) { errors in errors.sync { request throws(OAuthError) in try passkeys.registerFinish(request, errors) } }
         table.add([.POST], Routes.passkeyNativeOptions, .api(.none)) { errors in errors.sync { request throws(OAuthError) in try passkeys.nativeOptions(request, errors) } }
         table.add([.POST], Routes.passkeyNativeFinish, .api(.none)) { errors in errors.sync { request throws(OAuthError) in try passkeys.nativeFinish(request, errors) } }
         // RFC 6750 §2.1: a signed-in app's access token (`passkeys:write`) in the Authorization header.

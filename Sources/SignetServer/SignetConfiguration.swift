@@ -180,6 +180,8 @@ public struct SignetConfiguration: Sendable {
         public var attemptLimit: Int = Settings.mfaAttemptLimit.defaultValue
         /// The window, seconds.
         public var attemptWindow: Int = Settings.mfaAttemptWindow.defaultValue
+        /// Wrong codes in a row before the TOTP factor locks.
+        public var lockAfter: Int = Settings.mfaLockAfter.defaultValue
     }
 
     /// What `signet serve` logs.
@@ -230,13 +232,15 @@ public struct SignetConfiguration: Sendable {
     /// The lifetimes and algorithms the authorization server applies: the one place a
     /// `ServerPolicy` is made from the configuration.
     public var policy: ServerPolicy {
-        ServerPolicy(issuer: issuer,
-                     authorizationRequestLifetime: lifetimes.authorizationRequest, authorizationCodeLifetime: lifetimes.authorizationCode,
-                     accessTokenLifetime: lifetimes.accessToken, idTokenLifetime: lifetimes.idToken,
-                     refreshTokenLifetime: lifetimes.refreshToken, refreshFamilyLifetime: lifetimes.refreshFamily,
-                     refreshGrace: lifetimes.refreshGrace, sessionIdle: lifetimes.sessionIdle, sessionAbsolute: lifetimes.sessionAbsolute,
-                     accessTokenAlgorithm: keys.accessTokenAlgorithm, idTokenAlgorithm: keys.idTokenAlgorithm,
-                     mfaRequired: mfa.required, secondFactorAttemptLimit: mfa.attemptLimit,
-                     secondFactorAttemptWindow: mfa.attemptWindow)
+        var policy = ServerPolicy(issuer: issuer,
+                                  authorizationRequestLifetime: lifetimes.authorizationRequest, authorizationCodeLifetime: lifetimes.authorizationCode,
+                                  accessTokenLifetime: lifetimes.accessToken, idTokenLifetime: lifetimes.idToken,
+                                  refreshTokenLifetime: lifetimes.refreshToken, refreshFamilyLifetime: lifetimes.refreshFamily,
+                                  refreshGrace: lifetimes.refreshGrace, sessionIdle: lifetimes.sessionIdle, sessionAbsolute: lifetimes.sessionAbsolute,
+                                  accessTokenAlgorithm: keys.accessTokenAlgorithm, idTokenAlgorithm: keys.idTokenAlgorithm,
+                                  mfaRequired: mfa.required, secondFactorAttemptLimit: mfa.attemptLimit,
+                                  secondFactorAttemptWindow: mfa.attemptWindow)
+        policy.secondFactorLockAfter = mfa.lockAfter
+        return policy
     }
 }

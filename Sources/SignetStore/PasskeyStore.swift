@@ -2,8 +2,10 @@ import Foundation
 
 /// Passkeys (WebAuthn credentials) and the challenges issued for their ceremonies.
 public protocol PasskeyStore: Sendable {
-    /// Stores a new credential. Throws `.duplicate` if its id is registered already (to anyone).
-    func insertPasskey(_ passkey: PasskeyRecord) throws
+    /// Stores a new credential and, in the same transaction, `notice` in the mail outbox (the
+    /// "a passkey was added" mail). Throws `.duplicate` if its id is registered already (to
+    /// anyone); then nothing is stored.
+    func insertPasskey(_ passkey: PasskeyRecord, notice: OutboxMessageRecord?) throws
 
     /// The credential with this id, or nil.
     func passkey(id: [UInt8]) throws -> PasskeyRecord?
@@ -39,4 +41,9 @@ public protocol PasskeyStore: Sendable {
     /// Uses the challenge atomically: returns it for exactly one call if it exists, is of `kind`,
     /// unused and `now < expiresAt`; nil otherwise.
     func consumeCeremony(challengeHash: [UInt8], kind: PasskeyCeremonyRecord.Kind, now: Date) throws -> PasskeyCeremonyRecord?
+}
+
+extension PasskeyStore {
+    /// Stores a new credential without a notice.
+    public func insertPasskey(_ passkey: PasskeyRecord) throws { try insertPasskey(passkey, notice: nil) }
 }

@@ -16,9 +16,16 @@ public struct TOTPFactorRecord: Sendable, Equatable {
     public var confirmedAt: Date? = nil
     /// The step of the last accepted code, or nil.
     public var lastUsedStep: Int64? = nil
+    /// Wrong codes in a row since the last accepted one (NIST SP 800-63B §5.2.2).
+    public var failedAttempts: Int = 0
+    /// When `failedAttempts` reached the lock limit: no TOTP code is accepted until a recovery
+    /// code or an operator unlocks the factor.
+    public var lockedAt: Date? = nil
 
     /// Whether the factor is in use (confirmed).
     public var isConfirmed: Bool { confirmedAt != nil }
+    /// Whether the factor is locked.
+    public var isLocked: Bool { lockedAt != nil }
 }
 
 /// Second factors: one TOTP factor per user and its single-use recovery codes (stored as keyed
@@ -37,9 +44,18 @@ public protocol SecondFactorStore: Sendable {
     /// unconfirmed factor (already confirmed, replaced by a newer enrolment, removed).
     func confirmTOTP(userID: String, sealedSecret: [UInt8], step: Int64, at: Date, recoveryCodeHashes: [[UInt8]]) throws -> Bool
 
-    /// Accepts `step` for the confirmed factor only if it is later than the last accepted one (RFC
-    /// 6238 §5.2: a code is good once). True when this call recorded it.
+    /// Accepts `step` for the confirmed, unlocked factor only if it is later than the last
+    /// accepted one (RFC 6238 §5.2: a code is good once), and clears the count of wrong codes.
+    /// True when this call recorded it.
     func useTOTPStep(userID: String, step: Int64) throws -> Bool
+
+    /// Counts one wrong code against the confirmed factor and locks it (`lockedAt` = `at`) when
+    /// the count reaches `limit`, in one statement; returns the new count (0 without a confirmed
+    /// factor). Exactly one call sees the count equal `limit`: that call locked it.
+    func recordTOTPFailure(userID: String, lockAfter limit: Int, at: Date) throws -> Int
+
+    /// Clears the lock and the count of wrong codes. True when the factor was locked.
+    func unlockTOTP(userID: String) throws -> Bool
 
     /// Uses an unused recovery code once. True when this call used it.
     func useRecoveryCode(userID: String, codeHash: [UInt8], at: Date) throws -> Bool

@@ -27,6 +27,7 @@ struct AccountMailTests {
             .confirmNewEmail(code: "093311", link: link, minutes: 10), .emailInUse(signInLink: link + "4"),
             .organizationInvitation(organization: "Beta <Ltd>", role: "admin", link: link + "4", days: 7),
             .organizationSignIn(organization: "Gamma <AG>", connection: "Entra", signInLink: link + "5"),
+            .passkeyAdded(manageLink: link + "6"), .totpLocked(failures: 20),
         ]
         for kind in kinds { try transport.send(kind.message(brand: Self.brand, words: .catalog(language), from: from, to: to)) }
         let received = try await sink.waitForMessages(kinds.count)
@@ -56,7 +57,7 @@ struct AccountMailTests {
                 #expect(text.contains(link + "3") && !text.contains(link + "2"))
             case .emailInUse:
                 #expect(text.contains(link + "4") && Self.digits(text) == nil)
-            case .accountDeleted, .emailChanged:
+            case .accountDeleted, .emailChanged, .totpLocked:
                 #expect(!text.contains("http"))
             case .organizationInvitation:
                 #expect(text.contains(link + "4") && text.contains("Beta <Ltd>") && text.contains(language == .de ? "7 Tage" : "7 days"))
@@ -64,6 +65,8 @@ struct AccountMailTests {
             case .organizationSignIn:
                 #expect(text.contains(link + "5") && text.contains("Gamma <AG>") && text.contains("Entra") && Self.digits(text) == nil)
                 #expect(html.contains("Gamma &lt;AG&gt;") && !html.contains("<AG>"))
+            case .passkeyAdded:
+                #expect(text.contains(link + "6") && Self.digits(text) == nil)
             }
         }
     }
