@@ -49,6 +49,13 @@ public struct AdminError: Error, Sendable, Equatable, CustomStringConvertible {
         AdminError(status: 403, error: "insufficient_scope", field: nil, message: "The token lacks the scope \(scope).", scope: scope)
     }
 
+    /// 403 `insufficient_scope`: handing out (or touching a client or role that has) an admin
+    /// scope the caller's token lacks (`AdminService.requireHolds`).
+    static func cannotHandOut(_ scope: String) -> AdminError {
+        AdminError(status: 403, error: "insufficient_scope", field: "scope",
+                   message: "Only a token holding \(scope) may give it to a client or role, or change one that has it.", scope: scope)
+    }
+
     /// 403: a console sign-in by a user who holds no operator role (`signet users role`).
     static let noRole = AdminError(status: 403, error: "no_role", field: nil,
                                    message: "This account has no console role; an administrator gives one with signet users role USER admin|viewer.")

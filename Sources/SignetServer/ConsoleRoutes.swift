@@ -107,8 +107,7 @@ struct ConsoleRoutes: Sendable {
         guard let userID = principal.userID else { return .failure(.signIn) }
         do {
             guard let user = try environment.storage.users.user(id: userID) else { return .failure(.signIn) }
-            var acting = service
-            acting.actor = principal.actor
+            let acting = service.acting(as: principal)
             let role = try acting.operatorRole(user)
             var cookie: SetCookie?
             var browser = request.cookies[csrfCookie] ?? ""
