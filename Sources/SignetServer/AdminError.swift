@@ -1,3 +1,4 @@
+import SignetStore
 import SignetWire
 
 /// A refusal of the admin API: its status, a stable `error` code, the field it is about (when it
@@ -62,4 +63,14 @@ public struct AdminError: Error, Sendable, Equatable, CustomStringConvertible {
 
     /// 500: the cause goes to the log only.
     static let serverError = AdminError(status: 500, error: "server_error", field: nil, message: "Something went wrong on the server.")
+
+    /// 503 while the store is out of reach (`StoreError.unavailable`); sent with `Retry-After`.
+    static let unavailable = AdminError(status: 503, error: "temporarily_unavailable", field: nil,
+                                        message: ErrorRenderer.unavailableDescription)
+
+    /// A failure that is not an `AdminError`: `unavailable` when the store is out of reach, else `serverError`.
+    static func failure(_ error: any Error) -> AdminError {
+        if let store = error as? StoreError, case .unavailable = store { return .unavailable }
+        return .serverError
+    }
 }

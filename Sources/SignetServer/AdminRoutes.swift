@@ -153,7 +153,7 @@ struct AdminAuthorizer: Sendable {
                     throw AdminError.invalidToken("The operator's account is gone or disabled.")
                 }
                 role = try roles.operatorRole(userID: user.id).flatMap { OperatorRole(rawValue: $0.role) }
-            } catch let error as AdminError { throw error } catch { throw AdminError.serverError }
+            } catch let error as AdminError { throw error } catch { throw AdminError.failure(error) }
             guard let role else { throw AdminError.noRole }
             return AdminPrincipal(actor: "console:" + userID, scopes: granted.intersection(role.scopes), userID: userID)
         }
@@ -162,7 +162,7 @@ struct AdminAuthorizer: Sendable {
             throw AdminError.invalidToken("The admin API takes only client_credentials tokens.")
         }
         let client: Client?
-        do { client = try clients.client(id: clientID) } catch { throw AdminError.serverError }
+        do { client = try clients.client(id: clientID) } catch { throw AdminError.failure(error) }
         guard let client, !client.isPublic else { throw AdminError.invalidToken("The token's client is unknown or not confidential.") }
         guard client.grantTypes.contains(.clientCredentials), client.allowedResources.contains(audience) else {
             throw AdminError.invalidToken("The token's client is no longer allowed client_credentials for the admin API.")
