@@ -17,7 +17,8 @@ public enum DiscoveryClient {
     /// - Parameter discoveryURL: fetch from here instead of the standard location (tests, or a
     ///   provider that publishes elsewhere); the `issuer` check is unchanged.
     /// - Throws: `DiscoveryError`; `.issuerMismatch` unless the document's `issuer` EXACTLY equals
-    ///   `issuer` (OIDC Discovery §4.3), byte for byte.
+    ///   `issuer` (OIDC Discovery §4.3), byte for byte; `.insecureEndpoint` when an endpoint it
+    ///   names breaks `ProviderURLRule`, as a configured one would.
     public static func fetch(issuer: String, discoveryURL: URL? = nil, http: OutboundHTTP) async throws(DiscoveryError) -> ProviderMetadata {
         guard let url = discoveryURL ?? Self.discoveryURL(for: issuer) else { throw .invalidIssuer }
         let response: OutboundResponse
@@ -33,6 +34,10 @@ public enum DiscoveryClient {
             throw .malformedDocument
         }
         guard metadata.issuer.utf8.elementsEqual(issuer.utf8) else { throw .issuerMismatch }
+        // A compromised document must not send the client secret or a code to plaintext or elsewhere unchecked.
+        for (member, url) in metadata.endpoints {
+            if let problem = ProviderURLRule.problem(url.absoluteString) { throw .insecureEndpoint(member: member, problem: problem) }
+        }
         return metadata
     }
 }

@@ -8,4 +8,6 @@ public enum DiscoveryError: Error, Sendable, Equatable {
     case malformedDocument
     /// The document's `issuer` differs from the expected issuer (OIDC Discovery §4.3).
     case issuerMismatch
+    /// An endpoint the document names (`member`, such as `token_endpoint`) breaks `ProviderURLRule`.
+    case insecureEndpoint(member: String, problem: String)
 }

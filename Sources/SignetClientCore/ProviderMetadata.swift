@@ -56,3 +56,13 @@ public struct ProviderMetadata: Sendable, Codable, Equatable {
         case authorizationResponseIssParameterSupported = "authorization_response_iss_parameter_supported"
     }
 }
+
+extension ProviderMetadata {
+    /// Every endpoint the document names, under its member name: the URLs a relying party calls
+    /// or sends a browser to.
+    public var endpoints: [(member: String, url: URL)] {
+        [(CodingKeys.authorizationEndpoint.rawValue, authorizationEndpoint), (CodingKeys.jwksURI.rawValue, jwksURI)]
+            + [(CodingKeys.tokenEndpoint, tokenEndpoint), (.userinfoEndpoint, userinfoEndpoint), (.revocationEndpoint, revocationEndpoint),
+               (.endSessionEndpoint, endSessionEndpoint)].compactMap { key, url in url.map { (key.rawValue, $0) } }
+    }
+}

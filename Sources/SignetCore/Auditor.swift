@@ -3,8 +3,8 @@ import SignetJOSE
 import SignetStore
 
 /// Records audit events with the time of the injected clock and the caller's context (actor,
-/// address, user agent). A failure to record is never fatal: the event is dropped, and the
-/// request goes on.
+/// address, user agent). A failure to record is never fatal: the request goes on, and the lost
+/// event is reported to `Auditor.failures` (the server logs and counts it).
 ///
 /// Never pass a secret (code, token, password, verifier, nonce) or an email address in `reason`
 /// or `detail`: they are identifiers and short codes only.
@@ -32,9 +32,16 @@ public struct Auditor: Sendable {
     public func record(_ event: String, actor: String? = nil, subject: String? = nil, client: String? = nil,
                        method: String? = nil, reason: String? = nil, detail: [String: JSONValue] = [:]) {
         observer?(event)
-        _ = try? log.appendAudit(self.event(event, actor: actor, subject: subject, client: client, method: method, reason: reason,
-                                            detail: detail))
+        do {
+            _ = try log.appendAudit(self.event(event, actor: actor, subject: subject, client: client, method: method, reason: reason,
+                                               detail: detail))
+        } catch {
+            Self.failures.failed(event, error)
+        }
     }
+
+    /// Where every auditor of the process reports an event it could not append.
+    public static let failures = AuditFailures()
 
     /// The event `record` would append, for a caller that appends it in its own transaction with
     /// the change it records (then the caller tells `observer` once it has committed).

@@ -155,7 +155,9 @@ public final class UserService: Sendable {
 
     /// Records `event` about the user; a failure to record never fails the change itself.
     private func audit(_ event: String, userID: String, detail: String = "{}", at now: Date) {
-        _ = try? storage.audit.appendAudit(AuditEvent(event: event, subjectID: userID, clientID: nil, detail: detail, at: now))
+        do { _ = try storage.audit.appendAudit(AuditEvent(event: event, subjectID: userID, clientID: nil, detail: detail, at: now)) } catch {
+            Auditor.failures.failed(event, error)
+        }
     }
 
     /// Unlinks the user's identities of one connection; returns how many there were. The next

@@ -76,6 +76,7 @@ extension MockProvider {
             document["userinfo_endpoint"] = .string(url("/userinfo").absoluteString)
         }
         if behaviour.responseIssuer != .none { document["authorization_response_iss_parameter_supported"] = .bool(true) }
+        for (member, url) in behaviour.discoveredEndpoints { document[member] = .string(url) }
         return json(.object(document))
     }
 

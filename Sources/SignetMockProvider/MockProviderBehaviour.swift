@@ -42,6 +42,9 @@ public struct MockProviderBehaviour: Sendable {
     public var wrongState = false
     /// The token endpoint answers with a 302 to itself (outbound clients must not follow).
     public var redirectTokenEndpoint = false
+    /// The discovery document names these URLs for these members instead of its own (for
+    /// example `token_endpoint` = `http://10.0.0.1/token`: a compromised document).
+    public var discoveredEndpoints: [String: String] = [:]
     /// The key set (`/jwks`) answers 503: the provider's keys cannot be fetched.
     public var jwksUnavailable = false
 

@@ -17,7 +17,7 @@ extension PostgresConnection {
         guard let handle else { throw StoreError.backend("postgres: out of memory while connecting") }
         let connection = PostgresConnection(handle: handle)   // finishes the handle on every path below
         guard PQstatus(handle) == CONNECTION_OK else {
-            throw StoreError.backend("postgres: cannot connect: \(connection.connectionMessage)")
+            throw StoreError.unavailable("postgres: cannot connect: \(connection.connectionMessage)")
         }
         return connection
     }
@@ -82,7 +82,7 @@ extension PostgresConnection {
     /// What the transaction holds back (`beginPending`, `held`) is sent first, in a pipeline of its own.
     func execute(_ sql: String) throws {
         if beginPending || !held.isEmpty { _ = try pipelined(then: nil) }
-        guard let result = PQexec(handle, sql) else { throw StoreError.backend("postgres: \(connectionMessage)") }
+        guard let result = PQexec(handle, sql) else { throw connectionError }
         defer { PQclear(result) }
         try check(result)
     }
@@ -101,7 +101,7 @@ extension PostgresConnection {
                 PQexecPrepared(handle, name, Int32(params.count), values, lengths, formats, 0)
             }
         }
-        guard let result = sent else { throw StoreError.backend("postgres: \(connectionMessage)") }
+        guard let result = sent else { throw connectionError }
         defer { PQclear(result) }
         try check(result)
         return try body(result)
@@ -131,7 +131,7 @@ extension PostgresConnection {
     private func prepare(_ sql: String, _ params: [SQLValue]) throws -> String {
         let name = "s\(preparedNames.count + checkedNames.values.reduce(0) { $0 + $1.count } + 1)"
         guard let result = PQprepare(handle, name, sql, Int32(params.count), params.map(\.typeOID)) else {
-            throw StoreError.backend("postgres: \(connectionMessage)")
+            throw connectionError
         }
         defer { PQclear(result) }
         try check(result)
@@ -301,10 +301,12 @@ extension PostgresConnection {
         guard status != PGRES_COMMAND_OK, status != PGRES_TUPLES_OK else { return }
         let state = Self.field(result, "C") ?? ""
         let message = Self.field(result, "M") ?? connectionMessage
+        guard PQstatus(handle) == CONNECTION_OK else { throw connectionError }
         throw Self.storeError(sqlState: state, message: message)
     }
 
-    /// Maps uniqueness violations to `.duplicate`, missing parents to `.notFound`, the rest to `.backend`
+    /// Maps uniqueness violations to `.duplicate`, missing parents to `.notFound`, a connection
+    /// failure or a server shutting down or starting to `.unavailable`, the rest to `.backend`
     /// (among them 57014 `query_canceled`, a statement past `statement_timeout`, and 55P03
     /// `lock_not_available`, a lock wait past `lock_timeout`: the request fails with a server error).
     /// Only the primary message is kept: libpq's full text has a DETAIL line that quotes key values.
@@ -312,6 +314,9 @@ extension PostgresConnection {
         switch sqlState {
         case "23505": .duplicate        // unique_violation
         case "23503": .notFound         // foreign_key_violation
+        // 57P01 admin_shutdown, 57P02 crash_shutdown, 57P03 cannot_connect_now; class 08 connection_exception.
+        case "57P01", "57P02", "57P03": .unavailable("postgres \(sqlState): \(message)")
+        case _ where sqlState.hasPrefix("08"): .unavailable("postgres \(sqlState): \(message)")
         default: .backend("postgres \(sqlState): \(message)")
         }
     }
@@ -322,7 +327,10 @@ extension PostgresConnection {
     }
 
     /// The connection's last error as the store's error.
-    var connectionError: StoreError { .backend("postgres: \(connectionMessage)") }
+    /// A lost connection is `.unavailable` (the pool opens a new one for the next request).
+    var connectionError: StoreError {
+        PQstatus(handle) == CONNECTION_OK ? .backend("postgres: \(connectionMessage)") : .unavailable("postgres: \(connectionMessage)")
+    }
 
     /// The connection's last error, on one line.
     var connectionMessage: String {

@@ -95,11 +95,14 @@ extension SQLiteConnection {
         Self.storeError(code: sqlite3_extended_errcode(handle), message: String(cString: sqlite3_errmsg(handle)))
     }
 
-    /// Maps uniqueness violations to `.duplicate`, missing parents to `.notFound`, the rest to `.backend`.
+    /// Maps uniqueness violations to `.duplicate`, missing parents to `.notFound`, a lock still held
+    /// past the busy timeout (SQLITE_BUSY, SQLITE_LOCKED and their extended codes) to
+    /// `.unavailable`, the rest to `.backend`.
     static func storeError(code: Int32, message: String) -> StoreError {
         switch code {
         case signet_sqlite_constraint_unique(), signet_sqlite_constraint_primarykey(): .duplicate
         case signet_sqlite_constraint_foreignkey(): .notFound
+        case _ where code & 0xFF == SQLITE_BUSY || code & 0xFF == SQLITE_LOCKED: .unavailable("sqlite \(code): \(message)")
         default: .backend("sqlite \(code): \(message)")
         }
     }

@@ -1,3 +1,4 @@
+import SignetStore
 import SignetWire
 
 /// A refusal of the admin API: its status, a stable `error` code, the field it is about (when it
@@ -49,10 +50,27 @@ public struct AdminError: Error, Sendable, Equatable, CustomStringConvertible {
         AdminError(status: 403, error: "insufficient_scope", field: nil, message: "The token lacks the scope \(scope).", scope: scope)
     }
 
+    /// 403 `insufficient_scope`: handing out (or touching a client or role that has) an admin
+    /// scope the caller's token lacks (`AdminService.requireHolds`).
+    static func cannotHandOut(_ scope: String) -> AdminError {
+        AdminError(status: 403, error: "insufficient_scope", field: "scope",
+                   message: "Only a token holding \(scope) may give it to a client or role, or change one that has it.", scope: scope)
+    }
+
     /// 403: a console sign-in by a user who holds no operator role (`signet users role`).
     static let noRole = AdminError(status: 403, error: "no_role", field: nil,
                                    message: "This account has no console role; an administrator gives one with signet users role USER admin|viewer.")
 
     /// 500: the cause goes to the log only.
     static let serverError = AdminError(status: 500, error: "server_error", field: nil, message: "Something went wrong on the server.")
+
+    /// 503 while the store is out of reach (`StoreError.unavailable`); sent with `Retry-After`.
+    static let unavailable = AdminError(status: 503, error: "temporarily_unavailable", field: nil,
+                                        message: ErrorRenderer.unavailableDescription)
+
+    /// A failure that is not an `AdminError`: `unavailable` when the store is out of reach, else `serverError`.
+    static func failure(_ error: any Error) -> AdminError {
+        if let store = error as? StoreError, case .unavailable = store { return .unavailable }
+        return .serverError
+    }
 }

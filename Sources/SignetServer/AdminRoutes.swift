@@ -97,13 +97,17 @@ struct AdminPrincipal: Sendable {
 }
 
 /// Verifies admin access tokens: Signet's own RFC 9068 tokens for the admin audience, issued by
-/// `client_credentials` to a confidential client that still exists, holding the operation's
-/// scope. For the console it decides what a signed-in operator may do (`operatorPrincipal`): the
-/// scopes its sign-in holds *and* the operator's role grants now (`OperatorRole`), so taking a
-/// role away ends its power at once, and nothing once the sign-in's grant is revoked. The admin
+/// `client_credentials` to a confidential client that still exists, is still allowed that grant
+/// and the admin API as a resource, and still has the operation's scope (a token carries only the
+/// scopes its client has now, so a scope taken away stops working at once). For the console it
+/// decides what a signed-in operator may do (`operatorPrincipal`): the scopes its sign-in holds
+/// *and* the operator's role grants now (`OperatorRole`), so taking a role away ends its power at
+/// once, and nothing once the sign-in's grant is revoked. The admin
 /// API and the console both ask this one type.
 struct AdminAuthorizer: Sendable {
     let verifier: AccessTokenVerifier
+    /// The admin audience (`audience(issuer:)`), which an admin client must still list as a resource.
+    let audience: String
     let clients: ClientRegistry
     let users: any UserStore
     let roles: any OperatorRoleStore
@@ -116,15 +120,15 @@ struct AdminAuthorizer: Sendable {
         (issuer.hasSuffix("/") ? String(issuer.dropLast()) : issuer) + "/admin/v1"
     }
 
-    /// The admin client's id, or the refusal (RFC 6750 §3.1).
-    func authorize(_ request: HTTPRequest, scope: String) throws(AdminError) -> String {
+    /// Who the request's token acts for, once it holds `scope`, or the refusal (RFC 6750 §3.1).
+    func authorize(_ request: HTTPRequest, scope: String) throws(AdminError) -> AdminPrincipal {
         guard let header = request.headers["Authorization"] else { throw AdminError.missingToken }
         let parts = header.split(separator: " ", maxSplits: 1, omittingEmptySubsequences: true)
         // RFC 6750 §2.1: the scheme is case-insensitive; any other scheme is no bearer token at all.
         guard parts.count == 2, parts[0].lowercased() == "bearer" else { throw AdminError.missingToken }
         let principal = try authenticate(String(parts[1]).trimmingCharacters(in: .whitespaces))
         try principal.require(scope)
-        return principal.actor
+        return principal
     }
 
     /// The admin client `token` acts for and what it may do, or the refusal. A console sign-in's
@@ -144,9 +148,12 @@ struct AdminAuthorizer: Sendable {
             throw AdminError.invalidToken("The admin API takes only client_credentials tokens.")
         }
         let client: Client?
-        do { client = try clients.client(id: clientID) } catch { throw AdminError.serverError }
+        do { client = try clients.client(id: clientID) } catch { throw AdminError.failure(error) }
         guard let client, !client.isPublic else { throw AdminError.invalidToken("The token's client is unknown or not confidential.") }
-        return AdminPrincipal(actor: clientID, scopes: granted, userID: nil)
+        guard client.grantTypes.contains(.clientCredentials), client.allowedResources.contains(audience) else {
+            throw AdminError.invalidToken("The token's client is no longer allowed client_credentials for the admin API.")
+        }
+        return AdminPrincipal(actor: clientID, scopes: granted.intersection(client.allowedScope.tokens), userID: nil)
     }
 
     /// The operator of a console session: its sign-in's grant must be active (revoked with the
@@ -162,7 +169,7 @@ struct AdminAuthorizer: Sendable {
                 throw AdminError.invalidToken("The operator's account is gone or disabled.")
             }
             role = try roles.operatorRole(userID: user.id).flatMap { OperatorRole(rawValue: $0.role) }
-        } catch let error as AdminError { throw error } catch { throw AdminError.serverError }
+        } catch let error as AdminError { throw error } catch { throw AdminError.failure(error) }
         guard let role else { throw AdminError.noRole }
         return AdminPrincipal(actor: "console:" + userID, scopes: granted.intersection(role.scopes), userID: userID)
     }
@@ -182,7 +189,7 @@ extension SignetApplication {
                 case .blocking(let handle):
                     let run: @Sendable (HTTPRequest) -> HTTPResponse = errors.admin { request in
                         var acting = service
-                        if let scope = operation.scope { acting.actor = try authorizer.authorize(request, scope: scope) }
+                        if let scope = operation.scope { acting = service.acting(as: try authorizer.authorize(request, scope: scope)) }
                         return try handle(AdminCall(request: request, service: acting, environment: environment, metrics: metrics))
                     }
                     guard operation.scope != nil else { return .sync(run) }
@@ -194,7 +201,7 @@ extension SignetApplication {
                     return .async(errors.adminAwaiting { request in
                         var acting = service
                         if let scope = operation.scope {
-                            acting.actor = try await BlockingWork.run { try authorizer.authorize(request, scope: scope) }
+                            acting = service.acting(as: try await BlockingWork.run { try authorizer.authorize(request, scope: scope) })
                         }
                         return try await handle(AdminCall(request: request, service: acting, environment: environment, metrics: metrics))
                     })
@@ -207,9 +214,10 @@ extension SignetApplication {
 
     /// The one authorizer of the admin API and the console.
     func adminAuthorizer() -> AdminAuthorizer {
-        AdminAuthorizer(verifier: AccessTokenVerifier(server: authorizationServer, audience: AdminAuthorizer.audience(issuer: issuer)),
-                        clients: authorizationServer.clients, users: environment.storage.users, roles: environment.storage.operatorRoles,
-                        refreshTokens: environment.storage.refreshTokens, clock: environment.clock)
+        let audience = AdminAuthorizer.audience(issuer: issuer)
+        return AdminAuthorizer(verifier: AccessTokenVerifier(server: authorizationServer, audience: audience), audience: audience,
+                               clients: authorizationServer.clients, users: environment.storage.users, roles: environment.storage.operatorRoles,
+                               refreshTokens: environment.storage.refreshTokens, clock: environment.clock)
     }
 
     /// Each method and path of the admin API (the `.admin` lines of the admin listener's table,
@@ -285,6 +293,9 @@ enum AdminRoutes {
         response.headers.set("Cache-Control", "no-cache")
         return response
     }
+
+    /// What every admin scope begins with; `AdminService.requireHolds` treats any such scope as admin power.
+    static let scopePrefix = "admin:"
 
     /// The admin scopes, least privilege per resource and direction.
     static let scopes = ["admin:clients:read", "admin:clients:write", "admin:users:read", "admin:users:write",

@@ -12,6 +12,8 @@ extension AdminService {
     public func setOperatorRole(_ user: UserRecord, _ name: String) throws {
         let store = environment.storage.operatorRoles
         let before = try store.operatorRole(userID: user.id)?.role
+        // A role hands out its scopes: giving, changing or taking one needs them all.
+        try requireHolds((before.flatMap(OperatorRole.init(rawValue:))?.scopes ?? []).union(OperatorRole(rawValue: name)?.scopes ?? []))
         if name == "none" {
             _ = try store.removeOperatorRole(userID: user.id)
         } else {

@@ -18,6 +18,9 @@ public struct AdminService: Sendable {
     let federation: Federation?
     /// Who makes the changes: the admin client's id (API), or nil (the CLI on the data folder).
     var actor: String?
+    /// The admin scopes the caller holds, the most it may hand out (`requireHolds`); nil for the
+    /// operator on the data folder (the CLI without `--admin-url`), who holds them all.
+    var heldScopes: Set<String>?
 
     /// The service over an environment's store, keys and clock, and the server's connections.
     public init(environment: ServerEnvironment, federation: Federation? = nil) {
@@ -51,6 +54,7 @@ public struct AdminService: Sendable {
 
     /// Registers a client; returns it and, for a confidential client, its secret (shown once).
     public func createClient(_ spec: ClientSpec) throws -> (record: ClientRecord, secret: String?) {
+        try requireHolds(Self.scopeTokens(spec))
         do {
             let created = try registration.register(spec)
             audit("client_created", client: created.record.id, detail: ["after": AuditSnapshot.client(created.record)])
@@ -62,6 +66,7 @@ public struct AdminService: Sendable {
 
     /// Replaces the client's settings with `spec` (same id and type); its secret and creation time stay.
     func updateClient(_ spec: ClientSpec, existing: ClientRecord) throws -> ClientRecord {
+        try requireHolds(existing.allowedScopes + Self.scopeTokens(spec))
         do {
             var record = try registration.record(spec, secretHash: existing.secretHash)
             record.createdAt = existing.createdAt
@@ -78,12 +83,15 @@ public struct AdminService: Sendable {
     /// Deletes the client.
     public func deleteClient(_ id: String) throws {
         let before = try environment.storage.clients.client(id: id)
+        try requireHolds(before?.allowedScopes ?? [])
         guard try environment.storage.clients.deleteClient(id: id) else { throw AdminError.notFound("client") }
         audit("client_deleted", client: id, detail: ["before": before.map(AuditSnapshot.client) ?? .null])
     }
 
     /// A new secret for a confidential client (the old one stops working); shown once.
     public func rotateSecret(_ id: String) throws -> String {
+        // The new secret is the client's power: only a caller holding its admin scopes gets it.
+        try requireHolds(try environment.storage.clients.client(id: id)?.allowedScopes ?? [])
         do {
             let secret = try registration.rotateSecret(clientID: id)
             audit("client_secret_rotated", client: id,

@@ -115,8 +115,7 @@ struct ConsoleRoutes: Sendable {
         guard let userID = principal.userID else { return .failure(.signIn) }
         do {
             guard let user = try environment.storage.users.user(id: userID) else { return .failure(.signIn) }
-            var acting = service
-            acting.actor = principal.actor
+            let acting = service.acting(as: principal)
             let role = try acting.operatorRole(user)
             return .success(Operator(principal: principal, email: user.email, role: role,
                                      csrf: csrf.token(browserValue: browser, purpose: Self.purpose(principal.actor)),

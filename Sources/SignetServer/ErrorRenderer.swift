@@ -1,5 +1,6 @@
 import SignetHTTP
 import SignetJOSE
+import SignetStore
 import SignetWire
 
 /// The one place an `OAuthError` becomes an HTTP response: the status, the headers, and whether
@@ -39,6 +40,12 @@ struct ErrorRenderer: Sendable {
     /// - `retryAfter`: seconds, sent as `Retry-After` (RFC 9110 §10.2.3).
     func render(_ error: OAuthError, redirect: VerifiedRedirect? = nil, status: Int? = nil, title: String? = nil,
                 message: String? = nil, retryAfter: Int? = nil) -> HTTPResponse {
+        if Self.isUnavailable(error) {
+            // RFC 6749 §4.1.2.1 / RFC 9110 §15.6.4: a database out of reach is a retry, not a failure.
+            Log.warning("\(route): \(error)")
+            return render(OAuthError(.temporarilyUnavailable, Self.unavailableDescription, detail: error.privateDetail), redirect: redirect,
+                          retryAfter: Self.unavailableRetryAfter)
+        }
         if error.code == .serverError { Log.error("\(route): \(error)") }
         var response: HTTPResponse
         switch kind {
@@ -74,8 +81,18 @@ struct ErrorRenderer: Sendable {
         }
     }
 
+    /// Seconds a client or load balancer should wait before retrying while the database is out of reach.
+    static let unavailableRetryAfter = 5
+    static let unavailableDescription = "The service is temporarily unavailable; try again in a few seconds."
+
+    /// A `server_error` whose cause is the store's `.unavailable` (its description, kept in the
+    /// private detail by whichever layer turned the store's error into an `OAuthError`).
+    static func isUnavailable(_ error: OAuthError) -> Bool {
+        error.code == .serverError && error.privateDetail?.contains(StoreError.unavailableMarker) == true
+    }
+
     /// A failure that is not an `OAuthError` (a store that failed, …): `server_error`, with the
-    /// cause in the log only.
+    /// cause in the log only (`temporarily_unavailable` when the store is out of reach).
     func internalError(_ context: String, _ error: any Error) -> HTTPResponse {
         render(.serverError(detail: "\(context): \(error)"))
     }
@@ -156,6 +173,7 @@ struct ErrorRenderer: Sendable {
         if let field = error.field { object["field"] = .string(field) }
         var response = HTTPResponse.json(JSONValue.object(object).serialized(), status: error.status)
         response.headers.set("Cache-Control", "no-store")
+        if error.status == 503 { response.headers.set("Retry-After", String(unavailableRetryAfter)) }
         if error.status == 401 || error.status == 403 {
             var challenge = #"Bearer realm="signet-admin""#
             if error.error != AdminError.missingToken.error {
@@ -167,17 +185,24 @@ struct ErrorRenderer: Sendable {
         return response
     }
 
-    /// An admin handler whose thrown `AdminError`s are rendered; any other error is a logged `server_error`.
+    /// An admin handler whose thrown `AdminError`s are rendered; any other error is logged and
+    /// answered as `AdminError.failure` (`server_error`, or 503 while the store is out of reach).
     func admin(_ body: @escaping @Sendable (HTTPRequest) throws -> HTTPResponse) -> @Sendable (HTTPRequest) -> HTTPResponse {
         { [route] request in
             do { return try body(request) } catch let error as AdminError {
                 if error.status >= 500 { Log.error("\(route): \(error)") }
                 return Self.admin(error)
             } catch {
-                Log.error("\(route): \(error)")
-                return Self.admin(.serverError)
+                return Self.adminFailure(error, route: route)
             }
         }
+    }
+
+    /// An admin handler's failure that is not an `AdminError`, logged and answered as `AdminError.failure`.
+    static func adminFailure(_ error: any Error, route: String) -> HTTPResponse {
+        let failure = AdminError.failure(error)
+        if failure.status == 503 { Log.warning("\(route): \(error)") } else { Log.error("\(route): \(error)") }
+        return admin(failure)
     }
 
     /// `admin(_:)` for a handler that awaits.
@@ -187,8 +212,7 @@ struct ErrorRenderer: Sendable {
                 if error.status >= 500 { Log.error("\(route): \(error)") }
                 return Self.admin(error)
             } catch {
-                Log.error("\(route): \(error)")
-                return Self.admin(.serverError)
+                return Self.adminFailure(error, route: route)
             }
         }
     }

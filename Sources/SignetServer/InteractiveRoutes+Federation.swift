@@ -1,3 +1,4 @@
+import SignetClientCore
 import SignetCore
 import SignetFederation
 import SignetHTTP
@@ -15,7 +16,7 @@ extension InteractiveRoutes {
         for connection in enabled {
             let href = Routes.federationStart + "?" + FormEncoding.encode([("request", handle), ("connection", connection.id), ("csrf", token)])
             html += "<a class=\"provider\" href=\"\(HTMLPage.escape(href))\">"
-            if let logo = connection.logoURL, ConfigSection.urlProblem(logo) == nil {
+            if let logo = connection.logoURL, ProviderURLRule.problem(logo) == nil {
                 html += "<img src=\"\(HTMLPage.escape(logo))\" alt=\"\" width=\"20\" height=\"20\"> "
             }
             html += page.html(SignInText.continueWith, HTMLPage.escape(connection.displayName)) + "</a>\n"
@@ -72,7 +73,7 @@ extension InteractiveRoutes {
     func providerLogoSources() -> [String] {
         var sources: [String] = []
         for connection in federation.enabled {
-            if let logo = connection.logoURL, ConfigSection.urlProblem(logo) == nil, let source = HTMLPage.cspSource(for: logo),
+            if let logo = connection.logoURL, ProviderURLRule.problem(logo) == nil, let source = HTMLPage.cspSource(for: logo),
                !sources.contains(source) { sources.append(source) }
         }
         return sources

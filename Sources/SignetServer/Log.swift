@@ -57,19 +57,34 @@ public enum Log {
         return text.utf8.count > 256 ? out + "…" : out
     }
 
+    /// A text line's message and request id: upstream and SMTP error text reach them, so every
+    /// control character (C0, DEL, C1, the Unicode line and paragraph separators) is written as
+    /// `\u{XX}` and no message can end its line and forge the next; other text stays readable.
+    static func textEscaped(_ text: String) -> String {
+        var out = ""
+        for scalar in text.unicodeScalars {
+            switch scalar.value {
+            case 0x00..<0x20, 0x7F..<0xA0, 0x2028, 0x2029: out += "\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}"
+            default: out.unicodeScalars.append(scalar)
+            }
+        }
+        return out
+    }
+
     enum Field {
         case string(String)
         case number(Int)
     }
 
-    /// The line for `message` at `level`, or nil when the level is filtered out.
+    /// The line for `message` at `level`, or nil when the level is filtered out; `format` (tests)
+    /// overrides the configured format.
     static func line(_ level: LogLevel, _ message: String, requestID: String?, fields: [(String, Field)] = [],
-                     now: Date = Date()) -> String? {
+                     now: Date = Date(), format: LogFormat? = nil) -> String? {
         let current = settings.load(ordering: .relaxed)
         guard level.rank >= current / 2 else { return nil }
         let stamp = timestamp(now)
-        if current % 2 == 1 {
-            return "\(stamp) \(level.rawValue)\(requestID.map { " [\($0)]" } ?? "") \(message)"
+        if (format.map { $0 == .text }) ?? (current % 2 == 1) {
+            return "\(stamp) \(level.rawValue)\(requestID.map { " [\(textEscaped($0))]" } ?? "") \(textEscaped(message))"
         }
         var json = "{\"time\":\(quoted(stamp)),\"level\":\(quoted(level.rawValue)),\"msg\":\(quoted(message))"
         if let requestID { json += ",\"request_id\":\(quoted(requestID))" }

@@ -30,6 +30,7 @@ public final class ServerMetrics: Sendable {
     let storeErrors: CounterFamily
     let upstreamDuration: HistogramFamily
     let upstreamErrors: CounterFamily
+    let auditLost: CounterFamily
 
     /// The route label of a request that matched no route.
     static let unmatchedRoute = "unmatched"
@@ -60,7 +61,9 @@ public final class ServerMetrics: Sendable {
                                               labels: ["connection", "step"])
         upstreamErrors = registry.counter("signet_upstream_errors_total", help: "Upstream provider steps that failed, by connection and step.",
                                           labels: ["connection", "step"])
+        auditLost = registry.counter("signet_audit_events_lost_total", help: "Audit events that could not be recorded (the store refused or was unreachable).")
         // Unlabelled counters exist from the start, so a scrape sees 0 before the first event.
+        _ = auditLost.labels()
         _ = refreshRotations.labels()
         _ = refreshReuse.labels()
     }
@@ -104,6 +107,16 @@ public final class ServerMetrics: Sendable {
                 duration.labels(id, step).observe(seconds)
                 if failed { errors.labels(id, step).increment() }
             }
+        }
+    }
+
+    /// Logs and counts every audit event the process could not record (`Auditor.failures`): the
+    /// event's name and the store's error, never its detail. One server per process (`signet serve`).
+    func reportLostAuditEvents() {
+        let lost = auditLost.labels()
+        Auditor.failures.report { event, error in
+            lost.increment()
+            Log.error("audit: the event \(event) could not be recorded: \(error)")
         }
     }
 

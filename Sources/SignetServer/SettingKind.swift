@@ -1,3 +1,5 @@
+import SignetClientCore
+
 /// The kind of value a setting takes: how its JSON is read and checked (type, range, allowed
 /// values), how the reference names it, and how its default is printed.
 public struct SettingKind<Value: Sendable>: Sendable {
@@ -108,8 +110,8 @@ extension SettingKind where Value == [String] {
 }
 
 extension SettingKind where Value == String? {
-    /// An optional URL: https, or http on a loopback address (`ConfigSection.urlProblem`).
-    static var optionalURL: SettingKind { .optional(.string("URL", problem: { ConfigSection.urlProblem($0) })) }
+    /// An optional URL: https, or http on a loopback address (`ProviderURLRule`).
+    static var optionalURL: SettingKind { .optional(.string("URL", problem: { ProviderURLRule.problem($0) })) }
 }
 
 extension SettingKind where Value == SecretReference {

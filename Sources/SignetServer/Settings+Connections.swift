@@ -25,7 +25,7 @@ extension Settings {
         "The provider's issuer; ID tokens must carry exactly this iss. Required for oidc; google defaults to https://accounts.google.com and apple to https://appleid.apple.com.")
     /// Discovery document.
     static let connectionDiscoveryURL = Setting(\ConnectionEntry.discoveryURL, "discovery_url", nil, .optional(.string("URL")),
-        "Where the discovery document is; defaults to {issuer}/.well-known/openid-configuration. Its issuer must still equal issuer exactly.")
+        "Where the discovery document is; defaults to {issuer}/.well-known/openid-configuration. Its issuer must still equal issuer exactly, and every endpoint it names (authorization, token, jwks_uri, userinfo, revocation, end_session) must be https, or http on a loopback address, as a configured URL must: otherwise the connection fails (its status names the member) and nothing is sent there.")
     /// Authorization endpoint override.
     static let connectionAuthorizationEndpoint = Setting(\ConnectionEntry.authorizationEndpoint, "authorization_endpoint", nil, .optional(.string("URL")),
         "Overrides the provider's authorization endpoint (github defaults to https://github.com/login/oauth/authorize).")

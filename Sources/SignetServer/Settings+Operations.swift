@@ -64,7 +64,7 @@ extension Settings {
         "The least severe line written to standard error: debug, info, warning or error.")
     /// The line format.
     public static let loggingFormat = Setting(\SignetConfiguration.logging.format, "format", LogFormat.json, .oneOf,
-        "json: one JSON object per line (`time`, `level`, `msg`, `request_id` during a request, and the request's fields on request lines); text: `time level [request id] message`, for a terminal. Neither ever holds a code, token, verifier, nonce, password, email or callback URL.")
+        "json: one JSON object per line (`time`, `level`, `msg`, `request_id` during a request, and the request's fields on request lines); text: `time level [request id] message`, for a terminal, with every control character of the message written as `\\u{XX}` (upstream or SMTP text cannot start a forged line). Neither ever holds a code, token, verifier, nonce, password, email or callback URL.")
     /// The settings of the `logging` object, in reference order.
     public static let logging = SettingsGroup<SignetConfiguration>(key: "logging", title: "Logging", settings: [
         loggingLevel.entry, loggingFormat.entry,

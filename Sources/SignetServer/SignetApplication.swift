@@ -61,6 +61,7 @@ public final class SignetApplication: Sendable {
                                             grantTypes: tokenEndpoint.grantTypes.map(\.rawValue))
         metrics.addGauges(environment: environment)
         metrics.observeUpstreams(federation)
+        metrics.reportLostAuditEvents()
         try environment.keyRing.prepare(environment.requiredAlgorithms)
     }
 

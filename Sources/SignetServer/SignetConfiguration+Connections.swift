@@ -1,4 +1,5 @@
 import Foundation
+import SignetClientCore
 import SignetFederation
 import SignetWire
 
@@ -39,7 +40,7 @@ extension ConfigSection {
         if type == .oidc, object["issuer"] == nil { problems.append(("issuer", "is required for an oidc connection")) }
         for key in ["issuer", "discovery_url", "authorization_endpoint", "token_endpoint", "api_base_url", "logo_url"] {
             guard case .string(let text)? = object[key] else { continue }
-            if let problem = urlProblem(text) { problems.append((key, problem)) }
+            if let problem = ProviderURLRule.problem(text) { problems.append((key, problem)) }
         }
         if type == .apple {
             if object["client_secret"] != nil {
@@ -76,17 +77,6 @@ extension ConfigSection {
             problems.append(("allowed_email_domains[\(offset)]", "must be a domain such as example.com"))
         }
         return problems
-    }
-
-    /// Why a provider URL is unusable, or nil: https, or http on a loopback host (local testing).
-    static func urlProblem(_ text: String) -> String? {
-        guard let url = URLComponents(string: text), let scheme = url.scheme?.lowercased(), let host = url.host, !host.isEmpty else {
-            return "must be an absolute URL"
-        }
-        if url.fragment != nil { return "must not have a fragment" }
-        if scheme == "https" { return nil }
-        if scheme == "http", ["127.0.0.1", "::1", "[::1]", "localhost"].contains(host) { return nil }
-        return "must use https (http only on a loopback address)"
     }
 
     private static func isDomain(_ text: String) -> Bool {

@@ -130,10 +130,13 @@ import Testing
     }
 
     @Test func operatorRolesOnARemoteNode() async throws {
-        let node = try await RemoteNode.start("remote-roles", scopes: "admin:operators:read admin:operators:write admin:users:read admin:users:write")
+        // Giving the admin role hands out every admin scope, so the token holds them all.
+        let every = (["clients", "users", "sessions", "consents", "keys", "orgs", "operators"].flatMap { ["admin:\($0):read", "admin:\($0):write"] }
+            + ["admin:connections:read", "admin:audit:read"]).joined(separator: " ")
+        let node = try await RemoteNode.start("remote-roles", scopes: every)
         let user = try await SignetBinary.run(["users", "add", "rita@example.com", "--no-password", "--data", node.data])
         let id = user.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
-        let remote = try await node.remote("admin:operators:read admin:operators:write admin:users:read")
+        let remote = try await node.remote(every)
         func role() async throws -> JSONValue? {
             let token = try await node.token("admin:operators:read")
             let response = try await AdminFixture.raw("GET", "/admin/v1/users/\(id)/operator-role", port: node.server.adminURL?.port ?? 0,
@@ -153,6 +156,10 @@ import Testing
         let usersOnly = try await node.remote("admin:users:read admin:users:write")
         let refused = try await SignetBinary.run(["users", "role", id, "admin"] + usersOnly)
         #expect(refused.status == 1 && refused.stderr.contains("403 insufficient_scope"), "\(refused)")
+        // admin:operators:write without the role's scopes cannot give it either.
+        let operatorsOnly = try await node.remote("admin:operators:read admin:operators:write admin:users:read")
+        let escalation = try await SignetBinary.run(["users", "role", id, "admin"] + operatorsOnly)
+        #expect(escalation.status == 1 && escalation.stderr.contains("403 insufficient_scope"), "\(escalation)")
         let readOnly = try await node.remote("admin:operators:read admin:users:read")
         let refusedWrite = try await SignetBinary.run(["users", "role", id, "none"] + readOnly)
         #expect(refusedWrite.status == 1 && refusedWrite.stderr.contains("403 insufficient_scope"), "\(refusedWrite)")

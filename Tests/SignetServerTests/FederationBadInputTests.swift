@@ -207,6 +207,37 @@ import Testing
         #expect(try fed.counts() == (users: 2, links: 1))
     }
 
+    /// A discovery document obeys the rule configured URLs obey (`ProviderURLRule`): an endpoint
+    /// on plaintext http off the machine (an internal address, as a compromised provider would
+    /// name) fails the connection with the member and the rule as its reason, and nothing is sent
+    /// anywhere: not the browser to the provider, not the client secret to the token endpoint.
+    @Test(arguments: [("token_endpoint", "http://10.0.0.1/token"), ("jwks_uri", "http://169.254.169.254/keys"),
+                      ("userinfo_endpoint", "http://internal.example/userinfo"), ("revocation_endpoint", "http://192.168.1.1/revoke"),
+                      ("authorization_endpoint", "http://127.0.0.2.example/authorize"), ("end_session_endpoint", "ftp://op.example/logout")])
+    func aDiscoveredEndpointBreakingTheURLRuleFailsTheConnection(_ member: String, _ url: String) async throws {
+        let fed = try Federated(.generic, user: MockUser(email: "fresh@example.org"), adminListener: true)
+        defer { fed.stop() }
+        fed.mock.behaviour.discoveredEndpoints = [member: url]
+        let outcome = try await fed.start(fed.browser(), pkce: PKCEPair.generate())
+        #expect(outcome.redirect == nil && outcome.status == 502, "\(outcome.response)")
+        #expect(fed.mock.requestCount("/.well-known/openid-configuration") == 1)
+        #expect(fed.mock.requestCount("/authorize") == 0 && fed.mock.requestCount("/token") == 0)
+        #expect(try fed.counts() == (users: 1, links: 0))
+
+        let fixture = try AdminFixture(server: fed.server)
+        let token = try await fixture.token(["admin:connections:read"])
+        let status = try await fixture.call("GET", "/admin/v1/connections/generic", token: token).json()
+        #expect(status["status"]?.stringValue == "failing")
+        #expect(status["last_error"]?["reason"]?.stringValue == "upstream_unavailable")
+        let message = try #require(status["last_error"]?["message"]?.stringValue)
+        #expect(message.contains(member) && message.contains("must use https (http only on a loopback address)"), "\(message)")
+        #expect(!message.contains(url) && !message.contains(fed.mock.clientSecret), "\(message)")
+
+        // The document fixed, the connection works.
+        fed.mock.behaviour.discoveredEndpoints = [:]
+        _ = try await FederationEndToEndTests.completes(fed, fed.browser())
+    }
+
     @Test func slowAnswerBeyondTheTimeLimitIsRefused() async throws {
         let fed = try Federated(.google, user: MockUser(email: "fresh@example.org")) { $0.timeoutSeconds = 1 }
         defer { fed.stop() }

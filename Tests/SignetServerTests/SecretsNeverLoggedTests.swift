@@ -260,4 +260,17 @@ import Testing
         let long = Log.requestLine(method: "GET", path: "/" + String(repeating: "a", count: 1000), status: 404, seconds: 0)
         #expect(long.utf8.count < 300 && long.contains("…"))
     }
+
+    /// `logging.format=text`: a message carrying upstream or SMTP text (a newline, a carriage
+    /// return, U+2028) stays on its one line, readable; a JSON line carries it as JSON does.
+    @Test func textLinesEscapeTheMessagesControlCharacters() throws {
+        let upstream = "token endpoint: invalid_grant\n2026-12-01T00:00:00.000Z error forged\r\u{2028}\u{7F}é"
+        let text = try #require(Log.line(.error, "federation callback (google): \(upstream)", requestID: "r1\n", format: .text))
+        #expect(!text.contains("\n") && !text.contains("\r") && !text.contains("\u{2028}") && !text.contains("\u{7F}"))
+        #expect(text.hasSuffix(#" error [r1\u{A}] federation callback (google): token endpoint: invalid_grant\u{A}2026-12-01T00:00:00.000Z error forged\u{D}\u{2028}\u{7F}é"#),
+                "\(text)")
+        let json = try #require(Log.line(.error, upstream, requestID: nil, format: .json))
+        #expect(!json.contains("\n"))
+        #expect(try JSONValue.parse(Array(json.utf8), maximumDepth: 2)["msg"]?.stringValue == upstream)
+    }
 }

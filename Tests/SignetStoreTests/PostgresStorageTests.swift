@@ -273,14 +273,15 @@ struct PostgresStorageTests {
         }
     }
 
-    @Test func unreachableServerIsABackendError() throws {
+    /// A server that cannot be reached is `.unavailable` (the server answers 503 with `Retry-After`).
+    @Test func unreachableServerIsUnavailable() throws {
         let missing = FileManager.default.temporaryDirectory.appendingPathComponent("no-pg-\(UUID().uuidString)").path
         do {
             _ = try PostgresStorage(conninfo: "host=\(missing) port=5432 user=postgres dbname=postgres connect_timeout=2")
             Issue.record("expected an error")
         } catch let error as StoreError {
-            guard case .backend(let message) = error else {
-                Issue.record("expected .backend, got \(error)")
+            guard case .unavailable(let message) = error else {
+                Issue.record("expected .unavailable, got \(error)")
                 return
             }
             #expect(message.contains("cannot connect"))
