@@ -133,6 +133,10 @@ struct PasskeyFreshSignInTests {
     @Test func theResetKeepsPasskeysAndListsThemOrRemovesThemWhenAsked() async throws {
         let (fixture, sink) = try await Self.start()
         defer { fixture.stop(); Task { await sink.stop() } }
+        // Confirmed: a reset of an account nobody confirmed claims it, passkeys and all (UnconfirmedAccountClaim).
+        let alice = fixture.env.user
+        try fixture.server.environment.storage.users.updateProfile(userID: alice.id, name: alice.name, givenName: nil, familyName: nil,
+                                                                   emailVerified: true, now: fixture.server.clock.now)
         let device = try SoftwareAuthenticator(rpID: fixture.rpID, origin: fixture.origin)
         try await fixture.register(device)
         _ = try await sink.waitForMessages(1)

@@ -64,7 +64,8 @@ import Testing
             "per_address_connection_limit", "connection_timeout_seconds", "threads", "authorization_request", "authorization_code",
             "access_token", "id_token", "refresh_token", "refresh_token_absolute", "refresh_token_reuse_grace", "session_idle",
             "session_absolute", "prepublish_seconds", "argon2id_ops_limit", "argon2id_memory_kib", "purge_interval", "purge_retention",
-            "purge_rest", "timeout", "options_per_minute", "max_ceremonies", "attempt_limit", "attempt_window", "invitation_lifetime",
+            "purge_rest", "timeout", "options_per_minute", "max_ceremonies", "attempt_limit", "attempt_window", "lock_after",
+            "invitation_lifetime",
             "retention", "resolver_timeout", "timeout_seconds",
         ])
     }
