@@ -101,7 +101,7 @@ import Testing
 
 /// Where the C transport stops reading (`signet_outbound_response_length`) against what the parser
 /// makes of the bytes (the `outbound` fuzz target's property, on the inputs it was written for).
-@Suite struct OutboundFramingTests {
+@Suite(.endToEndLimit) struct OutboundFramingTests {
     static func length(_ text: String) -> Int {
         Array(text.utf8).withUnsafeBufferPointer { Int(signet_outbound_response_length($0.baseAddress, $0.count)) }
     }
