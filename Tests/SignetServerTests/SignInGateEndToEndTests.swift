@@ -282,4 +282,47 @@ import Testing
         #expect(try storage.users.user(id: user.id)?.passwordHash != nil)
         #expect(try await accounts.app.signIn(FormBrowser(), pkce: .generate()).query()["code"] != nil)
     }
+
+    /// Whether `email` and `password` still sign in.
+    static func passwordWorks(_ env: Interactive, email: String, password: String) async throws -> Bool {
+        let browser = FormBrowser()
+        _ = try await browser.open(env.authorizeURL(pkce: .generate()))
+        return try await env.submitCredentials(browser, email: email, password: password).redirect != nil
+    }
+
+    @Test func aProviderLinkingAnUnconfirmedAccountEndsTheEarlierPasswordAndSession() async throws {
+        // (b): the attacker made alice's account with her address; Google verifies the address and may link.
+        let fed = try Federated(.google, user: MockUser(email: Interactive.email)) { $0.allowLinking = true }
+        defer { fed.stop() }
+        let attacker = FormBrowser()
+        _ = try await fed.interactive.signIn(attacker, pkce: .generate())
+        let attackerSession = try #require(Interactive.sessionCookie(attacker)).value
+        #expect(try await Self.passwordWorks(fed.interactive, email: Interactive.email, password: Interactive.password))
+        let linked = try await FederationEndToEndTests.completes(fed, fed.browser())
+        #expect(linked == fed.interactive.user.id)
+        let storage = fed.server.environment.storage
+        let tokens = fed.server.application.authorizationServer.tokens
+        #expect(try storage.users.user(id: linked)?.passwordHash == nil)
+        #expect(try storage.sessions.session(idHash: tokens.hash(attackerSession), now: fed.server.clock.now)?.isActive(at: fed.server.clock.now) != true)
+        #expect(try await !Self.passwordWorks(fed.interactive, email: Interactive.email, password: Interactive.password))
+    }
+
+    @Test func anOrganizationsIdPOnAnOptionalDomainClaimsAnUnconfirmedAccountBeforeTheMembership() async throws {
+        // (c): the attacker made frank's account (and a passkey) before frank's first sign-in through his company's IdP.
+        let (fed, organizationID) = try DomainGovernanceEndToEndTests.governed(
+            policy: .optional, user: MockUser(subject: "frank-at-acme", email: "frank@acme.test", emailVerified: true))
+        defer { fed.stop() }
+        let storage = fed.server.environment.storage
+        let frank = try fed.server.environment.makeUserService().create(email: "frank@acme.test", password: "the attacker's password")
+        try storage.passkeys.insertPasskey(PasskeyRecord(id: [7, 7, 7], userID: frank.id, publicKey: [1], signCount: 0, backupEligible: false,
+                                                         backupState: false, transports: [], name: "Attacker's key", createdAt: fed.server.clock.now))
+        let pkce = PKCEPair.generate()
+        let browser = fed.browser()
+        _ = try await browser.open(fed.interactive.authorizeURL(pkce: pkce))
+        let claims = try await fed.redeem(try await browser.submit(formWithAction: Routes.signIn, fields: ["email": "frank@acme.test"]), pkce: pkce)
+        #expect(claims["sub"]?.stringValue == frank.id)
+        #expect(try storage.passkeys.passkeys(userID: frank.id).isEmpty)
+        #expect(try storage.users.user(id: frank.id)?.passwordHash == nil)
+        #expect(try storage.organizations.membership(organizationID: organizationID, userID: frank.id) != nil)
+    }
 }
