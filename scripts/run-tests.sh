@@ -112,7 +112,7 @@ fi
 # The parts are the cases of RealPart (their raw values), read from its source: one list.
 summary="real parts:"
 unused=""
-mapfile -t all_parts < <(sed -nE 's/^    case [A-Za-z]+ = "([^"]+)"$/\1/p' Sources/SignetTesting/RealPart.swift)
+mapfile -t all_parts < <(sed -nE 's/^    case [A-Za-z0-9]+ = "([^"]+)"$/\1/p' Sources/SignetTesting/RealPart.swift)
 [ "${#all_parts[@]}" -gt 0 ] || { echo "no RealPart cases found in Sources/SignetTesting/RealPart.swift"; exit 1; }
 for part in "${all_parts[@]}"; do
   count=$(awk -F'\t' -v p="$part" '$1 == p { print $2 }' "$parts" | sort -u | wc -l)
