@@ -234,8 +234,11 @@ public struct SignInGate: Sendable {
     private func levelDecision(user: UserRecord, amr: [String], _ requirements: SignInRequirements) throws -> SignInDecision? {
         let reached = AuthenticationLevel(amr: amr)
         let needed = requiredLevel(requirements)
-        let hasFactor = try secondFactors.totpFactor(userID: user.id)?.isConfirmed ?? false
-        if reached < .multiFactor, hasFactor || needed == .multiFactor { return hasFactor ? .secondFactor : .enrolSecondFactor }
+        // Only a one-factor sign-in can owe a second factor: the factor is read for it alone.
+        if reached < .multiFactor {
+            let hasFactor = try secondFactors.totpFactor(userID: user.id)?.isConfirmed ?? false
+            if hasFactor || needed == .multiFactor { return hasFactor ? .secondFactor : .enrolSecondFactor }
+        }
         return reached < needed ? .unmet : nil
     }
 }
