@@ -30,15 +30,6 @@ struct DomainGovernance: HomeRealmLookup {
                                         isEnabled: { federation.enabledProvider($0) != nil })
     }
 
-    /// The one `sso_required` check of every local first factor — password, sign-up (also
-    /// through an invitation), an emailed code or link, a passkey: the decision that refuses it
-    /// when `email`'s domain is verified, bound and `sso_required` (also when its connection is
-    /// off), else nil. A store failure is thrown, so the caller fails closed.
-    func localSignInRefusal(forEmail email: String) throws -> HomeRealmDecision? {
-        let realm = try decision(forEmail: email)
-        return realm.ssoRequired ? realm : nil
-    }
-
     /// The display name of a connection (its id when it is not configured).
     func connectionName(_ id: String) -> String {
         federation.connections.first { $0.id == id }?.displayName ?? id

@@ -243,7 +243,7 @@ struct InvitationRoutes: Sendable {
                        status: status)
         }
         if let visible = SelfServiceRoutes.toggle(form) { return try again(nil, visible: visible, status: 200) }
-        if let realm = try interactive.domains.localSignInRefusal(forEmail: email) {
+        if let realm = try interactive.flow.gate.realmRefusal(email: email, way: .invitation, connectionID: nil) {
             return interactive.ssoRequiredRefusal(realm, email: email, handle: nil, browserValue: nil, way: "signup", errors)
         }
         if try users.storage.users.user(email: email) != nil { return try again(nil, status: 409) }

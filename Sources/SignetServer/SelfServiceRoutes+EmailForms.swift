@@ -92,14 +92,14 @@ extension SelfServiceRoutes {
         }
         do {
             // An `sso_required` domain signs in only through its connection: no challenge, no mail.
-            if page.purpose == .signIn, let realm = try interactive.domains.localSignInRefusal(forEmail: email) {
+            if page.purpose == .signIn, let realm = try interactive.flow.gate.realmRefusal(email: email, way: .emailCode, connectionID: nil) {
                 return interactive.ssoRequiredRefusal(realm, email: email, handle: handle, browserValue: request.cookies[interactive.csrfCookieName],
                                                       way: "otp", errors)
             }
             // A reset for an `sso_required` domain: the same answer, the same work (an
             // unanswerable challenge, as for an address without an account), but the mail says
             // to sign in through the organization, with no code and no link that resets anything.
-            let governed = page.purpose == .resetPassword ? try interactive.domains.localSignInRefusal(forEmail: email) : nil
+            let governed = page.purpose == .resetPassword ? try interactive.flow.gate.realmRefusal(email: email, way: .password, connectionID: nil) : nil
             guard try challenges.admit(purpose: page.purpose, email: email, clientAddress: request.clientKey) else { return Self.throttled(errors.page) }
             let user = try users.storage.users.user(email: email)
             let userID = governed == nil && user?.disabledAt == nil ? user?.id : nil

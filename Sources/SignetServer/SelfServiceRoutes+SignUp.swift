@@ -70,7 +70,7 @@ extension SelfServiceRoutes {
         do { email = try EmailAddress.normalize(rawEmail) } catch { return again(ValidationText.message(error, errors.page)) }
         // An `sso_required` domain's accounts are made by their first SSO sign-in, never here.
         do {
-            if let realm = try interactive.domains.localSignInRefusal(forEmail: email) {
+            if let realm = try interactive.flow.gate.realmRefusal(email: email, way: .signUp, connectionID: nil) {
                 return interactive.ssoRequiredRefusal(realm, email: email, handle: handle, browserValue: request.cookies[interactive.csrfCookieName],
                                                       way: "signup", errors)
             }
