@@ -14,10 +14,14 @@ extension InteractiveRoutes {
         let outcome = try flow.signedIn(pending, event, browser: browser.value, previousSessionToken: sessionToken(request),
                                         offeringPasskey: offeringPasskey)
         var response: HTTPResponse
-        if case .held(let decision) = outcome {
+        switch outcome {
+        case .session(let token, _, let step):
+            response = respond(step, errors)
+            response.setCookie(sessionCookie(token))
+        case .step(let step):
+            response = respond(step, errors)
+        case .held(let decision):
             response = onHeld?(decision) ?? held(decision, event: event, handle: pending.handle, browserValue: browser.value, request, errors)
-        } else {
-            response = respond(outcome, errors)
         }
         if let cookie = browser.cookie { response.setCookie(cookie) }
         return response

@@ -120,21 +120,6 @@ struct InteractiveRoutes: Sendable {
         }
     }
 
-    /// The response for a first factor's outcome: its step, with the new session's cookie if one started.
-    func respond(_ outcome: SignInOutcome, _ errors: ErrorRenderer) -> HTTPResponse {
-        switch outcome {
-        case .session(let token, _, let step):
-            var response = respond(step, errors)
-            response.setCookie(sessionCookie(token))
-            return response
-        case .step(let step):
-            return respond(step, errors)
-        case .held:
-            // The gate's held sign-ins have their own pages (`InteractiveRoutes.signedIn`).
-            return errors.requestGone()
-        }
-    }
-
     /// A form POST's fields, or nil when the body is not form encoding.
     static func formFields(_ request: HTTPRequest) -> RequestParameters? {
         guard let form = try? request.form() else { return nil }
